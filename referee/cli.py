@@ -1,0 +1,53 @@
+"""The ``referee`` command line: ``check``, ``replay``, ``gin``, ``table``.
+
+Each subcommand lives in ``referee/commands/<name>.py`` and provides
+``add_parser(subparsers)`` and ``run(args) -> int``.  Exit codes: 0 legal or
+done, 1 illegal, 2 bad input.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Sequence
+
+from referee.errors import RefereeError
+
+COMMANDS = ("check", "replay", "gin", "table")
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # type: ignore[override]
+        self.print_usage(sys.stderr)
+        print(f"referee: {message}", file=sys.stderr)
+        raise SystemExit(2)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="referee", description="Remi Referee: settles melds, lay-offs and scores.")
+    subparsers = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    for name in COMMANDS:
+        try:
+            module = importlib.import_module(f"referee.commands.{name}")
+        except ModuleNotFoundError as missing:
+            if missing.name != f"referee.commands.{name}":
+                raise
+            continue
+        module.add_parser(subparsers)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        result: int = args.run(args)
+    except RefereeError as error:
+        print(f"referee: {error.message}", file=sys.stderr)
+        return 2
+    return result
+
+
+if __name__ == "__main__":
+    sys.exit(main())

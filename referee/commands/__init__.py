@@ -1,0 +1,1 @@
+"""One module per ``referee`` subcommand (see :mod:`referee.cli`)."""

@@ -1,0 +1,68 @@
+"""Reasons as message keys with parameters, so that the web layer can translate them.
+
+A module defines each of its messages once, next to the rule it belongs to::
+
+    GAP = define_message("meld.gap", "{missing} is missing between {low} and {high}")
+    raise RuleError(GAP, missing="8S", low="7S", high="9S")
+
+The English template is the translation key (``define_message`` is a Babel
+keyword, so ``pybabel extract -k define_message:2`` finds every one).  A
+parameter may itself be a :class:`Reason` (or a list of them), which is
+rendered, and translated, in place.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, TypeAlias
+
+CATALOGUE: dict[str, str] = {}
+
+Param: TypeAlias = "str | int | Reason | Sequence[Reason]"
+
+
+def define_message(key: str, template: str) -> str:
+    """Register ``template`` (English, ``str.format`` style) under ``key``; return the key."""
+    known = CATALOGUE.setdefault(key, template)
+    if known != template:
+        raise ValueError(f"message key {key!r} is defined twice with different texts")
+    return key
+
+
+@dataclass(frozen=True)
+class Reason:
+    """Why something is not allowed (or what happened), ready to be rendered."""
+
+    key: str
+    params: Mapping[str, Any] = field(default_factory=dict)
+
+    @classmethod
+    def of(cls, key: str, **params: Any) -> Reason:
+        if key not in CATALOGUE:
+            raise KeyError(f"unknown message key {key!r}")
+        return cls(key, params)
+
+    @property
+    def template(self) -> str:
+        return CATALOGUE[self.key]
+
+    @property
+    def text(self) -> str:
+        return self.render(lambda template: template)
+
+    def render(self, translate: Callable[[str], str], joiner: str = "; ") -> str:
+        """The message with ``translate`` applied to this template and every nested one."""
+        values = {name: _render_param(value, translate, joiner) for name, value in self.params.items()}
+        return translate(self.template).format(**values)
+
+    def __str__(self) -> str:
+        return self.text
+
+
+def _render_param(value: Any, translate: Callable[[str], str], joiner: str) -> Any:
+    if isinstance(value, Reason):
+        return value.render(translate, joiner)
+    if isinstance(value, list | tuple) and value and all(isinstance(v, Reason) for v in value):
+        return translate(joiner).join(v.render(translate, joiner) for v in value)
+    return value
