@@ -25,7 +25,9 @@ class _Parser(argparse.ArgumentParser):
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog="referee", description="Remi Referee: settles melds, lay-offs and scores.")
+    parser = _Parser(
+        prog="referee", description="Remi Referee: settles melds, lay-offs and scores."
+    )
     subparsers = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
     for name in COMMANDS:
         try:

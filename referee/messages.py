@@ -53,7 +53,9 @@ class Reason:
 
     def render(self, translate: Callable[[str], str], joiner: str = "; ") -> str:
         """The message with ``translate`` applied to this template and every nested one."""
-        values = {name: _render_param(value, translate, joiner) for name, value in self.params.items()}
+        values = {
+            name: _render_param(value, translate, joiner) for name, value in self.params.items()
+        }
         return translate(self.template).format(**values)
 
     def __str__(self) -> str:

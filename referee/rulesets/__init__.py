@@ -94,9 +94,15 @@ class Ruleset:
     def verify_players(self, count: int) -> None:
         if not self.min_players <= count <= self.max_players:
             if self.min_players == self.max_players:
-                raise RuleError(PLAYER_COUNT_EXACT, rules=self.id, low=self.min_players, count=count)
+                raise RuleError(
+                    PLAYER_COUNT_EXACT, rules=self.id, low=self.min_players, count=count
+                )
             raise RuleError(
-                PLAYER_COUNT, rules=self.id, low=self.min_players, high=self.max_players, count=count
+                PLAYER_COUNT,
+                rules=self.id,
+                low=self.min_players,
+                high=self.max_players,
+                count=count,
             )
 
     def with_options(self, options: Mapping[str, Any] | None) -> Ruleset:
@@ -117,7 +123,9 @@ class Ruleset:
 def _read_option(option: str, value: Any) -> dict[str, Any]:
     if option in ("target", "hands"):
         if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
-            raise RuleError(BAD_OPTION, option=option, expected="a positive whole number", value=value)
+            raise RuleError(
+                BAD_OPTION, option=option, expected="a positive whole number", value=value
+            )
         if option == "hands":
             return {"hands": value, "target": None}
         return {"target": value}
