@@ -1,0 +1,963 @@
+"""Gin rummy (ruleset ``gin``): the deadwood optimiser and knock adjudication.
+
+Public API (cards may be given as a string, or as a list of strings or :class:`Card`):
+
+* :func:`best_arrangement` -- the non-overlapping melds of a 10-card hand that leave the
+  least deadwood; for 11 cards (after the draw) also the best discard, big gin included.
+* :func:`adjudicate_knock` -- a knock settled: both arrangements, the defender's melds and
+  lay-offs chosen jointly for the least deadwood, and the score (knock, undercut or gin).
+* :func:`score_knock_round` -- the same for the match replay, by player name.
+* :func:`deadwood_of_mask` and :func:`best_discard_of_mask` -- the bare numbers on a card
+  mask (see :func:`mask_of`), for callers that need speed.
+
+>>> best = best_arrangement('7S 8S 9S 7H 7D 2C 3H 4D 5C KC')
+>>> [format_cards(meld) for meld in best.melds], best.deadwood
+(['7S 8S 9S'], 38)
+>>> knock = adjudicate_knock('7C 8C 9C 2S 2H 2D 5H 6H 7H AS',
+...                          '6C 10C 4D 10S JS QS KS 9H 9D 9S')
+>>> knock.defender_deadwood_before_layoffs, knock.defender_deadwood, knock.outcome
+(20, 4, 'knock')
+
+How the optimum is found, and why it is exact
+=============================================
+
+Cards are bits of one integer: bit ``16 * suit + (rank - 1)``, so each suit is a 13-bit
+*lane* and lanes are separated by 3 zero bits (a shift never carries a card into the next
+suit, and an ace is never next to a king: K-A-2 cannot appear).
+
+**Runs are forced once the sets are chosen.**  Fix which cards of the hand go into sets.
+Among the other cards, call a card *runnable* when it lies in a block of 3 or more
+consecutive cards of one suit (``t = p & p>>1 & p>>2; runnable = t | t<<1 | t<<2`` on a
+lane ``p``).  Each such maximal block is itself a legal run, so every runnable card can be
+melded; and a card that is not runnable is in no run at all (a run is 3+ consecutive
+cards of a suit, so its cards lie in such a block).  Hence, for a fixed choice of sets,
+the least deadwood is the value of the cards that are neither in a set nor runnable, and
+it is read from a table indexed by the 13-bit lane (``_DEAD``): four look-ups.
+
+**Only a few set choices exist.**  Two disjoint sets cannot share a rank (that would need
+6 cards of it), so an arrangement takes at most one set per rank, out of the ranks held
+3 or 4 times (at most 3 such ranks in 11 cards).  For such a rank the candidates are: no
+set, all of its cards, or (when 4 are held) the 3 cards left after setting one aside.
+Two prunings keep the optimum and remove most of the work, both resting on one fact: a
+card that is not runnable in the whole hand is not runnable in any part of it, and taking
+it out of the hand changes no other card's status (its block has at most 2 cards, which
+are dead anyway).  So (a) a rank none of whose cards is runnable always takes the full
+set (any other choice only adds those cards to the deadwood), and (b) a 4-card rank only
+needs the 3-card sets that set aside a *runnable* card, and "no set" only when 2 or more
+of its cards are runnable.  Every arrangement is thus dominated by one of the enumerated
+choices, and each choice is evaluated exactly: the minimum over them is the optimum.
+
+**11 cards.**  Discarding ``c`` and arranging the other 10 is an arrangement of the 11 in
+which ``c`` is deadwood; conversely an arrangement of the 11 with deadwood ``D`` allows
+discarding any card of ``D``, best the most valuable one.  So the least deadwood after
+the best discard is ``min over arrangements of (value(D) - max value in D)``, or 0 when
+``D`` is empty (big gin, which counts as gin).  This quantity never decreases when a card
+is added to ``D`` (``v - max(m, v) >= -m``), so the same runs-are-forced argument and
+the same prunings hold, and the largest dead card per lane is read from a table too.
+One search over the 11 cards replaces 11 searches over 10.
+
+**Lay-offs.**  After a knock, let ``P`` be the defender's cards plus the cards of the
+knocker's spread *runs*.  A defender card can be laid off on a run, possibly in a chain,
+exactly when it lies in a block of consecutive same-suit cards of ``P`` that contains a
+knocker run card: such a block has 3+ cards since the run does, and the chain is laid
+from the run's end outward.  A defender card can be in its own run exactly when it lies
+in a 3+ block of its own cards.  Both cases together are precisely "runnable in ``P``",
+so the same lane tables apply to ``P``.  The fourth card of a knocker's 3-card set is a
+one-card choice (lay it off or not) treated like a set choice, with the same prunings.
+The defender's melds and lay-offs are therefore optimised jointly, exactly, by the same
+enumeration.  Nothing is laid off on gin.  When the knocker's melds are not given, every
+least-deadwood arrangement of the knocker is tried (they differ only in their set
+choices: their runs are maximal since every card is worth at least 1, and splitting a
+run changes no lay-off since the split points are the knocker's own cards) and the one
+leaving the defender the most deadwood is used.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, TypeAlias
+
+from referee.cards import RANKS, SUITS, Card
+from referee.errors import RuleError
+from referee.messages import Reason, define_message
+from referee.notation import format_card, format_cards, parse_cards
+from referee.rulesets import find_ruleset
+
+CardsIn: TypeAlias = "str | Card | Iterable[str | Card]"
+MeldsIn: TypeAlias = "str | Iterable[str | Card | Iterable[str | Card]]"
+
+KNOCK_LIMIT = 10
+GIN_BONUS = 25
+UNDERCUT_BONUS = 25
+
+ARRANGEMENT_SIZE = define_message(
+    "gin.arrangement_size",
+    "a gin hand has 10 cards, or 11 after the draw; {count} cards were given",
+)
+KNOCK_HAND_SIZE = define_message(
+    "gin.knock_hand_size",
+    "{who} must hold 10 cards at the knock (after the discard), not {count}",
+)
+REPEATED_CARD = define_message(
+    "gin.repeated_card", "{card} is given twice in {whose} hand: a deck has one of each card"
+)
+IN_BOTH_HANDS = define_message(
+    "gin.in_both_hands", "{card} is in both hands: a deck has one of each card"
+)
+JOKER = define_message("gin.joker", "gin is played without jokers: {card} cannot be in a hand")
+KNOCK_TOO_HIGH = define_message(
+    "gin.knock_too_high",
+    "{who} cannot knock: the least deadwood of that hand is {deadwood} ({cards}), "
+    "and a knock needs 10 or less",
+)
+SPREAD_TOO_HIGH = define_message(
+    "gin.spread_too_high",
+    "{who} cannot knock with that spread: it leaves {deadwood} deadwood ({cards}), "
+    "and a knock needs 10 or less",
+)
+MELD_TOO_SHORT = define_message(
+    "gin.meld_too_short", "meld {number} ({cards}) has {count} cards: a meld needs at least 3"
+)
+MELD_REPEATS = define_message("gin.meld_repeats", "meld {number} ({cards}) has {card} twice")
+MELD_GAP = define_message(
+    "gin.meld_gap",
+    "meld {number} ({cards}) is not a run: {missing} is missing between {low} and {high}",
+)
+MELD_ACE_HIGH = define_message(
+    "gin.meld_ace_high",
+    "meld {number} ({cards}) is not a run: the ace is low in gin (A-2-3), "
+    "so Q-K-A and K-A-2 are not runs",
+)
+MELD_MIXED = define_message(
+    "gin.meld_mixed",
+    "meld {number} ({cards}) is neither a set (3 or 4 cards of one rank) "
+    "nor a run (3 or more cards of one suit in a row)",
+)
+MELD_NOT_IN_HAND = define_message(
+    "gin.meld_not_in_hand", "{card} in meld {number} is not in {whose} hand"
+)
+MELD_CARD_TWICE = define_message(
+    "gin.meld_card_twice", "{card} is in meld {first} and in meld {second}"
+)
+NOT_TWO_HANDS = define_message(
+    "gin.not_two_hands", "a gin round is played by two players; {count} hands were given"
+)
+UNKNOWN_KNOCKER = define_message(
+    "gin.unknown_knocker", "{name} knocked but has no hand in this round"
+)
+WHY_GIN = define_message(
+    "gin.why_gin",
+    "gin: {knocker} melded every card, so nothing is laid off; {knocker} scores "
+    "{defender}'s deadwood {deadwood} + 25 = {points}",
+)
+WHY_KNOCK = define_message(
+    "gin.why_knock",
+    "knock: {defender}'s deadwood {defender_deadwood} is higher than {knocker}'s "
+    "{knocker_deadwood}; {knocker} scores {defender_deadwood} - {knocker_deadwood} = {points}",
+)
+WHY_UNDERCUT = define_message(
+    "gin.why_undercut",
+    "undercut: {defender}'s deadwood {defender_deadwood} is not higher than {knocker}'s "
+    "{knocker_deadwood}; {defender} scores {knocker_deadwood} - {defender_deadwood} + 25 "
+    "= {points}",
+)
+
+RULES = find_ruleset("gin")
+
+# ---------------------------------------------------------------------------------------
+# Card masks and lane tables
+
+_LANE = 0x1FFF  # the 13 ranks of one suit
+_EVERY_LANE = 0x0001_0001_0001_0001  # a rank mask times this is that rank in every suit
+_SUIT_INDEX = {suit: index for index, suit in enumerate(SUITS)}
+
+_S, _H, _D, _C = SUITS
+_CARD_AT: list[Card | None] = [None] * 64
+for _suit in SUITS:
+    for _rank in RANKS:
+        _card = Card(_rank, _suit)
+        _CARD_AT[16 * _SUIT_INDEX[_suit] + _rank - 1] = _card
+
+
+def _build_tables() -> tuple[
+    tuple[int, ...], tuple[int, ...], tuple[int, ...], tuple[tuple[int, ...], ...]
+]:
+    values = [RULES.values[r] for r in range(13)]
+    total = [0] * 8192
+    runnable = [0] * 8192
+    dead = [0] * 8192
+    tops = [[0] * 8192 for _ in range(4)]
+    for p in range(1, 8192):
+        low = p & -p
+        total[p] = total[p ^ low] + values[low.bit_length() - 1]
+        t = p & p >> 1 & p >> 2
+        runs = t | t << 1 | t << 2
+        runnable[p] = runs
+        d = p & ~runs
+        dead[p] = total[d]
+        if d:
+            high = d.bit_length() - 1  # the highest rank is a most valuable card
+            for lane in range(4):
+                tops[lane][p] = values[high] << 6 | (16 * lane + high)
+    return tuple(total), tuple(runnable), tuple(dead), tuple(tuple(t) for t in tops)
+
+
+# _TOTAL[p]: the value of the cards of lane p; _RUN[p]: its runnable cards; _DEAD[p]: the
+# value of its other cards; _TOP[s][p]: (value << 6 | bit) of the most valuable
+# non-runnable card of lane p of suit s.
+_TOTAL, _RUN, _DEAD, _TOP = _build_tables()
+_TOP0, _TOP1, _TOP2, _TOP3 = _TOP
+
+
+def mask_of(cards: Iterable[Card]) -> int:
+    """The bit mask of natural cards (bit ``16 * suit + rank - 1``, suits in S H D C order)."""
+    mask = 0
+    for card in cards:
+        mask |= _bit(card)
+    return mask
+
+
+def _bit(card: Card) -> int:
+    # Identity tests on the suit: much cheaper than hashing a Card or a Suit.
+    suit = card.suit
+    rank = card.rank
+    if rank is None or card.is_joker:
+        raise RuleError(JOKER, card=format_card(card))
+    lane = 0 if suit is _S else 16 if suit is _H else 32 if suit is _D else 48
+    return 1 << (lane + rank - 1)
+
+
+def cards_of(mask: int) -> tuple[Card, ...]:
+    """The cards of a mask, suit by suit, in rank order."""
+    out: list[Card] = []
+    while mask:
+        low = mask & -mask
+        card = _CARD_AT[low.bit_length() - 1]
+        assert card is not None
+        out.append(card)
+        mask ^= low
+    return tuple(out)
+
+
+def _value(mask: int) -> int:
+    total = _TOTAL
+    return (
+        total[mask & _LANE]
+        + total[mask >> 16 & _LANE]
+        + total[mask >> 32 & _LANE]
+        + total[mask >> 48]
+    )
+
+
+def _runnable(pattern: int) -> int:
+    return (
+        _RUN[pattern & _LANE]
+        | _RUN[pattern >> 16 & _LANE] << 16
+        | _RUN[pattern >> 32 & _LANE] << 32
+        | _RUN[pattern >> 48 & _LANE] << 48
+    )
+
+
+# ---------------------------------------------------------------------------------------
+# The search
+
+
+def _choices(pattern: int, own: int, layoffs: int) -> tuple[int, list[list[int]]]:
+    """Cards always removed by sets or set lay-offs, and the remaining choices to try.
+
+    ``own`` holds the cards that may form sets, ``pattern`` the cards whose runs count
+    (``own`` plus any table run cards), ``layoffs`` the own cards that fit a table set.
+    """
+    a = own & _LANE
+    b = own >> 16 & _LANE
+    c = own >> 32 & _LANE
+    d = own >> 48 & _LANE
+    trips = a & b & (c | d) | c & d & (a | b)
+    forced = 0
+    choices: list[list[int]] = []
+    if not trips and not layoffs:
+        return forced, choices
+    runnable = _runnable(pattern)
+    while trips:
+        low = trips & -trips
+        trips ^= low
+        cards = own & low * _EVERY_LANE
+        hits = cards & runnable
+        if not hits:
+            forced |= cards
+            continue
+        options = [cards]
+        if cards.bit_count() == 4:
+            rest = hits
+            while rest:
+                one = rest & -rest
+                rest ^= one
+                options.append(cards ^ one)
+            if hits.bit_count() >= 2:
+                options.append(0)
+        else:
+            options.append(0)
+        choices.append(options)
+    while layoffs:
+        one = layoffs & -layoffs
+        layoffs ^= one
+        if one & runnable:
+            choices.append([one, 0])
+        else:
+            forced |= one
+    return forced, choices
+
+
+def _scores(pattern: int, removals: list[int], eleven: bool) -> list[int]:
+    dead = _DEAD
+    if eleven:
+        return [
+            dead[(r := pattern & ~x) & _LANE]
+            + dead[r >> 16 & _LANE]
+            + dead[r >> 32 & _LANE]
+            + dead[r >> 48]
+            - (
+                max(
+                    _TOP0[r & _LANE],
+                    _TOP1[r >> 16 & _LANE],
+                    _TOP2[r >> 32 & _LANE],
+                    _TOP3[r >> 48],
+                )
+                >> 6
+            )
+            for x in removals
+        ]
+    return [
+        dead[(r := pattern & ~x) & _LANE]
+        + dead[r >> 16 & _LANE]
+        + dead[r >> 32 & _LANE]
+        + dead[r >> 48]
+        for x in removals
+    ]
+
+
+def _optimise(pattern: int, own: int, layoffs: int, eleven: bool) -> tuple[int, list[int]]:
+    """The least deadwood and every set/lay-off removal mask that reaches it."""
+    forced, choices = _choices(pattern, own, layoffs)
+    removals = [forced]
+    for options in choices:
+        removals = [x | o for x in removals for o in options]
+    scores = _scores(pattern, removals, eleven)
+    best = min(scores)
+    return best, [x for x, s in zip(removals, scores, strict=True) if s == best]
+
+
+def deadwood_of_mask(mask: int) -> int:
+    """The least deadwood of a hand given as a card mask (exact, any number of cards).
+
+    >>> deadwood_of_mask(mask_of(parse_cards('7S 8S 9S 7H 7D')))
+    14
+    """
+    a = mask & _LANE
+    b = mask >> 16 & _LANE
+    c = mask >> 32 & _LANE
+    d = mask >> 48
+    trips = a & b & (c | d) | c & d & (a | b)
+    dead = _DEAD
+    if not trips:
+        return dead[a] + dead[b] + dead[c] + dead[d]
+    run = _RUN
+    if not trips & (run[a] | run[b] | run[c] | run[d]):
+        keep = ~trips
+        return dead[a & keep] + dead[b & keep] + dead[c & keep] + dead[d & keep]
+    forced, choices = _choices(mask, mask, 0)
+    removals = [forced]
+    for options in choices:
+        removals = [x | o for x in removals for o in options]
+    return min(_scores(mask, removals, False))
+
+
+def best_discard_of_mask(mask: int) -> tuple[int, int]:
+    """For 11 cards: the least deadwood after the best discard, and that discard's bit.
+
+    The bit is -1 when the chosen arrangement melds all 11 cards (big gin); the
+    deadwood is then 0.
+
+    >>> deadwood, bit = best_discard_of_mask(mask_of(parse_cards('7S 8S 9S 7H 7D KC')))
+    >>> deadwood, cards_of(1 << bit)
+    (14, (Card.parse('KC'),))
+    """
+    a = mask & _LANE
+    b = mask >> 16 & _LANE
+    c = mask >> 32 & _LANE
+    d = mask >> 48
+    trips = a & b & (c | d) | c & d & (a | b)
+    dead = _DEAD
+    if not trips:
+        top = max(_TOP0[a], _TOP1[b], _TOP2[c], _TOP3[d])
+        return (dead[a] + dead[b] + dead[c] + dead[d] - (top >> 6), (top & 63) if top else -1)
+    run = _RUN
+    if not trips & (run[a] | run[b] | run[c] | run[d]):
+        keep = ~trips
+        a &= keep
+        b &= keep
+        c &= keep
+        d &= keep
+        top = max(_TOP0[a], _TOP1[b], _TOP2[c], _TOP3[d])
+        return (dead[a] + dead[b] + dead[c] + dead[d] - (top >> 6), (top & 63) if top else -1)
+    forced, choices = _choices(mask, mask, 0)
+    removals = [forced]
+    for options in choices:
+        removals = [x | o for x in removals for o in options]
+    scores = _scores(mask, removals, True)
+    best = min(scores)
+    r = mask & ~removals[scores.index(best)]
+    top = max(_TOP0[r & _LANE], _TOP1[r >> 16 & _LANE], _TOP2[r >> 32 & _LANE], _TOP3[r >> 48])
+    return best, (top & 63) if top else -1
+
+
+# ---------------------------------------------------------------------------------------
+# Results
+
+
+@dataclass(frozen=True)
+class Arrangement:
+    """A hand counted in melds and deadwood.
+
+    For 11 cards, ``discard`` is the best card to throw and the melds and deadwood are
+    those of the 10 cards left; with big gin (all 11 melded) ``discard`` is ``None``.
+    """
+
+    cards: tuple[Card, ...]
+    melds: tuple[tuple[Card, ...], ...]
+    deadwood_cards: tuple[Card, ...]
+    deadwood: int
+    discard: Card | None = None
+    is_gin: bool = False
+    big_gin: bool = False
+    can_knock: bool = False
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "cards": [format_card(c) for c in self.cards],
+            "melds": [[format_card(c) for c in meld] for meld in self.melds],
+            "deadwood_cards": [format_card(c) for c in self.deadwood_cards],
+            "deadwood": self.deadwood,
+            "discard": None if self.discard is None else format_card(self.discard),
+            "gin": self.is_gin,
+            "big_gin": self.big_gin,
+            "can_knock": self.can_knock,
+        }
+
+
+@dataclass(frozen=True)
+class Layoff:
+    """Cards of the defender added, in this order, to the knocker's meld number ``onto``."""
+
+    cards: tuple[Card, ...]
+    onto: int  # index into the knocker's melds (0-based)
+    meld: tuple[Card, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "cards": [format_card(c) for c in self.cards],
+            "onto": [format_card(c) for c in self.meld],
+        }
+
+
+@dataclass(frozen=True)
+class Adjudication:
+    """A knock settled.
+
+    ``defender`` holds the defender's own melds and the deadwood left after the
+    lay-offs; ``defender_deadwood_before_layoffs`` is the defender's least deadwood
+    without any lay-off.  ``winner`` is ``"knocker"`` or ``"defender"``.
+    """
+
+    knocker: Arrangement
+    defender: Arrangement
+    layoffs: tuple[Layoff, ...]
+    knocker_deadwood: int
+    defender_deadwood: int
+    defender_deadwood_before_layoffs: int
+    outcome: str  # "knock", "gin" or "undercut"
+    winner: str
+    points: int
+    why: Reason
+    knocker_melds_given: bool = False
+    names: tuple[str, str] = ("the knocker", "the defender")
+
+    @property
+    def explanation(self) -> str:
+        return self.why.text
+
+    @property
+    def knocker_points(self) -> int:
+        return self.points if self.winner == "knocker" else 0
+
+    @property
+    def defender_points(self) -> int:
+        return self.points if self.winner == "defender" else 0
+
+    def to_json(self) -> dict[str, Any]:
+        defender = self.defender.to_json()
+        defender["deadwood_before_layoffs"] = self.defender_deadwood_before_layoffs
+        return {
+            "knocker": self.knocker.to_json(),
+            "defender": defender,
+            "layoffs": [layoff.to_json() for layoff in self.layoffs],
+            "knocker_deadwood": self.knocker_deadwood,
+            "defender_deadwood": self.defender_deadwood,
+            "outcome": self.outcome,
+            "winner": self.winner,
+            "points": self.points,
+            "scores": {"knocker": self.knocker_points, "defender": self.defender_points},
+            "reason": self.explanation,
+        }
+
+
+KnockResult = Adjudication
+
+
+# ---------------------------------------------------------------------------------------
+# Reading hands and melds
+
+
+def _hand(cards: CardsIn, whose: str) -> tuple[tuple[Card, ...], int]:
+    """The cards as a tuple and as a mask; jokers and repeated cards refused."""
+    if isinstance(cards, tuple | list) and all(type(card) is Card for card in cards):
+        hand = tuple(cards)
+    else:
+        hand = parse_cards(cards)
+    mask = 0
+    for card in hand:
+        bit = _bit(card)
+        if mask & bit:
+            raise RuleError(REPEATED_CARD, card=format_card(card), whose=whose)
+        mask |= bit
+    return hand, mask
+
+
+def _meld_key(meld: tuple[Card, ...]) -> tuple[int, int]:
+    first = meld[0]
+    assert first.rank is not None and first.suit is not None
+    return (int(first.rank), _SUIT_INDEX[first.suit])
+
+
+def _melds_of(hand: int, sets: int) -> tuple[list[tuple[Card, ...]], int]:
+    """The sets in ``sets`` (one per rank) and the maximal runs of the rest; the dead cards."""
+    melds: list[tuple[Card, ...]] = []
+    ranks = (sets | sets >> 16 | sets >> 32 | sets >> 48) & _LANE
+    while ranks:
+        low = ranks & -ranks
+        ranks ^= low
+        melds.append(cards_of(sets & low * _EVERY_LANE))
+    rest = hand & ~sets
+    runs = _runnable(rest)
+    for block in _blocks(runs):
+        melds.append(cards_of(block))
+    if len(melds) > 1:
+        melds.sort(key=_meld_key)
+    return melds, rest & ~runs
+
+
+def _blocks(mask: int) -> list[int]:
+    """The maximal blocks of consecutive bits of ``mask``."""
+    out = []
+    while mask:
+        low = mask & -mask
+        block = mask & ~(mask + low)  # the consecutive bits from ``low`` upward
+        out.append(block)
+        mask ^= block
+    return out
+
+
+def _arrangement(
+    cards: tuple[Card, ...], melds: Sequence[tuple[Card, ...]], dead: int
+) -> Arrangement:
+    deadwood = _value(dead)
+    return Arrangement(
+        cards=cards,
+        melds=tuple(melds),
+        deadwood_cards=cards_of(dead),
+        deadwood=deadwood,
+        is_gin=deadwood == 0,
+        can_knock=deadwood <= KNOCK_LIMIT,
+    )
+
+
+def best_arrangement(cards: CardsIn) -> Arrangement:
+    """The arrangement of 10 cards leaving the least deadwood; for 11, the best discard too.
+
+    >>> a = best_arrangement('7S 8S 9S 7H 7D KC 2C 3H 4D 5C')
+    >>> [format_cards(m) for m in a.melds], a.deadwood, a.can_knock
+    (['7S 8S 9S'], 38, False)
+    >>> b = best_arrangement('7S 8S 9S 7H 7D 7C 2C 2H 2D 5C KD')
+    >>> format_card(b.discard), b.deadwood, b.can_knock
+    ('KD', 5, True)
+    """
+    hand, mask = _hand(cards, "the")
+    if len(hand) not in (10, 11):
+        raise RuleError(ARRANGEMENT_SIZE, count=len(hand))
+    eleven = len(hand) == 11
+    sets = _set_choice(mask, eleven)
+    melds, dead = _melds_of(mask, sets)
+    if not eleven:
+        return _arrangement(hand, melds, dead)
+    if not dead:
+        return Arrangement(hand, tuple(melds), (), 0, None, True, True, True)
+    top = max(
+        _TOP0[dead & _LANE], _TOP1[dead >> 16 & _LANE], _TOP2[dead >> 32 & _LANE], _TOP3[dead >> 48]
+    )
+    discard = _CARD_AT[top & 63]
+    assert discard is not None
+    arrangement = _arrangement(hand, melds, dead & ~(1 << (top & 63)))
+    return Arrangement(
+        hand,
+        arrangement.melds,
+        arrangement.deadwood_cards,
+        arrangement.deadwood,
+        discard,
+        arrangement.is_gin,
+        False,
+        arrangement.can_knock,
+    )
+
+
+def _set_choice(mask: int, eleven: bool) -> int:
+    """The cards put into sets by an optimal arrangement (big gin preferred for 11 cards)."""
+    a = mask & _LANE
+    b = mask >> 16 & _LANE
+    c = mask >> 32 & _LANE
+    d = mask >> 48
+    trips = a & b & (c | d) | c & d & (a | b)
+    if not trips:
+        return 0
+    if not trips & (_RUN[a] | _RUN[b] | _RUN[c] | _RUN[d]):
+        return mask & trips * _EVERY_LANE
+    _best, removals = _optimise(mask, mask, 0, eleven)
+    if eleven and len(removals) > 1:
+        return min(removals, key=lambda x: _dead_value(mask, x))
+    return removals[0]
+
+
+def _dead_value(hand: int, sets: int) -> int:
+    rest = hand & ~sets
+    return _value(rest & ~_runnable(rest))
+
+
+def least_deadwood(cards: CardsIn) -> int:
+    """The least deadwood of 10 cards, or of 11 after the best discard.
+
+    >>> least_deadwood('6S 8C 9H 4S 9C 9S 7C 8H 7S 7H 4H')
+    21
+    """
+    return best_arrangement(cards).deadwood
+
+
+def _read_melds(melds: MeldsIn, hand: tuple[Card, ...], whose: str) -> list[tuple[Card, ...]]:
+    """The knocker's spread, checked: legal melds, from the hand, no card twice."""
+    if isinstance(melds, str):
+        parts = melds.split("|") if melds.strip() else []
+        groups: list[tuple[Card, ...]] = [parse_cards(part) for part in parts]
+    else:
+        groups = [parse_cards(group) for group in melds]
+    held = set(hand)
+    where: dict[Card, int] = {}
+    out = []
+    for number, group in enumerate(groups, start=1):
+        text = format_cards(group)
+        for card in group:
+            if card.is_joker:
+                raise RuleError(JOKER, card=format_card(card))
+        _check_meld(number, group, text)
+        for card in group:
+            if card not in held:
+                raise RuleError(
+                    MELD_NOT_IN_HAND, card=format_card(card), number=number, whose=whose
+                )
+            if card in where:
+                raise RuleError(
+                    MELD_CARD_TWICE, card=format_card(card), first=where[card], second=number
+                )
+            where[card] = number
+        out.append(_normalised(group))
+    return out
+
+
+def _check_meld(number: int, group: tuple[Card, ...], text: str) -> None:
+    if len(group) < 3:
+        raise RuleError(MELD_TOO_SHORT, number=number, cards=text, count=len(group))
+    seen: set[Card] = set()
+    for card in group:
+        if card in seen:
+            raise RuleError(MELD_REPEATS, number=number, cards=text, card=format_card(card))
+        seen.add(card)
+    if len({card.rank for card in group}) == 1:
+        return  # a set: one rank, no card twice, so 3 or 4 different suits
+    if len({card.suit for card in group}) != 1:
+        raise RuleError(MELD_MIXED, number=number, cards=text)
+    ranks = sorted(int(card.rank) for card in group if card.rank is not None)
+    for low, high in zip(ranks, ranks[1:], strict=False):
+        if high != low + 1:
+            suit = group[0].suit
+            assert suit is not None
+            if ranks[0] == 1 and ranks[-1] == 13 and _wraps(ranks):
+                raise RuleError(MELD_ACE_HIGH, number=number, cards=text)
+            missing = Card(RANKS[low], suit)
+            raise RuleError(
+                MELD_GAP,
+                number=number,
+                cards=text,
+                missing=format_card(missing),
+                low=format_card(Card(RANKS[low - 1], suit)),
+                high=format_card(Card(RANKS[high - 1], suit)),
+            )
+
+
+def _wraps(ranks: list[int]) -> bool:
+    """Whether the ranks would be consecutive if the ace could follow the king."""
+    shifted = sorted(14 if r == 1 else r for r in ranks)
+    return all(b == a + 1 for a, b in zip(shifted, shifted[1:], strict=False))
+
+
+def _normalised(meld: tuple[Card, ...]) -> tuple[Card, ...]:
+    if len({card.rank for card in meld}) == 1:
+        return tuple(sorted(meld, key=lambda c: _SUIT_INDEX[c.suit] if c.suit else 0))
+    return tuple(sorted(meld, key=lambda c: int(c.rank) if c.rank else 0))
+
+
+# ---------------------------------------------------------------------------------------
+# Knock adjudication
+
+
+def _possessive(name: str) -> str:
+    return name + "'" if name.endswith("s") and not name.startswith("the ") else name + "'s"
+
+
+def adjudicate_knock(
+    knocker: CardsIn,
+    defender: CardsIn,
+    knocker_melds: MeldsIn | None = None,
+    *,
+    names: tuple[str, str] = ("the knocker", "the defender"),
+) -> Adjudication:
+    """Settle a knock: arrangements, the defender's best melds and lay-offs, the score.
+
+    ``knocker`` and ``defender`` are the two 10-card hands (the knocker's after the
+    discard).  ``knocker_melds``, when given, is the spread the knocker actually made (a
+    list of melds, or a string with melds separated by ``|``); otherwise the knocker's
+    least-deadwood arrangement is used, and among equal ones the one that leaves the
+    defender the most deadwood.  ``names`` only changes the wording of reasons.
+
+    >>> result = adjudicate_knock('7C 8C 9C 2S 2H 2D 5H 6H 7H AS',
+    ...                           '6C 10C 4D 10S JS QS KS 9H 9D 9S')
+    >>> result.outcome, result.winner, result.points
+    ('knock', 'knocker', 3)
+    """
+    knocker_name, defender_name = names
+    k_whose, d_whose = _possessive(knocker_name), _possessive(defender_name)
+    k_hand, k_mask = _hand(knocker, k_whose)
+    d_hand, d_mask = _hand(defender, d_whose)
+    if len(k_hand) != 10:
+        raise RuleError(KNOCK_HAND_SIZE, who=knocker_name, count=len(k_hand))
+    if len(d_hand) != 10:
+        raise RuleError(KNOCK_HAND_SIZE, who=defender_name, count=len(d_hand))
+    common = k_mask & d_mask
+    if common:
+        raise RuleError(IN_BOTH_HANDS, card=format_card(cards_of(common)[0]))
+
+    spreads: list[list[tuple[Card, ...]]]
+    if knocker_melds is not None:
+        spread = _read_melds(knocker_melds, k_hand, k_whose)
+        dead = k_mask & ~mask_of(c for meld in spread for c in meld)
+        deadwood = _value(dead)
+        if deadwood > KNOCK_LIMIT:
+            raise RuleError(SPREAD_TOO_HIGH, who=knocker_name, deadwood=deadwood, cards=_text(dead))
+        spreads = [spread]
+    else:
+        deadwood, removals = _optimise(k_mask, k_mask, 0, False)
+        if deadwood > KNOCK_LIMIT:
+            melds, dead = _melds_of(k_mask, removals[0])
+            raise RuleError(KNOCK_TOO_HIGH, who=knocker_name, deadwood=deadwood, cards=_text(dead))
+        spreads = [_melds_of(k_mask, x)[0] for x in removals]
+    gin = deadwood == 0
+
+    best: tuple[int, list[tuple[Card, ...]], _Defence] | None = None
+    for spread in spreads:
+        defence = _defend(d_mask, spread, gin)
+        if best is None or defence.deadwood > best[0]:
+            best = (defence.deadwood, spread, defence)
+    assert best is not None
+    _, spread, defence = best
+
+    k_dead = k_mask & ~mask_of(c for meld in spread for c in meld)
+    k_arrangement = _arrangement(k_hand, spread, k_dead)
+    alone = deadwood_of_mask(d_mask)
+    d_arrangement = Arrangement(
+        cards=d_hand,
+        melds=tuple(defence.melds),
+        deadwood_cards=cards_of(defence.dead),
+        deadwood=defence.deadwood,
+        is_gin=defence.deadwood == 0 and not defence.layoffs,
+        can_knock=defence.deadwood <= KNOCK_LIMIT,
+    )
+    k_dw, d_dw = deadwood, defence.deadwood
+    if gin:
+        outcome, winner, points = "gin", "knocker", d_dw + GIN_BONUS
+        why = Reason.of(
+            WHY_GIN, knocker=knocker_name, defender=defender_name, deadwood=d_dw, points=points
+        )
+    elif d_dw > k_dw:
+        outcome, winner, points = "knock", "knocker", d_dw - k_dw
+        why = Reason.of(
+            WHY_KNOCK,
+            knocker=knocker_name,
+            defender=defender_name,
+            knocker_deadwood=k_dw,
+            defender_deadwood=d_dw,
+            points=points,
+        )
+    else:
+        outcome, winner, points = "undercut", "defender", k_dw - d_dw + UNDERCUT_BONUS
+        why = Reason.of(
+            WHY_UNDERCUT,
+            knocker=knocker_name,
+            defender=defender_name,
+            knocker_deadwood=k_dw,
+            defender_deadwood=d_dw,
+            points=points,
+        )
+    return Adjudication(
+        knocker=k_arrangement,
+        defender=d_arrangement,
+        layoffs=tuple(defence.layoffs),
+        knocker_deadwood=k_dw,
+        defender_deadwood=d_dw,
+        defender_deadwood_before_layoffs=alone,
+        outcome=outcome,
+        winner=winner,
+        points=points,
+        why=why,
+        knocker_melds_given=knocker_melds is not None,
+        names=names,
+    )
+
+
+def _text(mask: int) -> str:
+    return format_cards(cards_of(mask)) or "no card"
+
+
+@dataclass
+class _Defence:
+    deadwood: int
+    melds: list[tuple[Card, ...]]
+    layoffs: list[Layoff]
+    dead: int
+
+
+def _defend(d_mask: int, spread: Sequence[tuple[Card, ...]], gin: bool) -> _Defence:
+    """The defender's least deadwood against a spread: own melds and lay-offs jointly."""
+    table_runs = 0
+    owner: dict[int, int] = {}  # table run card bit -> meld index
+    set_target: dict[int, int] = {}  # defender card bit -> the set meld it completes
+    if not gin:
+        for index, meld in enumerate(spread):
+            bits = mask_of(meld)
+            if len({c.rank for c in meld}) == 1:
+                if len(meld) == 3:
+                    set_rank = meld[0].rank
+                    assert set_rank is not None
+                    missing = (1 << (set_rank - 1)) * _EVERY_LANE & ~bits
+                    if missing & d_mask:
+                        set_target[missing] = index
+            else:
+                table_runs |= bits
+                rest = bits
+                while rest:
+                    low = rest & -rest
+                    owner[low] = index
+                    rest ^= low
+    layoff_cards = 0
+    for bit in set_target:
+        layoff_cards |= bit
+    pattern = d_mask | table_runs
+    deadwood, removals = _optimise(pattern, d_mask, layoff_cards, False)
+    removal = removals[0]
+    layoffs: list[Layoff] = []
+    for bit, index in set_target.items():
+        if removal & bit:
+            layoffs.append(Layoff(cards_of(bit), index, spread[index]))
+    sets = removal & ~layoff_cards
+    melds: list[tuple[Card, ...]] = []
+    for rank in range(13):
+        group = sets & (1 << rank) * _EVERY_LANE
+        if group:
+            melds.append(cards_of(group))
+    rest = pattern & ~removal
+    runs = _runnable(rest)
+    for block in _blocks(runs):
+        if not block & table_runs:
+            melds.append(cards_of(block))
+            continue
+        for mine in _blocks(block & ~table_runs):
+            if mine.bit_count() >= 3:
+                melds.append(cards_of(mine))
+                continue
+            above = (mine & -mine) << mine.bit_count()  # the card just above the block
+            below = (mine & -mine) >> 1
+            if below & table_runs:
+                layoffs.append(Layoff(cards_of(mine), owner[below], spread[owner[below]]))
+            else:
+                chain = tuple(reversed(cards_of(mine)))  # laid from the run's low end down
+                layoffs.append(Layoff(chain, owner[above], spread[owner[above]]))
+    melds.sort(key=_meld_key)
+    layoffs.sort(key=lambda lay: (lay.onto, _meld_key(lay.cards)))
+    dead = d_mask & ~removal & ~runs
+    assert _value(dead) == deadwood
+    return _Defence(deadwood, melds, layoffs, dead)
+
+
+def score_knock_round(
+    knocker_name: str,
+    hands: Mapping[str, Sequence[Card] | Sequence[str] | str],
+    knocker_melds: Sequence[Sequence[Card]] | MeldsIn | None = None,
+) -> tuple[str, str, dict[str, int]]:
+    """A knocked gin round for the match replay: (outcome, round winner, scores).
+
+    ``outcome`` is ``"knock"`` when the knocker wins without gin, ``"gin"`` for gin or big
+    gin, ``"undercut"`` when the defender wins.  Both players appear in the scores.
+
+    >>> score_knock_round('Budi', {'Budi': '7C 8C 9C 2S 2H 2D 5H 6H 7H AS',
+    ...                            'Siti': '6C 10C 4D 10S JS QS KS 9H 9D 9S'})
+    ('knock', 'Budi', {'Budi': 3, 'Siti': 0})
+    """
+    if len(hands) != 2:
+        raise RuleError(NOT_TWO_HANDS, count=len(hands))
+    if knocker_name not in hands:
+        raise RuleError(UNKNOWN_KNOCKER, name=knocker_name)
+    defender_name = next(name for name in hands if name != knocker_name)
+    result = adjudicate_knock(
+        hands[knocker_name],
+        hands[defender_name],
+        knocker_melds,
+        names=(knocker_name, defender_name),
+    )
+    winner = knocker_name if result.winner == "knocker" else defender_name
+    return (
+        result.outcome,
+        winner,
+        {knocker_name: result.knocker_points, defender_name: result.defender_points},
+    )
+
+
+__all__ = [
+    "Adjudication",
+    "Arrangement",
+    "KnockResult",
+    "Layoff",
+    "adjudicate_knock",
+    "best_arrangement",
+    "best_discard_of_mask",
+    "cards_of",
+    "deadwood_of_mask",
+    "least_deadwood",
+    "mask_of",
+    "score_knock_round",
+]
