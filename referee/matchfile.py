@@ -1,0 +1,485 @@
+"""Reading and writing the ``referee-match/1`` document (see MATCH_FORMAT.md).
+
+:func:`read_match` turns a document (JSON text, bytes or an already parsed
+mapping) into a :class:`Match`: the :class:`MatchHeader` (ruleset with its
+options applied, players in seating order, first dealer) and one
+:class:`RoundRecord` per round, exactly as entered but with every card read
+into a :class:`~referee.cards.Card` and every name checked against the
+players.  Anything malformed raises :class:`~referee.errors.MatchFileError`
+(or :class:`~referee.errors.NotationError` for a bad card, or
+:class:`~referee.errors.RuleError` for an unknown ruleset, option or player
+count) carrying the 1-based round and turn where it is.  Unknown keys are
+ignored.
+
+Whether the rounds follow the rules is not checked here: that is the replay's
+job (:func:`referee.match.replay`).
+
+:func:`dump_match` writes the canonical document back (canonical card
+strings, only the keys that carry information), so that
+``read_match(dump_match(read_match(doc)))`` equals ``read_match(doc)``.
+
+>>> match = read_match('{"rules": "remi", "players": ["Budi", "Siti"], '
+...                    '"rounds": [{"out": "Siti", "hands": {"Budi": ["th", "qs"]}}]}')
+>>> match.header.first_dealer, match.rounds[0].hands
+('Budi', {'Budi': (Card.parse('10H'), Card.parse('QS'))})
+>>> dump_match(match)["rounds"]
+[{'out': 'Siti', 'hands': {'Budi': ['10H', 'QS']}}]
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from referee.cards import Card
+from referee.errors import MatchFileError, RefereeError
+from referee.messages import define_message
+from referee.notation import format_card, parse_card, parse_cards
+from referee.rulesets import Ruleset, find_ruleset
+
+FORMAT = "referee-match/1"
+ENDS = ("blocked", "stock", "draw", "void")
+
+NOT_JSON = define_message("file.not_json", "the match file is not valid JSON: {detail}")
+NOT_TEXT = define_message("file.not_text", "the match file is not UTF-8 text")
+NOT_A_MATCH = define_message(
+    "file.not_a_match",
+    'a match file is a JSON object with "rules", "players" and "rounds"',
+)
+WRONG_FORMAT = define_message(
+    "file.wrong_format", 'this is not a {expected} match file: its "format" is "{found}"'
+)
+MISSING_KEY = define_message("file.missing_key", 'the match file needs "{field}"')
+TURN_NEEDS_PLAYER = define_message("file.turn_needs_player", 'a turn needs "player": who played it')
+LAYOFF_NEEDS = define_message(
+    "file.layoff_needs", 'a lay-off needs "cards" and "onto" (the number of the meld)'
+)
+WRONG_TYPE = define_message("file.wrong_type", '"{field}" must be {expected}')
+ROUND_NOT_OBJECT = define_message(
+    "file.round_not_object", 'each round is a JSON object (with "turns" or the final "hands")'
+)
+TURN_NOT_OBJECT = define_message(
+    "file.turn_not_object", 'each turn is a JSON object with "player" and what was played'
+)
+TOO_FEW_PLAYERS = define_message(
+    "file.too_few_players", "a match needs 2 or more players, not {count}"
+)
+EMPTY_NAME = define_message("file.empty_name", "a player's name cannot be empty")
+DUPLICATE_PLAYER = define_message(
+    "file.duplicate_player", "{player} is listed twice among the players"
+)
+UNKNOWN_PLAYER = define_message(
+    "file.unknown_player", '"{name}" is not a player in this match; the players are {players}'
+)
+UNKNOWN_END = define_message(
+    "file.unknown_end", '"end" must be "blocked", "stock", "draw" or "void", not "{value}"'
+)
+MELD_NUMBER = define_message(
+    "file.meld_number", '"onto" must be the number of a meld (1, 2, 3 ...), not {value}'
+)
+
+EXPECT_TEXT = "text"
+EXPECT_NAME = "a player's name"
+EXPECT_NAMES = "a list of player names"
+EXPECT_OBJECT = "a JSON object"
+EXPECT_LIST = "a list"
+EXPECT_BOOL = "true or false"
+EXPECT_CARDS = 'a list of cards, like ["7S", "8S", "9S"]'
+EXPECT_CARD = 'one card, like "7S"'
+EXPECT_MELDS = 'a list of melds, each a list of cards, like [["7S", "8S", "9S"]]'
+EXPECT_HANDS = 'an object giving each player\'s cards, like {"Siti": ["KH", "2C"]}'
+EXPECT_PLAYER_MELDS = 'an object giving each player\'s melds, like {"Siti": [["7S", "8S", "9S"]]}'
+
+
+@dataclass(frozen=True)
+class MatchHeader:
+    """Who plays what: the ruleset (options applied) and the seating, clockwise."""
+
+    rules: Ruleset
+    players: tuple[str, ...]
+    first_dealer: str
+    options: Mapping[str, Any] = field(default_factory=dict)
+
+    def seat_after(self, player: str, seats: int = 1) -> str:
+        return self.players[(self.players.index(player) + seats) % len(self.players)]
+
+
+@dataclass(frozen=True)
+class LayOffEntry:
+    """Cards added to meld number ``onto`` (1-based, in the order melds reached the table)."""
+
+    cards: tuple[Card, ...]
+    onto: int
+
+
+@dataclass(frozen=True)
+class Turn:
+    """One turn in which something was put on the table, as entered.
+
+    ``melds`` and ``layoffs`` for ``remi``, ``rummy`` and ``remi-indonesia``;
+    ``played`` and ``table`` (every meld after the turn) for ``manipulation``.
+    ``took_discard`` lists the discards taken, top card first.
+    """
+
+    player: str
+    melds: tuple[tuple[Card, ...], ...] = ()
+    layoffs: tuple[LayOffEntry, ...] = ()
+    took_discard: tuple[Card, ...] = ()
+    discard: Card | None = None
+    out: bool = False
+    played: tuple[Card, ...] | None = None
+    table: tuple[tuple[Card, ...], ...] | None = None
+
+    @property
+    def cards_put_down(self) -> tuple[Card, ...]:
+        """Every card this turn put on the table from hand (melds, lay-offs or ``played``)."""
+        if self.played is not None:
+            return self.played
+        return tuple(card for meld in self.melds for card in meld) + tuple(
+            card for layoff in self.layoffs for card in layoff.cards
+        )
+
+
+@dataclass(frozen=True)
+class RoundRecord:
+    """One round as entered: turn by turn (``turns``) or as a final table only.
+
+    ``out``, ``knock`` and ``closer`` name players; ``end`` is ``"blocked"``,
+    ``"stock"``, ``"draw"`` or ``"void"``; ``melds`` maps a player to the melds
+    they laid (``remi-indonesia``'s final table, gin's knocker spread).
+    """
+
+    turns: tuple[Turn, ...] | None = None
+    hands: Mapping[str, tuple[Card, ...]] | None = None
+    end: str | None = None
+    out: str | None = None
+    at_once: bool | None = None
+    knock: str | None = None
+    melds: Mapping[str, tuple[tuple[Card, ...], ...]] | None = None
+    closer: str | None = None
+    closing_card: Card | None = None
+
+    @property
+    def is_void(self) -> bool:
+        return self.end == "void"
+
+
+@dataclass(frozen=True)
+class Match:
+    header: MatchHeader
+    rounds: tuple[RoundRecord, ...] = ()
+
+
+# -- reading ---------------------------------------------------------------------------------
+
+
+def load_document(source: str | bytes | Mapping[str, Any]) -> Mapping[str, Any]:
+    """The parsed JSON object of a match document, or :class:`MatchFileError`."""
+    if isinstance(source, bytes | bytearray):
+        try:
+            source = bytes(source).decode("utf-8-sig")
+        except UnicodeDecodeError:
+            raise MatchFileError(NOT_TEXT) from None
+    if isinstance(source, str):
+        try:
+            source = json.loads(source)
+        except json.JSONDecodeError as error:
+            detail = f"{error.msg} at line {error.lineno}, column {error.colno}"
+            raise MatchFileError(NOT_JSON, detail=detail) from None
+        except RecursionError:
+            raise MatchFileError(NOT_JSON, detail="it is nested too deeply") from None
+    if not isinstance(source, Mapping):
+        raise MatchFileError(NOT_A_MATCH)
+    return source
+
+
+def read_header(source: str | bytes | Mapping[str, Any]) -> MatchHeader:
+    """The checked header of a match document (its rounds are not read)."""
+    document = load_document(source)
+    found = document.get("format", FORMAT)
+    if found != FORMAT:
+        raise MatchFileError(WRONG_FORMAT, expected=FORMAT, found=_show(found))
+    if "rules" not in document:
+        raise MatchFileError(MISSING_KEY, field="rules")
+    options = document.get("options")
+    if options is None:
+        options = {}
+    if not isinstance(options, Mapping) or not all(isinstance(key, str) for key in options):
+        raise MatchFileError(WRONG_TYPE, field="options", expected=EXPECT_OBJECT)
+    rules = find_ruleset(document["rules"], options)
+    if "players" not in document:
+        raise MatchFileError(MISSING_KEY, field="players")
+    players = document["players"]
+    if not isinstance(players, list | tuple) or not all(isinstance(p, str) for p in players):
+        raise MatchFileError(WRONG_TYPE, field="players", expected=EXPECT_NAMES)
+    if len(players) < 2:
+        raise MatchFileError(TOO_FEW_PLAYERS, count=len(players))
+    seen: set[str] = set()
+    for player in players:
+        if not player.strip():
+            raise MatchFileError(EMPTY_NAME)
+        if player in seen:
+            raise MatchFileError(DUPLICATE_PLAYER, player=player)
+        seen.add(player)
+    rules.verify_players(len(players))
+    seating = tuple(players)
+    first_dealer = document.get("first_dealer")
+    if first_dealer is None:
+        first_dealer = seating[0]
+    first_dealer = _player(first_dealer, seating, "first_dealer")
+    return MatchHeader(rules, seating, first_dealer, dict(options))
+
+
+def read_match(source: str | bytes | Mapping[str, Any]) -> Match:
+    """The whole match document, read and checked for form (not yet for the rules)."""
+    document = load_document(source)
+    header = read_header(document)
+    rounds = document.get("rounds")
+    if rounds is None:
+        rounds = []
+    if not isinstance(rounds, list | tuple):
+        raise MatchFileError(WRONG_TYPE, field="rounds", expected=EXPECT_LIST)
+    return Match(
+        header, tuple(read_round(raw, header, number) for number, raw in enumerate(rounds, 1))
+    )
+
+
+def read_round(raw: Any, header: MatchHeader, number: int | None = None) -> RoundRecord:
+    """One round of the document; errors carry ``number`` as their round."""
+    try:
+        return _read_round(raw, header, number)
+    except RefereeError as error:
+        raise error.at(round=number) from None
+
+
+def read_turn(
+    raw: Any, header: MatchHeader, round: int | None = None, number: int | None = None
+) -> Turn:
+    """One turn; errors carry ``round`` and ``number`` (the turn's 1-based index)."""
+    try:
+        return _read_turn(raw, header)
+    except RefereeError as error:
+        raise error.at(round=round, turn=number) from None
+
+
+def _read_round(raw: Any, header: MatchHeader, number: int | None) -> RoundRecord:
+    if not isinstance(raw, Mapping):
+        raise MatchFileError(ROUND_NOT_OBJECT)
+    players = header.players
+    turns = None
+    if raw.get("turns") is not None:
+        if not isinstance(raw["turns"], list | tuple):
+            raise MatchFileError(WRONG_TYPE, field="turns", expected=EXPECT_LIST)
+        turns = tuple(
+            read_turn(turn, header, number, index) for index, turn in enumerate(raw["turns"], 1)
+        )
+    end = raw.get("end")
+    if end is not None and end not in ENDS:
+        raise MatchFileError(UNKNOWN_END, value=_show(end))
+    return RoundRecord(
+        turns=turns,
+        hands=_optional(raw, "hands", lambda value: _hands(value, players)),
+        end=end,
+        out=_optional(raw, "out", lambda value: _player(value, players, "out")),
+        at_once=_optional(raw, "at_once", lambda value: _bool(value, "at_once")),
+        knock=_optional(raw, "knock", lambda value: _player(value, players, "knock")),
+        melds=_optional(raw, "melds", lambda value: _player_melds(value, players)),
+        closer=_optional(raw, "closer", lambda value: _player(value, players, "closer")),
+        closing_card=_optional(raw, "closing_card", lambda value: _card(value, "closing_card")),
+    )
+
+
+def _read_turn(raw: Any, header: MatchHeader) -> Turn:
+    if not isinstance(raw, Mapping):
+        raise MatchFileError(TURN_NOT_OBJECT)
+    if raw.get("player") is None:
+        raise MatchFileError(TURN_NEEDS_PLAYER)
+    took = raw.get("took_discard")
+    return Turn(
+        player=_player(raw["player"], header.players, "player"),
+        melds=_optional(raw, "melds", lambda value: _melds(value, "melds")) or (),
+        layoffs=_optional(raw, "layoffs", _layoffs) or (),
+        took_discard=() if took is None else _cards(took, "took_discard"),
+        discard=_optional(raw, "discard", lambda value: _card(value, "discard")),
+        out=_optional(raw, "out", lambda value: _bool(value, "out")) or False,
+        played=_optional(raw, "played", lambda value: _cards(value, "played")),
+        table=_optional(raw, "table", lambda value: _melds(value, "table")),
+    )
+
+
+def _optional(raw: Mapping[str, Any], key: str, read: Any) -> Any:
+    value = raw.get(key)
+    return None if value is None else read(value)
+
+
+def _show(value: Any) -> str:
+    text = value if isinstance(value, str) else json.dumps(value, default=repr)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _player(value: Any, players: Sequence[str], key: str) -> str:
+    if not isinstance(value, str):
+        raise MatchFileError(WRONG_TYPE, field=key, expected=EXPECT_NAME)
+    if value not in players:
+        raise MatchFileError(UNKNOWN_PLAYER, name=value, players=", ".join(players))
+    return value
+
+
+def _bool(value: Any, key: str) -> bool:
+    if not isinstance(value, bool):
+        raise MatchFileError(WRONG_TYPE, field=key, expected=EXPECT_BOOL)
+    return value
+
+
+def _card(value: Any, key: str) -> Card:
+    if not isinstance(value, str):
+        raise MatchFileError(WRONG_TYPE, field=key, expected=EXPECT_CARD)
+    return parse_card(value)
+
+
+def _cards(value: Any, key: str) -> tuple[Card, ...]:
+    """A list of card strings, or one string of cards separated by spaces."""
+    if isinstance(value, str):
+        return parse_cards(value)
+    if not isinstance(value, list | tuple):
+        raise MatchFileError(WRONG_TYPE, field=key, expected=EXPECT_CARDS)
+    for item in value:
+        if not isinstance(item, str):
+            raise MatchFileError(WRONG_TYPE, field=key, expected=EXPECT_CARDS)
+    return tuple(parse_card(item) for item in value)
+
+
+def _melds(value: Any, key: str) -> tuple[tuple[Card, ...], ...]:
+    if not isinstance(value, list | tuple):
+        raise MatchFileError(WRONG_TYPE, field=key, expected=EXPECT_MELDS)
+    melds = []
+    for meld in value:
+        if not isinstance(meld, list | tuple | str):
+            raise MatchFileError(WRONG_TYPE, field=key, expected=EXPECT_MELDS)
+        melds.append(_cards(meld, key))
+    return tuple(melds)
+
+
+def _layoffs(value: Any) -> tuple[LayOffEntry, ...]:
+    if not isinstance(value, list | tuple):
+        raise MatchFileError(WRONG_TYPE, field="layoffs", expected=EXPECT_LIST)
+    layoffs = []
+    for raw in value:
+        if not isinstance(raw, Mapping) or raw.get("cards") is None or raw.get("onto") is None:
+            raise MatchFileError(LAYOFF_NEEDS)
+        onto = raw["onto"]
+        if isinstance(onto, bool) or not isinstance(onto, int) or onto < 1:
+            raise MatchFileError(MELD_NUMBER, value=_show(onto))
+        layoffs.append(LayOffEntry(_cards(raw["cards"], "cards"), onto))
+    return tuple(layoffs)
+
+
+def _hands(value: Any, players: Sequence[str]) -> dict[str, tuple[Card, ...]]:
+    if not isinstance(value, Mapping):
+        raise MatchFileError(WRONG_TYPE, field="hands", expected=EXPECT_HANDS)
+    hands = {}
+    for name, cards in value.items():
+        player = _player(name, players, "hands")
+        if not isinstance(cards, list | tuple | str):
+            raise MatchFileError(WRONG_TYPE, field="hands", expected=EXPECT_HANDS)
+        hands[player] = _cards(cards, "hands")
+    return {player: hands[player] for player in players if player in hands}
+
+
+def _player_melds(value: Any, players: Sequence[str]) -> dict[str, tuple[tuple[Card, ...], ...]]:
+    if not isinstance(value, Mapping):
+        raise MatchFileError(WRONG_TYPE, field="melds", expected=EXPECT_PLAYER_MELDS)
+    melds = {}
+    for name, player_melds in value.items():
+        player = _player(name, players, "melds")
+        melds[player] = _melds(player_melds, "melds")
+    return {player: melds[player] for player in players if player in melds}
+
+
+# -- writing ---------------------------------------------------------------------------------
+
+
+def dump_cards(cards: Sequence[Card]) -> list[str]:
+    return [format_card(card) for card in cards]
+
+
+def dump_turn(turn: Turn) -> dict[str, Any]:
+    """A turn in canonical form: only the keys that say something."""
+    out: dict[str, Any] = {"player": turn.player}
+    if turn.melds:
+        out["melds"] = [dump_cards(meld) for meld in turn.melds]
+    if turn.layoffs:
+        out["layoffs"] = [
+            {"cards": dump_cards(layoff.cards), "onto": layoff.onto} for layoff in turn.layoffs
+        ]
+    if turn.played is not None:
+        out["played"] = dump_cards(turn.played)
+    if turn.table is not None:
+        out["table"] = [dump_cards(meld) for meld in turn.table]
+    if turn.took_discard:
+        out["took_discard"] = dump_cards(turn.took_discard)
+    if turn.discard is not None:
+        out["discard"] = format_card(turn.discard)
+    if turn.out:
+        out["out"] = True
+    return out
+
+
+def dump_round(record: RoundRecord) -> dict[str, Any]:
+    """A round in canonical form: only the keys that say something."""
+    out: dict[str, Any] = {}
+    if record.end is not None:
+        out["end"] = record.end
+    for key in ("out", "knock", "closer"):
+        if getattr(record, key) is not None:
+            out[key] = getattr(record, key)
+    if record.at_once is not None:
+        out["at_once"] = record.at_once
+    if record.closing_card is not None:
+        out["closing_card"] = format_card(record.closing_card)
+    if record.turns is not None:
+        out["turns"] = [dump_turn(turn) for turn in record.turns]
+    if record.melds is not None:
+        out["melds"] = {
+            player: [dump_cards(meld) for meld in melds] for player, melds in record.melds.items()
+        }
+    if record.hands is not None:
+        out["hands"] = {player: dump_cards(cards) for player, cards in record.hands.items()}
+    return out
+
+
+def dump_header(header: MatchHeader) -> dict[str, Any]:
+    return {
+        "format": FORMAT,
+        "rules": header.rules.id,
+        "options": dict(header.options),
+        "players": list(header.players),
+        "first_dealer": header.first_dealer,
+    }
+
+
+def dump_match(match: Match) -> dict[str, Any]:
+    """The canonical ``referee-match/1`` document of a match (ready for ``json.dumps``)."""
+    return dump_header(match.header) | {"rounds": [dump_round(r) for r in match.rounds]}
+
+
+__all__ = [
+    "FORMAT",
+    "LayOffEntry",
+    "Match",
+    "MatchHeader",
+    "RoundRecord",
+    "Turn",
+    "dump_cards",
+    "dump_header",
+    "dump_match",
+    "dump_round",
+    "dump_turn",
+    "load_document",
+    "read_header",
+    "read_match",
+    "read_round",
+    "read_turn",
+]

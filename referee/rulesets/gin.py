@@ -1,0 +1,55 @@
+"""``gin`` (seed 004): Gin Rummy for two.
+
+A round is entered as its final hands (no turns): the knocker and both
+10-card hands, optionally the knocker's own spread.  The deadwood optimiser
+and the knock adjudication are in :mod:`referee.gin`; the loser of a round
+deals the next, a draw keeps the dealer.
+"""
+
+from __future__ import annotations
+
+from referee.rulesets.base import MatchProgress, Ruleset, TurnStyle, card_values
+from referee.scoring import Ending, Outcome, RoundEnding, RoundScore, nobody_scores
+
+
+def score_gin_round(rules: Ruleset, ending: RoundEnding) -> RoundScore:
+    """A knock adjudicated by :func:`referee.gin.score_knock_round`; a draw scores 0."""
+    if ending.ending is Ending.DRAW:
+        return nobody_scores(ending, Outcome.DRAW)
+    from referee.gin import score_knock_round
+
+    assert ending.ending is Ending.KNOCK and ending.player is not None
+    outcome, winner, scores = score_knock_round(ending.player, ending.hands, ending.knocker_melds)
+    return RoundScore(
+        Outcome(str(outcome)),
+        (winner,),
+        {player: int(scores.get(player, 0)) for player in ending.players},
+        undercut=str(outcome) == Outcome.UNDERCUT.value,
+    )
+
+
+def loser_deals(rules: Ruleset, progress: MatchProgress) -> str:
+    """The player who did not win the round deals the next; a draw keeps the dealer."""
+    losers = [player for player in progress.players if player not in progress.last.winners]
+    if not progress.last.winners or not losers:
+        return progress.dealer
+    return losers[0]
+
+
+RULESET = Ruleset(
+    id="gin",
+    name="Gin Rummy",
+    min_players=2,
+    max_players=2,
+    deal_sizes={2: 10},
+    values=card_values(1, None, 10, 10),
+    target=100,
+    description="Two players, knock at 10 or less, gin and undercut bonus 25",
+    turn_style=TurnStyle.NONE,
+    endings=frozenset({Ending.KNOCK, Ending.DRAW, Ending.VOID}),
+    knock_limit=10,
+    final_hand_size=10,
+    score_round=score_gin_round,
+    next_dealer=loser_deals,
+    menu_order=5,
+)

@@ -1,0 +1,28 @@
+"""``remi`` (seed 000): Indonesian house Remi.
+
+Lay off onto anyone's melds; the winner takes the cards left in the other
+hands, doubled for going out all at once (*habis sekaligus*); a round can be
+blocked; the deal moves clockwise, blocked rounds too.
+"""
+
+from __future__ import annotations
+
+from referee.rulesets.base import Ruleset
+from referee.scoring import Ending, winner_takes_hands
+
+RULESET = Ruleset(
+    id="remi",
+    name="Remi",
+    min_players=2,
+    max_players=4,
+    deal_sizes={2: 10, 3: 7, 4: 7},
+    target=100,
+    description="Indonesian house Remi: lay off onto anyone's melds, the winner takes the "
+    "losers' hands, x2 for going out all at once",
+    endings=frozenset({Ending.OUT, Ending.BLOCKED, Ending.VOID}),
+    hand_never_grows=True,
+    taken_discard_not_last=True,
+    at_once_doubles=True,
+    score_round=winner_takes_hands,
+    menu_order=1,
+)

@@ -1,0 +1,65 @@
+"""``remi-indonesia`` (seed 001): everyone scores their own melds minus their hand.
+
+Runs first, closed melds, up to three discards taken at once, the
+closing-card bonus (10 x its value), negative totals; the lowest total deals
+next, and a tie at the top after the target plays on.
+"""
+
+from __future__ import annotations
+
+from referee.rulesets.base import (
+    AceOrder,
+    MatchEnd,
+    MatchProgress,
+    Ruleset,
+    best_players,
+    card_values,
+)
+from referee.scoring import Ending, own_melds_minus_hand
+
+
+def lowest_total_deals(rules: Ruleset, progress: MatchProgress) -> str:
+    """The lowest total deals; among ties, the first clockwise after the previous dealer."""
+    players = progress.players
+    lowest = min(progress.totals[player] for player in players)
+    start = players.index(progress.dealer)
+    for step in range(1, len(players) + 1):
+        player = players[(start + step) % len(players)]
+        if progress.totals[player] == lowest:
+            return player
+    raise AssertionError("some player has the lowest total")
+
+
+def highest_total_once_target_reached(rules: Ruleset, progress: MatchProgress) -> MatchEnd:
+    """Over as soon as any total reaches the target; a tie at the top plays on."""
+    assert rules.target is not None
+    if not any(progress.totals[player] >= rules.target for player in progress.players):
+        return MatchEnd(False)
+    best = best_players(progress.totals, progress.players)
+    return MatchEnd(True, best) if len(best) == 1 else MatchEnd(False)
+
+
+RULESET = Ruleset(
+    id="remi-indonesia",
+    name="Remi Indonesia",
+    min_players=2,
+    max_players=4,
+    deal_sizes={2: 7, 3: 7, 4: 7},
+    values=card_values(15, 5, 5, 10),
+    ace_order=AceOrder.NONE,
+    runs_mix_number_and_picture=False,
+    layoffs=False,
+    target=500,
+    must_discard=True,
+    description="Everyone scores their own melds minus their hand; closing-card bonus x10",
+    endings=frozenset({Ending.OUT, Ending.STOCK, Ending.VOID}),
+    run_first=True,
+    discard_depth=3,
+    taken_discard_melded_at_once=True,
+    closing_card=True,
+    leader_offset=0,
+    score_round=own_melds_minus_hand,
+    next_dealer=lowest_total_deals,
+    match_end=highest_total_once_target_reached,
+    menu_order=3,
+)

@@ -1,0 +1,28 @@
+"""``rummy`` (seed 002): Basic Rummy for 2-6 players.
+
+Options: ``target`` (default 150) or ``hands`` = N rounds; ``ace`` = ``low``
+or ``high-low`` (every ace then worth 15); ``must_discard``.  The winner takes
+the other hands, doubled for going rummy; no blocked rounds.
+"""
+
+from __future__ import annotations
+
+from referee.rulesets.base import Ruleset
+from referee.scoring import Ending, winner_takes_hands
+
+RULESET = Ruleset(
+    id="rummy",
+    name="Rummy",
+    min_players=2,
+    max_players=6,
+    deal_sizes={2: 10, 3: 7, 4: 7, 5: 6, 6: 6},
+    target=150,
+    high_ace_value=15,
+    options=("target", "hands", "ace", "must_discard"),
+    description="Basic Rummy for 2-6 players, with the ace-high and must-discard variants",
+    endings=frozenset({Ending.OUT, Ending.VOID}),
+    hand_never_grows=True,
+    at_once_doubles=True,
+    score_round=winner_takes_hands,
+    menu_order=2,
+)

@@ -1,0 +1,236 @@
+"""A round's scores from how it ended, the way RULES.md counts them.
+
+The match replay (:mod:`referee.match`) first checks a round against the
+rules and reduces it to a :class:`RoundEnding`: who went out, knocked or
+closed, what every hand still holds, which melds each player laid.  A
+ruleset's ``score_round`` hook (see :mod:`referee.rulesets`) turns that into
+a :class:`RoundScore`.  The three ways of counting shared by the rulesets live
+here:
+
+- :func:`winner_takes_hands` (``remi``, ``rummy``): the winner scores every
+  card still held by the others, doubled for going out all at once;
+- :func:`own_melds_minus_hand` (``remi-indonesia``): everyone scores their own
+  melds minus their hand, the closer adds 10 x the closing card;
+- :func:`lowest_hand_wins` (``manipulation``): the lowest hand scores the
+  differences to the others, with the undercut bonus, the knocker's ties and
+  the bonus for an empty hand.
+
+Every score comes with ``notes``: :class:`~referee.messages.Reason` values
+saying how it was counted, for display.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from referee.cards import Card
+from referee.messages import Reason, define_message
+
+if TYPE_CHECKING:
+    from referee.rulesets import Ruleset
+
+TAKES_HANDS = define_message(
+    "score.takes_hands", "{winner} went out and takes the {points} points left in the other hands"
+)
+AT_ONCE_DOUBLES = define_message(
+    "score.at_once_doubles",
+    "{winner} went out all at once: the {points} points left in the other hands count double, "
+    "{total}",
+)
+BLOCKED = define_message("score.blocked", "the round was blocked: everyone scores 0")
+VOID = define_message("score.void", "the round was voided: everyone scores 0")
+DRAW = define_message("score.draw", "the round was a draw: everyone scores 0")
+OWN_MELDS = define_message("score.own_melds", "{player}: melds {melds} minus hand {hand} = {score}")
+CLOSING_BONUS = define_message(
+    "score.closing_bonus", "{player} closed with {card}: 10 x {value} = {bonus} more"
+)
+LOWEST_HAND = define_message(
+    "score.lowest_hand",
+    "{winner} has the lowest hand ({value}) and scores the differences to the others: {points}",
+)
+UNDERCUT_BONUS = define_message(
+    "score.undercut_bonus", "{winner} did not knock and takes the undercut bonus of 10"
+)
+KNOCKER_TIED = define_message(
+    "score.knocker_tied", "{knocker} knocked but tied for the lowest hand, so loses the tie"
+)
+EMPTY_HAND_BONUS = define_message(
+    "score.empty_hand_bonus", "{winner} has played the whole hand: 25 more"
+)
+
+
+class Outcome(enum.Enum):
+    """How a round ended, as the replay output names it."""
+
+    OUT = "out"
+    KNOCK = "knock"
+    GIN = "gin"
+    UNDERCUT = "undercut"
+    STOCK = "stock"
+    BLOCKED = "blocked"
+    DRAW = "draw"
+    VOID = "void"
+
+
+class Ending(enum.Enum):
+    """How a round ended, as it is entered in the match file."""
+
+    OUT = "out"  # a hand was emptied (remi-indonesia: the closer discarded the closing card)
+    KNOCK = "knock"
+    STOCK = "stock"
+    BLOCKED = "blocked"
+    DRAW = "draw"
+    VOID = "void"
+
+
+@dataclass(frozen=True)
+class RoundEnding:
+    """A checked round, reduced to what its score depends on.
+
+    ``hands`` holds every player's cards left when the round ended (an empty
+    tuple for an emptied hand); it may be empty for endings that score 0.
+    ``player`` is who went out, knocked or closed.  ``melds`` lists, per
+    player, the melds laid this round (used by ``remi-indonesia``);
+    ``knocker_melds`` is a gin knocker's own spread when it was entered.
+    """
+
+    ending: Ending
+    players: tuple[str, ...]
+    hands: Mapping[str, tuple[Card, ...]] = field(default_factory=dict)
+    player: str | None = None
+    at_once: bool = False
+    melds: Mapping[str, tuple[tuple[Card, ...], ...]] = field(default_factory=dict)
+    closing_card: Card | None = None
+    knocker_melds: tuple[tuple[Card, ...], ...] | None = None
+
+
+@dataclass(frozen=True)
+class RoundScore:
+    """What a round scored: ``scores`` has every player, in seating order."""
+
+    outcome: Outcome
+    winners: tuple[str, ...]
+    scores: Mapping[str, int]
+    notes: tuple[Reason, ...] = ()
+    undercut: bool = False
+    hand_values: Mapping[str, int] = field(default_factory=dict)
+
+
+def zero_scores(players: Sequence[str]) -> dict[str, int]:
+    return {player: 0 for player in players}
+
+
+def nobody_scores(ending: RoundEnding, outcome: Outcome) -> RoundScore:
+    """A round in which everyone scores 0 (void, blocked, draw)."""
+    note = {Outcome.VOID: VOID, Outcome.BLOCKED: BLOCKED, Outcome.DRAW: DRAW}[outcome]
+    return RoundScore(outcome, (), zero_scores(ending.players), (Reason.of(note),))
+
+
+def hand_values(rules: Ruleset, ending: RoundEnding) -> dict[str, int]:
+    return {
+        player: rules.hand_value(ending.hands[player])
+        for player in ending.players
+        if player in ending.hands
+    }
+
+
+def winner_takes_hands(rules: Ruleset, ending: RoundEnding) -> RoundScore:
+    """``remi`` and ``rummy``: the winner takes every card still held by the others.
+
+    Going out all at once (``remi``'s *habis sekaligus*, ``rummy``'s going
+    rummy) doubles the round.
+    """
+    if ending.ending is Ending.BLOCKED:
+        return nobody_scores(ending, Outcome.BLOCKED)
+    assert ending.ending is Ending.OUT and ending.player is not None
+    winner = ending.player
+    values = hand_values(rules, ending)
+    points = sum(value for player, value in values.items() if player != winner)
+    scores = zero_scores(ending.players)
+    if ending.at_once:
+        scores[winner] = 2 * points
+        note = Reason.of(AT_ONCE_DOUBLES, winner=winner, points=points, total=2 * points)
+    else:
+        scores[winner] = points
+        note = Reason.of(TAKES_HANDS, winner=winner, points=points)
+    return RoundScore(Outcome.OUT, (winner,), scores, (note,), hand_values=values)
+
+
+def meld_points(rules: Ruleset, melds: Sequence[Sequence[Card]]) -> int:
+    return sum(rules.hand_value(meld) for meld in melds)
+
+
+def own_melds_minus_hand(rules: Ruleset, ending: RoundEnding) -> RoundScore:
+    """``remi-indonesia``: everyone scores their own melds minus their hand.
+
+    The closer adds 10 x the value of the closing card; scores may be negative.
+    """
+    values = hand_values(rules, ending)
+    scores: dict[str, int] = {}
+    notes: list[Reason] = []
+    for player in ending.players:
+        melds = meld_points(rules, ending.melds.get(player, ()))
+        hand = values.get(player, 0)
+        scores[player] = melds - hand
+        notes.append(
+            Reason.of(OWN_MELDS, player=player, melds=melds, hand=hand, score=melds - hand)
+        )
+    if ending.ending is Ending.STOCK:
+        return RoundScore(Outcome.STOCK, (), scores, tuple(notes), hand_values=values)
+    assert ending.ending is Ending.OUT and ending.player and ending.closing_card
+    closer, card = ending.player, ending.closing_card
+    bonus = 10 * rules.value(card)
+    scores[closer] += bonus
+    notes.append(
+        Reason.of(
+            CLOSING_BONUS, player=closer, card=str(card), value=rules.value(card), bonus=bonus
+        )
+    )
+    return RoundScore(Outcome.OUT, (closer,), scores, tuple(notes), hand_values=values)
+
+
+UNDERCUT_POINTS = 10
+EMPTY_HAND_POINTS = 25
+
+
+def lowest_hand_wins(rules: Ruleset, ending: RoundEnding) -> RoundScore:
+    """``manipulation``: the lowest hand wins the round, knocker or not.
+
+    Each winner scores the sum of the differences between every other hand
+    and their own (with two players, simply the difference).  A winner who
+    did not knock adds the undercut bonus (10), except when the stock ran
+    out; a knocker who ties for lowest loses the tie to the others, who all
+    score as sole winners; a winner with an empty hand adds 25.
+    """
+    values = hand_values(rules, ending)
+    lowest = min(values.values())
+    tied = [player for player in ending.players if values[player] == lowest]
+    knocker = ending.player if ending.ending is Ending.KNOCK else None
+    notes: list[Reason] = []
+    if knocker is not None and knocker in tied and len(tied) > 1:
+        notes.append(Reason.of(KNOCKER_TIED, knocker=knocker))
+        tied.remove(knocker)
+    winners = tuple(tied)
+    undercut = knocker is not None and knocker not in winners
+    if ending.ending is Ending.KNOCK:
+        outcome = Outcome.UNDERCUT if undercut else Outcome.KNOCK
+    elif ending.ending is Ending.STOCK:
+        outcome = Outcome.STOCK
+    else:
+        outcome = Outcome.OUT
+    scores = zero_scores(ending.players)
+    for winner in winners:
+        own = values[winner]
+        points = sum(value - own for player, value in values.items() if player != winner)
+        notes.append(Reason.of(LOWEST_HAND, winner=winner, value=own, points=points))
+        if undercut:
+            points += UNDERCUT_POINTS
+            notes.append(Reason.of(UNDERCUT_BONUS, winner=winner))
+        if not ending.hands[winner]:
+            points += EMPTY_HAND_POINTS
+            notes.append(Reason.of(EMPTY_HAND_BONUS, winner=winner))
+        scores[winner] = points
+    return RoundScore(outcome, winners, scores, tuple(notes), undercut=undercut, hand_values=values)
