@@ -1,0 +1,117 @@
+"""The Flask app of Remi Referee: ``flask --app referee.web run``.
+
+Templates live in the repository's top-level ``templates/``, migrations in
+``migrations/``; static files and translations are inside this package.
+
+The web layer never decides a rule: a form reads what was typed and builds
+the round object of the ``referee-match/1`` format, the engine replays the
+stored rounds (:mod:`referee.web.matchlog`) and the page shows what it says.
+
+- ``extensions``, ``models``: Flask-SQLAlchemy 3.1 models (tables, players,
+  matches with seats, rounds as entered); one reviewed Alembic revision.
+- ``access``: a table is reached only through its edit or view key.
+- ``fields``, ``forms``, ``roundforms``: WTForms (CSRF on every form).
+- ``matchlog``, ``scoresheet``, ``stats``, ``gin_view``, ``feedback``: the
+  thin glue between forms, the engine and the templates.
+- ``views/``: one blueprint per area (main, tables, matches, rounds, live, tools).
+- ``i18n``, ``catalog``: Indonesian by default, English on request; every engine
+  reason is rendered through Flask-Babel's ``gettext``.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+from pathlib import Path
+from typing import Any
+
+from flask import Flask
+
+from referee.web import i18n
+from referee.web.extensions import babel, csrf, db, migrate
+
+ROOT = Path(__file__).resolve().parents[2]
+TEMPLATES = ROOT / "templates"
+MIGRATIONS = ROOT / "migrations"
+TRANSLATIONS = Path(__file__).resolve().parent / "translations"
+
+
+def database_url(url: str) -> str:
+    """A SQLAlchemy URL, with plain PostgreSQL URLs pointed at psycopg 3."""
+    for prefix in ("postgres://", "postgresql://"):
+        if url.startswith(prefix):
+            return "postgresql+psycopg://" + url[len(prefix) :]
+    return url
+
+
+def _secret_key(instance: Path) -> str:
+    if os.environ.get("SECRET_KEY"):
+        return os.environ["SECRET_KEY"]
+    path = instance / "secret_key"
+    try:
+        if not path.exists():
+            path.write_text(secrets.token_urlsafe(32))
+        return path.read_text().strip()
+    except OSError:
+        return secrets.token_urlsafe(32)
+
+
+def create_app(test_config: dict[str, Any] | None = None) -> Flask:
+    app = Flask(
+        __name__,
+        template_folder=str(TEMPLATES),
+        static_folder="static",
+        instance_relative_config=True,
+    )
+    instance = Path(app.instance_path)
+    instance.mkdir(parents=True, exist_ok=True)
+    app.config.from_mapping(
+        SQLALCHEMY_DATABASE_URI=database_url(
+            os.environ.get("DATABASE_URL") or f"sqlite:///{instance / 'remi.db'}"
+        ),
+        BABEL_DEFAULT_LOCALE="id",
+        BABEL_TRANSLATION_DIRECTORIES=str(TRANSLATIONS),
+        WTF_CSRF_TIME_LIMIT=None,
+        MAX_CONTENT_LENGTH=1024 * 1024,
+        SESSION_COOKIE_SAMESITE="Lax",
+        PERMANENT_SESSION_LIFETIME=400 * 24 * 3600,
+    )
+    if test_config is None:
+        app.config["SECRET_KEY"] = _secret_key(instance)
+    else:
+        app.config.from_mapping(test_config)
+        if not app.config.get("SECRET_KEY"):
+            app.config["SECRET_KEY"] = "test"
+
+    i18n.ensure_compiled(TRANSLATIONS)
+    db.init_app(app)
+    migrate.init_app(app, db, directory=str(MIGRATIONS), render_as_batch=True)
+    babel.init_app(app, locale_selector=i18n.select_locale)
+    csrf.init_app(app)
+
+    from referee.web import views
+
+    views.register(app)
+    if app.config.get("AUTO_MIGRATE", test_config is None):
+        _migrate_empty_sqlite(app)
+    return app
+
+
+def _migrate_empty_sqlite(app: Flask) -> None:
+    """Start on an empty (or missing) SQLite file by running the migrations.
+
+    ``make run`` runs ``flask db upgrade`` first anyway; this covers a bare
+    ``flask --app referee.web run``.  Other databases are left to ``flask db upgrade``.
+    """
+    url = app.config["SQLALCHEMY_DATABASE_URI"]
+    if not url.startswith("sqlite:///") or url == "sqlite:///:memory:":
+        return
+    path = Path(url.removeprefix("sqlite:///").split("?")[0])
+    if not path.is_absolute():  # Flask-SQLAlchemy puts relative SQLite files in the instance folder
+        path = Path(app.instance_path) / path
+    if path.exists() and path.stat().st_size > 0:
+        return
+    from flask_migrate import upgrade
+
+    with app.app_context():
+        upgrade(directory=str(MIGRATIONS))

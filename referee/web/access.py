@@ -1,0 +1,78 @@
+"""Who may see what: a table is reached only through its edit key or its view key.
+
+Routes take ``mode`` (``t`` with the edit key, ``v`` with the view key) and
+the key.  Everything below a table (players, matches, rounds) is looked up
+through that table, so one table's links never reach another's data.  The
+browser remembers the tables it opened (in its session cookie) for the home
+page.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from flask import abort, session
+from sqlalchemy import select
+
+from referee.web.extensions import db
+from referee.web.models import CardTable, Match
+
+EDIT, VIEW = "t", "v"
+REMEMBERED = 40
+
+
+@dataclass(frozen=True)
+class Access:
+    table: CardTable
+    mode: str
+
+    @property
+    def can_edit(self) -> bool:
+        return self.mode == EDIT
+
+    @property
+    def key(self) -> str:
+        return self.table.edit_key if self.can_edit else self.table.view_key
+
+
+def open_table(mode: str, key: str, *, edit: bool = False) -> Access:
+    """The table behind a link, or 404; ``edit`` requires the edit link."""
+    if mode not in (EDIT, VIEW) or (edit and mode != EDIT) or not key or len(key) > 64:
+        abort(404)
+    column = CardTable.edit_key if mode == EDIT else CardTable.view_key
+    table = db.session.scalar(select(CardTable).where(column == key))
+    if table is None:
+        abort(404)
+    remember(mode, key)
+    return Access(table, mode)
+
+
+def open_match(access: Access, match_id: int) -> Match:
+    match = db.session.get(Match, match_id)
+    if match is None or match.table_id != access.table.id:
+        abort(404)
+    return match
+
+
+def remember(mode: str, key: str) -> None:
+    known = [entry for entry in session.get("tables", []) if entry[1] != key]
+    known.insert(0, [mode, key])
+    session["tables"] = known[:REMEMBERED]
+    session.permanent = True
+
+
+def remembered_tables() -> list[Access]:
+    """The tables this browser opened, most recent first (edit access wins over view)."""
+    entries = [entry for entry in session.get("tables", []) if isinstance(entry, list)]
+    found: list[Access] = []
+    seen: set[int] = set()
+    for mode, key in entries:
+        column = CardTable.edit_key if mode == EDIT else CardTable.view_key
+        table = db.session.scalar(select(CardTable).where(column == key))
+        if table is None or table.id in seen:
+            continue
+        if mode == VIEW and any(m == EDIT and k == table.edit_key for m, k in entries):
+            continue
+        seen.add(table.id)
+        found.append(Access(table, mode))
+    return found

@@ -1,0 +1,171 @@
+"""Form fields that read cards: a list of cards, one meld per line, lay-offs.
+
+Fields only read the notation (a bad token is reported next to the field with
+the engine's own reason); whether the cards make a legal play is the
+engine's decision, made when the round is replayed.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from flask_babel import lazy_gettext as _l
+from wtforms import StringField, TextAreaField
+from wtforms.validators import ValidationError
+
+from referee.errors import NotationError
+from referee.notation import format_card, parse_cards
+from referee.web.i18n import reason_text
+
+
+def read_cards(text: str) -> list[str]:
+    """Canonical card codes from what was typed; raise ValidationError with the reason."""
+    try:
+        return [format_card(card) for card in parse_cards(text or "")]
+    except NotationError as error:
+        raise ValidationError(reason_text(error.reason)) from None
+
+
+class CardsField(StringField):
+    """Cards separated by spaces or commas: ``7S 8S 9S``."""
+
+    cards: list[str]
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("render_kw", {})
+        kwargs["render_kw"] = {
+            "autocomplete": "off",
+            "autocapitalize": "characters",
+            "spellcheck": "false",
+            "data-cards": "",
+            **kwargs["render_kw"],
+        }
+        super().__init__(*args, **kwargs)
+        self.cards = []
+
+    def process_formdata(self, valuelist: list[Any]) -> None:
+        super().process_formdata(valuelist)
+        self.data = (self.data or "").strip()
+
+    def pre_validate(self, form: Any) -> None:
+        self.cards = read_cards(self.data or "")
+
+
+class CardField(CardsField):
+    """Exactly one card, or nothing."""
+
+    def pre_validate(self, form: Any) -> None:
+        super().pre_validate(form)
+        if len(self.cards) > 1:
+            raise ValidationError(_l("Enter one card here."))
+
+    @property
+    def card(self) -> str | None:
+        return self.cards[0] if self.cards else None
+
+
+class MeldsField(TextAreaField):
+    """Melds, one per line: ``7S 8S 9S`` then ``4H 4D 4C`` on the next line."""
+
+    melds: list[list[str]]
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("render_kw", {})
+        kwargs["render_kw"] = {
+            "rows": 2,
+            "autocomplete": "off",
+            "autocapitalize": "characters",
+            "spellcheck": "false",
+            "data-cards": "lines",
+            **kwargs["render_kw"],
+        }
+        super().__init__(*args, **kwargs)
+        self.melds = []
+
+    def pre_validate(self, form: Any) -> None:
+        lines = [line for line in (self.data or "").splitlines() if line.strip()]
+        self.melds = [read_cards(line) for line in lines]
+
+
+try:  # WTForms 3.3 wants SelectChoice values; older versions take (value, label) pairs
+    from wtforms.fields.choices import SelectChoice as _SelectChoice
+except ImportError:  # pragma: no cover
+    _SelectChoice = None
+
+
+def choices(pairs: list[tuple[str, Any]]) -> list[Any]:
+    """Choices for a SelectField or RadioField from ``(value, label)`` pairs."""
+    if _SelectChoice is None:  # pragma: no cover
+        return list(pairs)
+    return [_SelectChoice(value, label) for value, label in pairs]
+
+
+_LAYOFF = re.compile(r"^(?P<cards>.*?)\s*(?:>|->|→|@|\bon\b|\bke\b)\s*#?(?P<onto>\d+)\s*$", re.I)
+_LAYOFF_FIRST = re.compile(r"^#?(?P<onto>\d+)\s*[:>]\s*(?P<cards>.*)$")
+
+
+class LayoffsField(TextAreaField):
+    """Lay-offs, one per line: the cards, then ``>`` and the meld's number: ``10S > 1``."""
+
+    layoffs: list[dict[str, Any]]
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("render_kw", {})
+        kwargs["render_kw"] = {
+            "rows": 2,
+            "autocomplete": "off",
+            "autocapitalize": "characters",
+            "spellcheck": "false",
+            "data-cards": "layoffs",
+            **kwargs["render_kw"],
+        }
+        super().__init__(*args, **kwargs)
+        self.layoffs = []
+
+    def pre_validate(self, form: Any) -> None:
+        self.layoffs = []
+        for line in (self.data or "").splitlines():
+            if not line.strip():
+                continue
+            match = _LAYOFF.match(line.strip()) or _LAYOFF_FIRST.match(line.strip())
+            if not match:
+                raise ValidationError(
+                    _l(
+                        '"%(line)s": write the cards, then > and the meld number, like 10S > 1',
+                        line=line.strip(),
+                    )
+                )
+            cards = read_cards(match.group("cards"))
+            if not cards:
+                raise ValidationError(
+                    _l(
+                        '"%(line)s": which cards go onto meld %(onto)s?',
+                        line=line.strip(),
+                        onto=match.group("onto"),
+                    )
+                )
+            self.layoffs.append({"cards": cards, "onto": int(match.group("onto"))})
+
+
+def numbered(form: Any, prefix: str) -> list[Any]:
+    """The fields ``prefix_0``, ``prefix_1`` ... of a form, in order (one per seat).
+
+    Per-seat fields are separate named fields, not a FieldList: a FieldList
+    renumbers its entries when one is missing from the posted form, which
+    would hand one player's cards to another.
+    """
+    found = []
+    while (field := getattr(form, f"{prefix}_{len(found)}", None)) is not None:
+        found.append(field)
+    return found
+
+
+def add_numbered(form_class: Any, prefix: str, count: int, make: Any) -> None:
+    """Add the fields ``prefix_0`` ... ``prefix_{count-1}`` made by ``make(index)``."""
+    for index in range(count):
+        setattr(form_class, f"{prefix}_{index}", make(index))
+
+
+def cards_by_player(form: Any, prefix: str, names: list[str]) -> dict[str, list[str]]:
+    return {name: field.cards for name, field in zip(names, numbered(form, prefix), strict=True)}

@@ -1,0 +1,224 @@
+"""The app's general forms: language, tables and players, match setup, tools, import.
+
+Every form is a Flask-WTF form, so every POST carries a CSRF token.  Round
+entry forms are in :mod:`referee.web.roundforms`.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from flask_babel import lazy_gettext as _l
+from flask_wtf import FlaskForm
+from flask_wtf.file import FileField
+from wtforms import (
+    BooleanField,
+    HiddenField,
+    IntegerField,
+    RadioField,
+    SelectField,
+    StringField,
+    TextAreaField,
+)
+from wtforms.validators import DataRequired, Length, NumberRange, Optional, ValidationError
+
+from referee.rulesets import RULESETS, Ruleset
+from referee.web.fields import CardsField, add_numbered, choices
+
+NAME_MAX = 40
+
+# Target presets offered per ruleset (the ruleset's own default is always among them).
+TARGET_PRESETS: dict[str, tuple[int, ...]] = {
+    "remi": (50, 100, 200),
+    "rummy": (100, 150, 200),
+    "remi-indonesia": (300, 500, 1000),
+    "manipulation": (100, 150, 200),
+    "gin": (50, 100),
+}
+
+
+def ruleset_choices() -> list[Any]:
+    return choices([(rules.id, rules.name) for rules in RULESETS.values()])
+
+
+class ActionForm(FlaskForm):
+    """A button that changes something: only the CSRF token."""
+
+
+class LanguageForm(FlaskForm):
+    lang = HiddenField()
+    next = HiddenField()
+
+
+class TableForm(FlaskForm):
+    name = StringField(
+        _l("Name of the table"),
+        validators=[DataRequired(_l("Give the table a name.")), Length(max=80)],
+        render_kw={"placeholder": _l("Friday night at Budi's")},
+    )
+
+
+def split_names(text: str) -> list[str]:
+    return [name.strip() for name in re.split(r"[\n,;]+", text or "") if name.strip()]
+
+
+class PlayersForm(FlaskForm):
+    names = TextAreaField(
+        _l("New players"),
+        validators=[DataRequired(_l("Write at least one name."))],
+        render_kw={"rows": 2, "placeholder": _l("Budi, Siti, Andi")},
+        description=_l("One name per line, or separated by commas."),
+    )
+
+    def validate_names(self, field: TextAreaField) -> None:
+        names = split_names(field.data)
+        if not names:
+            raise ValidationError(_l("Write at least one name."))
+        for name in names:
+            if len(name) > NAME_MAX:
+                raise ValidationError(
+                    _l("%(name)s is too long: at most %(max)s letters.", name=name, max=NAME_MAX)
+                )
+        seen: set[str] = set()
+        for name in names:
+            if name.casefold() in seen:
+                raise ValidationError(_l("%(name)s is written twice.", name=name))
+            seen.add(name.casefold())
+
+
+def setup_form_class(rules: Ruleset, players: list[str]) -> type[FlaskForm]:
+    """The match setup form for one ruleset: seats, first dealer, target and options."""
+    blank = [("", "—")]
+    presets = sorted({*TARGET_PRESETS.get(rules.id, ()), *([rules.target] if rules.target else [])})
+
+    class SetupForm(FlaskForm):
+        known = set(players)
+
+        first_dealer = SelectField(
+            _l("First dealer"),
+            choices=choices(
+                [("random", _l("Draw at random"))] + [(name, name) for name in players]
+            ),
+            default="random",
+        )
+        target = RadioField(
+            _l("Target"),
+            choices=choices(
+                [(str(value), str(value)) for value in presets] + [("custom", _l("Other"))]
+            ),
+            default=str(rules.target) if rules.target else None,
+        )
+        custom_target = IntegerField(
+            _l("Other target"),
+            validators=[Optional(), NumberRange(1, 100000)],
+            render_kw={"inputmode": "numeric", "min": 1},
+        )
+
+    add_numbered(
+        SetupForm,
+        "seat",
+        rules.max_players,
+        lambda i: SelectField(
+            _l("Seat"),
+            choices=choices(blank + [(name, name) for name in players]),
+            validate_choice=False,
+        ),
+    )
+    if "hands" in rules.options:
+        SetupForm.end = RadioField(
+            _l("The match ends"),
+            choices=choices(
+                [("target", _l("at the target")), ("hands", _l("after a number of rounds"))]
+            ),
+            default="target",
+        )
+        SetupForm.hands = IntegerField(
+            _l("Number of rounds"),
+            validators=[Optional(), NumberRange(1, 100)],
+            render_kw={"inputmode": "numeric", "min": 1},
+        )
+    if "ace" in rules.options:
+        SetupForm.ace = RadioField(
+            _l("Aces"),
+            choices=choices(
+                [("low", _l("low only (A-2-3)")), ("high-low", _l("low or high (Q-K-A)"))]
+            ),
+            default="low",
+        )
+    if "must_discard" in rules.options:
+        SetupForm.must_discard = BooleanField(_l("The last card must be discarded"))
+    return SetupForm
+
+
+def setup_options(form: Any, rules: Ruleset) -> dict[str, Any]:
+    """The match options the setup form asks for (the engine checks them)."""
+    options: dict[str, Any] = {}
+    if getattr(form, "end", None) is not None and form.end.data == "hands":
+        if not form.hands.data:
+            form.hands.errors.append(_l("How many rounds?"))
+            raise ValidationError("hands")
+        options["hands"] = form.hands.data
+    elif form.target.data == "custom":
+        if not form.custom_target.data:
+            form.custom_target.errors.append(_l("Enter the target score."))
+            raise ValidationError("target")
+        options["target"] = form.custom_target.data
+    elif form.target.data:
+        options["target"] = int(form.target.data)
+    if getattr(form, "ace", None) is not None:
+        options["ace"] = form.ace.data or "low"
+    if getattr(form, "must_discard", None) is not None:
+        options["must_discard"] = bool(form.must_discard.data)
+    return options
+
+
+class CheckerForm(FlaskForm):
+    rules = SelectField(_l("Ruleset"), choices=ruleset_choices(), default="remi")
+    cards = CardsField(
+        _l("Cards"),
+        validators=[DataRequired(_l("Enter the cards to check."))],
+        render_kw={"placeholder": "7S 8S 9S"},
+    )
+    meld = CardsField(
+        _l("Meld on the table (to check a lay-off)"),
+        render_kw={"placeholder": "4H 4D 4C"},
+        description=_l("Leave empty to check the cards as a new meld."),
+    )
+
+
+class GinHandForm(FlaskForm):
+    cards = CardsField(
+        _l("Hand (10 or 11 cards)"),
+        validators=[DataRequired(_l("Enter the hand."))],
+        render_kw={"placeholder": "7S 8S 9S 7H 7D 2C 3C 4C KD QH"},
+    )
+
+
+class ImportForm(FlaskForm):
+    file = FileField(_l("Match file (.json)"))
+    document = TextAreaField(_l("…or paste the document"), render_kw={"rows": 6})
+
+
+class RoundJsonForm(FlaskForm):
+    entry = TextAreaField(
+        _l("The round as entered (JSON)"),
+        validators=[DataRequired(_l("The round cannot be empty."))],
+        render_kw={"rows": 14, "spellcheck": "false", "class": "mono"},
+    )
+
+
+__all__ = [
+    "ActionForm",
+    "CheckerForm",
+    "GinHandForm",
+    "ImportForm",
+    "LanguageForm",
+    "PlayersForm",
+    "RoundJsonForm",
+    "TableForm",
+    "TARGET_PRESETS",
+    "setup_form_class",
+    "setup_options",
+    "split_names",
+]

@@ -1,0 +1,93 @@
+"""Language: Indonesian by default, English on request; referee reasons translated.
+
+The English texts (templates, forms and every engine ``define_message``
+template) are the message ids; ``translations/id/LC_MESSAGES/messages.po``
+holds the Indonesian.  The compiled ``.mo`` is committed; if it is missing or
+older than the ``.po`` (after an edit), the app compiles it when it starts.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import tempfile
+from pathlib import Path
+
+from babel.messages.mofile import write_mo
+from babel.messages.pofile import read_po
+from flask import session
+from flask_babel import gettext
+
+from referee.errors import RefereeError
+from referee.messages import Reason
+
+LANGUAGES = {"id": "Bahasa Indonesia", "en": "English"}
+DEFAULT = "id"
+
+log = logging.getLogger(__name__)
+
+
+def select_locale() -> str:
+    lang = session.get("lang")
+    if lang in LANGUAGES:
+        return str(lang)
+    return DEFAULT
+
+
+def reason_text(reason: Reason | str | None) -> str:
+    """A referee reason in the UI language."""
+    if reason is None:
+        return ""
+    if isinstance(reason, str):
+        return gettext(reason)
+    return reason.render(gettext)
+
+
+def error_text(error: RefereeError, *, where: bool = True) -> str:
+    """A referee error in the UI language, with the round and turn it happened in."""
+    text = reason_text(error.reason)
+    if not where:
+        return text
+    if error.round is not None and error.turn is not None:
+        return (
+            gettext("Round %(round)s, turn %(turn)s: ", round=error.round, turn=error.turn) + text
+        )
+    if error.round is not None:
+        return gettext("Round %(round)s: ", round=error.round) + text
+    return text
+
+
+def compile_catalog(po_path: Path) -> Path:
+    """Compile a ``.po`` next to itself, atomically (two processes may do it at once)."""
+    mo_path = po_path.with_suffix(".mo")
+    with po_path.open("rb") as po_file:
+        catalog = read_po(po_file)
+    handle, temporary = tempfile.mkstemp(dir=po_path.parent, suffix=".tmp")
+    try:
+        with os.fdopen(handle, "wb") as mo_file:
+            write_mo(mo_file, catalog, use_fuzzy=False)
+        os.chmod(temporary, 0o644)
+        os.replace(temporary, mo_path)
+    finally:
+        if os.path.exists(temporary):
+            os.unlink(temporary)
+    return mo_path
+
+
+def ensure_compiled(translations: Path) -> None:
+    for po_path in translations.glob("*/LC_MESSAGES/*.po"):
+        mo_path = po_path.with_suffix(".mo")
+        if mo_path.exists() and mo_path.stat().st_mtime >= po_path.stat().st_mtime:
+            continue
+        try:
+            compile_catalog(po_path)
+        except OSError as error:  # a read-only install: use whatever .mo is there
+            log.warning("could not compile %s: %s", po_path, error)
+
+
+def current() -> str:
+    """The UI language now: ``id`` or ``en``."""
+    from flask_babel import get_locale
+
+    locale = get_locale()
+    return locale.language if locale is not None and locale.language in LANGUAGES else DEFAULT

@@ -1,0 +1,65 @@
+"""Words for what the engine reports: round outcomes and ruleset descriptions, translated."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask_babel import gettext
+from flask_babel import lazy_gettext as _l
+
+OUTCOMES = {
+    "out": _l("went out"),
+    "at_once": _l("went out at once ×2"),
+    "knock": _l("knock"),
+    "gin": _l("gin"),
+    "big_gin": _l("big gin"),
+    "undercut": _l("undercut"),
+    "blocked": _l("blocked"),
+    "stock": _l("stock ran out"),
+    "closed": _l("closed"),
+    "close": _l("closed"),
+    "draw": _l("draw"),
+    "void": _l("void"),
+}
+
+# The rulesets' one-line descriptions, listed here only so that pybabel extracts them: the
+# page shows the engine's own text, translated (see description()).
+DESCRIPTIONS = {
+    "remi": _l(
+        "Indonesian house Remi: lay off onto anyone's melds, the winner takes the "
+        "losers' hands, x2 for going out all at once"
+    ),
+    "rummy": _l("Basic Rummy for 2-6 players, with the ace-high and must-discard variants"),
+    "remi-indonesia": _l(
+        "Everyone scores their own melds minus their hand; closing-card bonus x10"
+    ),
+    "manipulation": _l("Carousel: jokers, the whole table may be rearranged, knock at 5 or less"),
+    "gin": _l("Two players, knock at 10 or less, gin and undercut bonus 25"),
+}
+
+
+def outcome_key(result: Any) -> str:
+    """The outcome's name in the replay output (``out``, ``knock`` ...), ``at_once`` for x2."""
+    outcome = getattr(result, "outcome", "")
+    key = str(getattr(outcome, "value", outcome) or "")
+    if key == "out" and getattr(result, "at_once", False):
+        return "at_once"
+    return key
+
+
+def outcome_label(result: Any) -> str:
+    outcome = outcome_key(result)
+    label = OUTCOMES.get(outcome)
+    return str(label) if label is not None else outcome
+
+
+def description(rules: Any) -> str:
+    return gettext(rules.description)
+
+
+GIN_OUTCOMES = {"knock": _l("Knock"), "gin": _l("Gin"), "undercut": _l("Undercut")}
+
+
+def gin_outcome(outcome: str) -> str:
+    label = GIN_OUTCOMES.get(outcome)
+    return str(label) if label is not None else outcome

@@ -1,0 +1,137 @@
+"""What the app stores: card tables (groups that play together), players, matches and rounds.
+
+A round is stored exactly as it was entered, as a round object of the
+``referee-match/1`` format (``Round.entry``).  Totals, dealers, targets and
+winners are never stored: the engine recomputes them from the log
+(:mod:`referee.web.matchlog`).  No rule logic and no ``url_for`` here.
+
+The group that plays together is a :class:`CardTable` ("meja"); the cards on
+the table during a round are the engine's business.
+"""
+
+from __future__ import annotations
+
+import secrets
+from datetime import UTC, datetime
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy.orm import Mapped, mapped_column, relationship
+
+from referee.web.extensions import db
+
+
+def new_key() -> str:
+    """A long random token for a table's edit or view link."""
+    return secrets.token_urlsafe(24)
+
+
+def now() -> datetime:
+    return datetime.now(UTC)
+
+
+class CardTable(db.Model):
+    __tablename__ = "card_tables"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    name: Mapped[str] = mapped_column(sa.String(80))
+    edit_key: Mapped[str] = mapped_column(sa.String(64), unique=True, default=new_key)
+    view_key: Mapped[str] = mapped_column(sa.String(64), unique=True, default=new_key)
+    created_at: Mapped[datetime] = mapped_column(sa.DateTime(timezone=True), default=now)
+
+    players: Mapped[list[Player]] = relationship(
+        back_populates="table", order_by="Player.name", cascade="all, delete-orphan"
+    )
+    matches: Mapped[list[Match]] = relationship(
+        back_populates="table", order_by="Match.id.desc()", cascade="all, delete-orphan"
+    )
+
+
+class Player(db.Model):
+    __tablename__ = "players"
+    __table_args__ = (sa.UniqueConstraint("table_id", "name"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    table_id: Mapped[int] = mapped_column(sa.ForeignKey("card_tables.id"), index=True)
+    name: Mapped[str] = mapped_column(sa.String(40))
+    created_at: Mapped[datetime] = mapped_column(sa.DateTime(timezone=True), default=now)
+
+    table: Mapped[CardTable] = relationship(back_populates="players")
+
+
+class Match(db.Model):
+    __tablename__ = "matches"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    table_id: Mapped[int] = mapped_column(sa.ForeignKey("card_tables.id"), index=True)
+    rules: Mapped[str] = mapped_column(sa.String(40))
+    options: Mapped[dict[str, Any]] = mapped_column(sa.JSON, default=dict)
+    first_dealer: Mapped[str] = mapped_column(sa.String(40))
+    created_at: Mapped[datetime] = mapped_column(sa.DateTime(timezone=True), default=now)
+    updated_at: Mapped[datetime] = mapped_column(
+        sa.DateTime(timezone=True), default=now, onupdate=now
+    )
+
+    table: Mapped[CardTable] = relationship(back_populates="matches")
+    seats: Mapped[list[MatchPlayer]] = relationship(
+        back_populates="match", order_by="MatchPlayer.seat", cascade="all, delete-orphan"
+    )
+    rounds: Mapped[list[Round]] = relationship(
+        back_populates="match", order_by="Round.number", cascade="all, delete-orphan"
+    )
+
+    @property
+    def player_names(self) -> list[str]:
+        return [seat.player.name for seat in self.seats]
+
+    @property
+    def complete_rounds(self) -> list[Round]:
+        return [r for r in self.rounds if r.complete]
+
+    @property
+    def live_round(self) -> Round | None:
+        return next((r for r in self.rounds if not r.complete), None)
+
+
+class MatchPlayer(db.Model):
+    """A player's seat in a match; seats are numbered clockwise from 0."""
+
+    __tablename__ = "match_players"
+    __table_args__ = (sa.UniqueConstraint("match_id", "player_id"),)
+
+    match_id: Mapped[int] = mapped_column(sa.ForeignKey("matches.id"), primary_key=True)
+    seat: Mapped[int] = mapped_column(primary_key=True)
+    player_id: Mapped[int] = mapped_column(sa.ForeignKey("players.id"), index=True)
+
+    match: Mapped[Match] = relationship(back_populates="seats")
+    player: Mapped[Player] = relationship()
+
+
+class Round(db.Model):
+    """One round as entered: ``entry`` is its ``referee-match/1`` round object.
+
+    A live round being played turn by turn is stored with ``complete`` false
+    (its ``entry`` holds the turns so far); the replay leaves it out.  When a
+    round is voided, ``entry`` becomes ``{"end": "void"}`` and the entry it
+    replaced is kept in ``previous_entry`` so that the void can be undone.
+    """
+
+    __tablename__ = "rounds"
+    __table_args__ = (sa.UniqueConstraint("match_id", "number"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    match_id: Mapped[int] = mapped_column(sa.ForeignKey("matches.id"), index=True)
+    number: Mapped[int]
+    entry: Mapped[dict[str, Any]] = mapped_column(sa.JSON)
+    previous_entry: Mapped[dict[str, Any] | None] = mapped_column(sa.JSON)
+    complete: Mapped[bool] = mapped_column(default=True, server_default=sa.true())
+    created_at: Mapped[datetime] = mapped_column(sa.DateTime(timezone=True), default=now)
+    updated_at: Mapped[datetime] = mapped_column(
+        sa.DateTime(timezone=True), default=now, onupdate=now
+    )
+
+    match: Mapped[Match] = relationship(back_populates="rounds")
+
+    @property
+    def voided(self) -> bool:
+        return self.entry.get("end") == "void"

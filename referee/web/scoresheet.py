@@ -1,0 +1,107 @@
+"""The score sheet as on paper: one row per round, running totals, the match end."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from referee.errors import RefereeError
+from referee.rulesets import Ruleset, find_ruleset
+from referee.web.labels import outcome_key, outcome_label
+from referee.web.models import Match, Round
+from referee.web.stats import round_winners
+
+
+@dataclass
+class SheetRow:
+    number: int
+    stored: Round | None
+    dealer: str
+    outcome: str
+    outcome_key: str
+    winners: list[str]
+    scores: dict[str, int]
+    running: dict[str, int]
+
+
+@dataclass
+class Sheet:
+    players: list[str]
+    rules: Ruleset | None
+    rows: list[SheetRow] = field(default_factory=list)
+    totals: dict[str, int] = field(default_factory=dict)
+    bonuses: dict[str, int] = field(default_factory=dict)
+    finished: bool = False
+    winners: list[str] = field(default_factory=list)
+    next_dealer: str | None = None
+    leaders: list[str] = field(default_factory=list)
+
+    @property
+    def target(self) -> int | None:
+        return self.rules.target if self.rules else None
+
+    @property
+    def hands(self) -> int | None:
+        return self.rules.hands if self.rules else None
+
+    def progress(self, name: str) -> int:
+        """Percent of the way to the target (or through the agreed number of rounds)."""
+        if self.hands:
+            return min(100, round(100 * len(self.rows) / self.hands))
+        if not self.target:
+            return 0
+        return max(0, min(100, round(100 * self.totals.get(name, 0) / self.target)))
+
+
+def ruleset_of(match: Match) -> Ruleset | None:
+    try:
+        return find_ruleset(match.rules, match.options)
+    except RefereeError:
+        return None
+
+
+def build(match: Match, state: Any | None) -> Sheet:
+    players = match.player_names
+    sheet = Sheet(players=players, rules=ruleset_of(match))
+    if state is None:
+        return sheet
+    stored = {r.number: r for r in match.complete_rounds}
+    running = dict.fromkeys(players, 0)
+    for position, result in enumerate(state.rounds, start=1):
+        number = getattr(result, "number", position)
+        scores = {name: int(dict(result.scores).get(name, 0)) for name in players}
+        for name in players:
+            running[name] += scores[name]
+        sheet.rows.append(
+            SheetRow(
+                number=number,
+                stored=stored.get(number),
+                dealer=str(result.dealer),
+                outcome=outcome_label(result),
+                outcome_key=outcome_key(result),
+                winners=round_winners(result),
+                scores=scores,
+                running=dict(running),
+            )
+        )
+    sheet.totals = {name: int(dict(state.totals).get(name, 0)) for name in players}
+    sheet.bonuses = {
+        name: sheet.totals[name] - running[name]
+        for name in players
+        if sheet.totals[name] != running[name]
+    }  # the match-end bonuses (the engine adds them to the totals only)
+    sheet.finished = bool(state.finished)
+    sheet.winners = list(state.winners)
+    sheet.next_dealer = None if sheet.finished else state.next_dealer
+    if sheet.rows:
+        best = max(sheet.totals.values())
+        sheet.leaders = [name for name in players if sheet.totals[name] == best]
+    return sheet
+
+
+def picker_rows(match: Match) -> list[list[Any]]:
+    """The card picker for a match: jokers only where the ruleset has them."""
+    from referee.web.cardview import picker_deck
+
+    rules = ruleset_of(match)
+    return picker_deck(bool(rules and rules.jokers))

@@ -1,0 +1,105 @@
+"""Blueprints, one per area, and what every page shares (language, error pages)."""
+
+from __future__ import annotations
+
+import logging
+
+from flask import Flask, Response, render_template
+from flask_babel import get_locale, gettext
+from flask_wtf.csrf import CSRFError
+from werkzeug.exceptions import HTTPException
+
+from referee.errors import RefereeError
+from referee.web import cardview, i18n, labels
+from referee.web.extensions import db
+from referee.web.fields import numbered
+from referee.web.forms import LanguageForm
+from referee.web.scoresheet import picker_rows
+from referee.web.stats import round_winners
+
+log = logging.getLogger(__name__)
+
+
+def register(app: Flask) -> None:
+    from referee.web.views import live, main, matches, rounds, tables, tools
+
+    for module in (main, tables, matches, rounds, live, tools):
+        app.register_blueprint(module.bp)
+
+    app.jinja_env.trim_blocks = True
+    app.jinja_env.lstrip_blocks = True
+    app.jinja_env.globals.update(
+        face=cardview.face,
+        faces=cardview.faces,
+        reason_text=i18n.reason_text,
+        error_text=i18n.error_text,
+        LANGUAGES=i18n.LANGUAGES,
+        outcome_label=labels.outcome_label,
+        gin_outcome=labels.gin_outcome,
+        round_winners=round_winners,
+        picker_deck=cardview.picker_deck,
+        picker_rows=picker_rows,
+        ruleset_description=labels.description,
+        numbered=numbered,
+    )
+
+    @app.context_processor
+    def shared() -> dict[str, object]:
+        return {
+            "lang": str(get_locale() or i18n.DEFAULT),
+            "language_form": LanguageForm(formdata=None),
+        }
+
+    @app.after_request
+    def headers(response: Response) -> Response:
+        # The links carry the table keys: never send them elsewhere, never frame the pages.
+        response.headers.setdefault("Referrer-Policy", "same-origin")
+        response.headers.setdefault("X-Content-Type-Options", "nosniff")
+        response.headers.setdefault("X-Frame-Options", "DENY")
+        return response
+
+    @app.errorhandler(CSRFError)
+    def csrf_error(error: CSRFError) -> tuple[str, int]:
+        db.session.rollback()
+        return render_template("errors/csrf.html"), 400
+
+    @app.errorhandler(RefereeError)
+    def referee_error(error: RefereeError) -> tuple[str, int]:
+        db.session.rollback()
+        return render_template("errors/referee.html", message=i18n.error_text(error)), 400
+
+    @app.errorhandler(HTTPException)
+    def http_error(error: HTTPException) -> tuple[str, int]:
+        db.session.rollback()
+        code = error.code or 500
+        return render_template("errors/http.html", code=code, title=_title(code)), code
+
+    @app.errorhandler(Exception)
+    def unexpected(error: Exception) -> tuple[str, int]:
+        log.exception("unexpected error")
+        try:
+            db.session.rollback()
+            return render_template("errors/http.html", code=500, title=_title(500)), 500
+        except Exception:  # the page itself failed: a plain one, still friendly
+            log.exception("the error page failed too")
+            return PLAIN_500, 500
+
+
+PLAIN_500 = (
+    '<!doctype html><meta charset="utf-8"><title>500</title>'
+    "<p>Maaf, ada yang salah. Silakan kembali dan coba lagi. / "
+    "Sorry, something went wrong. Please go back and try again.</p>"
+    '<p><a href="/">Remi Referee</a></p>'
+)
+
+
+def _title(code: int) -> str:
+    titles = {
+        400: gettext("That request could not be understood."),
+        403: gettext("That is not allowed."),
+        404: gettext("There is nothing here. Check the link you were given."),
+        405: gettext("That page does not take this kind of request."),
+        413: gettext("That file is too big."),
+        500: gettext("Something went wrong on our side. Please go back and try again."),
+    }
+    return titles.get(code, gettext("Something went wrong."))

@@ -1,0 +1,48 @@
+"""Home (this browser's tables), the language switch and the rules pages."""
+
+from __future__ import annotations
+
+from flask import Blueprint, abort, redirect, render_template, request, session, url_for
+from werkzeug.wrappers import Response
+
+from referee.rulesets import RULESETS
+from referee.web import i18n
+from referee.web.access import remembered_tables
+from referee.web.forms import LanguageForm, TableForm
+
+bp = Blueprint("main", __name__)
+
+
+@bp.get("/")
+def home() -> str:
+    return render_template("home.html", tables=remembered_tables(), form=TableForm())
+
+
+@bp.post("/language")
+def language() -> Response:
+    form = LanguageForm()
+    lang = request.form.get("lang")
+    if form.validate_on_submit() and lang in i18n.LANGUAGES:
+        session["lang"] = lang
+        session.permanent = True
+    target = request.form.get("next") or ""
+    if not target.startswith("/") or target.startswith("//") or "\\" in target:
+        target = url_for("main.home")
+    return redirect(target)
+
+
+@bp.get("/rules/")
+def rules_index() -> str:
+    return render_template("rules/index.html", rulesets=list(RULESETS.values()))
+
+
+@bp.get("/rules/<rules_id>")
+def rules(rules_id: str) -> str:
+    ruleset = RULESETS.get(rules_id)
+    if ruleset is None:
+        abort(404)
+    return render_template(
+        [f"rules/{ruleset.id}.{i18n.current()}.html", f"rules/{ruleset.id}.en.html"],
+        rules=ruleset,
+        rulesets=list(RULESETS.values()),
+    )

@@ -1,0 +1,262 @@
+"""Rounds: the quick (final table) form, corrections, void and restore, undo, the JSON editor.
+
+Every change is tried on the whole match first (:func:`matchlog.verify`);
+a refusal shows the referee's reason and saves nothing.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
+from flask_babel import gettext
+from werkzeug.wrappers import Response
+from wtforms.validators import ValidationError
+
+from referee.errors import RefereeError
+from referee.web import gin_view, i18n, matchlog
+from referee.web.access import open_match, open_table
+from referee.web.extensions import db
+from referee.web.feedback import field_cards, point_at
+from referee.web.forms import ActionForm, RoundJsonForm
+from referee.web.models import Match, Round
+from referee.web.roundforms import (
+    ENDINGS,
+    build_round,
+    card_fields,
+    fill_from_round,
+    quick_form_class,
+)
+
+bp = Blueprint("rounds", __name__)
+MATCH = "/<any(t,v):mode>/<key>/m/<int:match_id>"
+
+
+def _stored(match: Match, number: int) -> Round:
+    found = next((r for r in match.rounds if r.number == number), None)
+    if found is None:
+        abort(404)
+    return found
+
+
+def _back(mode: str, key: str, match: Match) -> Response:
+    return redirect(url_for("matches.scoreboard", mode=mode, key=key, match_id=match.id))
+
+
+def _used_cards(form: Any) -> list[str]:
+    """Cards typed anywhere in the round form, shown as used in the picker."""
+    return sorted({card for field in card_fields(form) for card in field_cards(field)})
+
+
+@bp.route(MATCH + "/rounds/new", methods=["GET", "POST"])
+def new(mode: str, key: str, match_id: int) -> Any:
+    access = open_table(mode, key, edit=True)
+    match = open_match(access, match_id)
+    if match.live_round is not None:
+        flash(gettext("A round is being played live: finish it or discard it first."), "error")
+        return redirect(url_for("live.show", mode=mode, key=key, match_id=match.id))
+    return _round_form(access, match, None)
+
+
+@bp.route(MATCH + "/rounds/<int:number>/edit", methods=["GET", "POST"])
+def edit(mode: str, key: str, match_id: int, number: int) -> Any:
+    access = open_table(mode, key, edit=True)
+    match = open_match(access, match_id)
+    stored = _stored(match, number)
+    if not stored.complete:
+        return redirect(url_for("live.show", mode=mode, key=key, match_id=match.id))
+    return _round_form(access, match, stored)
+
+
+def _round_form(access: Any, match: Match, stored: Round | None) -> Any:
+    players = match.player_names
+    form = quick_form_class(match.rules, players)()
+    if stored is not None and request.method == "GET":
+        if not fill_from_round(form, match.rules, players, stored.entry):
+            return redirect(
+                url_for(
+                    "rounds.edit_json",
+                    mode=access.mode,
+                    key=access.key,
+                    match_id=match.id,
+                    number=stored.number,
+                )
+            )
+    number = stored.number if stored else len(match.complete_rounds) + 1
+    preview = None
+    if form.is_submitted() and form.validate():
+        try:
+            entry = build_round(form, match.rules, players)
+            rounds = matchlog.entries(match)
+            if stored is None:
+                rounds.append(entry)
+            else:
+                rounds[number - 1] = entry
+            state = matchlog.verify(match, rounds)
+        except ValidationError:
+            pass
+        except RefereeError as error:
+            form.form_errors.append(i18n.error_text(error))
+            point_at(card_fields(form), error)
+        else:
+            if request.form.get("action") == "save":
+                _save(match, stored, entry)
+                flash(gettext("Round %(number)s saved.", number=number))
+                return _back(access.mode, access.key, match)
+            preview = _preview(match, state, number, entry)
+    page = render_template(
+        "matches/round_form.html",
+        access=access,
+        table=access.table,
+        match=match,
+        form=form,
+        players=players,
+        number=number,
+        stored=stored,
+        endings=ENDINGS.get(match.rules, ("void",)),
+        preview=preview,
+        used=_used_cards(form) if form.is_submitted() else [],
+    )
+    return (page, 400) if form.errors else page
+
+
+def _preview(match: Match, state: Any, number: int, entry: dict[str, Any]) -> dict[str, Any]:
+    result = state.rounds[number - 1]
+    extra = gin_view.adjudication(match, entry) if match.rules == "gin" else None
+    return {"result": result, "gin": extra}
+
+
+def _save(match: Match, stored: Round | None, entry: dict[str, Any]) -> None:
+    if stored is None:
+        match.rounds.append(Round(number=len(match.complete_rounds) + 1, entry=entry))
+    else:
+        stored.entry = entry
+        stored.previous_entry = None
+    db.session.commit()
+
+
+@bp.route(MATCH + "/rounds/<int:number>/json", methods=["GET", "POST"])
+def edit_json(mode: str, key: str, match_id: int, number: int) -> Any:
+    """Correct any round by editing its round object as entered (turns included)."""
+    access = open_table(mode, key, edit=True)
+    match = open_match(access, match_id)
+    stored = _stored(match, number)
+    if not stored.complete:
+        abort(404)
+    form = RoundJsonForm()
+    if request.method == "GET":
+        form.entry.data = json.dumps(stored.entry, ensure_ascii=False, indent=2)
+    elif form.validate_on_submit():
+        try:
+            entry = json.loads(form.entry.data)
+        except ValueError as error:
+            form.entry.errors.append(gettext("This is not valid JSON: %(error)s", error=error))
+        else:
+            if not isinstance(entry, dict):
+                form.entry.errors.append(gettext("A round is a JSON object: { ... }."))
+            else:
+                rounds = matchlog.entries(match)
+                rounds[number - 1] = entry
+                try:
+                    matchlog.verify(match, rounds)
+                except RefereeError as error:
+                    form.entry.errors.append(i18n.error_text(error))
+                else:
+                    _save(match, stored, entry)
+                    flash(gettext("Round %(number)s saved.", number=number))
+                    return _back(mode, key, match)
+    page = render_template(
+        "matches/round_json.html",
+        access=access,
+        table=access.table,
+        match=match,
+        form=form,
+        number=number,
+    )
+    return (page, 400) if form.errors else page
+
+
+@bp.get(MATCH + "/rounds/<int:number>")
+def show(mode: str, key: str, match_id: int, number: int) -> str:
+    access = open_table(mode, key)
+    match = open_match(access, match_id)
+    stored = _stored(match, number)
+    seen = matchlog.outlook(match)
+    result = None
+    if seen.state is not None and stored.complete and number <= len(seen.state.rounds):
+        result = seen.state.rounds[number - 1]
+    return render_template(
+        "matches/round_show.html",
+        access=access,
+        table=access.table,
+        match=match,
+        stored=stored,
+        result=result,
+        entry_json=json.dumps(stored.entry, ensure_ascii=False, indent=2),
+        action_form=ActionForm(),
+    )
+
+
+def _change(match: Match, number: int, entry: dict[str, Any] | None) -> RefereeError | None:
+    rounds = matchlog.entries(match)
+    if entry is None:
+        del rounds[number - 1]
+    else:
+        rounds[number - 1] = entry
+    try:
+        matchlog.verify(match, rounds)
+    except RefereeError as error:
+        return error
+    return None
+
+
+@bp.post(MATCH + "/rounds/<int:number>/void")
+def void(mode: str, key: str, match_id: int, number: int) -> Response:
+    access = open_table(mode, key, edit=True)
+    match = open_match(access, match_id)
+    stored = _stored(match, number)
+    if ActionForm().validate_on_submit() and stored.complete and not stored.voided:
+        error = _change(match, number, {"end": "void"})
+        if error is not None:
+            flash(i18n.error_text(error), "error")
+        else:
+            stored.previous_entry, stored.entry = stored.entry, {"end": "void"}
+            db.session.commit()
+            flash(gettext("Round %(number)s is void.", number=number))
+    return _back(mode, key, match)
+
+
+@bp.post(MATCH + "/rounds/<int:number>/restore")
+def restore(mode: str, key: str, match_id: int, number: int) -> Response:
+    access = open_table(mode, key, edit=True)
+    match = open_match(access, match_id)
+    stored = _stored(match, number)
+    if ActionForm().validate_on_submit() and stored.voided and stored.previous_entry:
+        error = _change(match, number, stored.previous_entry)
+        if error is not None:
+            flash(i18n.error_text(error), "error")
+        else:
+            stored.entry, stored.previous_entry = stored.previous_entry, None
+            db.session.commit()
+            flash(gettext("Round %(number)s is restored.", number=number))
+    return _back(mode, key, match)
+
+
+@bp.post(MATCH + "/rounds/undo")
+def undo(mode: str, key: str, match_id: int) -> Response:
+    """Remove the last saved round."""
+    access = open_table(mode, key, edit=True)
+    match = open_match(access, match_id)
+    complete = match.complete_rounds
+    if not ActionForm().validate_on_submit() or not complete:
+        return _back(mode, key, match)
+    if match.live_round is not None:
+        flash(gettext("A round is being played live: finish it or discard it first."), "error")
+        return _back(mode, key, match)
+    last = complete[-1]
+    match.rounds.remove(last)
+    db.session.delete(last)
+    db.session.commit()
+    flash(gettext("Round %(number)s removed.", number=last.number))
+    return _back(mode, key, match)

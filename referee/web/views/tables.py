@@ -1,0 +1,79 @@
+"""Card tables: create one, add players, list its matches, its statistics."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, flash, redirect, render_template, url_for
+from flask_babel import gettext
+from werkzeug.wrappers import Response
+
+from referee.web import stats
+from referee.web.access import EDIT, Access, open_table, remember, remembered_tables
+from referee.web.extensions import db
+from referee.web.forms import ActionForm, ImportForm, PlayersForm, TableForm, split_names
+from referee.web.matchlog import outlook
+from referee.web.models import CardTable, Player
+
+bp = Blueprint("tables", __name__)
+
+
+@bp.post("/tables")
+def create() -> Response | tuple[str, int]:
+    form = TableForm()
+    if not form.validate_on_submit():
+        return render_template("home.html", tables=remembered_tables(), form=form), 400
+    table = CardTable(name=form.name.data.strip())
+    db.session.add(table)
+    db.session.commit()
+    remember(EDIT, table.edit_key)
+    flash(gettext("Table created. Keep its edit link: whoever has it can record rounds."))
+    return redirect(url_for("tables.show", mode=EDIT, key=table.edit_key))
+
+
+@bp.get("/<any(t,v):mode>/<key>/")
+def show(mode: str, key: str) -> Any:
+    access = open_table(mode, key)
+    return _page(access, PlayersForm())
+
+
+def _page(access: Access, players_form: PlayersForm, status: int = 200) -> Any:
+    matches = [(match, outlook(match)) for match in access.table.matches]
+    page = render_template(
+        "tables/show.html",
+        access=access,
+        table=access.table,
+        matches=matches,
+        players_form=players_form,
+        import_form=ImportForm(),
+        action_form=ActionForm(),
+    )
+    return page if status == 200 else (page, status)
+
+
+@bp.post("/<any(t,v):mode>/<key>/players")
+def add_players(mode: str, key: str) -> Response | tuple[str, int]:
+    access = open_table(mode, key, edit=True)
+    form = PlayersForm()
+    if form.validate_on_submit():
+        names = split_names(form.names.data)
+        existing = {p.name.casefold() for p in access.table.players}
+        taken = [name for name in names if name.casefold() in existing]
+        if not taken:
+            for name in names:
+                db.session.add(Player(table=access.table, name=name))
+            db.session.commit()
+            flash(gettext("Players added: %(names)s", names=", ".join(names)))
+            return redirect(url_for("tables.show", mode=mode, key=key) + "#players")
+        form.names.errors.append(
+            gettext("Already at this table: %(names)s", names=", ".join(taken))
+        )
+    return _page(access, form, 400)
+
+
+@bp.get("/<any(t,v):mode>/<key>/stats")
+def statistics(mode: str, key: str) -> str:
+    access = open_table(mode, key)
+    return render_template(
+        "tables/stats.html", access=access, table=access.table, stats=stats.for_table(access.table)
+    )

@@ -1,0 +1,71 @@
+"""Small steps shared by the web tests: a table, a match, a round; reading pages back."""
+
+from __future__ import annotations
+
+import html
+import re
+from typing import Any
+
+from werkzeug.test import TestResponse
+
+
+def text(response: TestResponse) -> str:
+    return html.unescape(response.get_data(as_text=True))
+
+
+def errors(response: TestResponse) -> list[str]:
+    """Every error message shown on a page (next to a field or at the top of a form)."""
+    body = response.get_data(as_text=True)
+    return [html.unescape(m) for m in re.findall(r'class="error[^"]*"[^>]*>([^<]+)<', body)]
+
+
+def totals(response: TestResponse) -> list[int]:
+    body = response.get_data(as_text=True)
+    return [int(value) for value in re.findall(r'class="total-points"[^>]*>(-?\d+)<', body)]
+
+
+def new_table(client: Any, players: str = "Budi, Siti, Andi", name: str = "Meja") -> str:
+    """Create a table with players; return its edit URL (``/t/<key>/``)."""
+    response = client.submit("/tables", {"name": name})
+    assert response.status_code == 302, errors(response)
+    url = response.headers["Location"]
+    if players:
+        response = client.submit(url + "players", {"names": players})
+        assert response.status_code == 302, errors(response)
+    return url
+
+
+def view_url(client: Any, table_url: str) -> str:
+    found = re.search(r'value="http://localhost(/v/[^"]+/)"', client.get(table_url).text)
+    assert found
+    return found.group(1)
+
+
+def new_match(
+    client: Any,
+    table_url: str,
+    rules: str,
+    players: list[str],
+    dealer: str | None = None,
+    **fields: Any,
+) -> str:
+    """Start a match; return its scoreboard URL (``/t/<key>/m/<id>/``)."""
+    data = {f"seat_{i}": name for i, name in enumerate(players)}
+    data["first_dealer"] = dealer or players[0]
+    data.update({key: str(value) for key, value in fields.items()})
+    response = client.submit(f"{table_url}new/{rules}", data)
+    assert response.status_code == 302, errors(response)
+    return response.headers["Location"]
+
+
+def round_data(players: list[str], hands: dict[str, str], **fields: Any) -> dict[str, str]:
+    data = {f"hand_{i}": hands.get(name, "") for i, name in enumerate(players)}
+    data.update({key: str(value) for key, value in fields.items()})
+    data.setdefault("action", "save")
+    return data
+
+
+def save_round(
+    client: Any, match_url: str, players: list[str], hands: dict[str, str], **fields: Any
+) -> TestResponse:
+    return client.submit(match_url + "rounds/new", round_data(players, hands, **fields))

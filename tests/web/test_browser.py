@@ -1,0 +1,177 @@
+"""Real-browser tests: headless Chromium through Playwright, on a 360 x 740 phone screen.
+
+Screenshots of the scoreboard and the live table go to ``artifacts/`` (gitignored).
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Page, expect
+
+pytestmark = pytest.mark.browser
+
+ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts"
+
+
+def english(page: Page) -> None:
+    page.goto("/")
+    page.get_by_role("button", name="EN").click()
+    expect(page.locator("html")).to_have_attribute("lang", "en")
+
+
+def create_table(page: Page, players: str) -> str:
+    page.goto("/")
+    page.get_by_label("Name of the table").fill("Friday")
+    page.get_by_role("button", name="Create table").click()
+    page.get_by_label("New players").fill(players)
+    page.get_by_role("button", name="Add players").click()
+    return page.url.split("#")[0]
+
+
+def start_match(page: Page, rules: str, players: list[str], target: str | None = None) -> None:
+    page.get_by_role("link", name="New match").click()
+    page.locator(f"a[href$='/new/{rules}']").click()
+    for seat, name in enumerate(players):
+        page.locator(f"select[name=seat_{seat}]").select_option(name)
+    page.locator("select[name=first_dealer]").select_option(players[0])
+    if target:
+        page.locator(f"input[name=target][value='{target}']").check()
+    page.get_by_role("button", name="Start the match").click()
+    expect(page.locator(".totals")).to_be_visible()
+
+
+def tap(page: Page, code: str) -> None:
+    page.locator(f".picker .pick[data-code='{code}']").click()
+
+
+def save_turn(page: Page, player: str) -> None:
+    page.locator("select[name=player]").select_option(player)
+    page.get_by_role("button", name="Save turn").click()
+
+
+def totals(page: Page) -> list[str]:
+    return page.locator(".total-points").all_inner_texts()
+
+
+def test_remi_live_round_with_a_layoff_and_going_out_at_once(page: Page):
+    english(page)
+    create_table(page, "Budi, Siti, Andi")
+    start_match(page, "remi", ["Budi", "Siti", "Andi"], target="200")
+    page.get_by_role("link", name="Play a round live").click()
+
+    # Siti lays 7S 8S 9S, typed.
+    page.locator("textarea[name=melds]").fill("7S 8S 9S")
+    save_turn(page, "Siti")
+    expect(page.locator("#meld-1 .owner")).to_have_text("Siti")
+
+    # Andi taps 10S: meld 1 lights up; tapping it lays 10S off there.
+    page.locator("textarea[name=melds]").click()
+    tap(page, "10S")
+    expect(page.locator("#meld-1")).to_have_class(re.compile("accepts"))
+    page.locator("#meld-1").click()
+    expect(page.locator("textarea[name=layoffs]")).to_have_value("10S > 1")
+    expect(page.locator("textarea[name=melds]")).to_have_value("")
+    save_turn(page, "Andi")
+    expect(page.locator("#meld-1 .by")).to_have_text("Andi")
+    page.screenshot(path=str(ARTIFACTS / "live-table-360.png"), full_page=True)
+
+    # Budi goes out all at once: two melds tapped in, one lay-off, the discard.
+    page.locator("textarea[name=melds]").click()
+    for code in ("4H", "4D", "4C"):
+        tap(page, code)
+    page.locator("[data-picker-newline]").click()
+    for code in ("JC", "QC", "KC"):
+        tap(page, code)
+    expect(page.locator("textarea[name=melds]")).to_have_value("4H 4D 4C\nJC QC KC")
+    expect(page.locator(".pick[data-code='7S']")).to_have_class(re.compile("used"))
+    tap(page, "6S")
+    page.locator("#meld-1").click()
+    page.locator("details summary").click()
+    page.locator("input[name=discard]").fill("2D")
+    page.locator("input[name=out]").check()
+    save_turn(page, "Budi")
+    expect(page.locator(".result")).to_contain_text("Budi went out")
+
+    page.get_by_role("link", name="End the round").click()
+    page.locator("input[name=hand_1]").fill("KH 2C 9D 5H")
+    page.locator("input[name=hand_2]").fill("AS 5D QH 3H 8D JD")
+    page.get_by_role("button", name="Save round").click()
+    assert totals(page) == ["126", "0", "0"]
+    expect(page.locator("table.sheet")).to_contain_text("went out at once ×2")
+    page.screenshot(path=str(ARTIFACTS / "scoreboard-360.png"), full_page=True)
+
+
+def test_a_rejected_meld_shows_its_reason(page: Page):
+    english(page)
+    create_table(page, "Budi, Siti")
+    start_match(page, "remi", ["Budi", "Siti"])
+    page.get_by_role("link", name="Play a round live").click()
+    page.locator("textarea[name=melds]").fill("7S 9S 10S")
+    save_turn(page, "Siti")
+    expect(page.locator(".turn-error")).to_contain_text("8S is missing between 7S and 9S")
+    expect(page.locator("textarea[name=melds]")).to_have_value("7S 9S 10S")
+    expect(page.locator("#meld-1")).to_have_count(0)
+
+
+def test_gin_knock_with_an_undercut(page: Page):
+    english(page)
+    create_table(page, "Budi, Siti")
+    start_match(page, "gin", ["Budi", "Siti"])
+    page.get_by_role("link", name="Enter a round (knock)").click()
+    page.locator("input[name=ending][value=knock]").check()
+    page.locator("select[name=player]").select_option("Budi")
+    page.locator("input[name=hand_0]").fill("AS 2S 3S 4H 5H 6H 7D 8D 9D KC")
+    page.locator("input[name=hand_1]").fill("AH AD AC 2H 2D 2C 3H 3D 3C 4C")
+    page.get_by_role("button", name="Check").click()
+    expect(page.locator(".adjudication .verdict")).to_contain_text("Undercut")
+    expect(page.locator(".adjudication")).to_contain_text("K♣ = 10")
+    page.get_by_role("button", name="Save round").click()
+    assert totals(page) == ["0", "35"]
+    expect(page.locator("table.sheet")).to_contain_text("undercut")
+
+
+def test_edit_a_past_round_and_see_the_totals_change(page: Page):
+    english(page)
+    create_table(page, "Budi, Siti")
+    start_match(page, "remi", ["Budi", "Siti"])
+    for winner, hand_field, hand in (("Budi", "hand_1", "KH"), ("Siti", "hand_0", "2C")):
+        page.get_by_role("link", name="Quick round (final table)").click()
+        page.locator("select[name=player]").select_option(winner)
+        page.locator(f"input[name={hand_field}]").fill(hand)
+        page.get_by_role("button", name="Save round").click()
+    assert totals(page) == ["10", "2"]
+    page.locator("table.sheet tbody tr").first.get_by_role("link", name="edit").click()
+    page.locator("input[name=hand_1]").fill("KH QH")
+    page.get_by_role("button", name="Save round").click()
+    assert totals(page) == ["20", "2"]
+
+
+def test_switch_to_english_and_back(page: Page):
+    page.goto("/")
+    expect(page.locator("h2").first).to_have_text("Meja saya")
+    page.get_by_role("button", name="EN").click()
+    expect(page.locator("h2").first).to_have_text("My tables")
+    page.get_by_role("button", name="ID").click()
+    expect(page.locator("h2").first).to_have_text("Meja saya")
+
+
+def test_everything_works_without_javascript(browser, live_server):
+    context = browser.new_context(
+        base_url=live_server, java_script_enabled=False, viewport={"width": 360, "height": 740}
+    )
+    page = context.new_page()
+    english(page)
+    create_table(page, "Budi, Siti")
+    start_match(page, "remi", ["Budi", "Siti"])
+    page.get_by_role("link", name="Play a round live").click()
+    expect(page.locator(".picker")).to_be_hidden()
+    page.locator("textarea[name=melds]").fill("7S 8S 9S")
+    save_turn(page, "Siti")
+    expect(page.locator("#meld-1")).to_be_visible()
+    page.locator("textarea[name=layoffs]").fill("10S > 1")
+    save_turn(page, "Budi")
+    expect(page.locator("#meld-1 .by")).to_have_text("Budi")
+    context.close()

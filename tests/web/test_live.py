@@ -1,0 +1,298 @@
+"""The live round: the table, turns with melds and lay-offs, rejected plays, undo, the end."""
+
+from __future__ import annotations
+
+import html
+import json
+import re
+
+import pytest
+
+from .helpers import errors, new_match, new_table, text, totals
+
+THREE = ["Budi", "Siti", "Andi"]
+TWO = ["Budi", "Siti"]
+
+
+def turn(client, match, **fields):
+    data = {key: str(value) for key, value in fields.items()}
+    data.setdefault("action", "save")
+    return client.submit(match + "live/turn", data)
+
+
+def rounds_of(client, match):
+    return json.loads(client.get(match + "export").data)["rounds"]
+
+
+@pytest.fixture
+def remi(client):
+    return new_match(client, new_table(client), "remi", THREE, target=200)
+
+
+def test_live_page_starts_with_an_empty_table(client, remi):
+    page = client.get(remi + "live")
+    assert page.status_code == 200
+    assert 'id="table"' in page.text and 'name="player"' in page.text
+    assert '<option selected value="Siti">' in page.text  # the player after the dealer leads
+
+
+def test_a_meld_goes_on_the_table_with_who_laid_it(client, remi):
+    assert turn(client, remi, player="Siti", melds="7S 8S 9S").status_code == 302
+    page = text(client.get(remi + "live"))
+    meld = page.split('id="meld-1"')[1].split('class="meld"')[0]
+    assert "7S" in meld and "9S" in meld and "Siti" in meld
+    assert rounds_of(client, remi) == []  # a live round is not a finished round
+
+
+def test_a_rejected_meld_shows_the_reason_and_saves_nothing(client, remi):
+    response = turn(client, remi, player="Siti", melds="7S 9S 10S")
+    assert response.status_code == 400
+    assert any("8S" in message for message in errors(response))
+    assert 'class="turn-error"' in response.text
+    assert "7S 9S 10S" in response.text
+    assert "meld-1" not in client.get(remi + "live").text
+
+
+def test_a_bad_card_in_a_turn_is_named(client, remi):
+    response = turn(client, remi, player="Siti", melds="7S 8S 9X")
+    assert response.status_code == 400
+    assert any("9X" in message for message in errors(response))
+
+
+def test_an_empty_turn_is_refused(client, remi):
+    response = turn(client, remi, player="Siti")
+    assert response.status_code == 400 and errors(response)
+
+
+def test_a_layoff_onto_another_players_meld_is_marked_with_who_laid_it(client, remi):
+    turn(client, remi, player="Siti", melds="7S 8S 9S")
+    assert turn(client, remi, player="Andi", layoffs="10S > 1").status_code == 302
+    page = client.get(remi + "live").text
+    meld = page.split('id="meld-1"')[1]
+    assert re.search(r'data-code="10S".*?class="by"[^>]*>Andi<', meld, re.S)
+
+
+def test_the_table_says_which_melds_take_each_card(client, remi):
+    turn(client, remi, player="Siti", melds="7S 8S 9S")
+    turn(client, remi, player="Andi", melds="4H 4D 4C")
+    page = client.get(remi + "live").text
+    accepts = json.loads(html.unescape(re.search(r'data-accepts="([^"]*)"', page).group(1)))
+    assert accepts["6S"] == [1] and accepts["10S"] == [1] and accepts["4S"] == [2]
+    assert "QS" not in accepts
+
+
+def test_a_layoff_that_does_not_fit_is_refused(client, remi):
+    turn(client, remi, player="Siti", melds="7S 8S 9S")
+    response = turn(client, remi, player="Andi", layoffs="QS > 1")
+    assert response.status_code == 400 and errors(response)
+
+
+def test_a_layoff_onto_a_missing_meld_is_refused(client, remi):
+    response = turn(client, remi, player="Andi", layoffs="QS > 4")
+    assert response.status_code == 400 and errors(response)
+
+
+def test_a_badly_written_layoff_is_refused(client, remi):
+    response = turn(client, remi, player="Andi", layoffs="QS onto")
+    assert response.status_code == 400 and errors(response)
+
+
+def test_going_out_all_at_once_doubles_the_round(client, remi):
+    turn(client, remi, player="Siti", melds="7S 8S 9S")
+    turn(client, remi, player="Andi", layoffs="10S > 1")
+    response = turn(
+        client,
+        remi,
+        player="Budi",
+        melds="4H 4D 4C\nJC QC KC",
+        layoffs="6S > 1",
+        discard="2D",
+        out="y",
+    )
+    assert response.status_code == 302, errors(response)
+    live = client.get(remi + "live")
+    assert "Budi" in text(live) and 'name="melds"' not in live.text  # the round is over
+    end = client.get(remi + "live/end")
+    assert end.status_code == 200 and 'name="hand_0"' not in end.text
+    response = client.submit(
+        remi + "live/end", {"hand_1": "KH 2C 9D 5H", "hand_2": "AS 5D QH 3H 8D JD"}
+    )
+    assert response.status_code == 302, errors(response)
+    page = client.get(remi)
+    assert totals(page) == [126, 0, 0]
+    assert "×2" in text(page)
+    (entry,) = rounds_of(client, remi)
+    assert entry["turns"][1] == {"player": "Andi", "layoffs": [{"cards": ["10S"], "onto": 1}]}
+    assert entry["hands"] == {
+        "Siti": ["KH", "2C", "9D", "5H"],
+        "Andi": ["AS", "5D", "QH", "3H", "8D", "JD"],
+    }
+
+
+def test_end_with_a_hand_missing_is_refused(client, remi):
+    assert (
+        turn(
+            client, remi, player="Budi", melds="4H 4D 4C 4S\nJC QC KC", discard="2D", out="y"
+        ).status_code
+        == 302
+    )
+    response = client.submit(remi + "live/end", {"hand_1": "KH"})
+    assert response.status_code == 400 and errors(response)
+    assert rounds_of(client, remi) == []
+
+
+def test_end_a_live_round_as_blocked(client, remi):
+    turn(client, remi, player="Siti", melds="7S 8S 9S")
+    response = client.submit(remi + "live/end", {"ending": "blocked"})
+    assert response.status_code == 302, errors(response)
+    assert rounds_of(client, remi)[0]["end"] == "blocked"
+
+
+def test_undo_the_last_turn(client, remi):
+    turn(client, remi, player="Siti", melds="7S 8S 9S")
+    turn(client, remi, player="Andi", melds="4H 4D 4C")
+    assert client.submit(remi + "live/undo").status_code == 302
+    page = client.get(remi + "live").text
+    assert "meld-1" in page and "meld-2" not in page
+    client.submit(remi + "live/undo")
+    assert "meld-1" not in client.get(remi + "live").text
+
+
+def test_discard_the_live_round(client, remi):
+    turn(client, remi, player="Siti", melds="7S 8S 9S")
+    assert client.submit(remi + "live/discard").status_code == 302
+    assert "meld-1" not in client.get(remi + "live").text
+
+
+def test_no_quick_round_while_a_round_is_live(client, remi):
+    turn(client, remi, player="Siti", melds="7S 8S 9S")
+    response = client.get(remi + "rounds/new")
+    assert response.status_code == 302 and response.headers["Location"].endswith("live")
+
+
+def test_view_link_sees_the_live_table_without_the_form(client):
+    table = new_table(client)
+    match = new_match(client, table, "remi", THREE, target=200)
+    turn(client, match, player="Siti", melds="7S 8S 9S")
+    from .helpers import view_url
+
+    view = match.replace(table, view_url(client, table))
+    page = client.get(view + "live")
+    assert page.status_code == 200 and "meld-1" in page.text and 'name="melds"' not in page.text
+    assert client.get(view + "live/end").status_code == 404
+
+
+def test_rummy_must_discard_refuses_melding_the_whole_hand(client):
+    match = new_match(
+        client, new_table(client), "rummy", TWO, target=150, ace="low", must_discard="y"
+    )
+    response = turn(
+        client, match, player="Siti", melds="4H 4D 4C\nJC QC KC\n7S 8S 9S\n2D 3D 4D", out="y"
+    )
+    assert response.status_code == 400 and errors(response)
+
+
+def test_remi_indonesia_runs_first(client):
+    match = new_match(client, new_table(client), "remi-indonesia", TWO, target=500)
+    response = turn(client, match, player="Budi", melds="5H 5D 5C")
+    assert response.status_code == 400 and errors(response)
+    assert turn(client, match, player="Budi", melds="2H 3H 4H\n5H 5D 5C").status_code == 302
+
+
+def test_remi_indonesia_has_no_layoffs(client):
+    match = new_match(client, new_table(client), "remi-indonesia", TWO, target=500)
+    turn(client, match, player="Budi", melds="2H 3H 4H")
+    response = turn(client, match, player="Siti", layoffs="5H > 1")
+    assert response.status_code == 400 and errors(response)
+
+
+def test_gin_has_no_live_round(client):
+    match = new_match(client, new_table(client), "gin", TWO, target=100)
+    page = client.get(match + "live")
+    assert page.status_code == 302 and page.headers["Location"].endswith("rounds/new")
+    assert (
+        client.submit(match + "live/turn", {"player": "Budi", "melds": "7S 8S 9S"}).status_code
+        == 302
+    )
+
+
+# -- manipulation ---------------------------------------------------------------------------
+
+
+@pytest.fixture
+def manipulation(client):
+    return new_match(client, new_table(client), "manipulation", TWO, target=150)
+
+
+def manipulation_turn(client, match, **fields):
+    data = {key: str(value) for key, value in fields.items()}
+    data.setdefault("action", "save")
+    return client.submit(match + "live/turn", data)
+
+
+def test_manipulation_turn_with_the_table_after_it(client, manipulation):
+    response = manipulation_turn(
+        client, manipulation, player="Siti", played="7S 8S 9S", table="7S 8S 9S"
+    )
+    assert response.status_code == 302, errors(response)
+    response = manipulation_turn(
+        client, manipulation, player="Budi", played="10S 7H 7D", table="7S 8S 9S 10S\n7H 7D JK=7C"
+    )
+    assert response.status_code == 400  # the joker was never played
+    response = manipulation_turn(
+        client, manipulation, player="Budi", played="10S 7H 7D", table="8S 9S 10S\n7S 7H 7D"
+    )
+    assert response.status_code == 302, errors(response)
+    page = client.get(manipulation + "live").text
+    assert "meld-2" in page
+
+
+def test_manipulation_cards_leaving_the_table_are_refused(client, manipulation):
+    manipulation_turn(client, manipulation, player="Siti", played="7S 8S 9S", table="7S 8S 9S")
+    response = manipulation_turn(
+        client, manipulation, player="Budi", played="4H 4D 4C", table="4H 4D 4C"
+    )
+    assert response.status_code == 400 and errors(response)
+
+
+def test_manipulation_arrange_it_for_us(client, manipulation):
+    manipulation_turn(client, manipulation, player="Siti", played="7S 8S 9S", table="7S 8S 9S")
+    response = manipulation_turn(
+        client, manipulation, player="Budi", played="10S 7H 7D", action="arrange"
+    )
+    assert response.status_code == 200, errors(response)
+    table = html.unescape(
+        re.search(r'name="table"[^>]*>\s*([^<]*)</textarea>', response.text).group(1)
+    )
+    melds = sorted(sorted(line.split()) for line in table.strip().splitlines())
+    assert melds == [["10S", "8S", "9S"], ["7D", "7H", "7S"]]
+    assert "meld-2" not in client.get(manipulation + "live").text  # nothing saved yet
+    response = manipulation_turn(
+        client, manipulation, player="Budi", played="10S 7H 7D", table=table
+    )
+    assert response.status_code == 302, errors(response)
+
+
+def test_manipulation_arrange_says_what_goes_back(client, manipulation):
+    manipulation_turn(client, manipulation, player="Siti", played="7S 8S 9S", table="7S 8S 9S")
+    response = manipulation_turn(
+        client, manipulation, player="Budi", played="10S QD", action="arrange"
+    )
+    assert response.status_code == 400
+    assert any("QD" in message for message in errors(response))
+
+
+def test_manipulation_knock_after_turns(client, manipulation):
+    manipulation_turn(client, manipulation, player="Siti", played="7S 8S 9S", table="7S 8S 9S")
+    response = client.submit(
+        manipulation + "live/end",
+        {"ending": "knock", "player": "Siti", "hand_0": "KH QH", "hand_1": "2C"},
+    )
+    assert response.status_code == 302, errors(response)
+    assert totals(client.get(manipulation)) == [0, 18]
+
+
+def test_manipulation_turn_form_starts_from_the_table(client, manipulation):
+    manipulation_turn(client, manipulation, player="Siti", played="7S 8S 9S", table="7S 8S 9S")
+    page = client.get(manipulation + "live").text
+    assert re.search(r'name="table"[^>]*>\s*7S 8S 9S</textarea>', page)

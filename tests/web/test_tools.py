@@ -1,0 +1,100 @@
+"""The meld checker and the gin hand analyser (no match needed); the rules pages."""
+
+from __future__ import annotations
+
+import pytest
+
+from .helpers import errors, text
+
+
+def check(client, **fields):
+    return client.submit("/check", {key: str(value) for key, value in fields.items()})
+
+
+def test_checker_page(client):
+    page = client.get("/check")
+    assert page.status_code == 200 and 'name="cards"' in page.text and "data-picker" in page.text
+
+
+@pytest.mark.parametrize(
+    ("rules", "cards", "legal"),
+    [
+        ("remi", "7S 8S 9S", True),
+        ("remi", "QS KS AS", False),
+        ("rummy", "AS 2S 3S", True),
+        ("remi-indonesia", "10H JH QH", False),
+        ("manipulation", "7S JK=8S 9S", True),
+        ("gin", "4H 4D 4C 4S", True),
+    ],
+)
+def test_checker_verdict_per_ruleset(client, rules, cards, legal):
+    response = check(client, rules=rules, cards=cards)
+    assert response.status_code == 200
+    verdict = text(response).split('id="verdict"')[1][:600]
+    assert ("✔" in verdict) is legal
+    if not legal:
+        assert 'class="reason"' in verdict
+
+
+def test_checker_reason_is_in_the_ui_language(client):
+    response = check(client, rules="remi", cards="7S 9S 10S")
+    assert "8S tidak ada di antara 7S dan 9S" in text(response)
+    client.submit("/language", {"lang": "en", "next": "/check"})
+    response = check(client, rules="remi", cards="7S 9S 10S")
+    assert "8S is missing between 7S and 9S" in text(response)
+
+
+def test_checker_layoff(client):
+    response = check(client, rules="remi", cards="10S", meld="7S 8S 9S")
+    assert "✔" in text(response)
+    response = check(client, rules="remi", cards="QS", meld="7S 8S 9S")
+    assert "✘" in text(response)
+
+
+def test_checker_bad_card_is_named_and_kept(client):
+    response = check(client, rules="remi", cards="7S 8S 9Q")
+    assert response.status_code == 400
+    assert any("9Q" in message for message in errors(response))
+    assert 'value="7S 8S 9Q"' in response.text
+
+
+def test_checker_needs_cards(client):
+    assert check(client, rules="remi", cards="").status_code == 400
+
+
+def test_checker_unknown_ruleset_is_refused(client):
+    assert check(client, rules="poker", cards="7S 8S 9S").status_code == 400
+
+
+def test_gin_analyser_best_melds_and_deadwood(client):
+    response = client.submit("/gin", {"cards": "7S 8S 9S 7H 7D KC 2C 3H 4D 5C"})
+    assert response.status_code == 200
+    page = text(response)
+    assert "38" in page and "7S" in page.split('id="verdict"')[1]
+
+
+def test_gin_analyser_gin_and_best_discard(client):
+    response = client.submit("/gin", {"cards": "7S 8S 9S 7H 7D 7C 2C 2H 2D 5C KD"})
+    page = text(response).split('id="verdict"')[1]
+    assert "KD" in page and ">5<" in page
+
+
+@pytest.mark.parametrize("cards", ["7S 8S 9S", "7S 7S 8S 9S 10S JS QS KS AS 2S", "ZZ"])
+def test_gin_analyser_refuses_a_bad_hand(client, cards):
+    response = client.submit("/gin", {"cards": cards})
+    assert response.status_code == 400 and errors(response)
+
+
+@pytest.mark.parametrize("rules", ["remi", "rummy", "remi-indonesia", "manipulation", "gin"])
+def test_rules_page_in_both_languages(client, rules):
+    indonesian = text(client.get(f"/rules/{rules}"))
+    assert "<h2>" in indonesian and 'lang="id"' in indonesian
+    client.submit("/language", {"lang": "en", "next": "/"})
+    english = client.get(f"/rules/{rules}")
+    assert english.status_code == 200 and 'lang="en"' in english.text
+    assert english.text != indonesian
+
+
+def test_rules_index_and_unknown_rules(client):
+    assert client.get("/rules/").status_code == 200
+    assert client.get("/rules/poker").status_code == 404
