@@ -100,7 +100,7 @@ KNOCK_HAND_SIZE = define_message(
     "{who} must hold 10 cards at the knock (after the discard), not {count}",
 )
 REPEATED_CARD = define_message(
-    "gin.repeated_card", "{card} is given twice in {whose} hand: a deck has one of each card"
+    "gin.repeated_card", "{card} is given twice in {whose}: a deck has one of each card"
 )
 IN_BOTH_HANDS = define_message(
     "gin.in_both_hands", "{card} is in both hands: a deck has one of each card"
@@ -135,7 +135,7 @@ MELD_MIXED = define_message(
     "nor a run (3 or more cards of one suit in a row)",
 )
 MELD_NOT_IN_HAND = define_message(
-    "gin.meld_not_in_hand", "{card} in meld {number} is not in {whose} hand"
+    "gin.meld_not_in_hand", "{card} in meld {number} is not in {whose}"
 )
 MELD_CARD_TWICE = define_message(
     "gin.meld_card_twice", "{card} is in meld {first} and in meld {second}"
@@ -519,7 +519,7 @@ KnockResult = Adjudication
 # Reading hands and melds
 
 
-def _hand(cards: CardsIn, whose: str) -> tuple[tuple[Card, ...], int]:
+def _hand(cards: CardsIn, whose: Reason) -> tuple[tuple[Card, ...], int]:
     """The cards as a tuple and as a mask; jokers and repeated cards refused."""
     if isinstance(cards, tuple | list) and all(type(card) is Card for card in cards):
         hand = tuple(cards)
@@ -592,7 +592,7 @@ def best_arrangement(cards: CardsIn) -> Arrangement:
     >>> format_card(b.discard), b.deadwood, b.can_knock
     ('KD', 5, True)
     """
-    hand, mask = _hand(cards, "the")
+    hand, mask = _hand(cards, Reason.of(THE_HAND))
     if len(hand) not in (10, 11):
         raise RuleError(ARRANGEMENT_SIZE, count=len(hand))
     eleven = len(hand) == 11
@@ -651,7 +651,7 @@ def least_deadwood(cards: CardsIn) -> int:
     return best_arrangement(cards).deadwood
 
 
-def _read_melds(melds: MeldsIn, hand: tuple[Card, ...], whose: str) -> list[tuple[Card, ...]]:
+def _read_melds(melds: MeldsIn, hand: tuple[Card, ...], whose: Reason) -> list[tuple[Card, ...]]:
     """The knocker's spread, checked: legal melds, from the hand, no card twice."""
     if isinstance(melds, str):
         parts = melds.split("|") if melds.strip() else []
@@ -727,8 +727,12 @@ def _normalised(meld: tuple[Card, ...]) -> tuple[Card, ...]:
 # Knock adjudication
 
 
-def _possessive(name: str) -> str:
-    return name + "'" if name.endswith("s") and not name.startswith("the ") else name + "'s"
+THE_HAND = define_message("gin.the_hand", "the hand")
+HAND_OF = define_message("gin.hand_of", "{who}'s hand")
+
+
+def _possessive(name: str) -> Reason:
+    return Reason.of(HAND_OF, who=name)
 
 
 def adjudicate_knock(

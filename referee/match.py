@@ -1188,8 +1188,7 @@ def _closing_card(
     """remi-indonesia's closing card: the discard of the turn marked out, or "closing_card"."""
     if ending is not Ending.OUT or not rules.closing_card:
         return None
-    if live is not None:
-        assert live.closing_card is not None
+    if live is not None and live.closing_card is not None:
         if record.closing_card is not None and record.closing_card != live.closing_card:
             raise RuleError(
                 CLOSING_CARD_CONTRADICTS,

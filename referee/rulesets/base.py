@@ -29,7 +29,13 @@ from referee.scoring import Ending, RoundEnding, RoundScore, winner_takes_hands
 UNKNOWN_OPTION = define_message(
     "rules.unknown_option", '{rules} has no option "{option}"; its options are {known}'
 )
-BAD_OPTION = define_message("rules.bad_option", 'option {option} must be {expected}, not "{value}"')
+BAD_WHOLE_NUMBER = define_message(
+    "rules.bad_whole_number", 'option {option} must be a positive whole number, not "{value}"'
+)
+BAD_ACE = define_message("rules.bad_ace", 'option ace must be "low" or "high-low", not "{value}"')
+BAD_SWITCH = define_message(
+    "rules.bad_switch", 'option {option} must be true or false, not "{value}"'
+)
 PLAYER_COUNT = define_message(
     "rules.player_count", "{rules} is played by {low} to {high} players, not {count}"
 )
@@ -234,16 +240,14 @@ class Ruleset:
 def _read_option(option: str, value: Any) -> dict[str, Any]:
     if option in ("target", "hands"):
         if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
-            raise RuleError(
-                BAD_OPTION, option=option, expected="a positive whole number", value=value
-            )
+            raise RuleError(BAD_WHOLE_NUMBER, option=option, value=value)
         return {option: value}
     if option == "ace":
         if value not in ("low", "high-low"):
-            raise RuleError(BAD_OPTION, option=option, expected='"low" or "high-low"', value=value)
+            raise RuleError(BAD_ACE, value=value)
         return {"ace_order": AceOrder(value)}
     if option == "must_discard":
         if not isinstance(value, bool):
-            raise RuleError(BAD_OPTION, option=option, expected="true or false", value=value)
+            raise RuleError(BAD_SWITCH, option=option, value=value)
         return {"must_discard": value}
     raise AssertionError(option)
