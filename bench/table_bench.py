@@ -1,0 +1,233 @@
+"""Benchmark: how fast ``referee.table.arrange`` settles a manipulation table.
+
+Builds seeded random tables of 20, 40, 60, 80 and 106 cards with 0, 1 and 2
+jokers, half of them solvable (legal melds dealt from two decks and shuffled
+together, some cards swapped for jokers) and half unsolvable (one card of such
+a table swapped for another, kept when no arrangement exists), and times
+``arrange`` on each: median and worst per size.  The same tables go to the
+integer programme of the ``rummikub-solver`` package (den Hertog and Hulshof's
+model, via cvxpy), and the ratio of the times is reported.
+
+Run: ``python bench/table_bench.py [--tables N] [--seed S] [--no-ilp]``.
+106 cards is the whole deck (104 cards and 2 jokers): with 0 or 1 jokers that
+row holds 104 and 105 cards, and no unsolvable table of that size exists (any
+whole deck is solvable), so that row is solvable tables only.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import sys
+import time
+import warnings
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from referee.cards import SUITS, Card, Rank  # noqa: E402
+from referee.table import arrange  # noqa: E402
+
+SIZES = (20, 40, 60, 80, 106)
+DECK = [Card(rank, suit) for suit in SUITS for rank in Rank]
+
+
+def deal(rng: random.Random, size: int) -> list[Card] | None:
+    """``size`` natural cards that form legal melds (runs, ace low or high, and sets)."""
+    if size >= 104:
+        return DECK * 2
+    pool = Counter({card: 2 for card in DECK})
+    melds: list[list[Card]] = []
+    total = 0
+    for _ in range(2000):
+        left = size - total
+        if left == 0:
+            return [card for meld in melds for card in meld]
+        if left >= 3 and rng.random() < 0.8:
+            if rng.random() < 0.5:
+                length, suit = rng.choice([3, 3, 4, 5]), rng.choice(SUITS)
+                length = min(length, left)
+                start = rng.randint(1, 15 - length)
+                cards = [
+                    Card(Rank(1 if p == 14 else p), suit) for p in range(start, start + length)
+                ]
+            else:
+                rank = rng.choice(list(Rank))
+                cards = [
+                    Card(rank, suit) for suit in rng.sample(SUITS, min(left, rng.choice([3, 4])))
+                ]
+            if len(cards) >= 3 and all(pool[card] for card in cards):
+                pool.subtract(cards)
+                melds.append(cards)
+                total += len(cards)
+        elif melds:  # lay off one card to reach the size exactly
+            meld = rng.choice(melds)
+            extra = _lay_off(meld)
+            if extra is not None and pool[extra]:
+                pool[extra] -= 1
+                meld.append(extra)
+                total += 1
+    return None
+
+
+def _lay_off(meld: list[Card]) -> Card | None:
+    ranks = {card.rank for card in meld}
+    if len(ranks) == 1:
+        missing = [suit for suit in SUITS if suit not in {card.suit for card in meld}]
+        return Card(meld[0].rank, missing[0]) if missing else None  # type: ignore[arg-type]
+    positions = sorted(
+        14 if (c.rank is Rank.ACE and Rank.KING in ranks) else int(c.rank) for c in meld
+    )  # type: ignore[arg-type]
+    if positions[-1] < 13 or (positions[-1] == 13 and positions[0] > 1):
+        top = positions[-1] + 1
+        return Card(Rank(1 if top == 14 else top), meld[0].suit)  # type: ignore[arg-type]
+    if positions[0] > 1 and positions[-1] < 14:
+        return Card(Rank(positions[0] - 1), meld[0].suit)  # type: ignore[arg-type]
+    return None
+
+
+def solvable_table(rng: random.Random, size: int, jokers: int) -> list[str]:
+    naturals = size - jokers if size < 106 else 104
+    while True:
+        cards = deal(rng, naturals + jokers if size < 106 else 104)
+        if cards is not None:
+            break
+    cards = list(cards)
+    rng.shuffle(cards)
+    if size < 106:  # the jokers stand in for cards of the melds
+        cards = cards[jokers:]
+    return [str(card) for card in cards] + ["JK"] * jokers
+
+
+def unsolvable_table(rng: random.Random, size: int, jokers: int) -> list[str] | None:
+    for _ in range(400):
+        cards = solvable_table(rng, size, jokers)
+        naturals = [c for c in cards if c != "JK"]
+        counts = Counter(naturals)
+        spare = [str(c) for c in DECK if counts[str(c)] < 2]
+        if not spare:
+            return None
+        i = rng.randrange(len(naturals))
+        naturals[i] = rng.choice(spare)
+        table = naturals + ["JK"] * jokers
+        if arrange([], table, 3) is None:
+            return table
+    return None
+
+
+class Ilp:
+    """The same question put to rummikub-solver's integer programme."""
+
+    def __init__(self) -> None:
+        warnings.filterwarnings("ignore")
+        from rummikub_solver import RuleSet
+
+        self.rules = RuleSet(numbers=13, repeats=2, colours=4, jokers=2, min_len=3)
+        self.tiles = self.rules.tiles
+        self.backend = str(self.rules.backend)
+
+    def tile(self, code: str) -> Any:
+        if code == "JK":
+            return self.tiles[-1]
+        card = Card.parse(code)
+        assert card.suit is not None and card.rank is not None
+        return self.tiles[SUITS.index(card.suit) * 13 + int(card.rank) - 1]
+
+    def arrangeable(self, table: list[str]) -> tuple[bool, float]:
+        state = self.rules.new_game()
+        state.add_table(*(self.tile(code) for code in table))
+        start = time.perf_counter()
+        found = self.rules.arrange_table(state)
+        elapsed = time.perf_counter() - start
+        # rummikub-solver may leave jokers aside ("free jokers"); the referee adds them to
+        # the melds, which is always possible once a run is on the table
+        return found is not None, elapsed
+
+
+def timed(table: list[str]) -> tuple[bool, float]:
+    start = time.perf_counter()
+    found = arrange([], table, 3)
+    return found is not None, time.perf_counter() - start
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--tables", type=int, default=10, help="tables per kind (default 10)")
+    parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--no-ilp", action="store_true", help="skip rummikub-solver")
+    args = parser.parse_args()
+    rng = random.Random(args.seed)
+    ilp = None if args.no_ilp else Ilp()
+    arrange([], "7S 8S 9S JK", 3)  # warm up both
+    if ilp is not None:
+        ilp.arrangeable(["7S", "8S", "9S"])
+
+    rows = []
+    print(
+        f"{'cards':>5} {'jokers':>6} {'kind':>10} {'n':>3} {'median ms':>10} {'worst ms':>9}",
+        end="",
+    )
+    print("" if ilp is None else f" {'ILP median':>10} {'ILP worst':>9} {'agree':>6}")
+    all_times: dict[int, list[float]] = {size: [] for size in SIZES}
+    ilp_times: dict[int, list[float]] = {size: [] for size in SIZES}
+    for size in SIZES:
+        for jokers in (0, 1, 2):
+            kinds = {"solvable": [solvable_table(rng, size, jokers) for _ in range(args.tables)]}
+            if size < 106:
+                made = [unsolvable_table(rng, size, jokers) for _ in range(args.tables)]
+                kinds["unsolvable"] = [table for table in made if table is not None]
+            for kind, tables in kinds.items():
+                if not tables:
+                    print(f"{size:>5} {jokers:>6} {kind:>10}   0  (none found)")
+                    continue
+                ours, theirs, agree = [], [], 0
+                for table in tables:
+                    answer, elapsed = timed(table)
+                    assert answer == (kind == "solvable"), (size, jokers, kind, table)
+                    ours.append(elapsed)
+                    if ilp is not None:
+                        their_answer, their_time = ilp.arrangeable(table)
+                        theirs.append(their_time)
+                        agree += their_answer == answer
+                all_times[size].extend(ours)
+                ilp_times[size].extend(theirs)
+                line = (
+                    f"{size:>5} {jokers:>6} {kind:>10} {len(tables):>3} "
+                    f"{statistics.median(ours) * 1e3:>10.2f} {max(ours) * 1e3:>9.2f}"
+                )
+                if theirs:
+                    line += (
+                        f" {statistics.median(theirs) * 1e3:>10.2f} {max(theirs) * 1e3:>9.2f}"
+                        f" {agree:>3}/{len(tables)}"
+                    )
+                print(line, flush=True)
+                rows.append((size, jokers, kind, ours, theirs, agree))
+    print()
+    print("per size, all tables:")
+    print(f"{'cards':>5} {'median ms':>10} {'worst ms':>9}", end="")
+    print("" if ilp is None else f" {'ILP median':>10} {'ILP worst':>9} {'ILP/ours (median)':>18}")
+    for size in SIZES:
+        ours = all_times[size]
+        line = f"{size:>5} {statistics.median(ours) * 1e3:>10.2f} {max(ours) * 1e3:>9.2f}"
+        if ilp_times[size]:
+            theirs = ilp_times[size]
+            ratio = statistics.median(theirs) / statistics.median(ours)
+            line += (
+                f" {statistics.median(theirs) * 1e3:>10.2f} {max(theirs) * 1e3:>9.2f}"
+                f" {ratio:>18.1f}"
+            )
+        print(line)
+    first, last = all_times[SIZES[0]], all_times[SIZES[-1]]
+    print(
+        f"growth 20 -> 106 cards: median x{statistics.median(last) / statistics.median(first):.1f}, "
+        f"worst x{max(last) / max(first):.1f} (cards x{106 / 20:.1f})"
+    )
+    if ilp is not None:
+        print(f"ILP backend: {ilp.backend} (via cvxpy)")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,397 @@
+"""Manipulation turns: the turn check, pinned to RULES.md, and the solver, checked for exactness."""
+
+from __future__ import annotations
+
+import itertools
+import random
+from collections import Counter
+from functools import cache
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from referee.cards import SUITS, Card, Rank
+from referee.errors import RuleError
+from referee.melds import check_meld
+from referee.notation import parse_cards
+from referee.table import (
+    arrange,
+    best_play,
+    check_turn,
+    parse_table,
+    playable_cards,
+    take_back,
+    verify_turn,
+)
+
+DECK = [Card(rank, suit) for suit in SUITS for rank in Rank]
+
+
+def reasons(before: object, played: str, after: object, players: int = 3, **kw: object) -> str:
+    verdict = check_turn(before, played, after, players, **kw)  # type: ignore[arg-type]
+    assert not verdict.legal
+    return " | ".join(reason.text for reason in verdict.reasons)
+
+
+def legal(before: object, played: str, after: object, players: int = 3, **kw: object) -> bool:
+    return check_turn(before, played, after, players, **kw).legal  # type: ignore[arg-type]
+
+
+# ---------------------------------------------------------------------------
+# The turn check, one rule at a time
+
+
+def test_lay_off_and_new_meld_is_legal() -> None:
+    assert legal(["7S 8S 9S"], "10S 4H 4D 4C", ["7S 8S 9S 10S", "4H 4D 4C"])
+
+
+def test_first_meld_on_an_empty_table_is_a_full_meld_from_hand() -> None:
+    assert legal([], "QH QS QD", ["QH QS QD"])
+    assert "not legal" in reasons([], "QH QS", ["QH QS"])
+
+
+def test_at_least_one_card_from_hand() -> None:
+    text = reasons(["7S 8S 9S", "4H 4D 4C 4S"], "", ["7S 8S 9S", "4H 4D 4C 4S"])
+    assert "at least one card from the hand" in text
+
+
+def test_no_melding_after_the_third_draw() -> None:
+    assert "third draw" in reasons(["7S 8S 9S"], "10S", ["7S 8S 9S 10S"], draws=3)
+    assert legal(["7S 8S 9S"], "10S", ["7S 8S 9S 10S"], draws=2)
+    assert "draws must be 1, 2 or 3" in reasons(["7S 8S 9S"], "10S", ["7S 8S 9S 10S"], draws=4)
+
+
+def test_no_card_may_leave_the_table() -> None:
+    text = reasons(["7S 8S 9S 10S"], "JS", ["8S 9S 10S JS"])
+    assert "7S left the table" in text
+
+
+def test_cards_may_not_appear_from_nowhere() -> None:
+    text = reasons(["7S 8S 9S"], "10S", ["7S 8S 9S 10S JS"])
+    assert "JS is on the table after the turn but was neither on it before nor played" in text
+
+
+def test_every_meld_after_the_turn_is_legal() -> None:
+    text = reasons(["7S 8S 9S"], "JS", ["7S 8S 9S JS"])
+    assert "meld 1 (7S 8S 9S JS) is not legal: 10S is missing between 9S and JS" in text
+
+
+def test_ace_high_or_low_but_never_round_the_corner() -> None:
+    assert legal(["2H 3H 4H"], "AH", ["AH 2H 3H 4H"])
+    assert legal(["JH QH KH"], "AH", ["JH QH KH AH"])
+    assert "K-A-2" in reasons(["KH QH JH", "2H 3H 4H"], "AH", ["JH QH KH AH 2H 3H 4H"])
+
+
+def test_two_identical_cards_never_in_one_set() -> None:
+    text = reasons(["7H 7S 7D"], "7H", ["7H 7S 7D 7H"])
+    assert "two identical cards in a set: 7H" in text
+    assert "here it could stand for 7C" in reasons(["7H 7S 7D"], "JK", ["7H 7S 7D JK=7H"])
+
+
+def test_joker_may_not_change_its_card() -> None:
+    text = reasons(["5H 6H JK=7H"], "4H", ["JK=3H 4H 5H 6H"])
+    assert text == (
+        "7H was on the table 1 times before the turn (jokers standing for it included) and "
+        "only 0 times after it: a joker keeps its card until a real 7H from the hand replaces it"
+    )
+
+
+def test_joker_freed_by_the_real_card_from_hand_must_be_used_again() -> None:
+    before = ["5H 6H JK=7H", "9C 10C JC"]
+    assert legal(before, "7H", ["5H 6H 7H", "9C 10C JC JK=QC"])
+    assert legal(before, "7H", ["5H 6H 7H JK=8H", "9C 10C JC"])
+    # left off the table, the freed joker "left the table"
+    assert "JK left the table" in reasons(before, "7H", ["5H 6H 7H", "9C 10C JC"])
+
+
+def test_joker_not_freed_by_a_copy_already_on_the_table() -> None:
+    before = ["5H 6H JK=7H", "7H 7S 7D"]
+    text = reasons(before, "4H", ["4H 5H 6H 7H", "7S 7D JK=7C"])
+    assert "7H was on the table 2 times" in text
+
+
+def test_deck_limits_depend_on_the_players() -> None:
+    assert "7H is there 2 times, but 2 players play with 1 of each card" in reasons(
+        ["7H 8H 9H"], "7H 7S 7D", ["7H 8H 9H", "7H 7S 7D"], players=2
+    )
+    assert legal(["7H 8H 9H"], "7H 7S 7D", ["7H 8H 9H", "7H 7S 7D"], players=3)
+    text = reasons(["7H 8H JK=9H"], "JK", ["7H 8H JK=9H JK=10H"], players=2)
+    assert "2 jokers are there, but 2 players play with 1" in text
+    with pytest.raises(RuleError):
+        check_turn([], "7H 8H 9H", ["7H 8H 9H"], players=6)
+
+
+def test_verify_turn_raises_the_first_reason() -> None:
+    verify_turn(["7S 8S 9S"], "10S", ["7S 8S 9S 10S"], 2)
+    with pytest.raises(RuleError, match="left the table"):
+        verify_turn(["7S 8S 9S"], "10S", ["8S 9S 10S"], 2)
+
+
+def test_tables_read_as_text_or_lists() -> None:
+    assert parse_table("7S 8S 9S\n# comment\n\nJK=4H 4D 4C") == parse_table(
+        [["7S", "8S", "9S"], ["JK=4H", "4D", "4C"]]
+    )
+
+
+# ---------------------------------------------------------------------------
+# The solver, by hand
+
+
+def test_arrange_it_for_us() -> None:
+    found = arrange(["7S 8S 9S", "7H 7D 7C"], "6S 5S", 3)
+    assert found is not None
+    assert legal(["7S 8S 9S", "7H 7D 7C"], "6S 5S", found.to_json())
+
+
+def test_arrangement_needs_the_whole_table_rearranged() -> None:
+    before = ["5H 6H 7H", "9H 10H JH", "8C 8D 8S"]
+    found = arrange(before, "8H", 3)
+    assert found is not None
+    assert legal(before, "8H", found.to_json())
+
+
+def test_no_arrangement_take_it_back() -> None:
+    assert arrange(["7S 8S 9S"], "QD", 2) is None
+    assert take_back(["7S 8S 9S"], "10S QD", 2) == (Card.parse("QD"),)
+    assert take_back(["7S 8S 9S"], "10S", 2) == ()
+
+
+def test_a_bound_joker_keeps_its_card() -> None:
+    # JK=7H cannot become 8H: 9H has nowhere to go
+    assert arrange(["5H 6H JK=7H"], "9H", 3) is None
+    found = arrange(["5H 6H JK=7H"], "8H", 3)
+    assert found is not None
+    assert any(str(card) == "JK=7H" for card in found.cards)
+
+
+def test_a_freed_joker_is_reused_anywhere() -> None:
+    found = arrange(["5H 6H JK=7H", "KS KD KC"], "7H", 3)
+    assert found is not None
+    assert legal(["5H 6H JK=7H", "KS KD KC"], "7H", found.to_json())
+    # freed, it may fill the gap a bound joker never could
+    assert arrange(["5H 6H JK=7H", "9H 10H JH"], "7H", 3) is not None
+
+
+def test_ace_both_ways_splits_the_run() -> None:
+    before = ["AH 2H 3H 4H 5H 6H 7H 8H 9H 10H JH QH KH"]
+    found = arrange(before, "AH", 3)
+    assert found is not None
+    assert legal(before, "AH", found.to_json())
+    assert arrange(["QH KH AH"], "2H", 3) is None  # K-A-2 never
+
+
+def test_two_identical_cards_go_to_different_melds() -> None:
+    before = ["7H 7S 7D", "5H 6H 7H"]
+    found = arrange(before, "7C 8H", 3)
+    assert found is not None
+    for meld in found.melds:
+        faces = [card.stands_for for card in meld.cards]
+        assert len(set(faces)) == len(faces)
+    assert arrange(["7H 7S 7D"], "7H", 3) is None
+
+
+def test_arrange_refuses_a_deck_it_cannot_have() -> None:
+    with pytest.raises(RuleError, match="2 times"):
+        arrange(["7H 8H 9H"], "7H 7S 7D", 2)
+    with pytest.raises(RuleError, match="name the card"):
+        arrange(["7H 8H JK"], "10H", 3)
+
+
+def test_whole_deck_arranges_fast() -> None:
+    everything = " ".join(str(card) for card in DECK * 2) + " JK JK"
+    found = arrange([], everything, 3)
+    assert found is not None
+    assert len(found.cards) == 106
+    assert legal([], everything, found.to_json())
+
+
+def test_hint_what_can_i_play() -> None:
+    assert playable_cards("10S QD 6S", ["7S 8S 9S"], 2) == parse_cards("6S 10S")
+    play = best_play("QD KD", ["7S 8S 9S"], 2)
+    assert play.cards == () and play.arrangement is None
+    play = best_play("QD KD JK", ["7S 8S 9S"], 3)
+    assert sorted(map(str, play.cards)) == ["JK", "KD", "QD"]
+    assert play.arrangement is not None
+    assert legal(["7S 8S 9S"], "QD KD JK", play.arrangement.to_json())
+
+
+def test_hint_frees_a_joker_with_the_real_card() -> None:
+    # 7H frees JK=7H, which then lets 10H and JH join 8H 9H
+    table = ["5H 6H JK=7H", "8H 9H 10H"]
+    play = best_play("7H JH QH", table, 3)
+    assert set(map(str, play.cards)) == {"7H", "JH", "QH"}
+
+
+# ---------------------------------------------------------------------------
+# Exactness: an independent brute force on small tables
+
+
+def brute_force(cards: Counter[tuple[int, int]], wild: int) -> bool:
+    """Whether ``cards`` (suit, rank) plus ``wild`` free jokers split into legal melds."""
+    keys = sorted(cards)
+    where = {key: i for i, key in enumerate(keys)}
+
+    @cache
+    def solve(left: tuple[int, ...], jokers: int) -> bool:
+        first = next((i for i, n in enumerate(left) if n), None)
+        if first is None:
+            return jokers == 0
+        s, r = keys[first]
+        rest = list(left)
+        rest[first] -= 1
+        for size in (3, 4):  # sets with this card
+            for others in range(size):
+                needed = size - 1 - others
+                if needed > jokers:
+                    continue
+                for suits in itertools.combinations([o for o in range(4) if o != s], others):
+                    if all(rest[where[(o, r)]] if (o, r) in where else 0 for o in suits):
+                        after = list(rest)
+                        for o in suits:
+                            after[where[(o, r)]] -= 1
+                        if solve(tuple(after), jokers - needed):
+                            return True
+        for p in [1, 14] if r == 1 else [r]:  # runs with this card at position p
+            for low in range(max(1, p - 12), p + 1):
+                for high in range(max(p, low + 2), min(14, low + 12) + 1):
+                    if (low, high) == (1, 14):
+                        continue
+                    if fill(rest, [q for q in range(low, high + 1) if q != p], s, jokers):
+                        return True
+        return False
+
+    def fill(left: list[int], positions: list[int], s: int, jokers: int) -> bool:
+        if not positions:
+            return solve(tuple(left), jokers)
+        key = (s, 1 if positions[0] == 14 else positions[0])
+        if key in where and left[where[key]]:
+            left[where[key]] -= 1
+            ok = fill(left, positions[1:], s, jokers)
+            left[where[key]] += 1
+            if ok:
+                return True
+        return jokers > 0 and fill(left, positions[1:], s, jokers - 1)
+
+    return solve(tuple(cards[key] for key in keys), wild)
+
+
+def cell(card: Card) -> tuple[int, int]:
+    assert card.suit is not None and card.rank is not None
+    return SUITS.index(card.suit), int(card.rank)
+
+
+near_cards = st.integers(1, 10).flatmap(
+    lambda low: st.lists(
+        st.sampled_from([c for c in DECK if low <= int(c.rank) <= low + 3 or c.rank is Rank.ACE]),
+        min_size=3,
+        max_size=9,
+    )
+)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(near_cards, st.integers(0, 2))
+def test_solver_agrees_with_brute_force(cards: list[Card], jokers: int) -> None:
+    if max(Counter(cards).values()) > 2:
+        return
+    played = [str(card) for card in cards] + ["JK"] * jokers
+    found = arrange([], played, 3)
+    assert (found is not None) == brute_force(Counter(map(cell, cards)), jokers)
+    if found is not None:  # any arrangement the solver returns passes the turn check
+        assert legal([], " ".join(played), found.to_json())
+
+
+def deal_melds(rng: random.Random, count: int, copies: int = 2) -> list[list[Card]]:
+    """Legal melds dealt from ``copies`` decks: runs (ace low or high) and sets."""
+    pool = Counter({card: copies for card in DECK})
+    melds: list[list[Card]] = []
+    for _ in range(400):
+        if len(melds) == count:
+            break
+        if rng.random() < 0.5:
+            length, suit = rng.choice([3, 3, 3, 4, 5]), rng.choice(SUITS)
+            start = rng.randint(1, 15 - length)
+            cards = [Card(Rank(1 if p == 14 else p), suit) for p in range(start, start + length)]
+        else:
+            rank = rng.choice(list(Rank))
+            cards = [Card(rank, suit) for suit in rng.sample(SUITS, rng.choice([3, 3, 4]))]
+        if all(pool[card] for card in cards):
+            pool.subtract(cards)
+            melds.append(cards)
+    return melds
+
+
+def with_jokers(rng: random.Random, melds: list[list[Card]], jokers: int) -> list[list[Card]]:
+    """The same melds with up to ``jokers`` cards replaced by jokers naming them."""
+    melds = [list(meld) for meld in melds]
+    for _ in range(jokers):
+        meld = rng.choice(melds)
+        i = rng.randrange(len(meld))
+        if not meld[i].is_joker:
+            meld[i] = Card.joker(meld[i])
+    return melds
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.randoms(use_true_random=False), st.integers(2, 30), st.integers(0, 2))
+def test_constructed_tables_are_always_solved(rng: random.Random, count: int, jokers: int) -> None:
+    melds = with_jokers(rng, deal_melds(rng, count), jokers)
+    cards = [card.in_hand for meld in melds for card in meld]
+    rng.shuffle(cards)
+    found = arrange([], cards, 3)
+    assert found is not None
+    assert legal([], cards, found.to_json())  # type: ignore[arg-type]
+    # the same table with its jokers bound to their cards: they keep them
+    before = [[str(card) for card in meld] for meld in melds]
+    again = arrange(before, [], 3)
+    assert again is not None
+    assert Counter(map(str, again.cards)) == Counter(name for meld in before for name in meld)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.randoms(use_true_random=False), st.integers(1, 4))
+def test_one_card_removed_from_a_tight_table_is_judged_right(
+    rng: random.Random, count: int
+) -> None:
+    melds = deal_melds(rng, count)
+    cards = [card for meld in melds for card in meld]
+    cards.pop(rng.randrange(len(cards)))
+    found = arrange([], cards, 3)  # type: ignore[arg-type]
+    assert (found is not None) == brute_force(Counter(map(cell, cards)), 0)
+    if found is not None:
+        assert legal([], cards, found.to_json())  # type: ignore[arg-type]
+
+
+@settings(max_examples=120, deadline=None)
+@given(st.randoms(use_true_random=False), st.integers(1, 3), st.integers(1, 4))
+def test_hint_is_the_largest_playable_part_of_the_hand(
+    rng: random.Random, count: int, size: int
+) -> None:
+    melds = with_jokers(rng, deal_melds(rng, count), rng.choice([0, 0, 1]))
+    table = [[str(card) for card in meld] for meld in melds]
+    pool = Counter({card: 2 for card in DECK})
+    pool.subtract(card.stands_for for meld in melds for card in meld if not card.is_joker)
+    low = int(melds[0][0].stands_for.rank)  # type: ignore[union-attr]
+    nearby = [c for c in pool.elements() if abs(int(c.rank) - low) <= 3 or c.rank is Rank.ACE]
+    hand = [str(card) for card in rng.sample(nearby, min(size, len(nearby)))]
+    if rng.random() < 0.25 and not any(card.is_joker for meld in melds for card in meld):
+        hand.append("JK")
+    best = next(
+        (
+            k
+            for k in range(len(hand), 0, -1)
+            if any(arrange(table, list(part), 3) for part in itertools.combinations(hand, k))
+        ),
+        0,
+    )
+    play = best_play(hand, table, 3)
+    assert len(play.cards) == best
+    if play.arrangement is not None:
+        assert legal(table, " ".join(map(str, play.cards)), play.arrangement.to_json())
+
+
+def test_meld_checker_agrees_with_the_arrangements() -> None:
+    found = arrange([], "AS 2S 3S QD KD AD 5C 5H 5S JK", 3)
+    assert found is not None
+    assert all(check_meld(meld.cards, "manipulation").legal for meld in found.melds)
