@@ -111,6 +111,19 @@ TAKEN_LEFT_LAST = define_message(
     "{player} took {card} from the discard pile and may not meld or lay off so that it is "
     "the only card left in hand",
 )
+TAKEN_FROM_TABLE = define_message(
+    "round.taken_from_table",
+    "{player} cannot take {card} from the discard pile: {card} is on the table, in meld {number}",
+)
+DISCARD_ON_TABLE = define_message(
+    "round.discard_on_table",
+    "{player} cannot discard {card}: {card} is on the table, in meld {number}",
+)
+TAKEN_KEPT_WHEN_OUT = define_message(
+    "round.taken_kept_when_out",
+    "{player} took {card} from the discard pile this turn and neither put it on the table "
+    "nor discarded it, so {player}'s hand cannot be empty",
+)
 TAKEN_NOT_MELDED = define_message(
     "round.taken_not_melded",
     "{player} took {card} from the discard pile, so {card} must go at once, in this turn, "
@@ -564,6 +577,7 @@ class RoundInProgress:
         _verify_table_integrity(rules, len(self.players), table)
         put_down = turn.cards_put_down
         self._verify_discarding(turn, put_down)
+        _verify_discard_not_on_table(turn, table)
         left = self._verify_hand_after(turn, put_down)
         out = left <= 1
         closing = None
@@ -599,6 +613,10 @@ class RoundInProgress:
         rules, taken = self.rules, turn.took_discard
         if not taken:
             return
+        for card in taken:
+            number = _meld_holding(self.table, card)
+            if number is not None:
+                raise RuleError(TAKEN_FROM_TABLE, player=turn.player, card=str(card), number=number)
         if rules.discard_depth == 0:
             raise RuleError(NO_DISCARD_PILE, rules=rules.name)
         if len(taken) > rules.discard_depth:
@@ -658,6 +676,11 @@ class RoundInProgress:
             if card not in put_down:  # it is the last card, which must be discarded
                 key = TAKEN_LEFT_LAST if rules.taken_discard_not_last else DISCARDED_TAKEN
                 raise RuleError(key, player=player, card=str(card))
+        if left <= 1:
+            gone = put_down + ((turn.discard,) if turn.discard is not None else ())
+            kept = Counter(turn.took_discard) - Counter(gone)
+            for card in kept:
+                raise RuleError(TAKEN_KEPT_WHEN_OUT, player=player, card=str(card))
         if left <= 1 and not turn.out:
             raise RuleError(NOT_MARKED_OUT, player=player)
         if left >= 2 and turn.out:
@@ -708,6 +731,22 @@ class RoundInProgress:
             "played": {player: dump_cards(cards) for player, cards in self.played.items()},
             "out": self.out,
         }
+
+
+def _meld_holding(table: Sequence[TableMeld], card: Card) -> int | None:
+    """The number of the meld on the table that holds this physical card, if any."""
+    for meld in table:
+        if any(_physical(held) == card for held in meld.cards):
+            return meld.number
+    return None
+
+
+def _verify_discard_not_on_table(turn: Turn, table: Sequence[TableMeld]) -> None:
+    if turn.discard is None:
+        return
+    number = _meld_holding(table, turn.discard)
+    if number is not None:
+        raise RuleError(DISCARD_ON_TABLE, player=turn.player, card=str(turn.discard), number=number)
 
 
 def _verify_table_turn(
