@@ -2,13 +2,15 @@
 
 Each subcommand lives in ``referee/commands/<name>.py`` and provides
 ``add_parser(subparsers)`` and ``run(args) -> int``.  Exit codes: 0 legal or
-done, 1 illegal, 2 bad input.
+done, 1 illegal, 2 bad input; with ``--json`` bad input is printed as
+``{"error": {"round", "turn", "message"}}`` on standard output.
 """
 
 from __future__ import annotations
 
 import argparse
 import importlib
+import json
 import sys
 from collections.abc import Sequence
 
@@ -46,7 +48,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         result: int = args.run(args)
     except RefereeError as error:
-        print(f"referee: {error.message}", file=sys.stderr)
+        if getattr(args, "json", False):
+            print(json.dumps(error.to_json(), ensure_ascii=False))
+        else:
+            print(f"referee: {error.message}", file=sys.stderr)
         return 2
     return result
 

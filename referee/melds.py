@@ -27,6 +27,9 @@ from referee.rulesets import AceOrder, Ruleset, find_ruleset
 
 TOO_FEW = define_message("meld.too_few", "a meld needs at least 3 cards; {cards} is only {count}")
 NO_JOKERS = define_message("meld.no_jokers", "there are no jokers in {rules}")
+TOO_MANY_JOKERS = define_message(
+    "meld.too_many_jokers", "a meld cannot hold {count} jokers: the deck has only {most}"
+)
 BARE_JOKER = define_message(
     "meld.bare_joker", "a joker on the table must name the card it stands for, like JK=7H"
 )
@@ -70,6 +73,7 @@ JOKER_FITS_NOWHERE = define_message(
 LAYOFF_CLOSED = define_message(
     "layoff.closed", "melds on the table are closed in {rules}: no lay-offs"
 )
+LAYOFF_NO_MELD = define_message("layoff.no_meld", "name the meld on the table, like 7S 8S 9S")
 LAYOFF_NOTHING = define_message("layoff.nothing", "name at least one card to lay off")
 LAYOFF_BASE_ILLEGAL = define_message(
     "layoff.base_illegal", "the meld on the table, {meld}, is not legal: {reason}"
@@ -171,6 +175,10 @@ def _check_structure(cards: tuple[Card, ...], rules: Ruleset) -> MeldVerdict:
             return _refuse(NO_JOKERS, rules=rules.name)
         if any(card.is_bare_joker for card in cards):
             return _refuse(BARE_JOKER)
+        jokers = sum(card.is_joker for card in cards)
+        most = rules.joker_count(rules.max_players)
+        if jokers > most:
+            return _refuse(TOO_MANY_JOKERS, count=jokers, most=most)
     if len(cards) < 3:
         return _refuse(TOO_FEW, cards=listing, count=len(cards))
     faces = [_face(card) for card in cards]
@@ -306,6 +314,8 @@ def check_layoff(
     if not rules.layoffs:
         return _refuse(LAYOFF_CLOSED, rules=rules.name)
     if not isinstance(meld, Meld):
+        if not parse_cards(meld):
+            return _refuse(LAYOFF_NO_MELD)
         base = check_meld(meld, rules)
         if base.meld is None:
             return _refuse(

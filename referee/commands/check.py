@@ -65,18 +65,12 @@ def run(args: argparse.Namespace) -> int:
     from referee.melds import check_layoff, check_meld
     from referee.rulesets import find_ruleset
 
-    try:
-        rules = find_ruleset(args.rules, dict(read_option(text) for text in args.option))
-        cards = " ".join(args.cards)
-        if args.onto is not None:
-            verdict = check_layoff(args.onto, cards, rules)
-        else:
-            verdict = check_meld(cards, rules)
-    except RefereeError as error:
-        if args.json:
-            print(json.dumps(error.to_json(), ensure_ascii=False))
-            return 2
-        raise
+    rules = find_ruleset(args.rules, dict(read_option(text) for text in args.option))
+    cards = " ".join(args.cards)
+    if args.onto is not None:
+        verdict = check_layoff(args.onto, cards, rules)
+    else:
+        verdict = check_meld(cards, rules)
     if args.json:
         print(json.dumps(verdict.to_json(), ensure_ascii=False))
     elif verdict.meld is not None:

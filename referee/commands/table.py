@@ -27,9 +27,10 @@ import sys
 from typing import Any
 
 from referee.errors import RefereeError
-from referee.messages import define_message
+from referee.messages import Reason, define_message
 
 CANNOT_READ = define_message("cli.table.cannot_read", "cannot read the table file {path}: {error}")
+NOT_TEXT = define_message("cli.table.not_text", "the table file {path} is not UTF-8 text")
 BAD_JSON = define_message(
     "cli.table.bad_json", "{path} is not a JSON list of melds (lists of card codes): {error}"
 )
@@ -114,6 +115,8 @@ def read_table_file(path: str | None) -> Any:
                 text = handle.read()
     except OSError as error:
         raise RefereeError(CANNOT_READ, path=path, error=error.strerror or str(error)) from None
+    except UnicodeDecodeError:
+        raise RefereeError(NOT_TEXT, path=path) from None
     if text.lstrip().startswith("["):
         try:
             melds = json.loads(text)
@@ -126,26 +129,25 @@ def read_table_file(path: str | None) -> Any:
 
 
 def run(args: argparse.Namespace) -> int:
-    try:
-        return _run(args)
-    except RefereeError as error:
-        if args.json:
-            print(json.dumps(error.to_json(), ensure_ascii=False))
-            return 2
-        raise
-
-
-def _run(args: argparse.Namespace) -> int:
     from referee.notation import format_cards, parse_cards
     from referee.rulesets import find_ruleset
-    from referee.table import arrange, best_play, check_turn, take_back
+    from referee.table import BAD_DRAWS, THIRD_DRAW, arrange, best_play, check_turn, take_back
 
     rules = find_ruleset(args.rules)
     if rules.id != "manipulation":
         raise RefereeError(ONLY_MANIPULATION, rules=rules.id)
     rules.verify_players(args.players)
+    if args.draws is not None and not 1 <= args.draws <= 3:
+        raise RefereeError(BAD_DRAWS, draws=args.draws)
     before = read_table_file(args.before)
     played = parse_cards(args.played)
+    if args.draws == 3 and args.after is None:
+        reason = Reason.of(THIRD_DRAW, cards=format_cards(parse_cards(args.hand or args.played)))
+        if args.json:
+            print(json.dumps({"legal": False, "reasons": [reason.text]}, ensure_ascii=False))
+        else:
+            print(f"illegal: {reason.text}")
+        return 1
 
     if args.after is not None:
         after = read_table_file(args.after)
