@@ -13,7 +13,8 @@ stored rounds (:mod:`referee.web.matchlog`) and the page shows what it says.
 - ``fields``, ``forms``, ``roundforms``: WTForms (CSRF on every form).
 - ``matchlog``, ``scoresheet``, ``stats``, ``gin_view``, ``feedback``: the
   thin glue between forms, the engine and the templates.
-- ``views/``: one blueprint per area (main, tables, matches, rounds, live, tools).
+- ``views/``: one blueprint per area (main, tables, matches, rounds, live, tools);
+  ``views.pages`` renders every page the same way (400 while a form shows an error).
 - ``i18n``, ``catalog``: Indonesian by default, English on request; every engine
   reason is rendered through Flask-Babel's ``gettext``.
 """

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from dataclasses import dataclass
 
 from referee.cards import RANKS, SUITS, Card
@@ -35,10 +34,6 @@ def face(card: Card | str) -> CardFace:
         return CardFace(code, "", "", "joker", True)
     colour = "red" if card.suit.is_red else "black"
     return CardFace(code, card.rank.symbol, card.suit.symbol, colour, card.is_joker)
-
-
-def faces(cards: Iterable[Card | str]) -> list[CardFace]:
-    return [face(card) for card in cards]
 
 
 def picker_deck(jokers: bool) -> list[list[CardFace]]:

@@ -22,6 +22,7 @@ from referee.web.i18n import compile_catalog
 
 PO = TRANSLATIONS / "id" / "LC_MESSAGES" / "messages.po"
 KEYWORDS = ["-k", "_l", "-k", "define_message:2"]
+WIDTH = "100"  # the width the committed .po is written in: an update changes only what changed
 
 
 def update() -> None:
@@ -56,6 +57,8 @@ def update() -> None:
                 "id",
                 "--no-fuzzy-matching",
                 "--ignore-obsolete",
+                "--width",
+                WIDTH,
             ],
             cwd=ROOT,
             check=True,

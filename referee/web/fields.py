@@ -27,21 +27,26 @@ def read_cards(text: str) -> list[str]:
         raise ValidationError(reason_text(error.reason)) from None
 
 
+def _typed_cards(kwargs: dict[str, Any], kind: str, **attributes: Any) -> dict[str, Any]:
+    """A field's arguments, rendered as an input for card codes (``data-cards``: for the picker)."""
+    kwargs["render_kw"] = {
+        "autocomplete": "off",
+        "autocapitalize": "characters",
+        "spellcheck": "false",
+        "data-cards": kind,
+        **attributes,
+        **(kwargs.get("render_kw") or {}),
+    }
+    return kwargs
+
+
 class CardsField(StringField):
     """Cards separated by spaces or commas: ``7S 8S 9S``."""
 
     cards: list[str]
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
-        kwargs.setdefault("render_kw", {})
-        kwargs["render_kw"] = {
-            "autocomplete": "off",
-            "autocapitalize": "characters",
-            "spellcheck": "false",
-            "data-cards": "",
-            **kwargs["render_kw"],
-        }
-        super().__init__(*args, **kwargs)
+        super().__init__(*args, **_typed_cards(kwargs, ""))
         self.cards = []
 
     def process_formdata(self, valuelist: list[Any]) -> None:
@@ -71,16 +76,7 @@ class MeldsField(TextAreaField):
     melds: list[list[str]]
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
-        kwargs.setdefault("render_kw", {})
-        kwargs["render_kw"] = {
-            "rows": 2,
-            "autocomplete": "off",
-            "autocapitalize": "characters",
-            "spellcheck": "false",
-            "data-cards": "lines",
-            **kwargs["render_kw"],
-        }
-        super().__init__(*args, **kwargs)
+        super().__init__(*args, **_typed_cards(kwargs, "lines", rows=2))
         self.melds = []
 
     def pre_validate(self, form: Any) -> None:
@@ -111,16 +107,7 @@ class LayoffsField(TextAreaField):
     layoffs: list[dict[str, Any]]
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
-        kwargs.setdefault("render_kw", {})
-        kwargs["render_kw"] = {
-            "rows": 2,
-            "autocomplete": "off",
-            "autocapitalize": "characters",
-            "spellcheck": "false",
-            "data-cards": "layoffs",
-            **kwargs["render_kw"],
-        }
-        super().__init__(*args, **kwargs)
+        super().__init__(*args, **_typed_cards(kwargs, "layoffs", rows=2))
         self.layoffs = []
 
     def pre_validate(self, form: Any) -> None:

@@ -38,8 +38,19 @@ TARGET_PRESETS: dict[str, tuple[int, ...]] = {
 }
 
 
+# The values of the ``ace`` option (see Ruleset.with_options), as the forms offer them.
+ACE_CHOICES = [("low", _l("low only (A-2-3)")), ("high-low", _l("low or high (Q-K-A)"))]
+
+# Most cards a hand may have for the "what can I play" hint (the search grows with the hand).
+HINT_MAX_CARDS = 30
+
+
 def ruleset_choices() -> list[Any]:
     return choices([(rules.id, rules.name) for rules in RULESETS.values()])
+
+
+def rulesets_with_option(option: str) -> list[Ruleset]:
+    return [rules for rules in RULESETS.values() if option in rules.options]
 
 
 class ActionForm(FlaskForm):
@@ -139,13 +150,7 @@ def setup_form_class(rules: Ruleset, players: list[str]) -> type[FlaskForm]:
             render_kw={"inputmode": "numeric", "min": 1},
         )
     if "ace" in rules.options:
-        SetupForm.ace = RadioField(
-            _l("Aces"),
-            choices=choices(
-                [("low", _l("low only (A-2-3)")), ("high-low", _l("low or high (Q-K-A)"))]
-            ),
-            default="low",
-        )
+        SetupForm.ace = RadioField(_l("Aces"), choices=choices(ACE_CHOICES), default="low")
     if "must_discard" in rules.options:
         SetupForm.must_discard = BooleanField(_l("The last card must be discarded"))
     return SetupForm
@@ -175,6 +180,15 @@ def setup_options(form: Any, rules: Ruleset) -> dict[str, Any]:
 
 class CheckerForm(FlaskForm):
     rules = SelectField(_l("Ruleset"), choices=ruleset_choices(), default="remi")
+    ace = SelectField(
+        _l("Aces"),
+        choices=choices(ACE_CHOICES),
+        default="low",
+        description=_l(
+            "For %(rulesets)s only (a match option there); the other games ignore it.",
+            rulesets=", ".join(rules.name for rules in rulesets_with_option("ace")),
+        ),
+    )
     cards = CardsField(
         _l("Cards"),
         validators=[DataRequired(_l("Enter the cards to check."))],
@@ -195,6 +209,22 @@ class GinHandForm(FlaskForm):
     )
 
 
+class PlayHintForm(FlaskForm):
+    """manipulation: a player's hand, to see which of its cards can go on the table now."""
+
+    hand = CardsField(
+        _l("Your hand"),
+        validators=[DataRequired(_l("Enter the cards in your hand."))],
+        render_kw={"placeholder": "10S QD 6S JK"},
+    )
+
+    def validate_hand(self, field: CardsField) -> None:
+        if len(field.cards) > HINT_MAX_CARDS:
+            raise ValidationError(
+                _l("A hand of at most %(count)s cards, please.", count=HINT_MAX_CARDS)
+            )
+
+
 class ImportForm(FlaskForm):
     file = FileField(_l("Match file (.json)"))
     document = TextAreaField(_l("…or paste the document"), render_kw={"rows": 6})
@@ -209,15 +239,18 @@ class RoundJsonForm(FlaskForm):
 
 
 __all__ = [
+    "ACE_CHOICES",
     "ActionForm",
     "CheckerForm",
     "GinHandForm",
     "ImportForm",
     "LanguageForm",
+    "PlayHintForm",
     "PlayersForm",
     "RoundJsonForm",
     "TableForm",
     "TARGET_PRESETS",
+    "rulesets_with_option",
     "setup_form_class",
     "setup_options",
     "split_names",

@@ -2,22 +2,22 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from flask_babel import gettext
 from flask_babel import lazy_gettext as _l
 
+from referee.match import RoundResult
+from referee.rulesets import Ruleset
+from referee.scoring import Outcome
+
+# Every Outcome of the replay (and "at_once", an "out" that counts double), in words.
 OUTCOMES = {
     "out": _l("went out"),
     "at_once": _l("went out at once ×2"),
     "knock": _l("knock"),
     "gin": _l("gin"),
-    "big_gin": _l("big gin"),
     "undercut": _l("undercut"),
     "blocked": _l("blocked"),
     "stock": _l("stock ran out"),
-    "closed": _l("closed"),
-    "close": _l("closed"),
     "draw": _l("draw"),
     "void": _l("void"),
 }
@@ -38,22 +38,19 @@ DESCRIPTIONS = {
 }
 
 
-def outcome_key(result: Any) -> str:
+def outcome_key(result: RoundResult) -> str:
     """The outcome's name in the replay output (``out``, ``knock`` ...), ``at_once`` for x2."""
-    outcome = getattr(result, "outcome", "")
-    key = str(getattr(outcome, "value", outcome) or "")
-    if key == "out" and getattr(result, "at_once", False):
+    if result.outcome is Outcome.OUT and result.at_once:
         return "at_once"
-    return key
+    return result.outcome.value
 
 
-def outcome_label(result: Any) -> str:
-    outcome = outcome_key(result)
-    label = OUTCOMES.get(outcome)
-    return str(label) if label is not None else outcome
+def outcome_label(result: RoundResult) -> str:
+    key = outcome_key(result)
+    return str(OUTCOMES.get(key, key))
 
 
-def description(rules: Any) -> str:
+def description(rules: Ruleset) -> str:
     return gettext(rules.description)
 
 
@@ -61,5 +58,4 @@ GIN_OUTCOMES = {"knock": _l("Knock"), "gin": _l("Gin"), "undercut": _l("Undercut
 
 
 def gin_outcome(outcome: str) -> str:
-    label = GIN_OUTCOMES.get(outcome)
-    return str(label) if label is not None else outcome
+    return str(GIN_OUTCOMES.get(outcome, outcome))

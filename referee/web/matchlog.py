@@ -41,7 +41,7 @@ def document(match: Match, rounds: Sequence[dict[str, Any]] | None = None) -> di
     return header(match) | {"rounds": [copy.deepcopy(entry) for entry in entries]}
 
 
-def engine(function: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+def call_engine(function: Callable[..., T], *args: Any, **kwargs: Any) -> T:
     """Call the engine; anything it raises other than a RefereeError becomes one.
 
     The web layer shows a RefereeError as a message; an engine bug on odd input
@@ -60,14 +60,14 @@ def replay(doc: dict[str, Any]) -> Any:
     """The engine's replay of a document; any failure comes out as a RefereeError."""
     from referee.match import replay as engine_replay
 
-    return engine(engine_replay, doc)
+    return call_engine(engine_replay, doc)
 
 
 def live(match: Match, turns: Sequence[dict[str, Any]]) -> Any:
     """The match's next round with ``turns`` applied (a RoundInProgress)."""
     from referee.match import live_round
 
-    return engine(live_round, document(match), list(turns))
+    return call_engine(live_round, document(match), list(turns))
 
 
 @dataclass(frozen=True)

@@ -92,6 +92,11 @@ class Match(db.Model):
     def live_round(self) -> Round | None:
         return next((r for r in self.rounds if not r.complete), None)
 
+    @property
+    def next_round_number(self) -> int:
+        """The number the round being entered gets (a live round has it already)."""
+        return len(self.complete_rounds) + 1
+
 
 class MatchPlayer(db.Model):
     """A player's seat in a match; seats are numbered clockwise from 0."""

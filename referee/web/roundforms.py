@@ -14,6 +14,8 @@ from flask_wtf import FlaskForm
 from wtforms import BooleanField, RadioField, SelectField
 from wtforms.validators import ValidationError
 
+from referee.rulesets import RULESETS
+from referee.scoring import Ending
 from referee.web.fields import (
     CardField,
     CardsField,
@@ -25,14 +27,30 @@ from referee.web.fields import (
     numbered,
 )
 
-# Which endings a ruleset's quick form offers, in order (the round object keys differ).
-ENDINGS: dict[str, tuple[str, ...]] = {
-    "remi": ("out", "blocked", "void"),
-    "rummy": ("out", "void"),
-    "remi-indonesia": ("closed", "stock", "void"),
-    "manipulation": ("knock", "out", "stock", "void"),
-    "gin": ("knock", "draw", "void"),
-}
+# The order the forms offer a ruleset's endings in.
+ENDING_ORDER = (Ending.KNOCK, Ending.OUT, Ending.BLOCKED, Ending.STOCK, Ending.DRAW, Ending.VOID)
+
+
+def quick_endings(rules_id: str) -> tuple[str, ...]:
+    """The endings of a ruleset (the engine's ``Ruleset.endings``) as the quick form names them.
+
+    A hand emptied is ``closed`` where the round is closed by a closing card (remi-indonesia).
+    An unknown ruleset can only be voided.
+    """
+    rules = RULESETS.get(rules_id)
+    if rules is None:
+        return ("void",)
+    return tuple(
+        "closed" if ending is Ending.OUT and rules.closing_card else ending.value
+        for ending in ENDING_ORDER
+        if ending in rules.endings
+    )
+
+
+def live_endings(rules_id: str) -> tuple[str, ...]:
+    """How a live round can end when no turn emptied a hand: the endings but going out."""
+    return tuple(ending for ending in quick_endings(rules_id) if ending not in ("out", "closed"))
+
 
 ENDING_LABELS = {
     "out": _l("Someone went out"),
@@ -52,7 +70,7 @@ WHO_LABELS = {
 
 
 def quick_form_class(rules_id: str, players: list[str]) -> type[FlaskForm]:
-    endings = ENDINGS.get(rules_id, ("void",))
+    endings = quick_endings(rules_id)
     people = choices([("", "—")] + [(name, name) for name in players])
 
     class QuickRoundForm(FlaskForm):
@@ -136,7 +154,7 @@ def fill_from_round(form: Any, rules_id: str, players: list[str], entry: dict[st
         form.ending.data, form.player.data = "knock", entry.get("knock") or ""
     else:
         form.ending.data, form.player.data = "out", entry.get("out") or ""
-    if form.ending.data not in ENDINGS.get(rules_id, ()):
+    if form.ending.data not in quick_endings(rules_id):
         return False
     hands = entry.get("hands") or {}
     for name, field in zip(players, numbered(form, "hand"), strict=True):
@@ -183,15 +201,6 @@ class ManipulationTurnForm(FlaskForm):
     out = BooleanField(_l("This player's hand is now empty"))
 
 
-# How a live round can end when nobody's hand was emptied in a turn.
-LIVE_ENDINGS: dict[str, tuple[str, ...]] = {
-    "remi": ("blocked", "void"),
-    "rummy": ("void",),
-    "remi-indonesia": ("stock", "void"),
-    "manipulation": ("knock", "stock", "void"),
-}
-
-
 def end_form_class(rules_id: str, players: list[str], out: str | None) -> type[FlaskForm]:
     """Ending a live round: how it ended (unless a turn emptied a hand), then the hands."""
     people = choices([("", "—")] + [(name, name) for name in players])
@@ -202,7 +211,7 @@ def end_form_class(rules_id: str, players: list[str], out: str | None) -> type[F
     add_numbered(EndRoundForm, "hand", len(players), lambda i: CardsField(_l("Hand")))
 
     if out is None:
-        endings = LIVE_ENDINGS.get(rules_id, ("void",))
+        endings = live_endings(rules_id)
         EndRoundForm.ending = RadioField(
             _l("How did the round end?"),
             choices=choices([(value, ENDING_LABELS[value]) for value in endings]),

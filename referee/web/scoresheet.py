@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
 
 from referee.errors import RefereeError
+from referee.match import MatchState
 from referee.rulesets import Ruleset, find_ruleset
+from referee.web.cardview import CardFace, picker_deck
 from referee.web.labels import outcome_key, outcome_label
 from referee.web.models import Match, Round
-from referee.web.stats import round_winners
 
 
 @dataclass
@@ -60,26 +60,25 @@ def ruleset_of(match: Match) -> Ruleset | None:
         return None
 
 
-def build(match: Match, state: Any | None) -> Sheet:
+def build(match: Match, state: MatchState | None) -> Sheet:
     players = match.player_names
     sheet = Sheet(players=players, rules=ruleset_of(match))
     if state is None:
         return sheet
     stored = {r.number: r for r in match.complete_rounds}
     running = dict.fromkeys(players, 0)
-    for position, result in enumerate(state.rounds, start=1):
-        number = getattr(result, "number", position)
+    for result in state.rounds:
         scores = {name: int(dict(result.scores).get(name, 0)) for name in players}
         for name in players:
             running[name] += scores[name]
         sheet.rows.append(
             SheetRow(
-                number=number,
-                stored=stored.get(number),
+                number=result.number,
+                stored=stored.get(result.number),
                 dealer=str(result.dealer),
                 outcome=outcome_label(result),
                 outcome_key=outcome_key(result),
-                winners=round_winners(result),
+                winners=list(result.winners),
                 scores=scores,
                 running=dict(running),
             )
@@ -99,9 +98,7 @@ def build(match: Match, state: Any | None) -> Sheet:
     return sheet
 
 
-def picker_rows(match: Match) -> list[list[Any]]:
+def picker_rows(match: Match) -> list[list[CardFace]]:
     """The card picker for a match: jokers only where the ruleset has them."""
-    from referee.web.cardview import picker_deck
-
     rules = ruleset_of(match)
     return picker_deck(bool(rules and rules.jokers))

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
 
 from referee.web.matchlog import outlook
 from referee.web.models import CardTable, Match
@@ -33,24 +32,6 @@ class TableStats:
     unreadable: int = 0
 
 
-def round_winners(result: Any) -> list[str]:
-    winners = getattr(result, "winners", None)
-    if winners is not None:
-        return list(winners)
-    winner = getattr(result, "winner", None)
-    if winner is None:
-        return []
-    if isinstance(winner, str):
-        return [winner]
-    return [str(name) for name in winner]
-
-
-def is_void(result: Any) -> bool:
-    from referee.web.labels import outcome_key
-
-    return outcome_key(result) == "void"
-
-
 def for_table(table: CardTable) -> TableStats:
     by_name = {player.name: PlayerStats(player.name) for player in table.players}
     summary = TableStats()
@@ -68,9 +49,9 @@ def for_table(table: CardTable) -> TableStats:
             for name in state.winners:
                 by_name[name].won += 1
         for result in state.rounds:
-            if is_void(result):
+            if result.is_void:
                 continue
-            for name in round_winners(result):
+            for name in result.winners:
                 by_name[name].rounds_won += 1
             for name, score in dict(result.scores).items():
                 player = by_name[name]

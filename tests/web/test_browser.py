@@ -175,3 +175,44 @@ def test_everything_works_without_javascript(browser, live_server):
     save_turn(page, "Budi")
     expect(page.locator("#meld-1 .by")).to_have_text("Budi")
     context.close()
+
+
+def test_checker_asks_about_aces_only_for_rummy(page: Page):
+    english(page)
+    page.goto("/check")
+    aces = page.locator("select[name=ace]")
+    page.locator("select[name=rules]").select_option("remi")
+    expect(aces).to_be_hidden()
+    page.locator("select[name=rules]").select_option("rummy")
+    expect(aces).to_be_visible()
+    aces.select_option("high-low")
+    page.locator("input[name=cards]").fill("QS KS AS")
+    page.get_by_role("button", name="Check").click()
+    expect(page.locator("#verdict")).to_contain_text("Legal")
+    expect(page.locator("select[name=ace]")).to_have_value("high-low")
+
+
+def test_manipulation_what_can_i_play(page: Page):
+    english(page)
+    create_table(page, "Budi, Siti")
+    start_match(page, "manipulation", ["Budi", "Siti"])
+    page.get_by_role("link", name="Play a round live").click()
+    page.locator("input[name=played]").fill("7S 8S 9S")
+    page.locator("textarea[name=table]").fill("7S 8S 9S")
+    save_turn(page, "Siti")
+    expect(page.locator("#meld-1")).to_be_visible()
+
+    # Budi taps his hand into the hint form's own picker and asks what he can play.
+    page.get_by_text("What can I play?").click()
+    page.locator("input[name=hand]").click()
+    for code in ("10S", "QD", "6S"):
+        page.locator(f"#hint .pick[data-code='{code}']").click()
+    expect(page.locator("input[name=hand]")).to_have_value("10S QD 6S")
+    expect(page.locator("input[name=played]")).to_have_value("")
+    page.get_by_role("button", name="Show what I can play").click()
+    expect(page.locator("#hint-result")).to_contain_text("6♠")
+    expect(page.locator("#hint-result")).not_to_contain_text("Q♦")
+    expect(page.locator("input[name=played]")).to_have_value("6S 10S")
+    page.screenshot(path=str(ARTIFACTS / "play-hint-360.png"), full_page=True)
+    save_turn(page, "Budi")
+    expect(page.locator("#meld-1")).to_contain_text("10♠")

@@ -48,6 +48,37 @@ def test_every_engine_message_has_indonesian():
     assert not missing, "engine messages without Indonesian:\n" + "\n".join(missing)
 
 
+def ui_texts() -> set[str | tuple[str, ...]]:
+    """Every text the web layer shows: the templates' and the web package's own messages."""
+    from babel.messages.extract import DEFAULT_KEYWORDS, extract_from_dir
+
+    from referee.web import ROOT
+
+    keywords = {**DEFAULT_KEYWORDS, "_l": None, "lazy_gettext": None}
+    found: set[str | tuple[str, ...]] = set()
+    for folder, method in (("templates", "jinja2"), ("referee/web", "python")):
+        pattern = "**.html" if method == "jinja2" else "**.py"
+        for _file, _line, message, _comments, _context in extract_from_dir(
+            str(ROOT / folder), method_map=[(pattern, method)], keywords=keywords
+        ):
+            found.add(message)
+    return found
+
+
+def test_every_ui_text_has_indonesian():
+    """FOR THE LEAD: like the engine messages, every template and form text needs Indonesian."""
+    with PO.open("rb") as handle:
+        catalog = read_po(handle)
+    missing = []
+    for message_id in ui_texts():
+        message = catalog.get(message_id)
+        strings = message.string if message is not None else ""
+        strings = strings if isinstance(strings, tuple) else (strings,)
+        if not all(strings):
+            missing.append(message_id if isinstance(message_id, str) else message_id[0])
+    assert not missing, "texts without Indonesian:\n" + "\n".join(sorted(missing))
+
+
 def test_translations_keep_every_placeholder():
     for english, translation in indonesian().items():
         if not translation:

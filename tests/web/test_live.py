@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from .helpers import errors, new_match, new_table, text, totals
+from .helpers import errors, new_match, new_table, text, totals, view_url
 
 THREE = ["Budi", "Siti", "Andi"]
 TWO = ["Budi", "Siti"]
@@ -296,3 +296,117 @@ def test_manipulation_turn_form_starts_from_the_table(client, manipulation):
     manipulation_turn(client, manipulation, player="Siti", played="7S 8S 9S", table="7S 8S 9S")
     page = client.get(manipulation + "live").text
     assert re.search(r'name="table"[^>]*>\s*7S 8S 9S</textarea>', page)
+
+
+# -- manipulation: what can I play? ---------------------------------------------------------
+
+
+def hint(client, match, hand):
+    return client.submit(match + "live/hint", {"hand": hand})
+
+
+def hint_result(response):
+    return text(response).split('id="hint-result"')[1].split("</div>\n")[0]
+
+
+def turn_field(response, name):
+    found = re.search(rf'name="{name}"[^>]*>\s*([^<]*)</textarea>', response.text) or re.search(
+        rf'name="{name}"[^>]*value="([^"]*)"', response.text
+    )
+    return html.unescape(found.group(1)) if found else ""
+
+
+def test_the_live_page_asks_what_can_be_played_only_in_manipulation(client, manipulation, remi):
+    assert "live/hint" in client.get(manipulation + "live").text
+    assert "live/hint" not in client.get(remi + "live").text
+
+
+def test_what_can_i_play_names_the_cards_and_lays_out_the_table(client, manipulation):
+    manipulation_turn(client, manipulation, player="Siti", played="7S 8S 9S", table="7S 8S 9S")
+    response = hint(client, manipulation, "10S QD 6S")
+    assert response.status_code == 200, errors(response)
+    result = hint_result(response)
+    assert "6S" in result and "10S" in result and "QD" not in result
+    assert re.search(r"6S.*7S.*8S.*9S.*10S", result, re.S)
+    # The turn form comes back filled in with that play; saving it is the player's choice.
+    assert turn_field(response, "played") == "6S 10S"
+    assert turn_field(response, "table").split() == ["6S", "7S", "8S", "9S", "10S"]
+    assert "meld-2" not in client.get(manipulation + "live").text
+    assert len(live_turns(client, manipulation)) == 1  # nothing saved
+    response = manipulation_turn(
+        client,
+        manipulation,
+        player="Budi",
+        played=turn_field(response, "played"),
+        table=turn_field(response, "table"),
+    )
+    assert response.status_code == 302, errors(response)
+
+
+def test_what_can_i_play_on_an_empty_table(client, manipulation):
+    response = hint(client, manipulation, "4H 4D 4C 9S JK")
+    assert response.status_code == 200, errors(response)
+    result = hint_result(response)
+    assert all(code in result for code in ("4H", "4D", "4C"))
+
+
+def test_what_can_i_play_when_nothing_fits(client, manipulation):
+    manipulation_turn(client, manipulation, player="Siti", played="7S 8S 9S", table="7S 8S 9S")
+    client.submit("/language", {"lang": "en", "next": "/"})
+    response = hint(client, manipulation, "QD 2C")
+    assert response.status_code == 200, errors(response)
+    assert "No card of this hand can go on the table now" in hint_result(response)
+    assert turn_field(response, "played") == ""
+
+
+@pytest.mark.parametrize(
+    ("hand", "named"),
+    [
+        ("10S 9X", "9X"),  # not a card
+        ("", None),  # no hand
+        ("7S", "7S"),  # 7S is on the table, and two players play with one deck
+        ("JK JK", None),  # one joker with two players
+        (" ".join(["2C"] * 31), None),  # more cards than a hand can hold for the hint
+    ],
+)
+def test_what_can_i_play_refuses_a_bad_hand(client, manipulation, hand, named):
+    manipulation_turn(client, manipulation, player="Siti", played="7S 8S 9S", table="7S 8S 9S")
+    response = hint(client, manipulation, hand)
+    assert response.status_code == 400
+    messages = errors(response)
+    assert messages and (named is None or any(named in message for message in messages))
+    assert len(live_turns(client, manipulation)) == 1
+
+
+def test_what_can_i_play_with_the_view_link(client, manipulation):
+    manipulation_turn(client, manipulation, player="Siti", played="7S 8S 9S", table="7S 8S 9S")
+    response = hint(client, view_match_url(client, manipulation), "10S")
+    assert response.status_code == 200, errors(response)
+    assert "10S" in hint_result(response) and 'name="played"' not in response.text
+
+
+def test_what_can_i_play_elsewhere_goes_back_to_the_table(client, remi, manipulation):
+    response = hint(client, remi, "10S")
+    assert response.status_code == 302 and response.headers["Location"].endswith("/live")
+    manipulation_turn(
+        client, manipulation, player="Siti", played="7S 8S 9S", table="7S 8S 9S", out="y"
+    )
+    assert hint(client, manipulation, "10S").status_code == 302  # the round is over
+
+
+def test_arrange_is_only_for_manipulation(client, remi):
+    response = turn(client, remi, player="Siti", melds="7S 8S 9S", action="arrange")
+    assert response.status_code == 302
+    assert "meld-1" in client.get(remi + "live").text
+
+
+def live_turns(client, match):
+    page = client.get(match + "live").text
+    turns = page.split('class="turns"')[1] if 'class="turns"' in page else ""
+    return re.findall(r"<li><strong>", turns)
+
+
+def view_match_url(client, match):
+    """The same match through the table's view link: ``/v/<view key>/m/<id>/``."""
+    table, match_path = match.split("/m/")
+    return view_url(client, table + "/") + "m/" + match_path

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from .helpers import errors, text
@@ -49,6 +51,45 @@ def test_checker_layoff(client):
     assert "✔" in text(response)
     response = check(client, rules="remi", cards="QS", meld="7S 8S 9S")
     assert "✘" in text(response)
+
+
+def verdict_of(response):
+    return "✔" in text(response).split('id="verdict"')[1][:600]
+
+
+@pytest.mark.parametrize(
+    ("rules", "ace", "cards", "legal"),
+    [
+        ("rummy", None, "QS KS AS", False),  # the ace is low unless the match says otherwise
+        ("rummy", "low", "QS KS AS", False),
+        ("rummy", "high-low", "QS KS AS", True),
+        ("rummy", "high-low", "KS AS 2S", False),  # never round the corner
+        ("rummy", "high-low", "AS 2S 3S", True),
+        ("remi", "high-low", "QS KS AS", False),  # remi has no ace option: it is ignored
+    ],
+)
+def test_checker_ace_option(client, rules, ace, cards, legal):
+    fields = {"rules": rules, "cards": cards} | ({"ace": ace} if ace else {})
+    response = check(client, **fields)
+    assert response.status_code == 200
+    assert verdict_of(response) is legal
+
+
+def test_checker_ace_option_for_a_layoff(client):
+    assert verdict_of(check(client, rules="rummy", ace="high-low", cards="AS", meld="JS QS KS"))
+    assert not verdict_of(check(client, rules="rummy", ace="low", cards="AS", meld="JS QS KS"))
+
+
+def test_checker_ace_option_is_shown_for_the_rulesets_that_have_it(client):
+    page = client.get("/check").text
+    assert re.search(r'data-only-for-rules="rummy"[^>]*>.*?name="ace"', page, re.S)
+    response = check(client, rules="rummy", ace="high-low", cards="QS KS AS")
+    assert re.search(r'<option selected value="high-low">', response.text)
+
+
+def test_checker_refuses_an_unknown_ace_option(client):
+    response = check(client, rules="rummy", ace="middle", cards="QS KS AS")
+    assert response.status_code == 400 and errors(response)
 
 
 def test_checker_bad_card_is_named_and_kept(client):

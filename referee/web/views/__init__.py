@@ -15,7 +15,6 @@ from referee.web.extensions import db
 from referee.web.fields import numbered
 from referee.web.forms import LanguageForm
 from referee.web.scoresheet import picker_rows
-from referee.web.stats import round_winners
 
 log = logging.getLogger(__name__)
 
@@ -30,13 +29,11 @@ def register(app: Flask) -> None:
     app.jinja_env.lstrip_blocks = True
     app.jinja_env.globals.update(
         face=cardview.face,
-        faces=cardview.faces,
         reason_text=i18n.reason_text,
         error_text=i18n.error_text,
         LANGUAGES=i18n.LANGUAGES,
         outcome_label=labels.outcome_label,
         gin_outcome=labels.gin_outcome,
-        round_winners=round_winners,
         picker_deck=cardview.picker_deck,
         picker_rows=picker_rows,
         ruleset_description=labels.description,

@@ -3,7 +3,9 @@
 The turns are stored as entered in the round's ``entry`` (``complete`` false
 until the round ends).  Each new turn is checked by the engine on the round
 so far (:func:`matchlog.live`); a refused turn shows the reason and saves
-nothing.
+nothing.  In ``manipulation`` the engine's table solver also lays out the
+table for a turn ("Arrange it for us") and says which cards of a hand can be
+played ("What can I play?"); neither saves anything.
 """
 
 from __future__ import annotations
@@ -12,20 +14,24 @@ import copy
 import json
 from typing import Any
 
-from flask import Blueprint, flash, redirect, render_template, request, url_for
+from flask import Blueprint, flash, redirect, request, url_for
 from flask_babel import gettext
+from flask_wtf import FlaskForm
 from werkzeug.wrappers import Response
 from wtforms.validators import ValidationError
 
 from referee.cards import RANKS, SUITS, Card
 from referee.errors import RefereeError
-from referee.notation import format_card
+from referee.match import RoundInProgress
+from referee.notation import format_card, format_cards
+from referee.rulesets import TurnStyle
+from referee.table import Play, arrange, best_play, format_table, take_back
 from referee.web import i18n, matchlog
-from referee.web.access import open_match, open_table
+from referee.web.access import Access, open_match, open_table
 from referee.web.extensions import db
 from referee.web.feedback import point_at
 from referee.web.fields import choices
-from referee.web.forms import ActionForm
+from referee.web.forms import ActionForm, PlayHintForm
 from referee.web.models import Match, Round
 from referee.web.roundforms import (
     ManipulationTurnForm,
@@ -35,6 +41,7 @@ from referee.web.roundforms import (
     end_form_class,
 )
 from referee.web.scoresheet import picker_rows
+from referee.web.views.pages import render_page, to_score_sheet
 
 bp = Blueprint("live", __name__)
 LIVE = "/<any(t,v):mode>/<key>/m/<int:match_id>/live"
@@ -45,7 +52,24 @@ def _turns(match: Match) -> list[dict[str, Any]]:
     return copy.deepcopy(stored.entry.get("turns", [])) if stored is not None else []
 
 
-def _table_view(state: Any) -> list[dict[str, Any]]:
+def _state(match: Match, turns: list[dict[str, Any]]) -> tuple[Any, RefereeError | None]:
+    try:
+        return matchlog.live(match, turns), None
+    except RefereeError as error:
+        return None, error
+
+
+def _has_turns(state: RoundInProgress) -> bool:
+    """Whether the ruleset's rounds are entered turn by turn (gin's are not)."""
+    return state.rules.turn_style is not TurnStyle.NONE
+
+
+def _rearranges_table(state: RoundInProgress) -> bool:
+    """Whether a turn may rearrange the whole table (manipulation)."""
+    return state.rules.turn_style is TurnStyle.TABLE
+
+
+def _table_view(state: RoundInProgress) -> list[dict[str, Any]]:
     """The melds on the table, each card marked with who laid it off (if it was)."""
     melds = []
     for meld in state.table:
@@ -61,7 +85,7 @@ def _table_view(state: Any) -> list[dict[str, Any]]:
     return melds
 
 
-def _accepts(state: Any) -> dict[str, list[int]]:
+def _accepts(state: RoundInProgress) -> dict[str, list[int]]:
     """For the picker: which melds can take each card as a lay-off."""
     if not state.table:
         return {}
@@ -69,48 +93,89 @@ def _accepts(state: Any) -> dict[str, list[int]]:
     for suit in SUITS:
         for rank in RANKS:
             code = format_card(Card(rank, suit))
-            numbers = matchlog.engine(state.melds_accepting, code)
+            numbers = matchlog.call_engine(state.melds_accepting, code)
             if numbers:
                 found[code] = numbers
     return found
 
 
-def _next_player(state: Any, turns: list[dict[str, Any]], players: list[str]) -> str:
-    if not turns:
-        return str(state.leader)
-    last = turns[-1].get("player")
-    if last in players:
-        return players[(players.index(last) + 1) % len(players)]
-    return players[0]
+def _cards_on_table(state: RoundInProgress) -> list[str]:
+    """The natural cards on the table, which the picker marks as used."""
+    return sorted({format_card(card) for card in state.used_cards if not card.is_joker})
 
 
-def _turn_form(match: Match, players: list[str]) -> Any:
-    form_class = ManipulationTurnForm if match.rules == "manipulation" else TurnForm
-    form = form_class()
-    form.player.choices = choices([(name, name) for name in players])
+def _next_player(state: RoundInProgress, turns: list[dict[str, Any]]) -> str:
+    """Who most likely plays next: the leader, then the seat after the last turn entered."""
+    last = turns[-1].get("player") if turns else None
+    return state.header.seat_after(last) if last in state.players else state.leader
+
+
+def _table_melds(state: RoundInProgress) -> list[tuple[Card, ...]]:
+    """The cards of every meld on the table, as the table solver takes them."""
+    return [meld.cards for meld in state.table]
+
+
+def _turn_form(match: Match, state: RoundInProgress, **kwargs: Any) -> FlaskForm:
+    """The turn form of the ruleset (read from this request unless ``formdata=None``)."""
+    form_class = ManipulationTurnForm if _rearranges_table(state) else TurnForm
+    form = form_class(**kwargs)
+    form.player.choices = choices([(name, name) for name in match.player_names])
     return form
 
 
-def _page(access: Any, match: Match, state: Any, error: RefereeError | None, form: Any) -> Any:
-    players = match.player_names
-    turns = _turns(match)
-    page = render_template(
+def _blank_turn_form(access: Access, match: Match, state: RoundInProgress) -> FlaskForm | None:
+    """The turn form as it starts, for whoever has the edit link, while the round goes on."""
+    if not access.can_edit or state.is_over:
+        return None
+    form = _turn_form(match, state, formdata=None)
+    form.player.data = _next_player(state, _turns(match))
+    if _rearranges_table(state):  # start from the table as it stands
+        form.table.data = format_table(_table_melds(state))
+    return form
+
+
+def _blank_hint_form(state: RoundInProgress) -> PlayHintForm | None:
+    """The "what can I play" form as it starts, in manipulation while the round goes on."""
+    if state.is_over or not _rearranges_table(state):
+        return None
+    return PlayHintForm(formdata=None)
+
+
+def _page(
+    access: Access,
+    match: Match,
+    state: RoundInProgress,
+    form: FlaskForm | None,
+    hint_form: PlayHintForm | None,
+    hint: Play | None = None,
+) -> Any:
+    return render_page(
         "matches/live.html",
         access=access,
-        table=access.table,
         match=match,
         state=state,
-        error=error,
+        error=None,
         form=form,
-        turns=turns,
-        melds=_table_view(state) if state is not None else [],
-        accepts=json.dumps(_accepts(state)) if state is not None else "{}",
-        used=sorted({format_card(c) for c in state.used_cards if not c.is_joker}) if state else [],
-        hand_sizes={p: state.hand_size(p) for p in players} if state is not None else {},
+        hint_form=hint_form,
+        hint=hint,
+        rearranges_table=_rearranges_table(state),
+        turns=_turns(match),
+        melds=_table_view(state),
+        accepts=json.dumps(_accepts(state)),
+        used=_cards_on_table(state),
+        hand_sizes={name: state.hand_size(name) for name in match.player_names},
         rows=picker_rows(match),
-        action_form=ActionForm(),
     )
-    return (page, 400) if form is not None and form.errors else page
+
+
+def _to_the_round_form(access: Access, match: Match) -> Response:
+    """Games whose rounds have no turns (gin) are entered when the round ends."""
+    flash(gettext("A round of this game is entered when it ends."))
+    return redirect(url_for("rounds.new", mode=access.mode, key=access.key, match_id=match.id))
+
+
+def _back_to_the_table(access: Access, match: Match) -> Response:
+    return redirect(url_for("live.show", mode=access.mode, key=access.key, match_id=match.id))
 
 
 @bp.get(LIVE)
@@ -118,36 +183,19 @@ def show(mode: str, key: str, match_id: int) -> Any:
     access = open_table(mode, key)
     match = open_match(access, match_id)
     state, error = _state(match, _turns(match))
-    form = None
-    if state is not None and not _has_turns(state):
-        flash(gettext("A round of this game is entered when it ends."))
-        return redirect(url_for("rounds.new", mode=mode, key=key, match_id=match.id))
-    if access.can_edit and state is not None and not state.is_over:
-        form = _turn_form(match, match.player_names)
-        form.player.data = _next_player(state, _turns(match), match.player_names)
-        if match.rules == "manipulation":  # start from the table as it stands
-            form.table.data = "\n".join(
-                " ".join(format_card(card) for card in meld.cards) for meld in state.table
-            )
-    return _page(access, match, state, error, form)
+    if state is None:
+        return render_page("matches/live.html", access=access, match=match, error=error)
+    if not _has_turns(state):
+        return _to_the_round_form(access, match)
+    return _page(
+        access, match, state, _blank_turn_form(access, match, state), _blank_hint_form(state)
+    )
 
 
-def _has_turns(state: Any) -> bool:
-    from referee.rulesets import TurnStyle
-
-    return state.rules.turn_style is not TurnStyle.NONE
-
-
-def _state(match: Match, turns: list[dict[str, Any]]) -> tuple[Any, RefereeError | None]:
-    try:
-        return matchlog.live(match, turns), None
-    except RefereeError as error:
-        return None, error
-
-
-def _read_turn(form: Any, rules_id: str) -> dict[str, Any]:
+def _read_turn(form: Any, state: RoundInProgress) -> dict[str, Any]:
+    """The turn object of the match format that the form describes."""
     turn: dict[str, Any] = {"player": form.player.data}
-    if rules_id == "manipulation":
+    if _rearranges_table(state):
         turn["played"] = form.played.cards
         turn["table"] = form.table.melds
     else:
@@ -172,57 +220,87 @@ def turn(mode: str, key: str, match_id: int) -> Any:
     access = open_table(mode, key, edit=True)
     match = open_match(access, match_id)
     turns = _turns(match)
-    state, error = _state(match, turns)
+    state, _error = _state(match, turns)
     if state is None or state.is_over or not _has_turns(state):
-        return redirect(url_for("live.show", mode=mode, key=key, match_id=match.id))
-    form = _turn_form(match, match.player_names)
+        return _back_to_the_table(access, match)
+    form = _turn_form(match, state)
     if form.validate_on_submit():
         try:
-            entry = _read_turn(form, match.rules)
-            if request.form.get("action") == "arrange":
+            entry = _read_turn(form, state)
+            if request.form.get("action") == "arrange" and _rearranges_table(state):
                 _arrange(form, state, entry)
             else:
-                matchlog.engine(state.apply_turn, entry)
+                matchlog.call_engine(state.apply_turn, entry)
                 _save_turn(match, turns + [entry])
-                return redirect(url_for("live.show", mode=mode, key=key, match_id=match.id))
+                return _back_to_the_table(access, match)
         except ValidationError:
             pass
         except RefereeError as refused:
             form.form_errors.append(i18n.error_text(refused, where=False))
             point_at(card_fields(form), refused)
-    return _page(access, match, state, None, form)
+    return _page(access, match, state, form, _blank_hint_form(state))
 
 
-def _arrange(form: Any, state: Any, entry: dict[str, Any]) -> None:
-    """manipulation: let the solver lay out the table with the cards played (nothing saved)."""
-    from referee.table import arrange, take_back
+def _arrange(form: Any, state: RoundInProgress, entry: dict[str, Any]) -> None:
+    """Lay out the table with the cards played, in the turn form (nothing saved).
 
+    When no layout uses every card played, say which cards go back to the hand.
+    """
     if not entry["played"]:
         form.played.errors = [*form.played.errors, gettext("Which cards were played?")]
         return
-    before = [meld.cards for meld in state.table]
+    before = _table_melds(state)
     players = len(state.players)
-    found = matchlog.engine(arrange, before, entry["played"], players, rules=state.rules)
-    if found is None:
-        back = matchlog.engine(take_back, before, entry["played"], players, rules=state.rules)
-        form.form_errors.append(
-            gettext(
-                "No arrangement uses all these cards; these go back to the hand: %(cards)s",
-                cards=" ".join(format_card(card) for card in back),
-            )
-        )
+    found = matchlog.call_engine(arrange, before, entry["played"], players, rules=state.rules)
+    if found is not None:
+        form.table.data = str(found)
         return
-    form.table.data = "\n".join(
-        " ".join(format_card(c) for c in meld.cards) for meld in found.melds
+    back = matchlog.call_engine(take_back, before, entry["played"], players, rules=state.rules)
+    form.form_errors.append(
+        gettext(
+            "No arrangement uses all these cards; these go back to the hand: %(cards)s",
+            cards=format_cards(back),
+        )
     )
-    form.table.melds = [line.split() for line in form.table.data.splitlines()]
+
+
+@bp.post(LIVE + "/hint")
+def hint(mode: str, key: str, match_id: int) -> Any:
+    """manipulation: the most cards of a hand that can go on the table now (nothing saved).
+
+    With the edit link, the turn form comes back filled in with that play.
+    """
+    access = open_table(mode, key)
+    match = open_match(access, match_id)
+    state, _error = _state(match, _turns(match))
+    if state is None or state.is_over or not _rearranges_table(state):
+        return _back_to_the_table(access, match)
+    turn_form = _blank_turn_form(access, match, state)
+    hint_form = PlayHintForm()
+    play = None
+    if hint_form.validate_on_submit():
+        try:
+            play = matchlog.call_engine(
+                best_play,
+                hint_form.hand.cards,
+                _table_melds(state),
+                len(state.players),
+                rules=state.rules,
+            )
+        except RefereeError as refused:
+            hint_form.hand.errors.append(i18n.error_text(refused, where=False))
+    if turn_form is not None and play is not None and play.arrangement is not None:
+        turn_form.played.data = format_cards(play.cards)
+        turn_form.table.data = str(play.arrangement)
+    return _page(access, match, state, turn_form, hint_form, play)
 
 
 def _save_turn(match: Match, turns: list[dict[str, Any]]) -> None:
     stored = match.live_round
     if stored is None:
-        number = len(match.complete_rounds) + 1
-        match.rounds.append(Round(number=number, entry={"turns": turns}, complete=False))
+        match.rounds.append(
+            Round(number=match.next_round_number, entry={"turns": turns}, complete=False)
+        )
     else:
         stored.entry = {**stored.entry, "turns": turns}
     db.session.commit()
@@ -243,7 +321,7 @@ def undo(mode: str, key: str, match_id: int) -> Response:
             db.session.delete(stored)
         db.session.commit()
         flash(gettext("The last turn was taken back."))
-    return redirect(url_for("live.show", mode=mode, key=key, match_id=match.id))
+    return _back_to_the_table(access, match)
 
 
 @bp.post(LIVE + "/discard")
@@ -256,7 +334,7 @@ def discard(mode: str, key: str, match_id: int) -> Response:
         db.session.delete(stored)
         db.session.commit()
         flash(gettext("The live round was discarded."))
-    return redirect(url_for("matches.scoreboard", mode=mode, key=key, match_id=match.id))
+    return to_score_sheet(access, match)
 
 
 @bp.route(LIVE + "/end", methods=["GET", "POST"])
@@ -268,7 +346,9 @@ def end(mode: str, key: str, match_id: int) -> Any:
     state, error = _state(match, turns)
     if state is None:
         flash(i18n.error_text(error) if error else gettext("There is no live round."), "error")
-        return redirect(url_for("matches.scoreboard", mode=mode, key=key, match_id=match.id))
+        return to_score_sheet(access, match)
+    if not _has_turns(state):
+        return _to_the_round_form(access, match)
     out = state.out
     form = end_form_class(match.rules, players, out)()
     if form.is_submitted() and form.validate():
@@ -283,22 +363,20 @@ def end(mode: str, key: str, match_id: int) -> Any:
         else:
             stored = match.live_round
             if stored is None:
-                stored = Round(number=len(match.complete_rounds) + 1, entry=entry)
+                stored = Round(number=match.next_round_number, entry=entry)
                 match.rounds.append(stored)
             stored.entry, stored.complete = entry, True
             db.session.commit()
             flash(gettext("Round %(number)s saved.", number=stored.number))
-            return redirect(url_for("matches.scoreboard", mode=mode, key=key, match_id=match.id))
-    page = render_template(
+            return to_score_sheet(access, match)
+    return render_page(
         "matches/live_end.html",
         access=access,
-        table=access.table,
         match=match,
         form=form,
         players=players,
         out=out,
         state=state,
         rows=picker_rows(match),
-        used=sorted({format_card(c) for c in state.used_cards if not c.is_joker}),
+        used=_cards_on_table(state),
     )
-    return (page, 400) if form.errors else page

@@ -2,20 +2,23 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, abort, redirect, render_template, request, session, url_for
+from typing import Any
+
+from flask import Blueprint, abort, redirect, request, session, url_for
 from werkzeug.wrappers import Response
 
 from referee.rulesets import RULESETS
 from referee.web import i18n
 from referee.web.access import remembered_tables
 from referee.web.forms import LanguageForm, TableForm
+from referee.web.views.pages import render_page
 
 bp = Blueprint("main", __name__)
 
 
 @bp.get("/")
-def home() -> str:
-    return render_template("home.html", tables=remembered_tables(), form=TableForm())
+def home() -> Any:
+    return render_page("home.html", tables=remembered_tables(), form=TableForm())
 
 
 @bp.post("/language")
@@ -32,16 +35,16 @@ def language() -> Response:
 
 
 @bp.get("/rules/")
-def rules_index() -> str:
-    return render_template("rules/index.html", rulesets=list(RULESETS.values()))
+def rules_index() -> Any:
+    return render_page("rules/index.html", rulesets=list(RULESETS.values()))
 
 
 @bp.get("/rules/<rules_id>")
-def rules(rules_id: str) -> str:
+def rules(rules_id: str) -> Any:
     ruleset = RULESETS.get(rules_id)
     if ruleset is None:
         abort(404)
-    return render_template(
+    return render_page(
         [f"rules/{ruleset.id}.{i18n.current()}.html", f"rules/{ruleset.id}.en.html"],
         rules=ruleset,
         rulesets=list(RULESETS.values()),

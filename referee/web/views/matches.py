@@ -6,37 +6,31 @@ import json
 import secrets
 from typing import Any
 
-from flask import Blueprint, Response, abort, flash, redirect, render_template, url_for
+from flask import Blueprint, Response, abort, flash
 from flask_babel import gettext
-from werkzeug.wrappers import Response as BaseResponse
+from wtforms.validators import ValidationError
 
 from referee.errors import RefereeError
-from referee.rulesets import RULESETS
+from referee.rulesets import RULESETS, Ruleset
 from referee.web import i18n, matchlog, scoresheet
-from referee.web.access import open_match, open_table
+from referee.web.access import Access, open_match, open_table
 from referee.web.extensions import db
 from referee.web.fields import numbered
-from referee.web.forms import ActionForm, ImportForm, setup_form_class, setup_options
-from referee.web.labels import description
-from referee.web.models import Match, MatchPlayer, Player, Round
+from referee.web.forms import NAME_MAX, ImportForm, setup_form_class, setup_options
+from referee.web.models import CardTable, Match, MatchPlayer, Player, Round
+from referee.web.views.pages import render_page, to_score_sheet
 
 bp = Blueprint("matches", __name__)
 PREFIX = "/<any(t,v):mode>/<key>"
 
 
 @bp.get(PREFIX + "/new")
-def choose(mode: str, key: str) -> str:
+def choose(mode: str, key: str) -> Any:
     access = open_table(mode, key, edit=True)
-    return render_template(
-        "matches/choose.html",
-        access=access,
-        table=access.table,
-        rulesets=RULESETS.values(),
-        description=description,
-    )
+    return render_page("matches/choose.html", access=access, rulesets=RULESETS.values())
 
 
-def _ruleset(rules_id: str) -> Any:
+def _ruleset(rules_id: str) -> Ruleset:
     rules = RULESETS.get(rules_id)
     if rules is None:
         abort(404)
@@ -44,69 +38,45 @@ def _ruleset(rules_id: str) -> Any:
 
 
 @bp.route(PREFIX + "/new/<rules_id>", methods=["GET", "POST"])
-def setup(mode: str, key: str, rules_id: str) -> str | BaseResponse | tuple[str, int]:
+def setup(mode: str, key: str, rules_id: str) -> Any:
     access = open_table(mode, key, edit=True)
-    rules = _ruleset(rules_id)
-    names = [player.name for player in access.table.players]
-    form = setup_form_class(rules, names)()
-    if not form.is_submitted():  # seat the table's players, as far as the game allows
-        for entry, name in zip(numbered(form, "seat"), names, strict=False):
-            entry.data = name
-    if form.is_submitted():
-        header = _read_setup(form, rules)
-        if header is not None:
-            match = Match(table=access.table, rules=rules.id)
-            db.session.add(match)
-            _apply_setup(match, header)
-            db.session.commit()
-            return redirect(url_for("matches.scoreboard", mode=mode, key=key, match_id=match.id))
-    page = render_template(
-        "matches/setup.html",
-        access=access,
-        table=access.table,
-        rules=rules,
-        form=form,
-        description=description(rules),
-        match=None,
-    )
-    return (page, 400) if form.errors else page
+    return _setup_page(access, _ruleset(rules_id), None)
 
 
 @bp.route(PREFIX + "/m/<int:match_id>/setup", methods=["GET", "POST"])
-def edit_setup(mode: str, key: str, match_id: int) -> str | BaseResponse | tuple[str, int]:
+def edit_setup(mode: str, key: str, match_id: int) -> Any:
     """Players, first dealer, target and options may change until the first round is saved."""
     access = open_table(mode, key, edit=True)
     match = open_match(access, match_id)
     if match.rounds:
         flash(gettext("The target and options are fixed once the first round is saved."), "error")
-        return redirect(url_for("matches.scoreboard", mode=mode, key=key, match_id=match.id))
-    rules = _ruleset(match.rules)
+        return to_score_sheet(access, match)
+    return _setup_page(access, _ruleset(match.rules), match)
+
+
+def _setup_page(access: Access, rules: Ruleset, match: Match | None) -> Any:
+    """The setup form of a new match (``match`` None) or of a match with no round yet."""
     names = [player.name for player in access.table.players]
     form = setup_form_class(rules, names)()
     if form.is_submitted():
         header = _read_setup(form, rules)
         if header is not None:
+            if match is None:
+                match = Match(table=access.table, rules=rules.id)
+                db.session.add(match)
             _apply_setup(match, header)
             db.session.commit()
-            return redirect(url_for("matches.scoreboard", mode=mode, key=key, match_id=match.id))
+            return to_score_sheet(access, match)
+    elif match is None:  # seat the table's players, as far as the game allows
+        for entry, name in zip(numbered(form, "seat"), names, strict=False):
+            entry.data = name
     else:
         _fill_setup(form, match, rules)
-    page = render_template(
-        "matches/setup.html",
-        access=access,
-        table=access.table,
-        rules=rules,
-        form=form,
-        description=description(rules),
-        match=match,
-    )
-    return (page, 400) if form.errors else page
+    return render_page("matches/setup.html", access=access, rules=rules, form=form, match=match)
 
 
-def _read_setup(form: Any, rules: Any) -> dict[str, Any] | None:
+def _read_setup(form: Any, rules: Ruleset) -> dict[str, Any] | None:
     """The match header from a submitted setup form, checked by the engine; None if refused."""
-    from wtforms.validators import ValidationError
-
     if not form.validate():
         return None
     seats = numbered(form, "seat")
@@ -160,7 +130,7 @@ def _apply_setup(match: Match, header: dict[str, Any]) -> None:
         match.seats.append(MatchPlayer(seat=seat, player=by_name[name]))
 
 
-def _fill_setup(form: Any, match: Match, rules: Any) -> None:
+def _fill_setup(form: Any, match: Match, rules: Ruleset) -> None:
     for entry, name in zip(numbered(form, "seat"), match.player_names, strict=False):
         entry.data = name
     form.first_dealer.data = match.first_dealer
@@ -181,20 +151,16 @@ def _fill_setup(form: Any, match: Match, rules: Any) -> None:
 
 
 @bp.get(PREFIX + "/m/<int:match_id>/")
-def scoreboard(mode: str, key: str, match_id: int) -> str:
+def scoreboard(mode: str, key: str, match_id: int) -> Any:
     access = open_table(mode, key)
     match = open_match(access, match_id)
     seen = matchlog.outlook(match)
-    sheet = scoresheet.build(match, seen.state)
-    return render_template(
+    return render_page(
         "matches/scoreboard.html",
         access=access,
-        table=access.table,
         match=match,
-        sheet=sheet,
+        sheet=scoresheet.build(match, seen.state),
         error=seen.error,
-        action_form=ActionForm(),
-        description=description,
     )
 
 
@@ -212,7 +178,7 @@ def export(mode: str, key: str, match_id: int) -> Response:
 
 
 @bp.post(PREFIX + "/import")
-def import_match(mode: str, key: str) -> BaseResponse | tuple[str, int]:
+def import_match(mode: str, key: str) -> Any:
     access = open_table(mode, key, edit=True)
     form = ImportForm()
     if form.validate_on_submit():
@@ -220,20 +186,18 @@ def import_match(mode: str, key: str) -> BaseResponse | tuple[str, int]:
         if match is not None:
             db.session.commit()
             flash(gettext("Match imported."))
-            return redirect(url_for("matches.scoreboard", mode=mode, key=key, match_id=match.id))
+            return to_score_sheet(access, match)
     db.session.rollback()
-    return render_template("matches/import.html", access=access, table=access.table, form=form), 400
+    return render_page("matches/import.html", access=access, form=form)  # 400: it shows why
 
 
 @bp.get(PREFIX + "/import")
-def import_page(mode: str, key: str) -> str:
+def import_page(mode: str, key: str) -> Any:
     access = open_table(mode, key, edit=True)
-    return render_template(
-        "matches/import.html", access=access, table=access.table, form=ImportForm()
-    )
+    return render_page("matches/import.html", access=access, form=ImportForm())
 
 
-def _import(table: Any, form: ImportForm) -> Match | None:
+def _import(table: CardTable, form: ImportForm) -> Match | None:
     raw: bytes | str = ""
     if form.file.data and getattr(form.file.data, "filename", ""):
         raw = form.file.data.read()
@@ -251,13 +215,15 @@ def _import(table: Any, form: ImportForm) -> Match | None:
         form.document.errors.append(gettext("This is not a referee-match/1 document."))
         return None
     try:
-        state = matchlog.replay(doc)
+        matchlog.replay(doc)
     except RefereeError as error:
         form.document.errors.append(i18n.error_text(error))
         return None
     names = [str(name) for name in doc["players"]]
-    if any(len(name) > 40 or not name.strip() for name in names):
-        form.document.errors.append(gettext("Player names must be 1 to 40 letters long."))
+    if any(len(name) > NAME_MAX or not name.strip() for name in names):
+        form.document.errors.append(
+            gettext("Player names must be 1 to %(max)s letters long.", max=NAME_MAX)
+        )
         return None
     by_name = {player.name: player for player in table.players}
     match = Match(
@@ -273,5 +239,4 @@ def _import(table: Any, form: ImportForm) -> Match | None:
     for number, entry in enumerate(doc.get("rounds") or [], start=1):
         match.rounds.append(Round(number=number, entry=entry))
     db.session.add(match)
-    del state
     return match

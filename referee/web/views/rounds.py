@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
+from flask import Blueprint, abort, flash, redirect, request, url_for
 from flask_babel import gettext
 from werkzeug.wrappers import Response
 from wtforms.validators import ValidationError
@@ -21,13 +21,8 @@ from referee.web.extensions import db
 from referee.web.feedback import field_cards, point_at
 from referee.web.forms import ActionForm, RoundJsonForm
 from referee.web.models import Match, Round
-from referee.web.roundforms import (
-    ENDINGS,
-    build_round,
-    card_fields,
-    fill_from_round,
-    quick_form_class,
-)
+from referee.web.roundforms import build_round, card_fields, fill_from_round, quick_form_class
+from referee.web.views.pages import render_page, to_score_sheet
 
 bp = Blueprint("rounds", __name__)
 MATCH = "/<any(t,v):mode>/<key>/m/<int:match_id>"
@@ -40,12 +35,8 @@ def _stored(match: Match, number: int) -> Round:
     return found
 
 
-def _back(mode: str, key: str, match: Match) -> Response:
-    return redirect(url_for("matches.scoreboard", mode=mode, key=key, match_id=match.id))
-
-
-def _used_cards(form: Any) -> list[str]:
-    """Cards typed anywhere in the round form, shown as used in the picker."""
+def _typed_cards(form: Any) -> list[str]:
+    """Cards typed anywhere in the round form, which the picker marks as used."""
     return sorted({card for field in card_fields(form) for card in field_cards(field)})
 
 
@@ -83,7 +74,7 @@ def _round_form(access: Any, match: Match, stored: Round | None) -> Any:
                     number=stored.number,
                 )
             )
-    number = stored.number if stored else len(match.complete_rounds) + 1
+    number = stored.number if stored else match.next_round_number
     preview = None
     if form.is_submitted() and form.validate():
         try:
@@ -103,22 +94,19 @@ def _round_form(access: Any, match: Match, stored: Round | None) -> Any:
             if request.form.get("action") == "save":
                 _save(match, stored, entry)
                 flash(gettext("Round %(number)s saved.", number=number))
-                return _back(access.mode, access.key, match)
+                return to_score_sheet(access, match)
             preview = _preview(match, state, number, entry)
-    page = render_template(
+    return render_page(
         "matches/round_form.html",
         access=access,
-        table=access.table,
         match=match,
         form=form,
         players=players,
         number=number,
         stored=stored,
-        endings=ENDINGS.get(match.rules, ("void",)),
         preview=preview,
-        used=_used_cards(form) if form.is_submitted() else [],
+        used=_typed_cards(form) if form.is_submitted() else [],
     )
-    return (page, 400) if form.errors else page
 
 
 def _preview(match: Match, state: Any, number: int, entry: dict[str, Any]) -> dict[str, Any]:
@@ -129,7 +117,7 @@ def _preview(match: Match, state: Any, number: int, entry: dict[str, Any]) -> di
 
 def _save(match: Match, stored: Round | None, entry: dict[str, Any]) -> None:
     if stored is None:
-        match.rounds.append(Round(number=len(match.complete_rounds) + 1, entry=entry))
+        match.rounds.append(Round(number=match.next_round_number, entry=entry))
     else:
         stored.entry = entry
         stored.previous_entry = None
@@ -165,16 +153,10 @@ def edit_json(mode: str, key: str, match_id: int, number: int) -> Any:
                 else:
                     _save(match, stored, entry)
                     flash(gettext("Round %(number)s saved.", number=number))
-                    return _back(mode, key, match)
-    page = render_template(
-        "matches/round_json.html",
-        access=access,
-        table=access.table,
-        match=match,
-        form=form,
-        number=number,
+                    return to_score_sheet(access, match)
+    return render_page(
+        "matches/round_json.html", access=access, match=match, form=form, number=number
     )
-    return (page, 400) if form.errors else page
 
 
 @bp.get(MATCH + "/rounds/<int:number>")
@@ -186,29 +168,30 @@ def show(mode: str, key: str, match_id: int, number: int) -> str:
     result = None
     if seen.state is not None and stored.complete and number <= len(seen.state.rounds):
         result = seen.state.rounds[number - 1]
-    return render_template(
+    return render_page(
         "matches/round_show.html",
         access=access,
-        table=access.table,
         match=match,
         stored=stored,
         result=result,
         entry_json=json.dumps(stored.entry, ensure_ascii=False, indent=2),
-        action_form=ActionForm(),
     )
 
 
-def _change(match: Match, number: int, entry: dict[str, Any] | None) -> RefereeError | None:
+def _replace_entry(
+    match: Match, stored: Round, entry: dict[str, Any], previous: dict[str, Any] | None
+) -> bool:
+    """Give a stored round a new entry if the whole match still replays; say why not if not."""
     rounds = matchlog.entries(match)
-    if entry is None:
-        del rounds[number - 1]
-    else:
-        rounds[number - 1] = entry
+    rounds[stored.number - 1] = entry
     try:
         matchlog.verify(match, rounds)
     except RefereeError as error:
-        return error
-    return None
+        flash(i18n.error_text(error), "error")
+        return False
+    stored.entry, stored.previous_entry = entry, previous
+    db.session.commit()
+    return True
 
 
 @bp.post(MATCH + "/rounds/<int:number>/void")
@@ -217,14 +200,9 @@ def void(mode: str, key: str, match_id: int, number: int) -> Response:
     match = open_match(access, match_id)
     stored = _stored(match, number)
     if ActionForm().validate_on_submit() and stored.complete and not stored.voided:
-        error = _change(match, number, {"end": "void"})
-        if error is not None:
-            flash(i18n.error_text(error), "error")
-        else:
-            stored.previous_entry, stored.entry = stored.entry, {"end": "void"}
-            db.session.commit()
+        if _replace_entry(match, stored, {"end": "void"}, previous=stored.entry):
             flash(gettext("Round %(number)s is void.", number=number))
-    return _back(mode, key, match)
+    return to_score_sheet(access, match)
 
 
 @bp.post(MATCH + "/rounds/<int:number>/restore")
@@ -233,14 +211,9 @@ def restore(mode: str, key: str, match_id: int, number: int) -> Response:
     match = open_match(access, match_id)
     stored = _stored(match, number)
     if ActionForm().validate_on_submit() and stored.voided and stored.previous_entry:
-        error = _change(match, number, stored.previous_entry)
-        if error is not None:
-            flash(i18n.error_text(error), "error")
-        else:
-            stored.entry, stored.previous_entry = stored.previous_entry, None
-            db.session.commit()
+        if _replace_entry(match, stored, stored.previous_entry, previous=None):
             flash(gettext("Round %(number)s is restored.", number=number))
-    return _back(mode, key, match)
+    return to_score_sheet(access, match)
 
 
 @bp.post(MATCH + "/rounds/undo")
@@ -250,13 +223,13 @@ def undo(mode: str, key: str, match_id: int) -> Response:
     match = open_match(access, match_id)
     complete = match.complete_rounds
     if not ActionForm().validate_on_submit() or not complete:
-        return _back(mode, key, match)
+        return to_score_sheet(access, match)
     if match.live_round is not None:
         flash(gettext("A round is being played live: finish it or discard it first."), "error")
-        return _back(mode, key, match)
+        return to_score_sheet(access, match)
     last = complete[-1]
     match.rounds.remove(last)
     db.session.delete(last)
     db.session.commit()
     flash(gettext("Round %(number)s removed.", number=last.number))
-    return _back(mode, key, match)
+    return to_score_sheet(access, match)

@@ -4,25 +4,25 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, flash, redirect, render_template, url_for
+from flask import Blueprint, flash, redirect, url_for
 from flask_babel import gettext
-from werkzeug.wrappers import Response
 
 from referee.web import stats
 from referee.web.access import EDIT, Access, open_table, remember, remembered_tables
 from referee.web.extensions import db
-from referee.web.forms import ActionForm, ImportForm, PlayersForm, TableForm, split_names
+from referee.web.forms import PlayersForm, TableForm, split_names
 from referee.web.matchlog import outlook
 from referee.web.models import CardTable, Player
+from referee.web.views.pages import render_page
 
 bp = Blueprint("tables", __name__)
 
 
 @bp.post("/tables")
-def create() -> Response | tuple[str, int]:
+def create() -> Any:
     form = TableForm()
     if not form.validate_on_submit():
-        return render_template("home.html", tables=remembered_tables(), form=form), 400
+        return render_page("home.html", tables=remembered_tables(), form=form)
     table = CardTable(name=form.name.data.strip())
     db.session.add(table)
     db.session.commit()
@@ -37,22 +37,15 @@ def show(mode: str, key: str) -> Any:
     return _page(access, PlayersForm())
 
 
-def _page(access: Access, players_form: PlayersForm, status: int = 200) -> Any:
+def _page(access: Access, players_form: PlayersForm) -> Any:
     matches = [(match, outlook(match)) for match in access.table.matches]
-    page = render_template(
-        "tables/show.html",
-        access=access,
-        table=access.table,
-        matches=matches,
-        players_form=players_form,
-        import_form=ImportForm(),
-        action_form=ActionForm(),
+    return render_page(
+        "tables/show.html", access=access, matches=matches, players_form=players_form
     )
-    return page if status == 200 else (page, status)
 
 
 @bp.post("/<any(t,v):mode>/<key>/players")
-def add_players(mode: str, key: str) -> Response | tuple[str, int]:
+def add_players(mode: str, key: str) -> Any:
     access = open_table(mode, key, edit=True)
     form = PlayersForm()
     if form.validate_on_submit():
@@ -68,12 +61,10 @@ def add_players(mode: str, key: str) -> Response | tuple[str, int]:
         form.names.errors.append(
             gettext("Already at this table: %(names)s", names=", ".join(taken))
         )
-    return _page(access, form, 400)
+    return _page(access, form)
 
 
 @bp.get("/<any(t,v):mode>/<key>/stats")
-def statistics(mode: str, key: str) -> str:
+def statistics(mode: str, key: str) -> Any:
     access = open_table(mode, key)
-    return render_template(
-        "tables/stats.html", access=access, table=access.table, stats=stats.for_table(access.table)
-    )
+    return render_page("tables/stats.html", access=access, stats=stats.for_table(access.table))

@@ -4,15 +4,23 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, render_template
+from flask import Blueprint
 
 from referee.errors import RefereeError
+from referee.gin import best_arrangement
 from referee.melds import check_layoff, check_meld
-from referee.rulesets import find_ruleset
-from referee.web import gin_view, i18n
-from referee.web.forms import CheckerForm, GinHandForm
+from referee.rulesets import Ruleset, find_ruleset
+from referee.web import i18n, matchlog
+from referee.web.forms import CheckerForm, GinHandForm, rulesets_with_option
+from referee.web.views.pages import render_page
 
 bp = Blueprint("tools", __name__)
+
+
+def _checked_rules(form: CheckerForm) -> Ruleset:
+    """The chosen ruleset, with the chosen ace option where the ruleset has that option."""
+    rules = find_ruleset(form.rules.data)
+    return rules.with_options({"ace": form.ace.data} if "ace" in rules.options else {})
 
 
 @bp.route("/check", methods=["GET", "POST"])
@@ -20,18 +28,22 @@ def checker() -> Any:
     form = CheckerForm()
     verdict = None
     if form.validate_on_submit():
-        rules = find_ruleset(form.rules.data)
         try:
+            rules = _checked_rules(form)
             if form.meld.cards:
-                verdict = check_layoff(form.meld.cards, form.cards.cards, rules)
+                verdict = matchlog.call_engine(
+                    check_layoff, form.meld.cards, form.cards.cards, rules
+                )
             else:
-                verdict = check_meld(form.cards.cards, rules)
+                verdict = matchlog.call_engine(check_meld, form.cards.cards, rules)
         except RefereeError as error:
             form.cards.errors.append(i18n.error_text(error))
-    page = render_template(
-        "tools/checker.html", form=form, verdict=verdict, layoff=bool(form.meld.data)
+    return render_page(
+        "tools/checker.html",
+        form=form,
+        verdict=verdict,
+        ace_rulesets=[rules.id for rules in rulesets_with_option("ace")],
     )
-    return (page, 400) if form.errors else page
 
 
 @bp.route("/gin", methods=["GET", "POST"])
@@ -40,8 +52,7 @@ def gin_analyser() -> Any:
     arrangement = None
     if form.validate_on_submit():
         try:
-            arrangement = gin_view.analyse(" ".join(form.cards.cards))
+            arrangement = matchlog.call_engine(best_arrangement, form.cards.cards)
         except RefereeError as error:
             form.cards.errors.append(i18n.error_text(error))
-    page = render_template("tools/gin.html", form=form, arrangement=arrangement)
-    return (page, 400) if form.errors else page
+    return render_page("tools/gin.html", form=form, arrangement=arrangement)

@@ -21,7 +21,19 @@
       });
     });
     document.querySelectorAll("[data-picker]").forEach(setUpPicker);
+    document.querySelectorAll("[data-only-for-rules]").forEach(showOnlyForRules);
   });
+
+  // A field that only some rulesets use is hidden while another ruleset is chosen.
+  function showOnlyForRules(box) {
+    var form = box.closest("form");
+    var select = form && form.querySelector("select[name=rules]");
+    if (!select) return;
+    var ids = box.getAttribute("data-only-for-rules").split(" ");
+    function update() { box.hidden = ids.indexOf(select.value) < 0; }
+    select.addEventListener("change", update);
+    update();
+  }
 
   function setUpPicker(picker) {
     var scope = picker.closest("form") || document;

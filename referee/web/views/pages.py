@@ -1,0 +1,33 @@
+"""Rendering a page the same way everywhere, and the way back to the score sheet.
+
+A page below a card table gets the table's ``access`` and the ``table``
+itself (its crumbs and links need both).  A page that shows a form with an
+error answers 400, so that a refused form never looks like a success.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import redirect, render_template, url_for
+from flask_wtf import FlaskForm
+from werkzeug.wrappers import Response
+
+from referee.web.access import Access
+from referee.web.models import Match
+
+
+def render_page(template: str | list[str], *, access: Access | None = None, **context: Any) -> Any:
+    """The page, with status 400 while any form on it shows an error."""
+    if access is not None:
+        context.update(access=access, table=access.table)
+    page = render_template(template, **context)
+    refused = any(isinstance(value, FlaskForm) and value.errors for value in context.values())
+    return (page, 400) if refused else page
+
+
+def to_score_sheet(access: Access, match: Match) -> Response:
+    """Back to the match's score sheet, through the same link the page was opened with."""
+    return redirect(
+        url_for("matches.scoreboard", mode=access.mode, key=access.key, match_id=match.id)
+    )
