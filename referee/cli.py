@@ -32,13 +32,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     subparsers = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
     for name in COMMANDS:
-        try:
-            module = importlib.import_module(f"referee.commands.{name}")
-        except ModuleNotFoundError as missing:
-            if missing.name != f"referee.commands.{name}":
-                raise
-            continue
-        module.add_parser(subparsers)
+        importlib.import_module(f"referee.commands.{name}").add_parser(subparsers)
     return parser
 
 

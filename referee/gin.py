@@ -366,11 +366,7 @@ def deadwood_of_mask(mask: int) -> int:
     if not trips & (run[a] | run[b] | run[c] | run[d]):
         keep = ~trips
         return dead[a & keep] + dead[b & keep] + dead[c & keep] + dead[d & keep]
-    forced, choices = _choices(mask, mask, 0)
-    removals = [forced]
-    for options in choices:
-        removals = [x | o for x in removals for o in options]
-    return min(_scores(mask, removals, False))
+    return _optimise(mask, mask, 0, False)[0]
 
 
 def best_discard_of_mask(mask: int) -> tuple[int, int]:
@@ -401,13 +397,8 @@ def best_discard_of_mask(mask: int) -> tuple[int, int]:
         d &= keep
         top = max(_TOP0[a], _TOP1[b], _TOP2[c], _TOP3[d])
         return (dead[a] + dead[b] + dead[c] + dead[d] - (top >> 6), (top & 63) if top else -1)
-    forced, choices = _choices(mask, mask, 0)
-    removals = [forced]
-    for options in choices:
-        removals = [x | o for x in removals for o in options]
-    scores = _scores(mask, removals, True)
-    best = min(scores)
-    r = mask & ~removals[scores.index(best)]
+    best, removals = _optimise(mask, mask, 0, True)
+    r = mask & ~removals[0]
     top = max(_TOP0[r & _LANE], _TOP1[r >> 16 & _LANE], _TOP2[r >> 32 & _LANE], _TOP3[r >> 48])
     return best, (top & 63) if top else -1
 
@@ -480,8 +471,8 @@ class Adjudication:
     winner: str
     points: int
     why: Reason
+    names: tuple[str | Reason, str | Reason]
     knocker_melds_given: bool = False
-    names: tuple[str, str] = ("the knocker", "the defender")
 
     @property
     def explanation(self) -> str:
@@ -729,9 +720,11 @@ def _normalised(meld: tuple[Card, ...]) -> tuple[Card, ...]:
 
 THE_HAND = define_message("gin.the_hand", "the hand")
 HAND_OF = define_message("gin.hand_of", "{who}'s hand")
+THE_KNOCKER = define_message("gin.the_knocker", "the knocker")
+THE_DEFENDER = define_message("gin.the_defender", "the defender")
 
 
-def _possessive(name: str) -> Reason:
+def _possessive(name: str | Reason) -> Reason:
     return Reason.of(HAND_OF, who=name)
 
 
@@ -740,7 +733,7 @@ def adjudicate_knock(
     defender: CardsIn,
     knocker_melds: MeldsIn | None = None,
     *,
-    names: tuple[str, str] = ("the knocker", "the defender"),
+    names: tuple[str, str] | None = None,
 ) -> Adjudication:
     """Settle a knock: arrangements, the defender's best melds and lay-offs, the score.
 
@@ -748,14 +741,15 @@ def adjudicate_knock(
     discard).  ``knocker_melds``, when given, is the spread the knocker actually made (a
     list of melds, or a string with melds separated by ``|``); otherwise the knocker's
     least-deadwood arrangement is used, and among equal ones the one that leaves the
-    defender the most deadwood.  ``names`` only changes the wording of reasons.
+    defender the most deadwood.  ``names`` (knocker, defender) only changes the wording of
+    reasons, which otherwise say "the knocker" and "the defender".
 
     >>> result = adjudicate_knock('7C 8C 9C 2S 2H 2D 5H 6H 7H AS',
     ...                           '6C 10C 4D 10S JS QS KS 9H 9D 9S')
     >>> result.outcome, result.winner, result.points
     ('knock', 'knocker', 3)
     """
-    knocker_name, defender_name = names
+    knocker_name, defender_name = names or (Reason.of(THE_KNOCKER), Reason.of(THE_DEFENDER))
     k_whose, d_whose = _possessive(knocker_name), _possessive(defender_name)
     k_hand, k_mask = _hand(knocker, k_whose)
     d_hand, d_mask = _hand(defender, d_whose)
@@ -840,12 +834,12 @@ def adjudicate_knock(
         points=points,
         why=why,
         knocker_melds_given=knocker_melds is not None,
-        names=names,
+        names=(knocker_name, defender_name),
     )
 
 
 def _text(mask: int) -> str:
-    return format_cards(cards_of(mask)) or "no card"
+    return format_cards(cards_of(mask))
 
 
 @dataclass

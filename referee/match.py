@@ -32,9 +32,8 @@ A round being played
 
 from __future__ import annotations
 
-import importlib
 from collections import Counter
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -51,11 +50,12 @@ from referee.matchfile import (
     read_round,
     read_turn,
 )
-from referee.melds import AND, Meld, MeldKind, check_layoff, check_meld, verify_layoff, verify_meld
+from referee.melds import AND, Meld, MeldKind, check_layoff, verify_layoff, verify_meld
 from referee.messages import Reason, define_message
 from referee.notation import format_card, format_cards, parse_card
 from referee.rulesets import MatchProgress, Ruleset, TurnStyle
 from referee.scoring import Ending, Outcome, RoundEnding, RoundScore, nobody_scores
+from referee.table import verify_turn as verify_table_turn
 
 # -- messages --------------------------------------------------------------------------------
 
@@ -141,25 +141,6 @@ NO_MELD_YET = define_message(
     "round.no_meld_yet", "there is no meld {number}: no meld is on the table yet"
 )
 LAYOFF_FAILED = define_message("round.layoff_failed", "meld {number}: {reason}")
-TABLE_MELD_ILLEGAL = define_message(
-    "round.table_meld_illegal", "meld {number} on the table: {reason}"
-)
-TABLE_NOTHING_PLAYED = define_message(
-    "round.table_nothing_played", "a turn that melds adds at least one card from hand"
-)
-TABLE_CARDS_CHANGED = define_message(
-    "round.table_cards_changed",
-    "the table after the turn should hold the cards before it plus the ones played ({played}), "
-    "but {difference}",
-)
-TABLE_CARD_GONE = define_message(
-    "round.table_card_gone",
-    "{card} was on the table {before} time(s) before the turn (as itself or as a joker standing "
-    "for it) and only {after} time(s) after: no card leaves the table, and a joker keeps the card "
-    "it stands for until the real card replaces it",
-)
-TABLE_MISSING = define_message("round.table_missing", "{cards} left the table")
-TABLE_EXTRA = define_message("round.table_extra", "{cards} appeared on the table from nowhere")
 TOO_MANY_PUT_DOWN = define_message(
     "round.too_many_put_down",
     "{player} cannot put {count} cards down in this turn: with the {drawn} card(s) drawn, only "
@@ -191,22 +172,6 @@ CANNOT_BE_OUT = define_message(
     "round.cannot_be_out",
     "{player} is not out: {count} card(s) are still in hand after this turn",
 )
-NO_ENDING = define_message(
-    "round.no_ending",
-    "the round does not say how it ended: {expected}",
-)
-EXPECT_ENDINGS = {
-    "remi": 'mark the turn in which a hand became empty "out": true, or give "out" with the '
-    'winner, or "end": "blocked" or "void"',
-    "rummy": 'mark the turn in which a hand became empty "out": true, or give "out" with the '
-    'winner, or "end": "void"',
-    "remi-indonesia": 'mark the turn with the closing card "out": true, or give "closer" and '
-    '"closing_card", or "end": "stock" or "void"',
-    "manipulation": 'give "knock" or "out" with the player, mark the turn in which a hand '
-    'became empty "out": true, or "end": "stock" or "void"',
-    "gin": 'give "knock" with the player, or "end": "draw" or "void"',
-}
-EXPECT_ENDINGS_DEFAULT = 'give "out", "knock" or "end"'
 ENDING_NOT_IN_RULES = define_message(
     "round.ending_not_in_rules", 'a round of {rules} cannot end "{ending}"'
 )
@@ -286,11 +251,9 @@ ONLY_KNOCKER_MELDS = define_message(
 KNOCKER_MELD_NOT_IN_HAND = define_message(
     "round.knocker_meld_not_in_hand", "{card} is in {player}'s melds but not in {player}'s hand"
 )
+NOBODY = define_message("word.nobody", "nobody")
 MATCH_OVER = define_message(
     "match.over", "the match was already over after round {last} ({winners} won)"
-)
-SCORING_UNAVAILABLE = define_message(
-    "round.scoring_unavailable", "rounds of {rules} cannot be scored by this referee yet"
 )
 
 # -- places and deck integrity ---------------------------------------------------------------
@@ -397,18 +360,6 @@ class TableMeld:
         }
 
 
-def _table_verifier() -> Callable[..., Any] | None:
-    """``referee.table.verify_turn`` when that module provides it."""
-    try:
-        module = importlib.import_module("referee.table")
-    except ModuleNotFoundError as missing:
-        if missing.name == "referee.table":
-            return None
-        raise
-    verifier = getattr(module, "verify_turn", None)
-    return verifier if callable(verifier) else None
-
-
 @dataclass(frozen=True)
 class RoundInProgress:
     """A round entered turn by turn, as far as it has gone.
@@ -417,12 +368,10 @@ class RoundInProgress:
     dealt it; ``turns`` the turns applied so far.  ``table`` lists the melds
     on the table, numbered from 1 (see :class:`TableMeld`).  Per player:
     ``played`` the cards put down from hand so far (melds, lay-offs, or
-    manipulation's ``played``); ``play_turns`` the numbers of the turns in
-    which they put cards down; ``melds_laid`` the melds they laid (as laid);
+    manipulation's ``played``); ``melds_laid`` the melds they laid (as laid);
     ``held`` how many cards they hold between turns and ``taken_extra`` how
     many more cards than one they have drawn by taking discards (for rounds
-    entered with ``melds``).  ``runs_laid`` is who has laid a run this round
-    (remi-indonesia's run first).  ``out`` is who went out, in turn
+    entered with ``melds``).  ``out`` is who went out, in turn
     ``out_turn``; the round then takes no more turns.  ``closing_card`` is the
     card a remi-indonesia closer discarded.
 
@@ -437,8 +386,6 @@ class RoundInProgress:
     turns: tuple[Turn, ...] = ()
     table: tuple[TableMeld, ...] = ()
     played: Mapping[str, tuple[Card, ...]] = field(default_factory=dict)
-    play_turns: Mapping[str, tuple[int, ...]] = field(default_factory=dict)
-    runs_laid: frozenset[str] = frozenset()
     melds_laid: Mapping[str, tuple[Meld, ...]] = field(default_factory=dict)
     held: Mapping[str, int] = field(default_factory=dict)
     taken_extra: Mapping[str, int] = field(default_factory=dict)
@@ -457,7 +404,6 @@ class RoundInProgress:
             number,
             dealer,
             played={player: () for player in header.players},
-            play_turns={player: () for player in header.players},
             melds_laid={player: () for player in header.players},
             held={player: header.rules.deal_size(len(header.players)) for player in header.players},
             taken_extra={player: 0 for player in header.players},
@@ -485,6 +431,14 @@ class RoundInProgress:
         """Every card on the table (named jokers as ``JK=..``)."""
         return tuple(card for meld in self.table for card in meld.cards)
 
+    def play_turns(self, player: str) -> tuple[int, ...]:
+        """The numbers of the turns in which ``player`` put cards on the table."""
+        return tuple(
+            number
+            for number, turn in enumerate(self.turns, 1)
+            if turn.player == player and turn.cards_put_down
+        )
+
     def hand_size(self, player: str) -> int | None:
         """How many cards ``player`` holds between turns, where the turns tell.
 
@@ -509,6 +463,7 @@ class RoundInProgress:
         ]
 
     def can_apply_turn(self, turn: Turn | Mapping[str, Any]) -> bool:
+        """Whether :meth:`apply_turn` would accept ``turn``."""
         try:
             self.apply_turn(turn)
         except RefereeError:
@@ -547,19 +502,12 @@ class RoundInProgress:
     def _apply_meld_turn(self, turn: Turn, index: int) -> RoundInProgress:
         rules, player = self.rules, turn.player
         self._verify_taking(turn)
-        table = list(self.table)
-        runs_laid = set(self.runs_laid)
-        new_melds: list[Meld] = []
-        for cards in turn.melds:
-            meld = verify_meld(cards, rules)
-            if meld.kind is MeldKind.RUN:
-                runs_laid.add(player)
-            elif rules.run_first and player not in runs_laid:
-                raise RuleError(
-                    RUN_FIRST, player=player, cards=format_cards(cards), rules=rules.name
-                )
-            new_melds.append(meld)
-            table.append(TableMeld(len(table) + 1, player, index, meld))
+        has_run = any(meld.kind is MeldKind.RUN for meld in self.melds_laid[player])
+        new_melds = _laid_melds(rules, player, turn.melds, has_run)
+        table = list(self.table) + [
+            TableMeld(number, player, index, meld)
+            for number, meld in enumerate(new_melds, len(self.table) + 1)
+        ]
         for layoff in turn.layoffs:
             if layoff.onto > len(table):
                 if not table:
@@ -590,9 +538,7 @@ class RoundInProgress:
             turns=self.turns + (turn,),
             table=tuple(table),
             played={**self.played, player: self.played[player] + put_down},
-            play_turns=self._with_play_turn(player, index, bool(put_down)),
-            runs_laid=frozenset(runs_laid),
-            melds_laid={**self.melds_laid, player: self.melds_laid[player] + tuple(new_melds)},
+            melds_laid={**self.melds_laid, player: self.melds_laid[player] + new_melds},
             held={**self.held, player: max(left - 1, 0)},
             taken_extra={
                 **self.taken_extra,
@@ -602,12 +548,6 @@ class RoundInProgress:
             out_turn=index if out else None,
             closing_card=closing,
         )
-
-    def _with_play_turn(self, player: str, index: int, played: bool) -> dict[str, tuple[int, ...]]:
-        turns = dict(self.play_turns)
-        if played:
-            turns[player] = turns[player] + (index,)
-        return turns
 
     def _verify_taking(self, turn: Turn) -> None:
         rules, taken = self.rules, turn.took_discard
@@ -699,24 +639,16 @@ class RoundInProgress:
         before = tuple(meld.cards for meld in self.table)
         played = tuple(_physical(card) for card in turn.played)
         after = turn.table
-        verifier = _table_verifier()
-        if verifier is not None:
-            verifier(before, played, after, len(self.players), rules=rules)
-        else:
-            _verify_table_turn(rules, before, played, after)
-        melds = []
-        for number, cards in enumerate(after, 1):
-            verdict = check_meld(cards, rules)
-            if verdict.meld is None:
-                raise RuleError(Reason.of(TABLE_MELD_ILLEGAL, number=number, reason=verdict.reason))
-            melds.append(TableMeld(number, None, None, verdict.meld))
-        _verify_table_integrity(rules, len(self.players), melds)
+        verify_table_turn(before, played, after, len(self.players), rules=rules)
+        melds = [
+            TableMeld(number, None, None, verify_meld(cards, rules))
+            for number, cards in enumerate(after, 1)
+        ]
         return replace(
             self,
             turns=self.turns + (turn,),
             table=tuple(melds),
             played={**self.played, player: self.played[player] + played},
-            play_turns=self._with_play_turn(player, index, bool(played)),
             out=player if turn.out else None,
             out_turn=index if turn.out else None,
         )
@@ -747,55 +679,6 @@ def _verify_discard_not_on_table(turn: Turn, table: Sequence[TableMeld]) -> None
     number = _meld_holding(table, turn.discard)
     if number is not None:
         raise RuleError(DISCARD_ON_TABLE, player=turn.player, card=str(turn.discard), number=number)
-
-
-def _verify_table_turn(
-    rules: Ruleset,
-    before: tuple[tuple[Card, ...], ...],
-    played: tuple[Card, ...],
-    after: tuple[tuple[Card, ...], ...],
-) -> None:
-    """What a manipulation turn must satisfy, when :mod:`referee.table` is not there to check it:
-    cards from hand added, every meld legal, and (RULES.md's formal check) for each card the
-    real copies on the table plus the jokers standing for it never fewer after the turn."""
-    if not played:
-        raise RuleError(TABLE_NOTHING_PLAYED)
-    for number, cards in enumerate(after, 1):
-        verdict = check_meld(cards, rules)
-        if verdict.meld is None:
-            raise RuleError(Reason.of(TABLE_MELD_ILLEGAL, number=number, reason=verdict.reason))
-    standing_before = Counter(c.stands_for for meld in before for c in meld)
-    standing_after = Counter(c.stands_for for meld in after for c in meld)
-    for card, count in standing_before.items():
-        if standing_after[card] < count:
-            raise RuleError(
-                TABLE_CARD_GONE, card=str(card), before=count, after=standing_after[card]
-            )
-    expected = Counter(_physical(c) for meld in before for c in meld) + Counter(played)
-    found = Counter(_physical(c) for meld in after for c in meld)
-    if expected != found:
-        differences = []
-        if expected - found:
-            differences.append(
-                Reason.of(
-                    TABLE_MISSING,
-                    cards=format_cards(
-                        sorted((expected - found).elements(), key=lambda c: c.sort_key)
-                    ),
-                )
-            )
-        if found - expected:
-            differences.append(
-                Reason.of(
-                    TABLE_EXTRA,
-                    cards=format_cards(
-                        sorted((found - expected).elements(), key=lambda c: c.sort_key)
-                    ),
-                )
-            )
-        raise RuleError(
-            TABLE_CARDS_CHANGED, played=format_cards(played), difference=_join(differences)
-        )
 
 
 def _table_places(table: Sequence[TableMeld], places: _Places) -> None:
@@ -904,7 +787,7 @@ class MatchState:
         return RoundInProgress.start(self.header, self.next_dealer, self.next_round)
 
     def _over_error(self) -> RuleError:
-        winners = _join(list(self.winners)) if self.winners else "nobody"
+        winners = _join(list(self.winners)) if self.winners else Reason.of(NOBODY)
         return RuleError(MATCH_OVER, round=self.next_round, last=len(self.rounds), winners=winners)
 
     def play(self, record: RoundRecord | Mapping[str, Any]) -> MatchState:
@@ -1004,7 +887,7 @@ def _ending_of(rules: Ruleset, record: RoundRecord) -> tuple[Ending | None, str 
     if record.knock is not None:
         stated.append(('"knock"', Ending.KNOCK, record.knock))
     out = record.out
-    if rules.id == "remi-indonesia" and record.closer is not None:
+    if rules.closing_card and record.closer is not None:
         if out is not None and out != record.closer:
             raise RuleError(TWO_ENDINGS, first='"out"', second='"closer"')
         out = record.closer
@@ -1047,7 +930,7 @@ def _score_round(header: MatchHeader, record: RoundRecord, dealer: str, number: 
             live = live.apply_turn(turn)
         ending, player = _reconcile_turns(rules, live, ending, player, record)
     if ending is None:
-        raise RuleError(NO_ENDING, expected=EXPECT_ENDINGS.get(rules.id, EXPECT_ENDINGS_DEFAULT))
+        raise RuleError(rules.no_ending_message)
     at_once = _at_once(rules, live, record, player) if ending is Ending.OUT else False
     hands = _hands(rules, players, record, ending, player)
     melds = _final_melds(rules, players, record, live)
@@ -1080,10 +963,7 @@ def _score_round(header: MatchHeader, record: RoundRecord, dealer: str, number: 
         closing,
         knocker_melds,
     )
-    try:
-        score = rules.score_round(rules, facts)
-    except ModuleNotFoundError:
-        raise RuleError(SCORING_UNAVAILABLE, rules=rules.name) from None
+    score = rules.score_round(rules, facts)
     return RoundResult(
         number,
         dealer,
@@ -1138,7 +1018,7 @@ def _at_once(
     if live is None:
         return bool(record.at_once)
     assert player is not None and live.out_turn is not None
-    earlier = [turn for turn in live.play_turns[player] if turn != live.out_turn]
+    earlier = [turn for turn in live.play_turns(player) if turn != live.out_turn]
     shown = not earlier
     if record.at_once is not None and record.at_once != shown:
         if record.at_once:
@@ -1197,20 +1077,26 @@ def _final_melds(
         return from_turns
     if record.melds is None or rules.turn_style is not TurnStyle.MELDS:
         return {}
-    result: dict[str, tuple[Meld, ...]] = {}
-    for p, melds in record.melds.items():
-        has_run = False
-        laid = []
-        for cards in melds:
-            meld = verify_meld(cards, rules)
-            if meld.kind is MeldKind.RUN:
-                has_run = True
-            elif rules.run_first and not has_run:
-                raise RuleError(RUN_FIRST, player=p, cards=format_cards(cards), rules=rules.name)
-            laid.append(meld)
-        if laid:
-            result[p] = tuple(laid)
-    return result
+    laid = {p: _laid_melds(rules, p, melds, has_run=False) for p, melds in record.melds.items()}
+    return {p: melds for p, melds in laid.items() if melds}
+
+
+def _laid_melds(
+    rules: Ruleset, player: str, melds: Iterable[Sequence[Card]], has_run: bool
+) -> tuple[Meld, ...]:
+    """The melds ``player`` lays, each checked, and (``run_first``) no set before a run.
+
+    ``has_run`` says whether the player laid a run earlier in the round.
+    """
+    laid = []
+    for cards in melds:
+        meld = verify_meld(cards, rules)
+        if meld.kind is MeldKind.RUN:
+            has_run = True
+        elif rules.run_first and not has_run:
+            raise RuleError(RUN_FIRST, player=player, cards=format_cards(cards), rules=rules.name)
+        laid.append(meld)
+    return tuple(laid)
 
 
 def _meld_key(cards: Sequence[Card]) -> tuple[tuple[int, int, int], ...]:

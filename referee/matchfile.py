@@ -38,11 +38,17 @@ from referee.errors import MatchFileError, RefereeError
 from referee.messages import define_message
 from referee.notation import format_card, parse_card, parse_cards
 from referee.rulesets import Ruleset, find_ruleset
+from referee.rulesets.base import seat_after
 
 FORMAT = "referee-match/1"
 ENDS = ("blocked", "stock", "draw", "void")
 
-NOT_JSON = define_message("file.not_json", "the match file is not valid JSON: {detail}")
+NOT_JSON = define_message(
+    "file.not_json", "the match file is not valid JSON: {detail} at line {line}, column {column}"
+)
+TOO_DEEP = define_message(
+    "file.too_deep", "the match file is not valid JSON: it is nested too deeply"
+)
 NOT_TEXT = define_message("file.not_text", "the match file is not UTF-8 text")
 NOT_A_MATCH = define_message(
     "file.not_a_match",
@@ -56,7 +62,6 @@ TURN_NEEDS_PLAYER = define_message("file.turn_needs_player", 'a turn needs "play
 LAYOFF_NEEDS = define_message(
     "file.layoff_needs", 'a lay-off needs "cards" and "onto" (the number of the meld)'
 )
-WRONG_TYPE = define_message("file.wrong_type", '"{field}" must be {expected}')
 ROUND_NOT_OBJECT = define_message(
     "file.round_not_object", 'each round is a JSON object (with "turns" or the final "hands")'
 )
@@ -80,17 +85,28 @@ MELD_NUMBER = define_message(
     "file.meld_number", '"onto" must be the number of a meld (1, 2, 3 ...), not {value}'
 )
 
-EXPECT_TEXT = "text"
-EXPECT_NAME = "a player's name"
-EXPECT_NAMES = "a list of player names"
-EXPECT_OBJECT = "a JSON object"
-EXPECT_LIST = "a list"
-EXPECT_BOOL = "true or false"
-EXPECT_CARDS = 'a list of cards, like ["7S", "8S", "9S"]'
-EXPECT_CARD = 'one card, like "7S"'
-EXPECT_MELDS = 'a list of melds, each a list of cards, like [["7S", "8S", "9S"]]'
-EXPECT_HANDS = 'an object giving each player\'s cards, like {"Siti": ["KH", "2C"]}'
-EXPECT_PLAYER_MELDS = 'an object giving each player\'s melds, like {"Siti": [["7S", "8S", "9S"]]}'
+# What a field must be, each a whole sentence so that it translates as one.
+MUST_BE_NAME = define_message("file.must_be_name", '"{field}" must be a player\'s name')
+MUST_BE_NAMES = define_message("file.must_be_names", '"{field}" must be a list of player names')
+MUST_BE_OBJECT = define_message("file.must_be_object", '"{field}" must be a JSON object')
+MUST_BE_LIST = define_message("file.must_be_list", '"{field}" must be a list')
+MUST_BE_BOOL = define_message("file.must_be_bool", '"{field}" must be true or false')
+MUST_BE_CARDS = define_message(
+    "file.must_be_cards", '"{field}" must be a list of cards, like ["7S", "8S", "9S"]'
+)
+MUST_BE_CARD = define_message("file.must_be_card", '"{field}" must be one card, like "7S"')
+MUST_BE_MELDS = define_message(
+    "file.must_be_melds",
+    '"{field}" must be a list of melds, each a list of cards, like [["7S", "8S", "9S"]]',
+)
+MUST_BE_HANDS = define_message(
+    "file.must_be_hands",
+    '"{field}" must be an object giving each player\'s cards, like {{"Siti": ["KH", "2C"]}}',
+)
+MUST_BE_PLAYER_MELDS = define_message(
+    "file.must_be_player_melds",
+    '"{field}" must be an object giving each player\'s melds, like {{"Siti": [["7S", "8S", "9S"]]}}',
+)
 
 
 @dataclass(frozen=True)
@@ -103,7 +119,8 @@ class MatchHeader:
     options: Mapping[str, Any] = field(default_factory=dict)
 
     def seat_after(self, player: str, seats: int = 1) -> str:
-        return self.players[(self.players.index(player) + seats) % len(self.players)]
+        """Who sits ``seats`` places clockwise after ``player``."""
+        return seat_after(self.players, player, seats)
 
 
 @dataclass(frozen=True)
@@ -186,10 +203,11 @@ def load_document(source: str | bytes | Mapping[str, Any]) -> Mapping[str, Any]:
         try:
             source = json.loads(source)
         except json.JSONDecodeError as error:
-            detail = f"{error.msg} at line {error.lineno}, column {error.colno}"
-            raise MatchFileError(NOT_JSON, detail=detail) from None
+            raise MatchFileError(
+                NOT_JSON, detail=error.msg, line=error.lineno, column=error.colno
+            ) from None
         except RecursionError:
-            raise MatchFileError(NOT_JSON, detail="it is nested too deeply") from None
+            raise MatchFileError(TOO_DEEP) from None
     if not isinstance(source, Mapping):
         raise MatchFileError(NOT_A_MATCH)
     return source
@@ -207,13 +225,13 @@ def read_header(source: str | bytes | Mapping[str, Any]) -> MatchHeader:
     if options is None:
         options = {}
     if not isinstance(options, Mapping) or not all(isinstance(key, str) for key in options):
-        raise MatchFileError(WRONG_TYPE, field="options", expected=EXPECT_OBJECT)
+        raise MatchFileError(MUST_BE_OBJECT, field="options")
     rules = find_ruleset(document["rules"], options)
     if "players" not in document:
         raise MatchFileError(MISSING_KEY, field="players")
     players = document["players"]
     if not isinstance(players, list | tuple) or not all(isinstance(p, str) for p in players):
-        raise MatchFileError(WRONG_TYPE, field="players", expected=EXPECT_NAMES)
+        raise MatchFileError(MUST_BE_NAMES, field="players")
     if len(players) < 2:
         raise MatchFileError(TOO_FEW_PLAYERS, count=len(players))
     seen: set[str] = set()
@@ -240,7 +258,7 @@ def read_match(source: str | bytes | Mapping[str, Any]) -> Match:
     if rounds is None:
         rounds = []
     if not isinstance(rounds, list | tuple):
-        raise MatchFileError(WRONG_TYPE, field="rounds", expected=EXPECT_LIST)
+        raise MatchFileError(MUST_BE_LIST, field="rounds")
     return Match(
         header, tuple(read_round(raw, header, number) for number, raw in enumerate(rounds, 1))
     )
@@ -271,7 +289,7 @@ def _read_round(raw: Any, header: MatchHeader, number: int | None) -> RoundRecor
     turns = None
     if raw.get("turns") is not None:
         if not isinstance(raw["turns"], list | tuple):
-            raise MatchFileError(WRONG_TYPE, field="turns", expected=EXPECT_LIST)
+            raise MatchFileError(MUST_BE_LIST, field="turns")
         turns = tuple(
             read_turn(turn, header, number, index) for index, turn in enumerate(raw["turns"], 1)
         )
@@ -321,7 +339,7 @@ def _show(value: Any) -> str:
 
 def _player(value: Any, players: Sequence[str], key: str) -> str:
     if not isinstance(value, str):
-        raise MatchFileError(WRONG_TYPE, field=key, expected=EXPECT_NAME)
+        raise MatchFileError(MUST_BE_NAME, field=key)
     if value not in players:
         raise MatchFileError(UNKNOWN_PLAYER, name=value, players=", ".join(players))
     return value
@@ -329,13 +347,13 @@ def _player(value: Any, players: Sequence[str], key: str) -> str:
 
 def _bool(value: Any, key: str) -> bool:
     if not isinstance(value, bool):
-        raise MatchFileError(WRONG_TYPE, field=key, expected=EXPECT_BOOL)
+        raise MatchFileError(MUST_BE_BOOL, field=key)
     return value
 
 
 def _card(value: Any, key: str) -> Card:
     if not isinstance(value, str):
-        raise MatchFileError(WRONG_TYPE, field=key, expected=EXPECT_CARD)
+        raise MatchFileError(MUST_BE_CARD, field=key)
     return parse_card(value)
 
 
@@ -344,27 +362,27 @@ def _cards(value: Any, key: str) -> tuple[Card, ...]:
     if isinstance(value, str):
         return parse_cards(value)
     if not isinstance(value, list | tuple):
-        raise MatchFileError(WRONG_TYPE, field=key, expected=EXPECT_CARDS)
+        raise MatchFileError(MUST_BE_CARDS, field=key)
     for item in value:
         if not isinstance(item, str):
-            raise MatchFileError(WRONG_TYPE, field=key, expected=EXPECT_CARDS)
+            raise MatchFileError(MUST_BE_CARDS, field=key)
     return tuple(parse_card(item) for item in value)
 
 
 def _melds(value: Any, key: str) -> tuple[tuple[Card, ...], ...]:
     if not isinstance(value, list | tuple):
-        raise MatchFileError(WRONG_TYPE, field=key, expected=EXPECT_MELDS)
+        raise MatchFileError(MUST_BE_MELDS, field=key)
     melds = []
     for meld in value:
         if not isinstance(meld, list | tuple | str):
-            raise MatchFileError(WRONG_TYPE, field=key, expected=EXPECT_MELDS)
+            raise MatchFileError(MUST_BE_MELDS, field=key)
         melds.append(_cards(meld, key))
     return tuple(melds)
 
 
 def _layoffs(value: Any) -> tuple[LayOffEntry, ...]:
     if not isinstance(value, list | tuple):
-        raise MatchFileError(WRONG_TYPE, field="layoffs", expected=EXPECT_LIST)
+        raise MatchFileError(MUST_BE_LIST, field="layoffs")
     layoffs = []
     for raw in value:
         if not isinstance(raw, Mapping) or raw.get("cards") is None or raw.get("onto") is None:
@@ -378,19 +396,19 @@ def _layoffs(value: Any) -> tuple[LayOffEntry, ...]:
 
 def _hands(value: Any, players: Sequence[str]) -> dict[str, tuple[Card, ...]]:
     if not isinstance(value, Mapping):
-        raise MatchFileError(WRONG_TYPE, field="hands", expected=EXPECT_HANDS)
+        raise MatchFileError(MUST_BE_HANDS, field="hands")
     hands = {}
     for name, cards in value.items():
         player = _player(name, players, "hands")
         if not isinstance(cards, list | tuple | str):
-            raise MatchFileError(WRONG_TYPE, field="hands", expected=EXPECT_HANDS)
+            raise MatchFileError(MUST_BE_HANDS, field="hands")
         hands[player] = _cards(cards, "hands")
     return {player: hands[player] for player in players if player in hands}
 
 
 def _player_melds(value: Any, players: Sequence[str]) -> dict[str, tuple[tuple[Card, ...], ...]]:
     if not isinstance(value, Mapping):
-        raise MatchFileError(WRONG_TYPE, field="melds", expected=EXPECT_PLAYER_MELDS)
+        raise MatchFileError(MUST_BE_PLAYER_MELDS, field="melds")
     melds = {}
     for name, player_melds in value.items():
         player = _player(name, players, "melds")

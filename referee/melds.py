@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import enum
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -118,10 +118,18 @@ class Meld:
 
 @dataclass(frozen=True)
 class MeldVerdict:
-    legal: bool
-    kind: MeldKind | None
-    reason: Reason | None
+    """A check's answer: the legal ``meld``, or the ``reason`` why the cards are not one."""
+
+    reason: Reason | None = None
     meld: Meld | None = None
+
+    @property
+    def legal(self) -> bool:
+        return self.meld is not None
+
+    @property
+    def kind(self) -> MeldKind | None:
+        return self.meld.kind if self.meld is not None else None
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -132,7 +140,7 @@ class MeldVerdict:
 
 
 def _refuse(key: str, **params: Any) -> MeldVerdict:
-    return MeldVerdict(False, None, Reason.of(key, **params))
+    return MeldVerdict(reason=Reason.of(key, **params))
 
 
 def _face(card: Card) -> Card:
@@ -154,10 +162,6 @@ def _suit_names(suits: Iterable[Suit]) -> Reason:
     return joined
 
 
-def _listing(cards: Sequence[Card]) -> str:
-    return format_cards(cards)
-
-
 def check_meld(cards: str | Iterable[str | Card], rules: Ruleset | str) -> MeldVerdict:
     """Whether ``cards`` form a legal set or run under ``rules``, and why not."""
     rules = find_ruleset(rules) if isinstance(rules, str) else rules
@@ -169,7 +173,7 @@ def check_meld(cards: str | Iterable[str | Card], rules: Ruleset | str) -> MeldV
 
 
 def _check_structure(cards: tuple[Card, ...], rules: Ruleset) -> MeldVerdict:
-    listing = _listing(cards)
+    listing = format_cards(cards)
     if any(card.is_joker for card in cards):
         if not rules.jokers:
             return _refuse(NO_JOKERS, rules=rules.name)
@@ -206,7 +210,7 @@ def _check_set(cards: tuple[Card, ...], faces: list[Card], listing: str) -> Meld
         if count > 1:
             return _refuse(IDENTICAL_IN_SET, card=str(face))
     ordered = tuple(sorted(cards, key=lambda card: SUITS.index(_face(card).suit)))
-    return MeldVerdict(True, MeldKind.SET, None, Meld(MeldKind.SET, ordered))
+    return MeldVerdict(meld=Meld(MeldKind.SET, ordered))
 
 
 def _check_run(
@@ -231,7 +235,7 @@ def _check_run(
         if order[-1] - order[0] == len(order) - 1:
             by_position = {_position(card, order): card for card in cards}
             ordered = tuple(by_position[position] for position in order)
-            return MeldVerdict(True, MeldKind.RUN, None, Meld(MeldKind.RUN, ordered))
+            return MeldVerdict(meld=Meld(MeldKind.RUN, ordered))
     if has_ace and Rank.KING in ranks:
         if Rank.TWO in ranks:
             return _refuse(WRAP, cards=listing)
@@ -240,7 +244,7 @@ def _check_run(
     best = min(orders, key=lambda order: order[-1] - order[0])
     suit = faces[0].suit
     assert suit is not None
-    return MeldVerdict(False, None, _gap_reason(best, suit))
+    return MeldVerdict(reason=_gap_reason(best, suit))
 
 
 def _position(card: Card, order: list[int]) -> int:
@@ -285,7 +289,7 @@ def _explain_joker(cards: tuple[Card, ...], rules: Ruleset) -> MeldVerdict | Non
             JOKER_DOES_NOT_FIT,
             joker=str(joker),
             card=str(joker.stands_for),
-            others=_listing(others),
+            others=format_cards(others),
             options=" / ".join(options[:4]),
         )
     return None
@@ -319,19 +323,17 @@ def check_layoff(
         base = check_meld(meld, rules)
         if base.meld is None:
             return _refuse(
-                LAYOFF_BASE_ILLEGAL, meld=_listing(parse_cards(meld)), reason=base.reason
+                LAYOFF_BASE_ILLEGAL, meld=format_cards(parse_cards(meld)), reason=base.reason
             )
         meld = base.meld
     added = parse_cards(cards)
     if not added:
         return _refuse(LAYOFF_NOTHING)
     combined = _check_structure(meld.cards + added, rules)
-    if combined.legal and combined.kind is meld.kind:
+    if combined.legal:  # a set stays a set and a run a run: the cards cannot be both
         return combined
     reason = _layoff_reason(meld, added, rules) or combined.reason
-    if reason is None:
-        reason = _check_structure(meld.cards + added, rules).reason
-    return _refuse(LAYOFF_REFUSED, cards=_listing(added), meld=str(meld), reason=reason)
+    return _refuse(LAYOFF_REFUSED, cards=format_cards(added), meld=str(meld), reason=reason)
 
 
 def _layoff_reason(meld: Meld, added: tuple[Card, ...], rules: Ruleset) -> Reason | None:
@@ -380,8 +382,3 @@ def verify_layoff(
         assert verdict.reason is not None
         raise RuleError(verdict.reason)
     return verdict.meld
-
-
-def can_lay_off(meld: Meld, card: str | Card, rules: Ruleset | str) -> bool:
-    """Whether one card can join ``meld``; what the web app uses to highlight melds."""
-    return check_layoff(meld, [card], rules).legal

@@ -1115,15 +1115,7 @@ def test_round_result_details_for_display() -> None:
     assert "count double" in result.notes[0].text
 
 
-@pytest.fixture
-def without_table_module(monkeypatch: pytest.MonkeyPatch) -> None:
-    import referee.match
-
-    monkeypatch.setattr(referee.match, "_table_verifier", lambda: None)
-
-
-@pytest.mark.usefixtures("without_table_module")
-def test_manipulation_fallback_checks_without_the_table_module() -> None:
+def test_manipulation_live_turns_follow_the_formal_table_check() -> None:
     base = match("manipulation", [], players=["Ana", "Bima"])
     first = {
         "player": "Bima",
@@ -1131,20 +1123,14 @@ def test_manipulation_fallback_checks_without_the_table_module() -> None:
         "table": [["5H", "6H", "7H", "JK=8H"]],
     }
     assert live_round(base, [first]).table[0].cards[-1] == Card.parse("JK=8H")
-    renamed = {
-        "player": "Ana",
-        "played": ["9S", "10S"],
-        "table": [["5H", "6H", "7H"], ["9S", "10S", "JK=JS"]],
-    }
-    with pytest.raises(RuleError, match="8H was on the table") as caught:
-        live_round(base, [first, renamed])
-    assert caught.value.turn == 2
-    left = {"player": "Ana", "played": ["8H"], "table": [["6H", "7H", "8H", "JK=9H"]]}
-    with pytest.raises(RuleError, match="5H was on the table"):
-        live_round(base, [first, left])
-    extra = {"player": "Ana", "played": ["9H"], "table": [["5H", "6H", "7H", "JK=8H", "9H", "10H"]]}
-    with pytest.raises(RuleError, match="10H appeared on the table from nowhere"):
-        live_round(base, [first, extra])
-    nothing = {"player": "Ana", "played": [], "table": [["5H", "6H", "7H", "JK=8H"]]}
-    with pytest.raises(RuleError, match="at least one card"):
-        live_round(base, [first, nothing])
+    refused = [
+        (["9S", "10S"], [["5H", "6H", "7H"], ["9S", "10S", "JK=JS"]], "8H was on the table"),
+        (["8H"], [["6H", "7H", "8H", "JK=9H"]], "5H left the table"),
+        (["9H"], [["5H", "6H", "7H", "JK=8H", "9H", "10H"]], "10H is on the table after"),
+        ([], [["5H", "6H", "7H", "JK=8H"]], "at least one card from the hand"),
+    ]
+    for played, table, words in refused:
+        turn = {"player": "Ana", "played": played, "table": table}
+        with pytest.raises(RuleError, match=words) as caught:
+            live_round(base, [first, turn])
+        assert (caught.value.round, caught.value.turn) == (1, 2)

@@ -34,6 +34,9 @@ NOT_TEXT = define_message("cli.table.not_text", "the table file {path} is not UT
 BAD_JSON = define_message(
     "cli.table.bad_json", "{path} is not a JSON list of melds (lists of card codes): {error}"
 )
+NOT_A_LIST_OF_MELDS = define_message(
+    "cli.table.not_a_list_of_melds", "{path} is not a JSON list of melds (lists of card codes)"
+)
 NEEDS_AFTER = define_message(
     "cli.table.needs_after",
     "say what to do: --after FILE to check a turn, --arrange to arrange it, "
@@ -123,18 +126,18 @@ def read_table_file(path: str | None) -> Any:
         except json.JSONDecodeError as error:
             raise RefereeError(BAD_JSON, path=path, error=error.msg) from None
         if not isinstance(melds, list) or not all(isinstance(meld, list) for meld in melds):
-            raise RefereeError(BAD_JSON, path=path, error="expected a list of lists")
+            raise RefereeError(NOT_A_LIST_OF_MELDS, path=path)
         return parse_table(melds)
     return parse_table(text)
 
 
 def run(args: argparse.Namespace) -> int:
     from referee.notation import format_cards, parse_cards
-    from referee.rulesets import find_ruleset
+    from referee.rulesets import TurnStyle, find_ruleset
     from referee.table import BAD_DRAWS, THIRD_DRAW, arrange, best_play, check_turn, take_back
 
     rules = find_ruleset(args.rules)
-    if rules.id != "manipulation":
+    if rules.turn_style is not TurnStyle.TABLE:
         raise RefereeError(ONLY_MANIPULATION, rules=rules.id)
     rules.verify_players(args.players)
     if args.draws is not None and not 1 <= args.draws <= 3:

@@ -42,6 +42,9 @@ PLAYER_COUNT = define_message(
 PLAYER_COUNT_EXACT = define_message(
     "rules.player_count_exact", "{rules} is played by exactly {low} players, not {count}"
 )
+NO_ENDING = define_message(
+    "round.no_ending", 'the round does not say how it ended: give "out", "knock" or "end"'
+)
 
 
 class AceOrder(enum.Enum):
@@ -101,6 +104,7 @@ MatchEndHook = Callable[["Ruleset", MatchProgress], MatchEnd]
 
 
 def seat_after(players: tuple[str, ...], player: str, seats: int = 1) -> str:
+    """Who sits ``seats`` places clockwise after ``player`` (``players`` in seating order)."""
     return players[(players.index(player) + seats) % len(players)]
 
 
@@ -170,10 +174,10 @@ class Ruleset:
     final_hand_size: int | None = None  # every hand's size when the round is scored
     leader_offset: int = 1  # the first turn is this many seats after the dealer
     menu_order: int = 100  # where the ruleset comes in lists
+    no_ending_message: str = NO_ENDING  # the message key for a round that states no ending
     score_round: ScoreHook = field(default=winner_takes_hands, compare=False, repr=False)
     next_dealer: DealerHook = field(default=dealer_moves_clockwise, compare=False, repr=False)
     match_end: MatchEndHook = field(default=first_to_target, compare=False, repr=False)
-    extra: Mapping[str, Any] = field(default_factory=dict)
 
     def value(self, card: Card) -> int:
         """What a card held in hand counts."""

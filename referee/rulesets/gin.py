@@ -8,8 +8,14 @@ deals the next, a draw keeps the dealer.
 
 from __future__ import annotations
 
+from referee.messages import define_message
 from referee.rulesets.base import MatchProgress, Ruleset, TurnStyle, card_values
 from referee.scoring import Ending, Outcome, RoundEnding, RoundScore, nobody_scores
+
+NO_ENDING = define_message(
+    "round.no_ending.gin",
+    'the round does not say how it ended: give "knock" with the player, or "end": "draw" or "void"',
+)
 
 
 def score_gin_round(rules: Ruleset, ending: RoundEnding) -> RoundScore:
@@ -51,5 +57,6 @@ RULESET = Ruleset(
     final_hand_size=10,
     score_round=score_gin_round,
     next_dealer=loser_deals,
+    no_ending_message=NO_ENDING,
     menu_order=5,
 )

@@ -7,6 +7,7 @@ hand wins the round; at the end of the match each player at the target adds
 
 from __future__ import annotations
 
+from referee.messages import define_message
 from referee.rulesets.base import (
     AceOrder,
     MatchEnd,
@@ -16,6 +17,13 @@ from referee.rulesets.base import (
     best_players,
 )
 from referee.scoring import Ending, lowest_hand_wins
+
+NO_ENDING = define_message(
+    "round.no_ending.manipulation",
+    'the round does not say how it ended: give "knock" or "out" with the player, mark'
+    ' the turn in which a hand became empty "out": true, or "end": "stock" or "void"',
+)
+
 
 TARGET_BONUS = 100
 ROUND_WON_BONUS = 25
@@ -53,5 +61,6 @@ RULESET = Ruleset(
     knock_limit=5,
     score_round=lowest_hand_wins,
     match_end=target_with_bonuses,
+    no_ending_message=NO_ENDING,
     menu_order=4,
 )

@@ -7,8 +7,16 @@ blocked; the deal moves clockwise, blocked rounds too.
 
 from __future__ import annotations
 
+from referee.messages import define_message
 from referee.rulesets.base import Ruleset
 from referee.scoring import Ending, winner_takes_hands
+
+NO_ENDING = define_message(
+    "round.no_ending.remi",
+    "the round does not say how it ended: mark the turn in which a hand became empty "
+    '"out": true, or give "out" with the winner, or "end": "blocked" or "void"',
+)
+
 
 RULESET = Ruleset(
     id="remi",
@@ -24,5 +32,6 @@ RULESET = Ruleset(
     taken_discard_not_last=True,
     at_once_doubles=True,
     score_round=winner_takes_hands,
+    no_ending_message=NO_ENDING,
     menu_order=1,
 )

@@ -7,6 +7,7 @@ next, and a tie at the top after the target plays on.
 
 from __future__ import annotations
 
+from referee.messages import define_message
 from referee.rulesets.base import (
     AceOrder,
     MatchEnd,
@@ -16,6 +17,12 @@ from referee.rulesets.base import (
     card_values,
 )
 from referee.scoring import Ending, own_melds_minus_hand
+
+NO_ENDING = define_message(
+    "round.no_ending.remi_indonesia",
+    'the round does not say how it ended: mark the turn with the closing card "out": '
+    'true, or give "closer" and "closing_card", or "end": "stock" or "void"',
+)
 
 
 def lowest_total_deals(rules: Ruleset, progress: MatchProgress) -> str:
@@ -61,5 +68,6 @@ RULESET = Ruleset(
     score_round=own_melds_minus_hand,
     next_dealer=lowest_total_deals,
     match_end=highest_total_once_target_reached,
+    no_ending_message=NO_ENDING,
     menu_order=3,
 )
