@@ -111,6 +111,9 @@ TAKEN_LEFT_LAST = define_message(
     "{player} took {card} from the discard pile and may not meld or lay off so that it is "
     "the only card left in hand",
 )
+ALREADY_ON_TABLE = define_message(
+    "round.already_on_table", "{card} is already on the table, in meld {number}"
+)
 TAKEN_FROM_TABLE = define_message(
     "round.taken_from_table",
     "{player} cannot take {card} from the discard pile: {card} is on the table, in meld {number}",
@@ -502,6 +505,10 @@ class RoundInProgress:
     def _apply_meld_turn(self, turn: Turn, index: int) -> RoundInProgress:
         rules, player = self.rules, turn.player
         self._verify_taking(turn)
+        for card in turn.cards_put_down:
+            number = _meld_holding(self.table, card)
+            if number is not None:
+                raise RuleError(ALREADY_ON_TABLE, card=str(card), number=number)
         has_run = any(meld.kind is MeldKind.RUN for meld in self.melds_laid[player])
         new_melds = _laid_melds(rules, player, turn.melds, has_run)
         table = list(self.table) + [

@@ -427,7 +427,7 @@ def test_a_card_melded_twice_is_caught_in_the_turn_of_the_second_copy() -> None:
     }
     error = error_of(match("remi", [round_]))
     assert (error.round, error.turn) == (1, 2)
-    assert error.message == "9S is in meld 1 and in meld 2"
+    assert error.message == "9S is already on the table, in meld 1"
 
 
 def test_a_card_in_two_hands() -> None:
@@ -1089,7 +1089,7 @@ def test_live_round_apply_turn_changes_nothing_on_error() -> None:
     with pytest.raises(RuleError) as caught:
         after.apply_turn({"player": "Andi", "melds": [["7S", "7H", "7D"]]})
     assert (caught.value.round, caught.value.turn) == (1, 2)
-    assert "7S is in meld 1 and in meld 2" == caught.value.message
+    assert caught.value.message == "7S is already on the table, in meld 1"
     assert len(after.table) == 1 and live.table == ()
     assert not after.can_apply_turn({"player": "Nobody"})
 
