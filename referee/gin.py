@@ -87,7 +87,6 @@ from referee.rulesets import find_ruleset
 CardsIn: TypeAlias = "str | Card | Iterable[str | Card]"
 MeldsIn: TypeAlias = "str | Iterable[str | Card | Iterable[str | Card]]"
 
-KNOCK_LIMIT = 10
 GIN_BONUS = 25
 UNDERCUT_BONUS = 25
 
@@ -164,6 +163,8 @@ WHY_UNDERCUT = define_message(
 )
 
 RULES = find_ruleset("gin")
+assert RULES.knock_limit is not None
+KNOCK_LIMIT: int = RULES.knock_limit
 
 # ---------------------------------------------------------------------------------------
 # Card masks and lane tables
