@@ -1,0 +1,524 @@
+"""A round entered turn by turn, as far as it has gone.
+
+:class:`RoundInProgress` holds the table (every meld numbered 1, 2, 3 ... with
+who laid it and who laid off each added card) and what each player has put
+down.  :meth:`RoundInProgress.apply_turn` checks one more turn and returns the
+new state, or raises :class:`~referee.errors.RuleError` (with the round and
+turn) and changes nothing; :meth:`RoundInProgress.melds_accepting` says which
+melds could take a card as a lay-off, for the web app's highlighting.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from referee.cards import Card
+from referee.errors import RefereeError, RuleError
+from referee.integrity import PLACE_MELD, CardPlaces, physical_card
+from referee.matchfile import MatchHeader, Turn, dump_cards, read_turn
+from referee.melds import Meld, MeldKind, check_layoff, verify_layoff, verify_meld
+from referee.messages import Reason, define_message
+from referee.notation import format_card, format_cards, parse_card
+from referee.rulesets import Ruleset, TurnStyle
+from referee.table import verify_turn as verify_table_turn
+
+ROUND_OVER = define_message(
+    "round.over", "the round was already over: {player} went out in turn {turn_number}"
+)
+TURN_STYLE_MELDS = define_message(
+    "round.turn_style_melds",
+    'a turn of {rules} gives "melds" and "layoffs"; "played" and "table" are for manipulation',
+)
+TURN_STYLE_TABLE = define_message(
+    "round.turn_style_table",
+    'a turn of {rules} gives "played" (the cards put down from hand) and "table" (every meld '
+    'on the table after the turn), not "melds" or "layoffs"',
+)
+NO_TURNS = define_message(
+    "round.no_turns",
+    "a round of {rules} is entered as its final hands, without turns",
+)
+TABLE_TURN_NEEDS = define_message("round.table_turn_needs", 'a turn of {rules} needs "{field}"')
+NO_DISCARD_PILE = define_message("round.no_discard_pile", "there is no discard pile in {rules}")
+TOP_DISCARD_ONLY = define_message(
+    "round.top_discard_only", "only the top discard may be taken in {rules}, not {cards}"
+)
+TOP_THREE_ONLY = define_message(
+    "round.top_three_only",
+    "at most the top {depth} discards may be taken in {rules}, not {count} ({cards})",
+)
+DISCARDED_TAKEN = define_message(
+    "round.discarded_taken",
+    "{player} took {card} from the discard pile and may not discard it in the same turn",
+)
+TAKEN_LEFT_LAST = define_message(
+    "round.taken_left_last",
+    "{player} took {card} from the discard pile and may not meld or lay off so that it is "
+    "the only card left in hand",
+)
+ALREADY_ON_TABLE = define_message(
+    "round.already_on_table", "{card} is already on the table, in meld {number}"
+)
+TAKEN_FROM_TABLE = define_message(
+    "round.taken_from_table",
+    "{player} cannot take {card} from the discard pile: {card} is on the table, in meld {number}",
+)
+DISCARD_ON_TABLE = define_message(
+    "round.discard_on_table",
+    "{player} cannot discard {card}: {card} is on the table, in meld {number}",
+)
+TAKEN_KEPT_WHEN_OUT = define_message(
+    "round.taken_kept_when_out",
+    "{player} took {card} from the discard pile this turn and neither put it on the table "
+    "nor discarded it, so {player}'s hand cannot be empty",
+)
+TAKEN_NOT_MELDED = define_message(
+    "round.taken_not_melded",
+    "{player} took {card} from the discard pile, so {card} must go at once, in this turn, "
+    "into a meld with cards from hand",
+)
+RUN_FIRST = define_message(
+    "round.run_first",
+    "{player} may not lay down the set {cards} yet: in {rules} a player lays down a run "
+    "before any set",
+)
+NO_SUCH_MELD = define_message(
+    "round.no_such_meld", "there is no meld {number}: the table has melds 1 to {count}"
+)
+NO_MELD_YET = define_message(
+    "round.no_meld_yet", "there is no meld {number}: no meld is on the table yet"
+)
+LAYOFF_FAILED = define_message("round.layoff_failed", "meld {number}: {reason}")
+TOO_MANY_PUT_DOWN = define_message(
+    "round.too_many_put_down",
+    "{player} cannot put {count} cards down in this turn: with the {drawn} card(s) drawn, only "
+    "{available} are in hand",
+)
+TAKE_LEAVES_NO_DISCARD = define_message(
+    "round.take_leaves_no_discard",
+    "{player} may not take {cards} from the discard pile: after melding, no card would be left "
+    "to discard",
+)
+NOTHING_TO_DISCARD = define_message(
+    "round.nothing_to_discard",
+    "{player} has put every card down in this turn, so there is nothing left to discard",
+)
+MUST_DISCARD = define_message(
+    "round.must_discard",
+    "in {rules} the last card must be discarded: {player} may not meld or lay off the whole hand",
+)
+CLOSING_NEEDS_DISCARD = define_message(
+    "round.closing_needs_discard",
+    "{player} closes the round by discarding the last card, the closing card: give it as "
+    '"discard" in the turn marked "out"',
+)
+NOT_MARKED_OUT = define_message(
+    "round.not_marked_out",
+    '{player} has no card left after this turn, so went out: mark the turn "out": true',
+)
+CANNOT_BE_OUT = define_message(
+    "round.cannot_be_out",
+    "{player} is not out: {count} card(s) are still in hand after this turn",
+)
+
+# -- the table of a round in progress --------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class LaidOffCard:
+    """A card added to a meld on the table, and who added it in which turn."""
+
+    card: Card
+    player: str
+    turn: int
+
+
+@dataclass(frozen=True)
+class TableMeld:
+    """A meld on the table: its number (1, 2, 3 ... in the order melds reached the table),
+    who laid it and in which turn (``None`` on manipulation's shared table), the meld as it
+    is now, and the cards laid off onto it."""
+
+    number: int
+    player: str | None
+    turn: int | None
+    meld: Meld
+    layoffs: tuple[LaidOffCard, ...] = ()
+
+    @property
+    def cards(self) -> tuple[Card, ...]:
+        return self.meld.cards
+
+    @property
+    def kind(self) -> MeldKind:
+        return self.meld.kind
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "number": self.number,
+            "player": self.player,
+            "turn": self.turn,
+            "kind": self.kind.value,
+            "cards": dump_cards(self.cards),
+            "layoffs": [
+                {"card": format_card(lay.card), "player": lay.player, "turn": lay.turn}
+                for lay in self.layoffs
+            ],
+        }
+
+
+@dataclass(frozen=True)
+class RoundInProgress:
+    """A round entered turn by turn, as far as it has gone.
+
+    ``number`` is the round's 1-based number in the match and ``dealer`` who
+    dealt it; ``turns`` the turns applied so far.  ``table`` lists the melds
+    on the table, numbered from 1 (see :class:`TableMeld`).  Per player:
+    ``played`` the cards put down from hand so far (melds, lay-offs, or
+    manipulation's ``played``); ``melds_laid`` the melds they laid (as laid);
+    ``held`` how many cards they hold between turns and ``taken_extra`` how
+    many more cards than one they have drawn by taking discards (for rounds
+    entered with ``melds``).  ``out`` is who went out, in turn
+    ``out_turn``; the round then takes no more turns.  ``closing_card`` is the
+    card a remi-indonesia closer discarded.
+
+    Build one with :meth:`start` (or :func:`live_round`, or
+    :meth:`MatchState.start_round`) and add turns with :meth:`apply_turn`;
+    every state is immutable.
+    """
+
+    header: MatchHeader
+    number: int
+    dealer: str
+    turns: tuple[Turn, ...] = ()
+    table: tuple[TableMeld, ...] = ()
+    played: Mapping[str, tuple[Card, ...]] = field(default_factory=dict)
+    melds_laid: Mapping[str, tuple[Meld, ...]] = field(default_factory=dict)
+    held: Mapping[str, int] = field(default_factory=dict)
+    taken_extra: Mapping[str, int] = field(default_factory=dict)
+    out: str | None = None
+    out_turn: int | None = None
+    closing_card: Card | None = None
+
+    @classmethod
+    def start(
+        cls, header: MatchHeader, dealer: str | None = None, number: int = 1
+    ) -> RoundInProgress:
+        """A round with nothing on the table yet."""
+        dealer = header.first_dealer if dealer is None else dealer
+        return cls(
+            header,
+            number,
+            dealer,
+            played={player: () for player in header.players},
+            melds_laid={player: () for player in header.players},
+            held={player: header.rules.deal_size(len(header.players)) for player in header.players},
+            taken_extra={player: 0 for player in header.players},
+        )
+
+    @property
+    def rules(self) -> Ruleset:
+        return self.header.rules
+
+    @property
+    def players(self) -> tuple[str, ...]:
+        return self.header.players
+
+    @property
+    def leader(self) -> str:
+        """Who plays the first turn."""
+        return self.header.seat_after(self.dealer, self.rules.leader_offset)
+
+    @property
+    def is_over(self) -> bool:
+        return self.out is not None
+
+    @property
+    def used_cards(self) -> tuple[Card, ...]:
+        """Every card on the table (named jokers as ``JK=..``)."""
+        return tuple(card for meld in self.table for card in meld.cards)
+
+    def play_turns(self, player: str) -> tuple[int, ...]:
+        """The numbers of the turns in which ``player`` put cards on the table."""
+        return tuple(
+            number
+            for number, turn in enumerate(self.turns, 1)
+            if turn.player == player and turn.cards_put_down
+        )
+
+    def hand_size(self, player: str) -> int | None:
+        """How many cards ``player`` holds between turns, where the turns tell.
+
+        Turns entered with ``melds`` and ``layoffs`` tell: each turn draws one card from the
+        stock (or takes the ``took_discard`` cards) and ends with a discard, unless the hand
+        was emptied.
+        """
+        if self.rules.turn_style is not TurnStyle.MELDS:
+            return None
+        return self.held[player]
+
+    def melds_accepting(self, card: str | Card) -> list[int]:
+        """The numbers of the melds on the table that can take ``card`` as a lay-off."""
+        card = parse_card(card) if isinstance(card, str) else card
+        if self.rules.turn_style is not TurnStyle.MELDS or not self.rules.layoffs:
+            return []
+        on_table = sum(1 for used in self.used_cards if physical_card(used) == physical_card(card))
+        if on_table >= self.rules.copies(len(self.players)):
+            return []  # every copy of that card is already on the table
+        return [
+            meld.number for meld in self.table if check_layoff(meld.meld, [card], self.rules).legal
+        ]
+
+    def can_apply_turn(self, turn: Turn | Mapping[str, Any]) -> bool:
+        """Whether :meth:`apply_turn` would accept ``turn``."""
+        try:
+            self.apply_turn(turn)
+        except RefereeError:
+            return False
+        return True
+
+    def apply_turn(self, turn: Turn | Mapping[str, Any]) -> RoundInProgress:
+        """This round with one more turn, or :class:`RuleError` (this state is unchanged).
+
+        ``turn`` is a :class:`~referee.matchfile.Turn` or a turn object of the match file.
+        """
+        index = len(self.turns) + 1
+        if not isinstance(turn, Turn):
+            turn = read_turn(turn, self.header, self.number, index)
+        try:
+            return self._apply(turn, index)
+        except RefereeError as error:
+            raise error.at(round=self.number, turn=index) from None
+
+    def _apply(self, turn: Turn, index: int) -> RoundInProgress:
+        rules = self.rules
+        if self.out is not None:
+            raise RuleError(ROUND_OVER, player=self.out, turn_number=self.out_turn)
+        if rules.turn_style is TurnStyle.NONE:
+            raise RuleError(NO_TURNS, rules=rules.name)
+        if rules.turn_style is TurnStyle.TABLE:
+            if turn.melds or turn.layoffs:
+                raise RuleError(TURN_STYLE_TABLE, rules=rules.name)
+            return self._apply_table_turn(turn, index)
+        if turn.played is not None or turn.table is not None:
+            raise RuleError(TURN_STYLE_MELDS, rules=rules.name)
+        return self._apply_meld_turn(turn, index)
+
+    # remi, rummy, remi-indonesia
+
+    def _apply_meld_turn(self, turn: Turn, index: int) -> RoundInProgress:
+        rules, player = self.rules, turn.player
+        self._verify_taking(turn)
+        for card in turn.cards_put_down:
+            number = _meld_holding(self.table, card)
+            if number is not None:
+                raise RuleError(ALREADY_ON_TABLE, card=str(card), number=number)
+        has_run = any(meld.kind is MeldKind.RUN for meld in self.melds_laid[player])
+        new_melds = laid_melds(rules, player, turn.melds, has_run)
+        table = list(self.table) + [
+            TableMeld(number, player, index, meld)
+            for number, meld in enumerate(new_melds, len(self.table) + 1)
+        ]
+        for layoff in turn.layoffs:
+            if layoff.onto > len(table):
+                if not table:
+                    raise RuleError(NO_MELD_YET, number=layoff.onto)
+                raise RuleError(NO_SUCH_MELD, number=layoff.onto, count=len(table))
+            target = table[layoff.onto - 1]
+            try:
+                extended = verify_layoff(target.meld, layoff.cards, rules)
+            except RuleError as error:
+                raise RuleError(
+                    Reason.of(LAYOFF_FAILED, number=layoff.onto, reason=error.reason)
+                ) from None
+            added = tuple(LaidOffCard(card, player, index) for card in layoff.cards)
+            table[layoff.onto - 1] = replace(target, meld=extended, layoffs=target.layoffs + added)
+        _verify_table_integrity(rules, len(self.players), table)
+        put_down = turn.cards_put_down
+        self._verify_discarding(turn, put_down)
+        _verify_discard_not_on_table(turn, table)
+        left = self._verify_hand_after(turn, put_down)
+        out = left <= 1
+        closing = None
+        if out and rules.closing_card:
+            if turn.discard is None:
+                raise RuleError(CLOSING_NEEDS_DISCARD, player=player)
+            closing = turn.discard
+        return replace(
+            self,
+            turns=self.turns + (turn,),
+            table=tuple(table),
+            played={**self.played, player: self.played[player] + put_down},
+            melds_laid={**self.melds_laid, player: self.melds_laid[player] + new_melds},
+            held={**self.held, player: max(left - 1, 0)},
+            taken_extra={
+                **self.taken_extra,
+                player: self.taken_extra[player] + max(len(turn.took_discard) - 1, 0),
+            },
+            out=player if out else None,
+            out_turn=index if out else None,
+            closing_card=closing,
+        )
+
+    def _verify_taking(self, turn: Turn) -> None:
+        rules, taken = self.rules, turn.took_discard
+        if not taken:
+            return
+        for card in taken:
+            number = _meld_holding(self.table, card)
+            if number is not None:
+                raise RuleError(TAKEN_FROM_TABLE, player=turn.player, card=str(card), number=number)
+        if rules.discard_depth == 0:
+            raise RuleError(NO_DISCARD_PILE, rules=rules.name)
+        if len(taken) > rules.discard_depth:
+            if rules.discard_depth == 1:
+                raise RuleError(TOP_DISCARD_ONLY, rules=rules.name, cards=format_cards(taken))
+            raise RuleError(
+                TOP_THREE_ONLY,
+                rules=rules.name,
+                depth=rules.discard_depth,
+                count=len(taken),
+                cards=format_cards(taken),
+            )
+
+    def _verify_discarding(self, turn: Turn, put_down: tuple[Card, ...]) -> None:
+        rules, taken, player = self.rules, turn.took_discard, turn.player
+        if not taken:
+            return
+        if rules.discard_depth == 1 and turn.discard == taken[0]:
+            raise RuleError(DISCARDED_TAKEN, player=player, card=str(taken[0]))
+        if rules.taken_discard_melded_at_once:
+            deepest = taken[-1]
+            taken_counts = Counter(taken)
+            for meld in turn.melds:
+                from_hand = Counter(meld) - taken_counts
+                if deepest in meld and sum(from_hand.values()) > 0:
+                    return
+            raise RuleError(TAKEN_NOT_MELDED, player=player, card=str(deepest))
+
+    def _verify_hand_after(self, turn: Turn, put_down: tuple[Card, ...]) -> int:
+        """How many cards are left in hand after the turn's plays, before the discard.
+
+        0 or 1 means the hand is emptied (by the plays, or by discarding the last card).
+        """
+        rules, player = self.rules, turn.player
+        drawn = len(turn.took_discard) or 1
+        in_hand = self.held[player] + drawn
+        left = in_hand - len(put_down)
+        if left < 0:
+            raise RuleError(
+                TOO_MANY_PUT_DOWN,
+                player=player,
+                count=len(put_down),
+                available=in_hand,
+                drawn=drawn,
+            )
+        if left == 0:
+            if turn.discard is not None:
+                raise RuleError(NOTHING_TO_DISCARD, player=player)
+            if rules.taken_discard_melded_at_once and turn.took_discard:
+                raise RuleError(
+                    TAKE_LEAVES_NO_DISCARD, player=player, cards=format_cards(turn.took_discard)
+                )
+            if rules.must_discard:
+                raise RuleError(MUST_DISCARD, rules=rules.name, player=player)
+        if left == 1 and rules.discard_depth == 1 and turn.took_discard:
+            card = turn.took_discard[0]
+            if card not in put_down:  # it is the last card, which must be discarded
+                key = TAKEN_LEFT_LAST if rules.taken_discard_not_last else DISCARDED_TAKEN
+                raise RuleError(key, player=player, card=str(card))
+        if left <= 1:
+            gone = put_down + ((turn.discard,) if turn.discard is not None else ())
+            kept = Counter(turn.took_discard) - Counter(gone)
+            for card in kept:
+                raise RuleError(TAKEN_KEPT_WHEN_OUT, player=player, card=str(card))
+        if left <= 1 and not turn.out:
+            raise RuleError(NOT_MARKED_OUT, player=player)
+        if left >= 2 and turn.out:
+            raise RuleError(CANNOT_BE_OUT, player=player, count=left - 1)
+        return left
+
+    # manipulation
+
+    def _apply_table_turn(self, turn: Turn, index: int) -> RoundInProgress:
+        rules, player = self.rules, turn.player
+        self._verify_taking(turn)
+        if turn.played is None:
+            raise RuleError(TABLE_TURN_NEEDS, rules=rules.name, field="played")
+        if turn.table is None:
+            raise RuleError(TABLE_TURN_NEEDS, rules=rules.name, field="table")
+        before = tuple(meld.cards for meld in self.table)
+        played = tuple(physical_card(card) for card in turn.played)
+        after = turn.table
+        verify_table_turn(before, played, after, len(self.players), rules=rules)
+        melds = [
+            TableMeld(number, None, None, verify_meld(cards, rules))
+            for number, cards in enumerate(after, 1)
+        ]
+        return replace(
+            self,
+            turns=self.turns + (turn,),
+            table=tuple(melds),
+            played={**self.played, player: self.played[player] + played},
+            out=player if turn.out else None,
+            out_turn=index if turn.out else None,
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        """The round so far, for the web app's table view."""
+        return {
+            "round": self.number,
+            "dealer": self.dealer,
+            "leader": self.leader,
+            "table": [meld.to_json() for meld in self.table],
+            "played": {player: dump_cards(cards) for player, cards in self.played.items()},
+            "out": self.out,
+        }
+
+
+def _meld_holding(table: Sequence[TableMeld], card: Card) -> int | None:
+    """The number of the meld on the table that holds this physical card, if any."""
+    for meld in table:
+        if any(physical_card(held) == card for held in meld.cards):
+            return meld.number
+    return None
+
+
+def _verify_discard_not_on_table(turn: Turn, table: Sequence[TableMeld]) -> None:
+    if turn.discard is None:
+        return
+    number = _meld_holding(table, turn.discard)
+    if number is not None:
+        raise RuleError(DISCARD_ON_TABLE, player=turn.player, card=str(turn.discard), number=number)
+
+
+def add_table_places(table: Sequence[TableMeld], places: CardPlaces) -> None:
+    for meld in table:
+        places.add(meld.cards, Reason.of(PLACE_MELD, number=meld.number))
+
+
+def _verify_table_integrity(rules: Ruleset, players: int, table: Sequence[TableMeld]) -> None:
+    places = CardPlaces()
+    add_table_places(table, places)
+    places.verify(rules, players)
+
+
+def laid_melds(
+    rules: Ruleset, player: str, melds: Iterable[Sequence[Card]], has_run: bool
+) -> tuple[Meld, ...]:
+    """The melds ``player`` lays, each checked, and (``run_first``) no set before a run.
+
+    ``has_run`` says whether the player laid a run earlier in the round.
+    """
+    laid = []
+    for cards in melds:
+        meld = verify_meld(cards, rules)
+        if meld.kind is MeldKind.RUN:
+            has_run = True
+        elif rules.run_first and not has_run:
+            raise RuleError(RUN_FIRST, player=player, cards=format_cards(cards), rules=rules.name)
+        laid.append(meld)
+    return tuple(laid)
