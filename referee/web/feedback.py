@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from referee.errors import NotationError, RefereeError
+from referee.match import EMPTY_HAND_IS_OUT, HAND_MISSING
 from referee.messages import Reason
 from referee.notation import format_card, parse_cards
 from referee.web.fields import CardsField, LayoffsField, MeldsField
-from referee.web.i18n import error_text
+from referee.web.i18n import error_text, reason_text
 
 
 def cards_named(reason: Reason) -> set[str]:
@@ -50,3 +51,44 @@ def point_at(fields: Iterable[Any], error: RefereeError) -> int:
             field.errors = [*field.errors, text]
             marked += 1
     return marked
+
+
+# The engine's reasons for a hand left out; it names the first such hand only.
+EMPTY_HAND_REASONS = (EMPTY_HAND_IS_OUT, HAND_MISSING)
+
+
+def mark_empty_hands(error: RefereeError, hands: Mapping[str, Any]) -> int:
+    """Put the engine's "hand is empty" reason next to every hand field left empty.
+
+    The engine stops at the first empty hand, and its reason holds the same way for every
+    other hand left empty in the same round (it depends on the ending, not on the player):
+    naming them all at once saves a round trip per player.  ``hands`` maps each player
+    whose hand the form asks for to its field.
+    """
+    if error.reason.key not in EMPTY_HAND_REASONS:
+        return 0
+    marked = 0
+    for name, field in hands.items():
+        if not field.data:
+            reason = Reason.of(error.reason.key, **{**error.reason.params, "player": name})
+            field.errors = [*field.errors, reason_text(reason)]
+            marked += 1
+    return marked
+
+
+def show_error(
+    form: Any,
+    fields: Iterable[Any],
+    error: RefereeError,
+    number: int | None,
+    hands: Mapping[str, Any] | None = None,
+) -> None:
+    """A referee's refusal, once: next to the fields it names, else at the top of the form.
+
+    On round ``number``'s own form the "Round N, turn T:" location is left out.
+    """
+    if hands and mark_empty_hands(error, hands):
+        return
+    if point_at(fields, error):
+        return
+    form.form_errors.append(error_text(error, where=error.round not in (None, number)))

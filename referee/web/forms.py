@@ -21,10 +21,18 @@ from wtforms import (
     StringField,
     TextAreaField,
 )
-from wtforms.validators import DataRequired, Length, NumberRange, Optional, ValidationError
+from wtforms.validators import (
+    DataRequired,
+    Length,
+    NumberRange,
+    Optional,
+    StopValidation,
+    ValidationError,
+)
 
 from referee.rulesets import RULESETS, Ruleset
 from referee.web.fields import CardsField, add_numbered, choices
+from referee.web.formbase import Form
 
 NAME_MAX = 40
 
@@ -45,6 +53,23 @@ ACE_CHOICES = [("low", _l("low only (A-2-3)")), ("high-low", _l("low or high (Q-
 HINT_MAX_CARDS = 30
 
 
+class NumberField(IntegerField):
+    """A whole number; something else typed is one translated message, not two."""
+
+    def process_formdata(self, valuelist: list[Any]) -> None:
+        if valuelist and not str(valuelist[0]).strip():
+            self.data = None  # left empty: Optional() decides
+            return
+        try:
+            super().process_formdata(valuelist)
+        except ValueError:
+            raise ValueError(_l("Enter a whole number, like 250.")) from None
+
+    def pre_validate(self, form: Any) -> None:
+        if self.process_errors:  # not a number: the range check has nothing to say
+            raise StopValidation()
+
+
 def ruleset_choices() -> list[Any]:
     return choices([(rules.id, rules.name) for rules in RULESETS.values()])
 
@@ -53,19 +78,22 @@ def rulesets_with_option(option: str) -> list[Ruleset]:
     return [rules for rules in RULESETS.values() if option in rules.options]
 
 
-class ActionForm(FlaskForm):
+class ActionForm(Form):
     """A button that changes something: only the CSRF token."""
 
 
-class LanguageForm(FlaskForm):
+class LanguageForm(Form):
     lang = HiddenField()
     next = HiddenField()
 
 
-class TableForm(FlaskForm):
+class TableForm(Form):
     name = StringField(
         _l("Name of the table"),
-        validators=[DataRequired(_l("Give the table a name.")), Length(max=80)],
+        validators=[
+            DataRequired(_l("Give the table a name.")),
+            Length(max=80, message=_l("At most %(max)d letters, please.")),
+        ],
         render_kw={"placeholder": _l("Friday night at Budi's")},
     )
 
@@ -74,7 +102,7 @@ def split_names(text: str) -> list[str]:
     return [name.strip() for name in re.split(r"[\n,;]+", text or "") if name.strip()]
 
 
-class PlayersForm(FlaskForm):
+class PlayersForm(Form):
     names = TextAreaField(
         _l("New players"),
         validators=[DataRequired(_l("Write at least one name."))],
@@ -103,7 +131,7 @@ def setup_form_class(rules: Ruleset, players: list[str]) -> type[FlaskForm]:
     blank = [("", "—")]
     presets = sorted({*TARGET_PRESETS.get(rules.id, ()), *([rules.target] if rules.target else [])})
 
-    class SetupForm(FlaskForm):
+    class SetupForm(Form):
         known = set(players)
 
         first_dealer = SelectField(
@@ -120,9 +148,12 @@ def setup_form_class(rules: Ruleset, players: list[str]) -> type[FlaskForm]:
             ),
             default=str(rules.target) if rules.target else None,
         )
-        custom_target = IntegerField(
+        custom_target = NumberField(
             _l("Other target"),
-            validators=[Optional(), NumberRange(1, 100000)],
+            validators=[
+                Optional(),
+                NumberRange(1, 100000, _l("Enter a target from %(min)s to %(max)s.")),
+            ],
             render_kw={"inputmode": "numeric", "min": 1},
         )
 
@@ -144,9 +175,12 @@ def setup_form_class(rules: Ruleset, players: list[str]) -> type[FlaskForm]:
             ),
             default="target",
         )
-        SetupForm.hands = IntegerField(
+        SetupForm.hands = NumberField(
             _l("Number of rounds"),
-            validators=[Optional(), NumberRange(1, 100)],
+            validators=[
+                Optional(),
+                NumberRange(1, 100, _l("Enter a number of rounds from %(min)s to %(max)s.")),
+            ],
             render_kw={"inputmode": "numeric", "min": 1},
         )
     if "ace" in rules.options:
@@ -164,7 +198,8 @@ def setup_options(form: Any, rules: Ruleset) -> dict[str, Any]:
             form.hands.errors.append(_l("How many rounds?"))
             raise ValidationError("hands")
         options["hands"] = form.hands.data
-    elif form.target.data == "custom":
+    elif form.custom_target.data or form.target.data == "custom":
+        form.target.data = "custom"  # a typed target wins over the preset left selected
         if not form.custom_target.data:
             form.custom_target.errors.append(_l("Enter the target score."))
             raise ValidationError("target")
@@ -178,7 +213,7 @@ def setup_options(form: Any, rules: Ruleset) -> dict[str, Any]:
     return options
 
 
-class CheckerForm(FlaskForm):
+class CheckerForm(Form):
     rules = SelectField(_l("Ruleset"), choices=ruleset_choices(), default="remi")
     ace = SelectField(
         _l("Aces"),
@@ -201,7 +236,7 @@ class CheckerForm(FlaskForm):
     )
 
 
-class GinHandForm(FlaskForm):
+class GinHandForm(Form):
     cards = CardsField(
         _l("Hand (10 or 11 cards)"),
         validators=[DataRequired(_l("Enter the hand."))],
@@ -209,7 +244,7 @@ class GinHandForm(FlaskForm):
     )
 
 
-class PlayHintForm(FlaskForm):
+class PlayHintForm(Form):
     """manipulation: a player's hand, to see which of its cards can go on the table now."""
 
     hand = CardsField(
@@ -225,12 +260,12 @@ class PlayHintForm(FlaskForm):
             )
 
 
-class ImportForm(FlaskForm):
+class ImportForm(Form):
     file = FileField(_l("Match file (.json)"))
     document = TextAreaField(_l("…or paste the document"), render_kw={"rows": 6})
 
 
-class RoundJsonForm(FlaskForm):
+class RoundJsonForm(Form):
     entry = TextAreaField(
         _l("The round as entered (JSON)"),
         validators=[DataRequired(_l("The round cannot be empty."))],

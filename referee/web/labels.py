@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from flask_babel import gettext
 from flask_babel import lazy_gettext as _l
 
 from referee.match import RoundResult
-from referee.rulesets import Ruleset
+from referee.rulesets import RULESETS, Ruleset
 from referee.scoring import Outcome
+from referee.web.i18n import reason_text
 
 # Every Outcome of the replay (and "at_once", an "out" that counts double), in words.
 OUTCOMES = {
@@ -38,6 +41,22 @@ DESCRIPTIONS = {
 }
 
 
+# The rulesets' names (the engine's ``Ruleset.name``), listed for pybabel like DESCRIPTIONS.
+NAMES = {
+    "remi": _l("Remi"),
+    "rummy": _l("Rummy"),
+    "remi-indonesia": _l("Remi Indonesia"),
+    "manipulation": _l("Manipulation Rummy"),
+    "gin": _l("Gin Rummy"),
+}
+
+
+def ruleset_name(rules_id: str) -> str:
+    """A ruleset's name (the engine's), translated; the id itself for an unknown ruleset."""
+    rules = RULESETS.get(rules_id)
+    return gettext(rules.name) if rules is not None else rules_id
+
+
 def outcome_key(result: RoundResult) -> str:
     """The outcome's name in the replay output (``out``, ``knock`` ...), ``at_once`` for x2."""
     if result.outcome is Outcome.OUT and result.at_once:
@@ -59,3 +78,14 @@ GIN_OUTCOMES = {"knock": _l("Knock"), "gin": _l("Gin"), "undercut": _l("Undercut
 
 def gin_outcome(outcome: str) -> str:
     return str(GIN_OUTCOMES.get(outcome, outcome))
+
+
+def gin_verdict(outcome: str, why: Any) -> tuple[str, str]:
+    """A gin verdict as (label, explanation): the engine's reason without its leading outcome
+    word when it repeats the label ("Knock — knock: ..." reads "Knock: ...")."""
+    label = gin_outcome(outcome)
+    text = reason_text(why)
+    head, sep, rest = text.partition(": ")
+    if sep and head.casefold() == label.casefold():
+        return label, rest
+    return label, text

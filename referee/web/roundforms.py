@@ -11,7 +11,7 @@ from typing import Any
 
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
-from wtforms import BooleanField, RadioField, SelectField
+from wtforms import BooleanField, HiddenField, RadioField, SelectField
 from wtforms.validators import ValidationError
 
 from referee.rulesets import RULESETS
@@ -26,6 +26,7 @@ from referee.web.fields import (
     choices,
     numbered,
 )
+from referee.web.formbase import Form
 
 # The order the forms offer a ruleset's endings in.
 ENDING_ORDER = (Ending.KNOCK, Ending.OUT, Ending.BLOCKED, Ending.STOCK, Ending.DRAW, Ending.VOID)
@@ -73,13 +74,14 @@ def quick_form_class(rules_id: str, players: list[str]) -> type[FlaskForm]:
     endings = quick_endings(rules_id)
     people = choices([("", "—")] + [(name, name) for name in players])
 
-    class QuickRoundForm(FlaskForm):
+    class QuickRoundForm(Form):
         ending = RadioField(
             _l("How did the round end?"),
             choices=choices([(value, ENDING_LABELS[value]) for value in endings]),
             default=endings[0],
         )
         player = SelectField(_l("Who?"), choices=people, validate_choice=False)
+        for_round = HiddenField()  # the round the form was opened for (see rounds._stale_round)
 
     add_numbered(QuickRoundForm, "hand", len(players), lambda i: CardsField(_l("Hand")))
 
@@ -175,10 +177,11 @@ def card_fields(form: Any) -> list[Any]:
     return [field for field in form if isinstance(field, CardsField | MeldsField | LayoffsField)]
 
 
-class TurnForm(FlaskForm):
+class TurnForm(Form):
     """One live turn of ``remi``, ``rummy`` or ``remi-indonesia``."""
 
     player = SelectField(_l("Player"))
+    turns_before = HiddenField()  # how many turns the round had when the form was opened
     melds = MeldsField(_l("New melds"), description=_l("One meld per line."))
     layoffs = LayoffsField(
         _l("Lay-offs"), description=_l("One per line: the cards, then > and the meld number.")
@@ -188,10 +191,11 @@ class TurnForm(FlaskForm):
     out = BooleanField(_l("This player's hand is now empty"))
 
 
-class ManipulationTurnForm(FlaskForm):
+class ManipulationTurnForm(Form):
     """One live turn of ``manipulation``: the cards played and the whole table after it."""
 
     player = SelectField(_l("Player"))
+    turns_before = HiddenField()
     played = CardsField(_l("Cards played from hand"))
     table = MeldsField(
         _l("The table after the turn"),
@@ -205,8 +209,8 @@ def end_form_class(rules_id: str, players: list[str], out: str | None) -> type[F
     """Ending a live round: how it ended (unless a turn emptied a hand), then the hands."""
     people = choices([("", "—")] + [(name, name) for name in players])
 
-    class EndRoundForm(FlaskForm):
-        pass
+    class EndRoundForm(Form):
+        for_round = HiddenField()  # the round the form was opened for (Back, then Save)
 
     add_numbered(EndRoundForm, "hand", len(players), lambda i: CardsField(_l("Hand")))
 

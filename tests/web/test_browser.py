@@ -111,7 +111,8 @@ def test_a_rejected_meld_shows_its_reason(page: Page):
     page.get_by_role("link", name="Play a round live").click()
     page.locator("textarea[name=melds]").fill("7S 9S 10S")
     save_turn(page, "Siti")
-    expect(page.locator(".turn-error")).to_contain_text("8S is missing between 7S and 9S")
+    expect(page.locator(".field.has-error")).to_contain_text("8S is missing between 7S and 9S")
+    expect(page.locator(".turn-error")).to_have_count(0)
     expect(page.locator("textarea[name=melds]")).to_have_value("7S 9S 10S")
     expect(page.locator("#meld-1")).to_have_count(0)
 
@@ -216,3 +217,102 @@ def test_manipulation_what_can_i_play(page: Page):
     page.screenshot(path=str(ARTIFACTS / "play-hint-360.png"), full_page=True)
     save_turn(page, "Budi")
     expect(page.locator("#meld-1")).to_contain_text("10♠")
+
+
+FIVE = ["Budiman", "Sitinurbaya", "Andika", "Rahayu", "Wayan"]
+
+
+def test_five_player_score_sheet_fits_a_phone(page: Page):
+    english(page)
+    create_table(page, ", ".join(FIVE))
+    start_match(page, "rummy", FIVE, target="200")
+    for winner, hands in (
+        ("Budiman", ("", "KH QH", "2C 3C 9D", "AS 5D QS 3H", "JD")),
+        ("Rahayu", ("KC 10C 9C", "4D", "2H 3S 4S 6H 7C", "", "8D 8S")),
+    ):
+        page.get_by_role("link", name="Quick round (final table)").click()
+        page.locator("select[name=player]").select_option(winner)
+        for seat, hand in enumerate(hands):
+            page.locator(f"input[name=hand_{seat}]").fill(hand)
+        page.get_by_role("button", name="Save round").click()
+        expect(page.locator(".flash")).to_contain_text("saved")
+    sheet = page.locator("table.sheet")
+    expect(sheet).to_contain_text("went out: Rahayu")
+    sizes = sheet.evaluate(
+        "t => ({table: [t.scrollWidth, t.clientWidth],"
+        " box: [t.parentNode.scrollWidth, t.parentNode.clientWidth],"
+        " page: [document.documentElement.scrollWidth, window.innerWidth]})"
+    )
+    for name, (scroll, client) in sizes.items():
+        assert scroll <= client, (name, sizes)
+    # Every player's column and the round's links are on screen.
+    for cell in page.locator("table.sheet thead th").all() + [
+        page.get_by_role("link", name="edit").first
+    ]:
+        box = cell.bounding_box()
+        assert box and box["x"] >= 0 and box["x"] + box["width"] <= 360, box
+    page.screenshot(path=str(ARTIFACTS / "scoreboard-5-players-360.png"), full_page=True)
+
+
+def test_lay_off_from_the_strip_next_to_the_picker(page: Page):
+    english(page)
+    create_table(page, "Budi, Siti, Andi")
+    start_match(page, "remi", ["Budi", "Siti", "Andi"], target="200")
+    page.get_by_role("link", name="Play a round live").click()
+    page.locator("textarea[name=melds]").fill("7S 8S 9S")
+    save_turn(page, "Siti")
+
+    # Big cards: two rows of 7 per suit, nothing wider than the screen.
+    card = page.locator(".pick[data-code='10S']").bounding_box()
+    assert card and card["height"] >= 40 and card["width"] >= 40, card
+    grid = page.locator(".picker-grid").evaluate("g => [g.scrollWidth, g.clientWidth]")
+    assert grid[0] <= grid[1]
+
+    strip = page.locator("[data-layoff-strip]")
+    expect(strip).to_be_hidden()
+    page.locator("textarea[name=melds]").click()
+    tap(page, "10S")
+    expect(strip).to_be_visible()
+    expect(strip).to_be_in_viewport()
+    page.screenshot(path=str(ARTIFACTS / "live-layoff-strip-360.png"))  # the phone's screen
+    strip.get_by_role("button", name="1").click()
+    expect(page.locator("textarea[name=layoffs]")).to_have_value("10S > 1")
+    expect(page.locator("textarea[name=melds]")).to_have_value("")
+    expect(strip).to_be_hidden()
+
+    # "Next meld" only while a field that takes melds is selected.
+    newline = page.locator("[data-picker-newline]")
+    expect(newline).to_be_visible()
+    page.locator("details summary").click()
+    page.locator("input[name=discard]").click()
+    expect(newline).to_be_hidden()
+    page.locator("input[name=discard]").fill("")
+    save_turn(page, "Andi")
+    expect(page.locator("#meld-1 .by")).to_have_text("Andi")
+    page.screenshot(path=str(ARTIFACTS / "live-360.png"), full_page=True)
+
+
+def test_switching_language_keeps_what_was_typed(page: Page):
+    english(page)
+    create_table(page, "Budi, Siti")
+    start_match(page, "remi", ["Budi", "Siti"])
+    page.get_by_role("link", name="Play a round live").click()
+    page.locator("textarea[name=melds]").fill("7S 8S 9S")
+    page.locator("select[name=player]").select_option("Budi")
+    page.get_by_role("button", name="ID").click()
+    expect(page.locator("html")).to_have_attribute("lang", "id")
+    expect(page.locator("textarea[name=melds]")).to_have_value("7S 8S 9S")
+    expect(page.locator("select[name=player]")).to_have_value("Budi")
+    page.reload()  # only once: a later visit starts blank
+    expect(page.locator("textarea[name=melds]")).to_have_value("")
+
+
+def test_typing_a_target_selects_other(page: Page):
+    english(page)
+    create_table(page, "Budi, Siti")
+    page.get_by_role("link", name="New match").click()
+    page.locator("a[href$='/new/remi']").click()
+    page.locator("input[name=custom_target]").fill("250")
+    expect(page.locator("input[name=target][value=custom]")).to_be_checked()
+    page.locator("input[name=target][value='100']").check()
+    expect(page.locator("input[name=custom_target]")).to_have_value("")

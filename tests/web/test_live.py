@@ -32,7 +32,7 @@ def remi(client):
 def test_live_page_starts_with_an_empty_table(client, remi):
     page = client.get(remi + "live")
     assert page.status_code == 200
-    assert 'id="table"' in page.text and 'name="player"' in page.text
+    assert 'id="on-table"' in page.text and 'name="player"' in page.text
     assert '<option selected value="Siti">' in page.text  # the player after the dealer leads
 
 
@@ -48,7 +48,7 @@ def test_a_rejected_meld_shows_the_reason_and_saves_nothing(client, remi):
     response = turn(client, remi, player="Siti", melds="7S 9S 10S")
     assert response.status_code == 400
     assert any("8S" in message for message in errors(response))
-    assert 'class="turn-error"' in response.text
+    assert "has-error" in response.text  # next to the melds field
     assert "7S 9S 10S" in response.text
     assert "meld-1" not in client.get(remi + "live").text
 

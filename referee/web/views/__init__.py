@@ -34,9 +34,11 @@ def register(app: Flask) -> None:
         LANGUAGES=i18n.LANGUAGES,
         outcome_label=labels.outcome_label,
         gin_outcome=labels.gin_outcome,
+        gin_verdict=labels.gin_verdict,
         picker_deck=cardview.picker_deck,
         picker_rows=picker_rows,
         ruleset_description=labels.description,
+        ruleset_name=labels.ruleset_name,
         numbered=numbered,
     )
 

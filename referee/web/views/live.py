@@ -29,8 +29,8 @@ from referee.table import Play, arrange, best_play, format_table, take_back
 from referee.web import i18n, matchlog
 from referee.web.access import Access, open_match, open_table
 from referee.web.extensions import db
-from referee.web.feedback import point_at
-from referee.web.fields import choices
+from referee.web.feedback import show_error
+from referee.web.fields import choices, numbered
 from referee.web.forms import ActionForm, PlayHintForm
 from referee.web.models import Match, Round
 from referee.web.roundforms import (
@@ -129,6 +129,7 @@ def _blank_turn_form(access: Access, match: Match, state: RoundInProgress) -> Fl
         return None
     form = _turn_form(match, state, formdata=None)
     form.player.data = _next_player(state, _turns(match))
+    form.turns_before.data = str(len(_turns(match)))
     if _rearranges_table(state):  # start from the table as it stands
         form.table.data = format_table(_table_melds(state))
     return form
@@ -159,6 +160,7 @@ def _page(
         hint_form=hint_form,
         hint=hint,
         rearranges_table=_rearranges_table(state),
+        layoffs=bool(state.rules.layoffs) and not _rearranges_table(state),
         turns=_turns(match),
         melds=_table_view(state),
         accepts=json.dumps(_accepts(state)),
@@ -224,6 +226,8 @@ def turn(mode: str, key: str, match_id: int) -> Any:
     if state is None or state.is_over or not _has_turns(state):
         return _back_to_the_table(access, match)
     form = _turn_form(match, state)
+    if _stale_turn(form, turns):
+        return _page(access, match, state, form, _blank_hint_form(state))
     if form.validate_on_submit():
         try:
             entry = _read_turn(form, state)
@@ -236,9 +240,30 @@ def turn(mode: str, key: str, match_id: int) -> Any:
         except ValidationError:
             pass
         except RefereeError as refused:
-            form.form_errors.append(i18n.error_text(refused, where=False))
-            point_at(card_fields(form), refused)
+            show_error(form, card_fields(form), refused, state.number)
     return _page(access, match, state, form, _blank_hint_form(state))
+
+
+def _stale_turn(form: Any, turns: list[dict[str, Any]]) -> bool:
+    """Whether the turn form was opened before the last turn was recorded (Back, then Save).
+
+    Then nothing is saved: the form comes back, up to date, with the table above it.
+    """
+    try:
+        before = int(form.turns_before.data)
+    except (TypeError, ValueError):
+        return False  # a form without the count (an older page): nothing to compare
+    if before >= len(turns):
+        return False
+    form.turns_before.data = str(len(turns))
+    form.form_errors.append(
+        gettext(
+            "Turn %(number)s is already recorded (see the table above); this form was out of"
+            " date, so nothing was saved. Save again only if this is another turn.",
+            number=len(turns),
+        )
+    )
+    return True
 
 
 def _arrange(form: Any, state: RoundInProgress, entry: dict[str, Any]) -> None:
@@ -351,6 +376,17 @@ def end(mode: str, key: str, match_id: int) -> Any:
         return _to_the_round_form(access, match)
     out = state.out
     form = end_form_class(match.rules, players, out)()
+    if not form.is_submitted():
+        form.for_round.data = str(state.number)
+    elif (form.for_round.data or "").isdigit() and int(form.for_round.data) < state.number:
+        flash(
+            gettext(
+                "Round %(number)s is already saved; this form is out of date.",
+                number=form.for_round.data,
+            ),
+            "error",
+        )
+        return to_score_sheet(access, match)
     if form.is_submitted() and form.validate():
         try:
             entry = build_end(form, players, out, turns)
@@ -358,8 +394,12 @@ def end(mode: str, key: str, match_id: int) -> Any:
         except ValidationError:
             pass
         except RefereeError as refused:
-            form.form_errors.append(i18n.error_text(refused))
-            point_at(card_fields(form), refused)
+            hands = {
+                name: field
+                for name, field in zip(players, numbered(form, "hand"), strict=True)
+                if name != out
+            }
+            show_error(form, card_fields(form), refused, state.number, hands)
         else:
             stored = match.live_round
             if stored is None:
@@ -379,4 +419,5 @@ def end(mode: str, key: str, match_id: int) -> Any:
         state=state,
         rows=picker_rows(match),
         used=_cards_on_table(state),
+        hand_sizes={name: state.hand_size(name) for name in players},
     )

@@ -10,18 +10,21 @@ import json
 from typing import Any
 
 from flask import Blueprint, abort, flash, redirect, request, url_for
-from flask_babel import gettext
+from flask_babel import gettext, ngettext
 from werkzeug.wrappers import Response
 from wtforms.validators import ValidationError
 
 from referee.errors import RefereeError
+from referee.match import MATCH_OVER
 from referee.web import gin_view, i18n, matchlog
 from referee.web.access import open_match, open_table
 from referee.web.extensions import db
-from referee.web.feedback import field_cards, point_at
+from referee.web.feedback import field_cards, show_error
+from referee.web.fields import numbered
 from referee.web.forms import ActionForm, RoundJsonForm
 from referee.web.models import Match, Round
 from referee.web.roundforms import build_round, card_fields, fill_from_round, quick_form_class
+from referee.web.scoresheet import ruleset_of
 from referee.web.views.pages import render_page, to_score_sheet
 
 bp = Blueprint("rounds", __name__)
@@ -75,8 +78,13 @@ def _round_form(access: Any, match: Match, stored: Round | None) -> Any:
                 )
             )
     number = stored.number if stored else match.next_round_number
+    if not form.is_submitted():
+        form.for_round.data = str(number)
+    stale = _stale_round(form, stored, number)
     preview = None
-    if form.is_submitted() and form.validate():
+    later: list[int] = []
+    action = request.form.get("action")
+    if form.is_submitted() and stale is None and form.validate():
         try:
             entry = build_round(form, match.rules, players)
             rounds = matchlog.entries(match)
@@ -84,19 +92,34 @@ def _round_form(access: Any, match: Match, stored: Round | None) -> Any:
                 rounds.append(entry)
             else:
                 rounds[number - 1] = entry
-            state = matchlog.verify(match, rounds)
+            state, later = _verify_correction(match, rounds, number)
         except ValidationError:
             pass
         except RefereeError as error:
-            form.form_errors.append(i18n.error_text(error))
-            point_at(card_fields(form), error)
+            who = form.player.data if form.ending.data in ("out", "closed") else None
+            hands = {
+                name: field
+                for name, field in zip(players, numbered(form, "hand"), strict=True)
+                if name != who
+            }
+            show_error(form, card_fields(form), error, number, hands)
         else:
-            if request.form.get("action") == "save":
-                _save(match, stored, entry)
+            if action == "save" and not later or action == "save_cut" and later:
+                _save(match, stored, entry, remove_after=bool(later))
                 flash(gettext("Round %(number)s saved.", number=number))
+                if later:
+                    flash(
+                        ngettext(
+                            "Round %(rounds)s was removed.",
+                            "Rounds %(rounds)s were removed.",
+                            len(later),
+                            rounds=_span(later),
+                        )
+                    )
                 return to_score_sheet(access, match)
             preview = _preview(match, state, number, entry)
-    return render_page(
+    rules = ruleset_of(match)
+    page = render_page(
         "matches/round_form.html",
         access=access,
         match=match,
@@ -105,8 +128,54 @@ def _round_form(access: Any, match: Match, stored: Round | None) -> Any:
         number=number,
         stored=stored,
         preview=preview,
+        stale=stale,
+        later=_span(later) if later else None,
+        later_count=len(later),
+        jokers=bool(rules and rules.jokers),
         used=_typed_cards(form) if form.is_submitted() else [],
     )
+    refused = stale is not None or (later and action == "save")
+    if refused and not isinstance(page, tuple):
+        return page, 409
+    return page
+
+
+def _stale_round(form: Any, stored: Round | None, number: int) -> int | None:
+    """The round a new-round form was opened for, if that round is saved already.
+
+    The form carries the number of the round it was opened for: pressing Back
+    and saving again must not record the same round twice.
+    """
+    if stored is not None or not form.is_submitted():
+        return None
+    try:
+        opened_for = int(form.for_round.data or 0)
+    except ValueError:
+        return None
+    return opened_for if 0 < opened_for < number else None
+
+
+def _verify_correction(
+    match: Match, rounds: list[dict[str, Any]], number: int
+) -> tuple[Any, list[int]]:
+    """Replay the match with round ``number`` as typed; the later rounds in the way, if any.
+
+    When the corrected round ends the match, the engine refuses every round after
+    it ("the match was already over"): the match is then replayed up to round
+    ``number`` and the numbers of the later rounds are returned, for the user to
+    decide whether to remove them.
+    """
+    try:
+        return matchlog.verify(match, rounds), []
+    except RefereeError as error:
+        if error.reason.key != MATCH_OVER or error.round != number + 1 or len(rounds) <= number:
+            raise
+    state = matchlog.verify(match, rounds[:number])
+    return state, list(range(number + 1, len(rounds) + 1))
+
+
+def _span(numbers: list[int]) -> str:
+    return str(numbers[0]) if len(numbers) == 1 else f"{numbers[0]}–{numbers[-1]}"
 
 
 def _preview(match: Match, state: Any, number: int, entry: dict[str, Any]) -> dict[str, Any]:
@@ -115,12 +184,18 @@ def _preview(match: Match, state: Any, number: int, entry: dict[str, Any]) -> di
     return {"result": result, "gin": extra}
 
 
-def _save(match: Match, stored: Round | None, entry: dict[str, Any]) -> None:
+def _save(
+    match: Match, stored: Round | None, entry: dict[str, Any], remove_after: bool = False
+) -> None:
     if stored is None:
         match.rounds.append(Round(number=match.next_round_number, entry=entry))
     else:
         stored.entry = entry
         stored.previous_entry = None
+        if remove_after:  # the corrected round ends the match: the rounds after it go
+            for later in [r for r in match.rounds if r.number > stored.number]:
+                match.rounds.remove(later)
+                db.session.delete(later)
     db.session.commit()
 
 

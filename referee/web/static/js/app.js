@@ -20,9 +20,86 @@
         if (!window.confirm(form.getAttribute("data-confirm"))) event.preventDefault();
       });
     });
+    document.querySelectorAll("button[data-confirm]").forEach(function (button) {
+      button.addEventListener("click", function (event) {
+        if (!window.confirm(button.getAttribute("data-confirm"))) event.preventDefault();
+      });
+    });
+    keepTypingAcrossLanguageSwitch();
+    document.querySelectorAll("[data-copy]").forEach(copyButton);
+    document.querySelectorAll("input.copy").forEach(function (input) {
+      input.addEventListener("focus", function () { input.select(); });
+    });
+    document.querySelectorAll("input[name=custom_target]").forEach(customTarget);
     document.querySelectorAll("[data-picker]").forEach(setUpPicker);
     document.querySelectorAll("[data-only-for-rules]").forEach(showOnlyForRules);
   });
+
+  // Switching the language reloads the page: what was typed in its forms is kept for the reload
+  // (in sessionStorage, for this page only).  Without JavaScript it is lost.
+  function keepTypingAcrossLanguageSwitch() {
+    var key = "typed:" + location.pathname;
+    function fields(form) {
+      return Array.prototype.filter.call(form.elements, function (el) {
+        return el.name && ["hidden", "file", "submit", "button", "password"].indexOf(el.type) < 0;
+      });
+    }
+    var forms = Array.prototype.filter.call(document.querySelectorAll("main form"), function (f) {
+      return f.method.toLowerCase() === "post";
+    });
+    document.querySelectorAll("form.lang").forEach(function (lang) {
+      lang.addEventListener("submit", function () {
+        var typed = forms.map(function (form) {
+          return fields(form).map(function (el) {
+            return [el.name, el.type === "checkbox" || el.type === "radio" ? el.checked : el.value, el.value];
+          });
+        });
+        try { sessionStorage.setItem(key, JSON.stringify(typed)); } catch (e) { /* private mode */ }
+      });
+    });
+    var saved;
+    try { saved = JSON.parse(sessionStorage.getItem(key) || "null"); sessionStorage.removeItem(key); } catch (e) { saved = null; }
+    if (!saved || saved.length !== forms.length) return;
+    forms.forEach(function (form, i) {
+      var els = fields(form);
+      (saved[i] || []).forEach(function (item, j) {
+        var el = els[j];
+        if (!el || el.name !== item[0]) return;
+        if (el.type === "checkbox" || el.type === "radio") el.checked = item[1];
+        else el.value = item[1];
+      });
+    });
+  }
+
+  // A copy button next to a link: the clipboard if the browser allows it, else the text is
+  // selected for the phone's own "Copy".
+  function copyButton(button) {
+    var input = button.parentNode.querySelector("input.copy");
+    var label = button.textContent;
+    button.addEventListener("click", function () {
+      input.focus(); input.select();
+      function done() {
+        button.textContent = "✓ " + label;
+        setTimeout(function () { button.textContent = label; }, 1500);
+      }
+      if (navigator.clipboard && window.isSecureContext) {
+        navigator.clipboard.writeText(input.value).then(done, function () {});
+      } else {
+        try { if (document.execCommand("copy")) done(); } catch (e) { /* the text stays selected */ }
+      }
+    });
+  }
+
+  // Typing a target selects "Other"; choosing a preset clears the typed target
+  // (without JavaScript the server lets a typed target win).
+  function customTarget(input) {
+    var form = input.form;
+    var other = form.querySelector("input[name=target][value=custom]");
+    input.addEventListener("input", function () { if (other && input.value) other.checked = true; });
+    form.querySelectorAll("input[name=target]").forEach(function (radio) {
+      radio.addEventListener("change", function () { if (radio !== other && radio.checked) input.value = ""; });
+    });
+  }
 
   // A field that only some rulesets use is hidden while another ruleset is chosen.
   function showOnlyForRules(box) {
@@ -44,10 +121,14 @@
     var layoffs = scope.querySelector("[data-cards=layoffs]");
     var serverUsed = JSON.parse(picker.getAttribute("data-used") || "[]");
     var lastPicked = null;
+    var strip = layoffs && picker.querySelector("[data-layoff-strip]");
 
+    var newline = picker.querySelector("[data-picker-newline]");
     function mark(field) {
       fields.forEach(function (f) { f.classList.toggle("target", f === field); });
       target = field;
+      // "Next meld" only for a field that takes one meld per line.
+      if (newline) newline.hidden = !(field.tagName === "TEXTAREA" && field.getAttribute("data-cards") === "lines");
     }
     fields.forEach(function (f) {
       f.addEventListener("focus", function () { mark(f); });
@@ -73,6 +154,37 @@
         m.classList.toggle("accepts", yes);
         m.setAttribute("aria-pressed", yes ? "false" : "");
       });
+      showStrip(lastPicked && lastPicked.code === code ? numbers : []);
+    }
+
+    // Next to the picker, the melds the card just tapped can go on: one tap lays it off there,
+    // without scrolling up to the table.
+    function showStrip(numbers) {
+      if (!strip) return;
+      var targets = strip.querySelector("[data-layoff-targets]");
+      targets.textContent = "";
+      numbers.forEach(function (n) {
+        var b = document.createElement("button");
+        b.type = "button"; b.className = "small"; b.textContent = n;
+        b.setAttribute("data-layoff-onto", n);
+        targets.appendChild(b);
+      });
+      strip.hidden = numbers.length === 0;
+    }
+
+    function layOff(number) {
+      if (!lastPicked) return;
+      var field = lastPicked.field;
+      if (field !== layoffs) {
+        field.value = field.value.replace(new RegExp("\\s*" + lastPicked.code.replace("=", "\\=") + "\\s*$"), "");
+      }
+      var line = lastPicked.code + " > " + number;
+      layoffs.value = layoffs.value.replace(/\s+$/, "");
+      layoffs.value += (layoffs.value ? "\n" : "") + line;
+      lastPicked = null;
+      highlight(null);
+      refresh();
+      picker.querySelectorAll(".pick.picked").forEach(function (b) { b.classList.remove("picked"); });
     }
 
     function append(field, code) {
@@ -82,6 +194,8 @@
     }
 
     picker.addEventListener("click", function (event) {
+      var onto = event.target.closest("[data-layoff-onto]");
+      if (onto) { layOff(onto.getAttribute("data-layoff-onto")); return; }
       var button = event.target.closest(".pick");
       if (button) {
         if (!target) return;
@@ -107,18 +221,7 @@
     if (table && layoffs) {
       table.addEventListener("click", function (event) {
         var meld = event.target.closest("[data-meld].accepts");
-        if (!meld || !lastPicked) return;
-        var field = lastPicked.field;
-        if (field !== layoffs) {
-          field.value = field.value.replace(new RegExp("\\s*" + lastPicked.code.replace("=", "\\=") + "\\s*$"), "");
-        }
-        var line = lastPicked.code + " > " + meld.getAttribute("data-meld");
-        layoffs.value = layoffs.value.replace(/\s+$/, "");
-        layoffs.value += (layoffs.value ? "\n" : "") + line;
-        lastPicked = null;
-        highlight(null);
-        refresh();
-        picker.querySelectorAll(".pick.picked").forEach(function (b) { b.classList.remove("picked"); });
+        if (meld) layOff(meld.getAttribute("data-meld"));
       });
     }
     refresh();

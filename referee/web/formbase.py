@@ -1,0 +1,51 @@
+"""The base of every form: WTForms' own messages in the UI language, through Flask-Babel.
+
+WTForms ships no Indonesian, so its built-in messages ("This field is
+required.", "Not a valid integer value." ...) are translated in the app's own
+catalogue: they are listed below so that ``python -m referee.web.catalog
+update`` extracts them.  Validators of the app's forms give their own
+messages anyway; this catches whatever a field says by itself.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask_babel import get_translations
+from flask_babel import lazy_gettext as _l
+from flask_wtf import FlaskForm
+
+# WTForms' messages that the app's fields can show (see the module docstring).
+WTFORMS_MESSAGES = (
+    _l("This field is required."),
+    _l("Not a valid integer value."),
+    _l("Not a valid choice."),
+    _l("Number must be between %(min)s and %(max)s."),
+    _l("Number must be at least %(min)s."),
+    _l("Number must be at most %(max)s."),
+    _l("Invalid input."),
+)
+
+
+class _BabelTranslations:
+    """The ``gettext``/``ngettext`` pair WTForms asks its Meta for, from Flask-Babel's catalogue.
+
+    WTForms formats the result itself (``%(min)s``), so these only look the text up.
+    """
+
+    def gettext(self, string: str) -> str:
+        return str(get_translations().gettext(string))
+
+    def ngettext(self, singular: str, plural: str, n: int) -> str:
+        return str(get_translations().ngettext(singular, plural, n))
+
+
+TRANSLATIONS = _BabelTranslations()
+
+
+class Form(FlaskForm):
+    """A Flask-WTF form (CSRF included) whose WTForms messages are translated."""
+
+    class Meta:
+        def get_translations(self, form: Any) -> _BabelTranslations:
+            return TRANSLATIONS
