@@ -6,6 +6,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from referee.errors import NotationError, RefereeError
+from referee.integrity import DECK_COPIES, DECK_JOKERS, DECK_ONE_COPY
 from referee.match import EMPTY_HAND_IS_OUT, HAND_MISSING
 from referee.messages import Reason
 from referee.notation import format_card, parse_cards
@@ -39,18 +40,39 @@ def field_cards(field: Any) -> set[str]:
     return set()
 
 
+# Reasons about a card in more places than the deck has: every such place is at fault.
+EVERY_PLACE = (DECK_ONE_COPY, DECK_COPIES, DECK_JOKERS)
+
+
 def point_at(fields: Iterable[Any], error: RefereeError) -> int:
-    """Add the error to every field holding a card the reason names; how many were marked."""
+    """Add the error to the one field it is most about; how many fields were marked.
+
+    That is the field whose cards are most of them named by the reason (a meld field
+    before the whole hand that contains it), then the one holding the most of them.
+    A card in more places than the deck has is marked in every place it is.
+    """
     named = cards_named(error.reason)
     if not named:
         return 0
-    text = error_text(error, where=False)
-    marked = 0
-    for field in fields:
-        if named & field_cards(field):
-            field.errors = [*field.errors, text]
-            marked += 1
-    return marked
+    if error.reason.key in EVERY_PLACE:
+        text = error_text(error, where=False)
+        marked = 0
+        for field in fields:
+            if named & field_cards(field):
+                field.errors = [*field.errors, text]
+                marked += 1
+        return marked
+    candidates = []
+    for order, field in enumerate(fields):
+        cards = field_cards(field)
+        if named & cards:
+            share = len(named & cards) / len(cards)
+            candidates.append((-share, -len(named & cards), order, field))
+    if not candidates:
+        return 0
+    field = min(candidates, key=lambda found: found[:3])[3]
+    field.errors = [*field.errors, error_text(error, where=False)]
+    return 1
 
 
 # The engine's reasons for a hand left out; it names the first such hand only.

@@ -35,6 +35,14 @@ from referee.web.fields import CardsField, add_numbered, choices
 from referee.web.formbase import Form
 
 NAME_MAX = 40
+TARGET_MAX = 100000
+HANDS_MAX = 100
+# The numeric match options the setup form offers, with its limits (an import keeps to them).
+OPTION_LIMITS = {"target": (1, TARGET_MAX), "hands": (1, HANDS_MAX)}
+OPTION_MESSAGES = {
+    "target": _l("Enter a target from %(min)s to %(max)s."),
+    "hands": _l("Enter a number of rounds from %(min)s to %(max)s."),
+}
 
 # Target presets offered per ruleset (the ruleset's own default is always among them).
 TARGET_PRESETS: dict[str, tuple[int, ...]] = {
@@ -152,7 +160,7 @@ def setup_form_class(rules: Ruleset, players: list[str]) -> type[FlaskForm]:
             _l("Other target"),
             validators=[
                 Optional(),
-                NumberRange(1, 100000, _l("Enter a target from %(min)s to %(max)s.")),
+                NumberRange(1, TARGET_MAX, OPTION_MESSAGES["target"]),
             ],
             render_kw={"inputmode": "numeric", "min": 1},
         )
@@ -179,7 +187,7 @@ def setup_form_class(rules: Ruleset, players: list[str]) -> type[FlaskForm]:
             _l("Number of rounds"),
             validators=[
                 Optional(),
-                NumberRange(1, 100, _l("Enter a number of rounds from %(min)s to %(max)s.")),
+                NumberRange(1, HANDS_MAX, OPTION_MESSAGES["hands"]),
             ],
             render_kw={"inputmode": "numeric", "min": 1},
         )
@@ -280,6 +288,9 @@ __all__ = [
     "GinHandForm",
     "ImportForm",
     "LanguageForm",
+    "NAME_MAX",
+    "OPTION_LIMITS",
+    "OPTION_MESSAGES",
     "PlayHintForm",
     "PlayersForm",
     "RoundJsonForm",

@@ -21,6 +21,9 @@ from flask_babel import gettext
 from referee.errors import RefereeError
 from referee.messages import Reason
 
+# The most characters of one value (a name, a card typed) that a message repeats.
+CLIP = 60
+
 LANGUAGES = {"id": "Bahasa Indonesia", "en": "English"}
 DEFAULT = "id"
 
@@ -40,7 +43,26 @@ def reason_text(reason: Reason | str | None) -> str:
         return ""
     if isinstance(reason, str):
         return gettext(reason)
-    return reason.render(gettext)
+    return _clipped(reason).render(gettext)
+
+
+def clip(text: str, limit: int = CLIP) -> str:
+    """A short prefix of something typed, to repeat in a message."""
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _clipped(reason: Reason) -> Reason:
+    return Reason(reason.key, {name: _clip(value) for name, value in reason.params.items()})
+
+
+def _clip(value: object) -> object:
+    if isinstance(value, Reason):
+        return _clipped(value)
+    if isinstance(value, str):
+        return clip(value, CLIP * 4 if ", " in value else CLIP)  # a list of names is longer
+    if isinstance(value, list | tuple) and all(isinstance(v, Reason) for v in value):
+        return type(value)(_clipped(v) for v in value)
+    return value
 
 
 def error_text(error: RefereeError, *, where: bool = True) -> str:

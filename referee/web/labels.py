@@ -15,6 +15,7 @@ from referee.web.i18n import reason_text
 # Every Outcome of the replay (and "at_once", an "out" that counts double), in words.
 OUTCOMES = {
     "out": _l("went out"),
+    "closed": _l("closed"),
     "at_once": _l("went out at once ×2"),
     "knock": _l("knock"),
     "gin": _l("gin"),
@@ -64,8 +65,12 @@ def outcome_key(result: RoundResult) -> str:
     return result.outcome.value
 
 
-def outcome_label(result: RoundResult) -> str:
+def outcome_label(result: RoundResult, rules: Ruleset | str | None = None) -> str:
+    """The outcome in words; in a game closed by a closing card (remi-indonesia) "closed"."""
     key = outcome_key(result)
+    ruleset = RULESETS.get(rules) if isinstance(rules, str) else rules
+    if key == "out" and ruleset is not None and ruleset.closing_card:
+        key = "closed"
     return str(OUTCOMES.get(key, key))
 
 

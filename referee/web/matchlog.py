@@ -4,17 +4,28 @@ Nothing derived is stored: the scoreboard, the history and the statistics
 all come from :func:`outlook`, which replays the rounds as entered.  A change
 (a new round, a correction, a void, an undo) is tried on the whole document
 first (:func:`verify`); only if the engine accepts it is it saved.
+
+Rounds are stored in the engine's canonical form (:func:`canonical_round`:
+known keys only, canonical cards).  Reading a stored round never raises
+anything but a :class:`RefereeError`, so one bad round (stored before imports
+were checked) makes its match "cannot be replayed", not the pages that list it
+fail.  A replay is cached by the text of the document it replays: the log
+stays the truth, and a table page does not replay an unchanged match again.
 """
 
 from __future__ import annotations
 
-import copy
+import hashlib
+import json
 import logging
+import threading
+from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from referee.errors import MatchFileError, RefereeError
+from referee.matchfile import MatchHeader, dump_round, read_header, read_round
 from referee.messages import define_message
 from referee.web.models import Match
 
@@ -22,7 +33,15 @@ FORMAT = "referee-match/1"
 T = TypeVar("T")
 log = logging.getLogger(__name__)
 
+# Most rounds a match may have (an import is refused beyond it; the setup allows 100 hands).
+MAX_ROUNDS = 500
+# Replays kept in memory, by the text of the document replayed.
+CACHE_SIZE = 256
+
 UNREADABLE = define_message("web.unreadable", "the referee could not read this match: {detail}")
+STORED_UNREADABLE = define_message(
+    "web.stored_unreadable", "this round cannot be read as stored; correct it or make it void"
+)
 
 
 def header(match: Match) -> dict[str, Any]:
@@ -36,9 +55,44 @@ def header(match: Match) -> dict[str, Any]:
 
 
 def document(match: Match, rounds: Sequence[dict[str, Any]] | None = None) -> dict[str, Any]:
-    """The match document: its header and its complete rounds (or ``rounds`` instead)."""
-    entries = [r.entry for r in match.complete_rounds] if rounds is None else rounds
-    return header(match) | {"rounds": [copy.deepcopy(entry) for entry in entries]}
+    """The match document: its header and its complete rounds (or ``rounds`` instead).
+
+    Stored rounds come out in canonical form (a fresh copy); a stored round that
+    cannot be read raises :class:`RefereeError` naming it.  ``rounds`` given are
+    passed as they are: the engine reads them when it replays the document.
+    """
+    doc = header(match)
+    return doc | {"rounds": entries(match) if rounds is None else list(rounds)}
+
+
+def canonical_round(raw: Any, match_header: MatchHeader, number: int | None = None) -> Any:
+    """A round object read by the engine and written back: known keys only, canonical cards."""
+    return call_engine(lambda: dump_round(read_round(raw, match_header, number)))
+
+
+def entries(match: Match) -> list[dict[str, Any]]:
+    """The complete rounds as stored, each a canonical copy (RefereeError if one is unreadable)."""
+    rounds = match.complete_rounds
+    if not rounds:
+        return []
+    match_header = call_engine(read_header, header(match))
+    return [canonical_round(r.entry, match_header, r.number) for r in rounds]
+
+
+def readable_entry(match: Match, number: int, entry: Any) -> dict[str, Any] | None:
+    """A stored round object in canonical form, or None if the engine cannot read it."""
+    try:
+        return canonical_round(entry, call_engine(read_header, header(match)), number)
+    except RefereeError:
+        return None
+
+
+def entry_text(entry: Any) -> str:
+    """A stored round object as indented JSON, for people to read; never raises."""
+    try:
+        return json.dumps(entry, ensure_ascii=False, indent=2)
+    except (RecursionError, TypeError, ValueError):
+        return "{}"
 
 
 def call_engine(function: Callable[..., T], *args: Any, **kwargs: Any) -> T:
@@ -52,6 +106,8 @@ def call_engine(function: Callable[..., T], *args: Any, **kwargs: Any) -> T:
     except RefereeError:
         raise
     except Exception as error:
+        if isinstance(error, RecursionError):
+            raise MatchFileError(STORED_UNREADABLE) from None
         log.exception("the engine failed on %s", getattr(function, "__name__", function))
         raise MatchFileError(UNREADABLE, detail=type(error).__name__) from error
 
@@ -86,15 +142,55 @@ class Outlook:
         return list(self.state.winners) if self.state is not None else []
 
 
+class _Replays:
+    """The latest replays, by a hash of the canonical text of the document replayed."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self.found: OrderedDict[str, Outlook] = OrderedDict()
+        self.lock = threading.Lock()
+
+    def get(self, key: str) -> Outlook | None:
+        with self.lock:
+            seen = self.found.get(key)
+            if seen is not None:
+                self.found.move_to_end(key)
+            return seen
+
+    def put(self, key: str, seen: Outlook) -> None:
+        with self.lock:
+            self.found[key] = seen
+            self.found.move_to_end(key)
+            while len(self.found) > self.size:
+                self.found.popitem(last=False)
+
+    def clear(self) -> None:
+        with self.lock:
+            self.found.clear()
+
+
+REPLAYS = _Replays(CACHE_SIZE)
+
+
 def outlook(match: Match) -> Outlook:
+    """The match replayed (or why it cannot be); the same document is replayed only once."""
     try:
-        return Outlook(replay(document(match)), None)
+        doc = document(match)
+        key = hashlib.sha256(
+            json.dumps(doc, sort_keys=True, ensure_ascii=False).encode()
+        ).hexdigest()
     except RefereeError as error:
         return Outlook(None, error)
-
-
-def entries(match: Match) -> list[dict[str, Any]]:
-    return [copy.deepcopy(r.entry) for r in match.complete_rounds]
+    except (RecursionError, TypeError, ValueError):
+        return Outlook(None, MatchFileError(STORED_UNREADABLE))
+    seen = REPLAYS.get(key)
+    if seen is None:
+        try:
+            seen = Outlook(replay(doc), None)
+        except RefereeError as error:
+            seen = Outlook(None, error)
+        REPLAYS.put(key, seen)
+    return seen
 
 
 def verify(match: Match, rounds: Sequence[dict[str, Any]]) -> Any:

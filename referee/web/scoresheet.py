@@ -76,7 +76,7 @@ def build(match: Match, state: MatchState | None) -> Sheet:
                 number=result.number,
                 stored=stored.get(result.number),
                 dealer=str(result.dealer),
-                outcome=outcome_label(result),
+                outcome=outcome_label(result, state.rules),
                 outcome_key=outcome_key(result),
                 winners=list(result.winners),
                 scores=scores,

@@ -316,3 +316,50 @@ def test_typing_a_target_selects_other(page: Page):
     expect(page.locator("input[name=target][value=custom]")).to_be_checked()
     page.locator("input[name=target][value='100']").check()
     expect(page.locator("input[name=custom_target]")).to_have_value("")
+
+
+def test_tabbing_through_the_turn_form_keeps_each_field_above_the_save_bar(page: Page):
+    english(page)
+    create_table(page, "Budi, Siti, Andi")
+    start_match(page, "remi", ["Budi", "Siti", "Andi"], target="200")
+    page.get_by_role("link", name="Play a round live").click()
+    page.locator("details summary").click()  # the discard pile fields too
+    page.locator("select[name=player]").focus()
+    seen = []
+    for _ in range(12):
+        page.keyboard.press("Tab")
+        box = page.evaluate(
+            """() => {
+              const el = document.activeElement, bar = document.querySelector('.buttons.sticky');
+              if (!el || bar.contains(el)) return null;
+              const r = el.getBoundingClientRect(), b = bar.getBoundingClientRect();
+              return {name: el.name || el.textContent.trim(), bottom: r.bottom, bar: b.top,
+                      pick: el.classList.contains('pick')};
+            }"""
+        )
+        if box is None:
+            break
+        seen.append(box["name"])
+        assert not box["pick"], "a picker card is a Tab stop"
+        assert box["bottom"] <= box["bar"] + 1, box
+    assert "melds" in seen and "discard" in seen
+
+
+def test_the_joker_key_is_used_once_every_joker_is(page: Page):
+    english(page)
+    create_table(page, "Budi, Siti")
+    start_match(page, "manipulation", ["Budi", "Siti"])
+    page.get_by_role("link", name="Play a round live").click()
+    joker = page.locator("form[action$='#turn'] .pick[data-code='JK']")
+    used = re.compile(r"\bused\b")
+    expect(joker).not_to_have_class(used)
+    page.locator("input[name=played]").fill("7S 8S JK")
+    expect(joker).to_have_class(used)  # two players: one joker
+    page.locator("input[name=played]").fill("7S 8S 9S")
+    expect(joker).not_to_have_class(used)
+    page.locator("input[name=played]").fill("7S 8S JK")
+    page.locator("textarea[name=table]").fill("7S 8S JK=9S")
+    save_turn(page, "Budi")
+    expect(page.locator("#meld-1")).to_be_visible()
+    expect(joker).to_have_class(used)  # on the table
+    assert joker.evaluate("b => getComputedStyle(b).color") == "rgb(31, 99, 181)"  # 5.9:1

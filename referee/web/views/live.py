@@ -165,6 +165,11 @@ def _page(
         melds=_table_view(state),
         accepts=json.dumps(_accepts(state)),
         used=_cards_on_table(state),
+        jokers=state.rules.joker_count(len(state.players)),
+        # manipulation's table field lists the table already, jokers included
+        jokers_used=0
+        if _rearranges_table(state)
+        else sum(1 for card in state.used_cards if card.is_joker),
         hand_sizes={name: state.hand_size(name) for name in match.player_names},
         rows=picker_rows(match),
     )

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import secrets
+from collections.abc import Mapping
 from typing import Any
 
 from flask import Blueprint, Response, abort, flash
@@ -11,12 +12,20 @@ from flask_babel import gettext
 from wtforms.validators import ValidationError
 
 from referee.errors import RefereeError
+from referee.matchfile import NOT_A_MATCH, dump_match, load_document, read_match
 from referee.rulesets import RULESETS, Ruleset
 from referee.web import i18n, matchlog, scoresheet
 from referee.web.access import Access, open_match, open_table
 from referee.web.extensions import db
 from referee.web.fields import numbered
-from referee.web.forms import NAME_MAX, ImportForm, setup_form_class, setup_options
+from referee.web.forms import (
+    NAME_MAX,
+    OPTION_LIMITS,
+    OPTION_MESSAGES,
+    ImportForm,
+    setup_form_class,
+    setup_options,
+)
 from referee.web.models import CardTable, Match, MatchPlayer, Player, Round
 from referee.web.views.pages import render_page, to_score_sheet
 
@@ -198,6 +207,7 @@ def import_page(mode: str, key: str) -> Any:
 
 
 def _import(table: CardTable, form: ImportForm) -> Match | None:
+    """A match from an imported document, read by the engine and stored in canonical form."""
     raw: bytes | str = ""
     if form.file.data and getattr(form.file.data, "filename", ""):
         raw = form.file.data.read()
@@ -207,36 +217,68 @@ def _import(table: CardTable, form: ImportForm) -> Match | None:
         form.document.errors.append(gettext("Choose a match file or paste its document."))
         return None
     try:
-        doc = json.loads(raw)
-    except (ValueError, UnicodeDecodeError):
-        form.document.errors.append(gettext("This is not a JSON document."))
-        return None
-    if not isinstance(doc, dict) or not isinstance(doc.get("players"), list):
-        form.document.errors.append(gettext("This is not a referee-match/1 document."))
-        return None
-    try:
-        matchlog.replay(doc)
+        document = matchlog.call_engine(load_document, raw)
+        refusal = _refuse_import(table, document)
+        if refusal:
+            form.document.errors.append(refusal)
+            return None
+        canonical = dump_match(matchlog.call_engine(read_match, document))
+        matchlog.replay(canonical)
     except RefereeError as error:
-        form.document.errors.append(i18n.error_text(error))
-        return None
-    names = [str(name) for name in doc["players"]]
-    if any(len(name) > NAME_MAX or not name.strip() for name in names):
-        form.document.errors.append(
-            gettext("Player names must be 1 to %(max)s letters long.", max=NAME_MAX)
-        )
+        if error.reason.key == NOT_A_MATCH:
+            form.document.errors.append(gettext("This is not a referee-match/1 document."))
+        else:
+            form.document.errors.append(i18n.error_text(error))
         return None
     by_name = {player.name: player for player in table.players}
     match = Match(
         table=table,
-        rules=str(doc["rules"]),
-        options=dict(doc.get("options") or {}),
-        first_dealer=str(doc.get("first_dealer") or names[0]),
+        rules=canonical["rules"],
+        options=canonical["options"],
+        first_dealer=canonical["first_dealer"],
     )
-    for seat, name in enumerate(names):
+    for seat, name in enumerate(canonical["players"]):
         player = by_name.get(name) or Player(table=table, name=name)
         by_name[name] = player
         match.seats.append(MatchPlayer(seat=seat, player=player))
-    for number, entry in enumerate(doc.get("rounds") or [], start=1):
+    for number, entry in enumerate(canonical["rounds"], start=1):
         match.rounds.append(Round(number=number, entry=entry))
     db.session.add(match)
     return match
+
+
+def _refuse_import(table: CardTable, document: Mapping[str, Any]) -> str | None:
+    """Why the app refuses a document that the engine might accept (the limits of the forms)."""
+    names = document.get("players")
+    if isinstance(names, list) and all(isinstance(name, str) for name in names):
+        if any(len(name) > NAME_MAX or not name.strip() for name in names):
+            return gettext("Player names must be 1 to %(max)s letters long.", max=NAME_MAX)
+        seen: set[str] = set()
+        for name in names:
+            if name.casefold() in seen:
+                return gettext("%(name)s is written twice.", name=name)
+            seen.add(name.casefold())
+        existing = {player.name.casefold(): player.name for player in table.players}
+        for name in names:
+            other = existing.get(name.casefold())
+            if other is not None and other != name:
+                return gettext(
+                    "%(name)s is at this table already, written %(other)s: use the same spelling.",
+                    name=name,
+                    other=other,
+                )
+    rounds = document.get("rounds")
+    if isinstance(rounds, list) and len(rounds) > matchlog.MAX_ROUNDS:
+        return gettext(
+            "A match can have at most %(max)s rounds; this one has %(count)s.",
+            max=matchlog.MAX_ROUNDS,
+            count=len(rounds),
+        )
+    options = document.get("options")
+    if isinstance(options, Mapping):
+        for option, (low, high) in OPTION_LIMITS.items():
+            value = options.get(option)
+            if isinstance(value, int | float) and not isinstance(value, bool):
+                if not low <= value <= high:
+                    return str(OPTION_MESSAGES[option] % {"min": low, "max": high})
+    return None

@@ -6,7 +6,6 @@ a refusal shows the referee's reason and saves nothing.
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from flask import Blueprint, abort, flash, redirect, request, url_for
@@ -16,6 +15,7 @@ from wtforms.validators import ValidationError
 
 from referee.errors import RefereeError
 from referee.match import MATCH_OVER
+from referee.matchfile import NOT_A_MATCH, ROUND_NOT_OBJECT, load_document, read_header
 from referee.web import gin_view, i18n, matchlog
 from referee.web.access import open_match, open_table
 from referee.web.extensions import db
@@ -67,7 +67,8 @@ def _round_form(access: Any, match: Match, stored: Round | None) -> Any:
     players = match.player_names
     form = quick_form_class(match.rules, players)()
     if stored is not None and request.method == "GET":
-        if not fill_from_round(form, match.rules, players, stored.entry):
+        readable = matchlog.readable_entry(match, stored.number, stored.entry)
+        if readable is None or not fill_from_round(form, match.rules, players, readable):
             return redirect(
                 url_for(
                     "rounds.edit_json",
@@ -209,29 +210,34 @@ def edit_json(mode: str, key: str, match_id: int, number: int) -> Any:
         abort(404)
     form = RoundJsonForm()
     if request.method == "GET":
-        form.entry.data = json.dumps(stored.entry, ensure_ascii=False, indent=2)
+        form.entry.data = matchlog.entry_text(stored.entry)
     elif form.validate_on_submit():
         try:
-            entry = json.loads(form.entry.data)
-        except ValueError as error:
-            form.entry.errors.append(gettext("This is not valid JSON: %(error)s", error=error))
+            entry = _read_entry(match, form.entry.data, number)
+            rounds = matchlog.entries(match)
+            rounds[number - 1] = entry
+            matchlog.verify(match, rounds)
+        except RefereeError as error:
+            form.entry.errors.append(i18n.error_text(error))
         else:
-            if not isinstance(entry, dict):
-                form.entry.errors.append(gettext("A round is a JSON object: { ... }."))
-            else:
-                rounds = matchlog.entries(match)
-                rounds[number - 1] = entry
-                try:
-                    matchlog.verify(match, rounds)
-                except RefereeError as error:
-                    form.entry.errors.append(i18n.error_text(error))
-                else:
-                    _save(match, stored, entry)
-                    flash(gettext("Round %(number)s saved.", number=number))
-                    return to_score_sheet(access, match)
+            _save(match, stored, entry)
+            flash(gettext("Round %(number)s saved.", number=number))
+            return to_score_sheet(access, match)
     return render_page(
         "matches/round_json.html", access=access, match=match, form=form, number=number
     )
+
+
+def _read_entry(match: Match, text: str, number: int) -> dict[str, Any]:
+    """A round object typed as JSON, read by the engine: its canonical form, or RefereeError."""
+    try:
+        raw = matchlog.call_engine(load_document, text)
+    except RefereeError as error:
+        if error.reason.key == NOT_A_MATCH:
+            raise RefereeError(ROUND_NOT_OBJECT) from None
+        raise
+    match_header = matchlog.call_engine(read_header, matchlog.header(match))
+    return matchlog.canonical_round(raw, match_header, number)
 
 
 @bp.get(MATCH + "/rounds/<int:number>")
@@ -249,7 +255,8 @@ def show(mode: str, key: str, match_id: int, number: int) -> str:
         match=match,
         stored=stored,
         result=result,
-        entry_json=json.dumps(stored.entry, ensure_ascii=False, indent=2),
+        entry=matchlog.readable_entry(match, number, stored.entry),
+        entry_json=matchlog.entry_text(stored.entry),
     )
 
 

@@ -136,13 +136,22 @@
     });
     if (target) mark(target);
 
+    // Jokers are all alike: the joker key is used once every joker of the deck is.
+    var jokers = picker.hasAttribute("data-jokers") ? parseInt(picker.getAttribute("data-jokers"), 10) : 0;
+    var jokersUsed = parseInt(picker.getAttribute("data-jokers-used") || "0", 10);
+
     function refresh() {
       var used = {};
+      var typedJokers = 0;
       serverUsed.forEach(function (c) { used[c] = true; });
-      fields.forEach(function (f) { tokens(f.value).forEach(function (c) { used[c.replace(/^JK=.*/, "JK")] = true; }); });
+      fields.forEach(function (f) {
+        tokens(f.value).forEach(function (c) {
+          if (/^JK/i.test(c)) typedJokers += 1; else used[c] = true;
+        });
+      });
+      used.JK = jokers > 0 && jokersUsed + typedJokers >= jokers;
       picker.querySelectorAll(".pick").forEach(function (b) {
-        var code = b.getAttribute("data-code");
-        b.classList.toggle("used", !!used[code] && code !== "JK");
+        b.classList.toggle("used", !!used[b.getAttribute("data-code")]);
       });
     }
 
