@@ -13,6 +13,9 @@ from playwright.sync_api import Page, expect
 
 pytestmark = pytest.mark.browser
 
+# CI machines are shared: give every expectation room before it fails.
+expect.set_options(timeout=15_000)
+
 ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts"
 
 
