@@ -55,8 +55,9 @@ def save_turn(page: Page, player: str) -> None:
     page.get_by_role("button", name="Save turn").click()
 
 
-def totals(page: Page) -> list[str]:
-    return page.locator(".total-points").all_inner_texts()
+def expect_totals(page: Page, expected: list[str]) -> None:
+    """Wait for the score sheet to show these totals (the save navigates first)."""
+    expect(page.locator(".total-points")).to_have_text(expected)
 
 
 def test_remi_live_round_with_a_layoff_and_going_out_at_once(page: Page):
@@ -102,7 +103,7 @@ def test_remi_live_round_with_a_layoff_and_going_out_at_once(page: Page):
     page.locator("input[name=hand_1]").fill("KH 2C 9D 5H")
     page.locator("input[name=hand_2]").fill("AS 5D QH 3H 8D JD")
     page.get_by_role("button", name="Save round").click()
-    assert totals(page) == ["126", "0", "0"]
+    expect_totals(page, ["126", "0", "0"])
     expect(page.locator("table.sheet")).to_contain_text("went out at once ×2")
     page.screenshot(path=str(ARTIFACTS / "scoreboard-360.png"), full_page=True)
 
@@ -133,7 +134,7 @@ def test_gin_knock_with_an_undercut(page: Page):
     expect(page.locator(".adjudication .verdict")).to_contain_text("Undercut")
     expect(page.locator(".adjudication")).to_contain_text("K♣ = 10")
     page.get_by_role("button", name="Save round").click()
-    assert totals(page) == ["0", "35"]
+    expect_totals(page, ["0", "35"])
     expect(page.locator("table.sheet")).to_contain_text("undercut")
 
 
@@ -146,11 +147,11 @@ def test_edit_a_past_round_and_see_the_totals_change(page: Page):
         page.locator("select[name=player]").select_option(winner)
         page.locator(f"input[name={hand_field}]").fill(hand)
         page.get_by_role("button", name="Save round").click()
-    assert totals(page) == ["10", "2"]
+    expect_totals(page, ["10", "2"])
     page.locator("table.sheet tbody tr").first.get_by_role("link", name="edit").click()
     page.locator("input[name=hand_1]").fill("KH QH")
     page.get_by_role("button", name="Save round").click()
-    assert totals(page) == ["20", "2"]
+    expect_totals(page, ["20", "2"])
 
 
 def test_switch_to_english_and_back(page: Page):
