@@ -23,42 +23,59 @@ hand that can join the table (the "what can I play" hint).
 
 The method is the dynamic programme over ranks of van Rijn, Takes and Vis
 ("The complexity of Rummikub problems", 2015), made fast enough in pure Python
-by three exact reductions:
+by these exact reductions:
 
 * Ranks are processed from the ace (1) up to the king (13), then the ace again
   (14) for runs ending Q-K-A.  The state after a rank is, per suit, how many
   runs are open with 1, 2 or 3-or-more cards.  Cards of a rank go to sets or to
   runs; the ones in runs first extend the runs that are still too short, then
   the runs of 3+ (a longer run is never worse than a new one), then start new
-  runs, so the choice per suit and rank is only *how many cards go to sets*.
-  Sets need no state: a rank's cards in sets can be grouped into sets of 3 or 4
-  distinct suits exactly when, with ``T`` cards (jokers included) and at most
-  ``x`` of any one suit, some ``m >= x`` has ``3m <= T <= 4m``.
+  runs, so the choice per suit and rank is only *how many cards go to sets*
+  (and how many jokers join its runs).  Sets need no state: a rank's cards in
+  sets can be grouped into sets of 3 or 4 distinct suits exactly when, with
+  ``T`` cards (jokers included) and at most ``x`` of any one suit, some
+  ``m >= x`` has ``3m <= T <= 4m``.
 * Aces are split at rank 1 into low aces, aces in sets, and aces kept for a
   Q-K-A run at rank 14.  Rather than putting that split in the state (up to 81
   combinations), the search carries, as a bit mask, the set of splits that lead
   to the state, and the last rank reports which splits it accepts.  A run that
   would hold both aces (A..K plus A) is 14 cards long and is cut into A-2-3 and
   4..A.
-* Per suit, states with the same future (the same legal continuations, given
-  that suit's remaining cards and the jokers still free) are merged, and states
-  with no future are dropped, before the search starts: each suit's little
-  automaton is minimised rank by rank (per number of jokers left), and the
-  search runs over the product of the minimised automata.
+* Each suit has a little automaton per number of jokers still to come: only
+  the run states the suit can be in (reachable with the jokers it may have
+  used so far), merged when they have the same future and dropped when they
+  have none, built rank by rank from the king down.  A class knows the fewest
+  jokers its runs still need and how many aces kept high it can end with (an
+  ace kept high with no Q-K-A run to end is never tried).
+* The search is a depth-first walk with memoisation over whole ranks: a key is
+  one int packing the four suits' classes (for the jokers left), the jokers
+  left and the rank; the moves of the four suits at a rank are combined in
+  nested loops, pruned as soon as the jokers used plus the jokers the suits'
+  runs still need exceed the jokers left, and each combination's sets are
+  closed, giving the key of the next rank.  It stops at the first arrangement,
+  so it is exact (it is the DP, visiting only reachable states); a solvable
+  table typically takes a few dozen keys, the hardest tables without an
+  arrangement a few hundred to a couple of thousand.
 
-The search is a depth-first walk of that product with memoisation, stopping at
-the first arrangement; so it is exact (it is the DP, visiting only reachable
-states) and typically visits a few dozen states on a solvable table.  Two
-safe cuts keep jokers cheap: a joker never sits in a run while a real copy of
-its card sits in a set (swap them), and a state is dropped when the suits'
-runs need more jokers between them than are left (each suit's fewest, from
-its automaton).  Free jokers are first tried as pure extras (the melds without
-them, with room left to add them), which settles most tables that have jokers
-with the cheaper joker-free automata.  Because
-the problem is symmetric under reversing the ranks (A-2-3 <-> Q-K-A), the
-search runs forwards and backwards with growing budgets and the first to finish
-answers, which protects against an unlucky direction on tables that have no
-arrangement.
+Two safe cuts keep jokers cheap: a joker never sits in a run while a real
+copy of its card sits in a set (swap them), and a key is dropped when the
+suits' runs need more jokers between them than are left.  Free jokers are
+first tried as pure extras (the melds without them, with room left to add
+them), which settles most tables that have jokers with the cheaper joker-free
+automata.  Because the problem is symmetric under reversing the ranks (A-2-3
+<-> Q-K-A), both that first try and the full search run forwards and
+backwards with growing budgets and the first to finish answers, which
+protects against an unlucky direction: on tables that have no arrangement,
+and on tables where the first way of keeping aces for Q-K-A that the search
+commits to at rank 1 fails.
+
+The hint is the same search with optional cards: a key also carries how many
+optional cards may still be left out, and the search asks for an arrangement
+leaving out none of the hand, then at most one, two... (each try keeping the
+keys the previous ones learnt); the first that succeeds is a largest play.  A
+hand card that is a copy of a card a joker stands for frees that joker, so
+each way of playing such copies (at most two cards have a joker on them) is a
+table of its own, with those jokers kept as copies or freed.
 
 Jokers: a joker that stood for a card before the turn keeps standing for it
 unless a real copy of that card came from the hand (then it is freed and may
@@ -71,10 +88,13 @@ takes one).
 
 from __future__ import annotations
 
+import gc
 import itertools
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
+from functools import cache, lru_cache
 from typing import Any, TypeAlias
 
 from referee.cards import SUITS, Card, Rank, Suit
@@ -374,7 +394,8 @@ def arrange(
     ruleset = _rules(rules)
     ruleset.verify_players(players)
     problem = _Problem.for_turn(parse_table(before), parse_cards(played), ruleset, players)
-    return problem.arrange()
+    with _no_collection():
+        return problem.arrange()
 
 
 def take_back(
@@ -409,7 +430,8 @@ def best_play(
     ruleset = _rules(rules)
     ruleset.verify_players(players)
     problem = _Problem.for_hint(parse_cards(hand), parse_table(table), ruleset, players)
-    return problem.best_play()
+    with _no_collection():
+        return problem.best_play()
 
 
 def playable_cards(
@@ -425,6 +447,25 @@ def playable_cards(
     (Card.parse('6S'), Card.parse('10S'))
     """
     return best_play(hand, table, players, rules=rules).cards
+
+
+@contextmanager
+def _no_collection() -> Iterator[None]:
+    """No garbage collection while the solver runs.
+
+    The solver makes thousands of short-lived lists and tuples (its automata)
+    and no reference cycle, so they are all freed by the time it returns; but a
+    collection they happened to trigger on the way would scan every object of
+    the process (about 15 ms with cvxpy loaded, in the benchmark), which would
+    be most of a hard call.
+    """
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
 
 
 # ---------------------------------------------------------------------------
@@ -527,16 +568,54 @@ class _Problem:
         return self._build(path)
 
     def best_play(self) -> Play:
-        engine = _Engine(self.table, self.bound, self.hand, 0, self.hand_jokers, optimize=True)
-        path = engine.optimise()
-        if path is None or path.score == 0:
-            return Play((), None)
-        arrangement = self._build(path)
-        used: list[Card] = []
-        for (s, r), count in path.hand_used.items():
-            used.extend(self.hand_at[(s, r)][:count])
-        used.extend([Card.joker()] * path.hand_jokers)
-        return Play(tuple(_sorted(used)), arrangement)
+        """The most hand cards (and hand jokers) that can join the table, and a layout.
+
+        A hand card that is a copy of a card a joker stands for frees that
+        joker; the solver's engine knows only cards that must be placed,
+        optional cards and wildcards, so each way of playing the hand copies of
+        such cards (there are two jokers at most) is a table of its own, with
+        those jokers bound (kept as copies) or freed.  Then the fewest cards
+        left out: none, one, two... until some table can be arranged.
+        """
+        cells = [(s, r) for s in range(4) for r in range(1, 14) if self.bound[s][r]]
+        choices = [range(self.hand[s][r] + 1) for s, r in cells]
+        options: list[tuple[int, dict[tuple[int, int], int], _Race]] = []
+        for played in itertools.product(*choices):
+            table = [
+                [t + b for t, b in zip(row, bound, strict=True)]
+                for row, bound in zip(self.table, self.bound, strict=True)
+            ]
+            hand = [list(row) for row in self.hand]
+            free = out = 0
+            used = {}
+            for (s, r), y in zip(cells, played, strict=True):
+                table[s][r] = self.table[s][r] + max(y, self.bound[s][r])
+                free += min(y, self.bound[s][r])
+                out += hand[s][r] - y
+                hand[s][r] = 0
+                if y:
+                    used[(s, r)] = y
+            options.append((out, used, _Race(table, hand, free, self.hand_jokers)))
+        options.sort(key=lambda option: option[0])
+        optional = sum(sum(row) for row in self.hand) + self.hand_jokers
+        for drops in range(optional + 1):
+            for out, used, race in options:
+                if out > drops:
+                    break
+                path = race.solve(drops - out)
+                if path is None:
+                    continue
+                path.hand_used.update(used)
+                path.score += sum(used.values())
+                if path.score == 0:
+                    return Play((), None)
+                arrangement = self._build(path)
+                cards: list[Card] = []
+                for (s, r), count in path.hand_used.items():
+                    cards.extend(self.hand_at[(s, r)][:count])
+                cards.extend([Card.joker()] * path.hand_jokers)
+                return Play(tuple(_sorted(cards)), arrangement)
+        return Play((), None)
 
     # -- from a path of choices to melds ---------------------------------------
 
@@ -743,112 +822,197 @@ def _reverse_grid(grid: list[list[int]]) -> list[list[int]]:
 
 
 def _decide_both_ways(table: list[list[int]], free: int) -> _Path | None:
-    """Decide a table (``free`` wildcards must be placed) and find one arrangement.
+    """Decide a table (``free`` wildcards must be placed) and find one arrangement."""
+    return _Race(table, _grid(), free, 0).solve()
 
-    First, cheaply, whether the melds work without the free jokers, with room
-    left to add them; then the full search, forwards and backwards with growing
-    budgets, the first to finish answering.
+
+class _Race:
+    """One table (cards that must be placed, optional ``hand`` cards, jokers) to solve.
+
+    First, cheaply, whether the melds work without the jokers, with room left
+    to add them; then the full search forwards and backwards (A-2-3 <-> Q-K-A,
+    the problem is symmetric) with growing budgets, the first to finish
+    answering.  The engines are made when first needed and keep what they
+    learnt from one call of :meth:`solve` to the next.
     """
-    zero = _grid()
-    if free:
-        try:
-            found = _Engine(table, zero, zero, 0, 0, optimize=False, spare=free).decide(600)
-        except _OutOfBudget:
-            found = None
-        if found is not None:
-            return found
-    engines: list[_Engine] = [_Engine(table, zero, zero, free, 0, optimize=False)]
-    budget = 200
-    while True:
-        for index in (0, 1):
-            if index == len(engines):
-                engines.append(_Engine(_reverse_grid(table), zero, zero, free, 0, optimize=False))
-            try:
-                found = engines[index].decide(budget)
-            except _OutOfBudget:
-                continue
-            if found is None or index == 0:
+
+    def __init__(
+        self, table: list[list[int]], hand: list[list[int]], free: int, hand_jokers: int
+    ) -> None:
+        self.table, self.hand, self.free, self.hand_jokers = table, hand, free, hand_jokers
+        self.first: list[_Engine] = []  # jokers as extras: forwards, backwards
+        self.engines: list[_Engine] = []  # the full search: forwards, backwards
+
+    def _engine(self, backwards: bool, jokers: bool) -> _Engine:
+        table, hand = self.table, self.hand
+        if backwards:
+            table, hand = _reverse_grid(table), _reverse_grid(hand)
+        if jokers:
+            return _Engine(table, hand, self.free, self.hand_jokers)
+        return _Engine(table, hand, 0, 0, spare=self.free + self.hand_jokers)
+
+    def solve(self, drops: int = 0) -> _Path | None:
+        """An arrangement leaving out at most ``drops`` optional cards, or None."""
+        if self.free + self.hand_jokers:  # every joker as an extra, no joker in the automata
+            found = self._race(self.first, False, drops, _FIRST_TRY)
+            if found is not None:
+                found.hand_jokers = self.hand_jokers
+                found.score += self.hand_jokers
                 return found
-            path = found.reversed()
-            for s in range(4):  # backwards, the aces kept high were the low ones
-                path.high_aces[s] = table[s][1] - found.to_sets[s][1] - found.high_aces[s]
-            return path
-        budget *= 2
+        return self._race(self.engines, True, drops, None)
+
+    def _race(
+        self, engines: list[_Engine], jokers: bool, drops: int, limit: int | None
+    ) -> _Path | None:
+        """Forwards and backwards with doubling budgets (up to ``limit`` each, when given)."""
+        budget = _BUDGET
+        spent = 0
+        while limit is None or spent < limit:
+            if limit is not None:
+                budget = min(budget, limit - spent)
+            for index in (0, 1):
+                if index == len(engines):
+                    engines.append(self._engine(index == 1, jokers))
+                try:
+                    found = engines[index].decide(budget, drops)
+                except _OutOfBudget:
+                    continue
+                if found is None and limit is not None:
+                    return None  # no layout with the jokers as extras: the full search decides
+                if found is None or index == 0:
+                    return found
+                path = found.reversed()
+                for s in range(4):  # backwards, the aces kept high were the low ones
+                    aces = self.table[s][1] + found.hand_used.get((s, 1), 0)
+                    path.high_aces[s] = aces - found.to_sets[s][1] - found.high_aces[s]
+                return path
+            spent += budget
+            budget *= 2
+        return None
 
 
-_Key: TypeAlias = tuple[int, ...]
-_Move: TypeAlias = tuple[int, int, int, int, int]  # hand cards, aces high, to sets, jokers, class
-_FINAL = 65  # the step after the king's rank: the aces above the king
+_FIRST_TRY = 150  # rank keys each way for the first try, jokers as extras
+_BUDGET = 60  # rank keys for each direction before the other one has a go (doubling)
+# per cards to sets at a rank and most of one suit among them: (jokers added, seats left) for
+# each number of jokers that lets them form sets, fewest first
+_SETS = [
+    [
+        tuple(
+            (v, _set_spare(total + v, most)) for v in range(8) if _set_spare(total + v, most) >= 0
+        )
+        for most in range(8)
+    ]
+    for total in range(64)
+]
+# (hand cards used, aces kept high, cards to sets, jokers, cards to runs, hand cards left out)
+_Template: TypeAlias = tuple[int, int, int, int, int, int]
+# (target class, cards to sets, jokers, aces kept high, runs get a card, hand cards left out,
+# jokers the target still needs, the move)
+_Fast: TypeAlias = tuple[int, int, int, int, int, int, int, _Template]
+
+
+@cache
+def _run_states(maxn: int) -> tuple[tuple[tuple[int, int, int], ...], tuple[tuple[int, ...], ...]]:
+    """The run states of one suit (runs open with 1, 2, 3+ cards) and, per state and number
+    of cards going to runs, the next state (-1: a short run would be closed)."""
+    states = tuple(
+        (a, b, c)
+        for a in range(maxn + 1)
+        for b in range(maxn + 1 - a)
+        for c in range(maxn + 1 - a - b)
+    )
+    index = {state: i for i, state in enumerate(states)}
+    steps = []
+    for ones, twos, longs in states:
+        row = []
+        for k in range(maxn + 1):
+            extra = k - ones - twos
+            extend = min(longs, extra)
+            result = (extra - extend, ones, twos + extend)
+            row.append(index[result] if extra >= 0 and sum(result) <= maxn else -1)
+        steps.append(tuple(row))
+    return states, tuple(steps)
+
+
+@lru_cache(maxsize=4096)
+def _cell_moves(
+    table: int, hand: int, jokers: int, limit: int, aces: bool, maxn: int
+) -> tuple[_Template, ...]:
+    """The moves of one suit at one rank, for any run state."""
+    moves = []
+    for y in range(hand + 1):
+        c = table + y
+        for h in range(c + 1 if aces else 1):
+            for w in range(jokers + 1):
+                # a joker in a run while a real copy sits in a set: swap them instead
+                for x in range(min(c - h, limit) + 1 if w == 0 else 1):
+                    k = c - h - x + w
+                    if k <= maxn:
+                        moves.append((y, h, x, w, k, hand - y))
+    return tuple(moves)
 
 
 @dataclass
-class _Level:
-    """The minimised per-suit automata when ``jokers`` wildcards are still to come.
+class _Automaton:
+    """One suit's minimised run automaton when ``level`` jokers are still to come.
 
-    For suit ``s`` and rank ``r`` (1..13; 14 for the aces above the king),
-    ``cls[s][r][state]`` is the class of a run state entering rank ``r``
-    (-1: unreachable), ``rep[s][r][class]`` a state of that class,
-    ``moves[s][r][class]`` the moves with their target classes, ``dead[s][r]``
-    the class with no future (or -1), ``accepts[s][class]`` the (aces high,
-    jokers high) endings a class entering rank 14 accepts.
+    Per position (1..13, and 14 for the aces above the king): ``cls[p][state]``
+    is the class of a raw run state entering ``p`` (-1: no future; the list
+    ends with a -1 for the missing state -1), ``rep[p][class]`` a state of the
+    class, ``moves[p][class]`` its moves, ``need[p][class]`` the fewest jokers
+    its runs still need, ``highs[p][class]`` the numbers of aces kept high it
+    can end with (bit h), and ``accepts[class]`` the (aces high, jokers high)
+    endings a class entering 14 takes.
     """
 
-    cls: list[list[list[int]]]
-    rep: list[list[list[int]]]
-    moves: list[list[list[list[_Move]]]]
-    dead: list[list[int]]
-    accepts: list[list[list[tuple[int, int]]]]
-    need: list[list[list[int]]]  # the fewest jokers a class's runs still need
+    cls: list[list[int]]
+    rep: list[list[int]]
+    moves: list[list[list[_Fast]]]
+    need: list[list[int]]
+    highs: list[list[int]]
+    accepts: list[tuple[tuple[int, int], ...]]
 
 
 class _Engine:
     """The rank DP for one table.
 
     Inputs are 4 x 14 grids indexed ``[suit][rank]`` (rank 1..13): ``table``
-    cards that must be placed, ``bound`` jokers that a ``hand`` copy would free,
-    ``hand`` optional cards; ``free`` wildcards that must be placed and
-    ``hand_jokers`` optional ones.  ``decide`` (no optional cards) stops at the
-    first arrangement; ``optimise`` maximises the optional cards used.
+    cards that must be placed and ``hand`` optional ones; ``free`` wildcards
+    that must be placed and ``hand_jokers`` optional ones; ``spare`` jokers to
+    add at the end where there is room.  :meth:`decide` finds an arrangement
+    that leaves out at most ``drops`` optional cards (hand cards and hand
+    jokers).
 
-    A search key is ``(step, class per suit, cards to sets so far this rank,
-    most of one suit in them, jokers left, room)``; step ``5 * (rank - 1) + i``
-    is suit ``i`` of that rank (``i == 4``: its sets are closed).  Values are
-    bit masks over the ways of keeping aces for Q-K-A runs (bit
-    ``sum(high[s] * stride[s])``).
+    Each suit has one minimised automaton per number of jokers still to come
+    (``level``); its classes are the states of the search.  The search is a
+    depth-first walk over the ranks with memoisation.  A key is one int
+    packing ``(class per suit, jokers left, optional cards still allowed out,
+    room, rank)``, the classes being those for the jokers left; at each rank
+    the moves of the four suits are combined in nested loops and the sets of
+    the rank closed, each combination giving the key of the next rank.  Memo
+    values are bit masks over the ways of keeping aces for Q-K-A runs (bit
+    ``sum(high[s] * stride[s])``), shifted left once, with bit 0 set when the
+    key is fully explored.
     """
 
     def __init__(
         self,
         table: list[list[int]],
-        bound: list[list[int]],
         hand: list[list[int]],
         free: int,
         hand_jokers: int,
         *,
-        optimize: bool,
         spare: int = 0,
     ) -> None:
-        self.t, self.b, self.u = table, bound, hand
-        self.spare = spare  # jokers to add at the end where there is room
-        self.free, self.hand_jokers, self.optimize = free, hand_jokers, optimize
-        self.jokers = free + hand_jokers + sum(sum(row) for row in bound)
-        self.most = [
-            max(table[s][r] + max(bound[s][r], hand[s][r]) for r in range(1, 14)) for s in range(4)
-        ]
-        self.maxn = max(1, max(self.most) + self.jokers)
-        states = [
-            (a, b, c)
-            for a in range(self.maxn + 1)
-            for b in range(self.maxn + 1 - a)
-            for c in range(self.maxn + 1 - a - b)
-        ]
-        self.states = states
-        index = {state: i for i, state in enumerate(states)}
-        self.empty = index[(0, 0, 0)]
-        self.step_table = [
-            [self._step(state, k, index) for k in range(self.maxn + 1)] for state in states
-        ]
-        self.aces = [table[s][1] + max(bound[s][1], hand[s][1]) for s in range(4)]
+        self.t, self.u = table, hand
+        self.spare = spare
+        self.free, self.hand_jokers = free, hand_jokers
+        self.optional = sum(sum(row) for row in hand) + hand_jokers
+        self.top = free + hand_jokers  # jokers at the start
+        cells = [[table[s][r] + hand[s][r] for r in range(14)] for s in range(4)]
+        self.maxn = max(1, max(max(row[1:]) for row in cells) + self.top)
+        self.states, self.steps = _run_states(self.maxn)
+        self.aces = [cells[s][1] for s in range(4)]
         self.stride = [1, 0, 0, 0]
         for s in range(1, 4):
             self.stride[s] = self.stride[s - 1] * (self.aces[s - 1] + 1)
@@ -858,393 +1022,481 @@ class _Engine:
             for s in range(4):
                 self.slices[s][split // self.stride[s] % (self.aces[s] + 1)] |= 1 << split
         self.others = [
-            [
-                sum(table[o][r] + max(bound[o][r], hand[o][r]) for o in range(4) if o != s)
-                for r in range(14)
-            ]
-            for s in range(4)
+            [sum(cells[o][r] for o in range(4) if o != s) for r in range(14)] for s in range(4)
         ]
-        self.raw_cache: dict[tuple[int, int, int], list[tuple[int, ...]]] = {}
-        # A run holds at most ``jokers`` jokers, so a joker is only ever that close to a card.
+        # A run holds at most ``top`` jokers, so a joker is only ever that close to a card.
         self.near = [[False] * (_HIGH + 1) for _ in range(4)]
         for s in range(4):
-            present = [p for p in range(1, _HIGH + 1) if self.most_at(s, 1 if p == _HIGH else p)]
+            present = [p for p in range(1, _HIGH + 1) if cells[s][1 if p == _HIGH else p]]
             for p in range(1, _HIGH + 1):
-                self.near[s][p] = any(abs(p - q) <= self.jokers for q in present)
-        self.reach = self._reachable()
-        self.levels: list[_Level | None] = [None] * (self.jokers + 1)
+                self.near[s][p] = any(abs(p - q) <= self.top for q in present)
+        self.reach = [self._reachable(s) for s in range(4)]
+        self.automata: dict[int, list[_Automaton]] = {}
         self.remaps: dict[tuple[int, int], list[list[list[int]]]] = {}
-        self.memo: dict[_Key, list[int]] = {}
-        self.values: dict[_Key, tuple[int, ...]] = {}
+        # the key's fields, from the lowest bit
+        self.cbits = len(self.states).bit_length()  # a class per run state at most
+        self.cmask = (1 << self.cbits) - 1
+        self.shift = [s * self.cbits for s in range(4)]
+        self.js = 4 * self.cbits  # jokers left
+        self.jmask = (1 << max(1, self.top.bit_length())) - 1
+        self.ds = self.js + self.jmask.bit_length()  # optional cards still allowed out
+        self.dmask = (1 << max(1, self.optional.bit_length())) - 1
+        self.rs = self.ds + self.dmask.bit_length()  # room for more jokers: 0, 1, 2+
+        self.ss = self.rs + 2  # rank
+        self.memo: dict[int, int] = {}
         self.visits = 0
         self.budget = 0
-        self.low = -self.jokers if optimize else 0  # how far below zero "jokers left" may go
-        room = 2 if self.jokers + spare == 0 else 0
-        self.start: _Key = (0, 0, 0, 0, 0, 0, 0, free, room)
 
-    def most_at(self, s: int, r: int) -> int:
-        """How many cards can play as suit ``s``, rank ``r``."""
-        return self.t[s][r] + max(self.b[s][r], self.u[s][r])
+    # -- the automata ---------------------------------------------------------
 
-    def _step(self, state: tuple[int, int, int], k: int, index: dict[Any, int]) -> int:
-        ones, twos, longs = state
-        if k < ones + twos:
-            return -1
-        extra = k - ones - twos
-        extend = min(longs, extra)
-        result = (extra - extend, ones, twos + extend)
-        if sum(result) > self.maxn:
-            return -1
-        return index[result]
+    def _template(self, s: int, p: int, level: int) -> tuple[_Template, ...]:
+        """The moves of suit ``s`` at rank ``p`` (1..13) with ``level`` jokers, for any state."""
+        return _cell_moves(
+            self.t[s][p],
+            self.u[s][p],
+            level if self.near[s][p] else 0,
+            (self.others[s][p] + level) // 2,  # each set seat needs two other cards
+            p == 1,
+            self.maxn,
+        )
 
-    def _cards(self, s: int, r: int) -> Iterable[tuple[int, int]]:
-        """(hand cards used, cards that play as this card) for each choice of hand cards."""
-        for y in range(self.u[s][r] + 1):
-            yield y, self.t[s][r] + max(y, self.b[s][r])
-
-    def _raw_moves(self, s: int, r: int, state: int, level: int) -> list[tuple[int, ...]]:
-        """(y, h, x, w, next state) for one suit at one rank, ``level`` jokers available."""
-        key = (s, r, state)
-        every = self.raw_cache.get(key)
-        if every is None:
-            row = self.step_table[state]
-            every = []
-            jokers = self.jokers if self.near[s][r] else 0
-            for y, c in self._cards(s, r):
-                for h in range(c + 1 if r == 1 else 1):
-                    for w in range(jokers + 1):
-                        # a joker in a run while a real copy sits in a set: swap them instead
-                        for x in range(c - h + 1 if w == 0 else 1):
-                            k = c - h - x + w
-                            if k <= self.maxn and row[k] >= 0:
-                                every.append((y, h, x, w, row[k]))
-            self.raw_cache[key] = every
-        to_sets_limit = (self.others[s][r] + level) // 2  # each set seat needs two other cards
-        return [move for move in every if move[3] <= level and move[2] <= to_sets_limit]
-
-    def _reachable(self) -> list[list[set[int]]]:
-        """Per suit and rank (1..14), the run states that can enter it."""
-        reach: list[list[set[int]]] = [[set() for _ in range(_HIGH + 1)] for _ in range(4)]
-        for s in range(4):
-            reach[s][1] = {self.empty}
-            for r in range(1, 14):
-                reach[s][r + 1] = {
-                    move[4]
-                    for state in reach[s][r]
-                    for move in self._raw_moves(s, r, state, self.jokers)
-                }
+    def _reachable(self, s: int) -> list[list[tuple[int, int]]]:
+        """Per rank (1..14), the run states this suit can enter it in, as (fewest jokers the
+        suit needs to get there, state), fewest first."""
+        never = self.top + 1
+        n = len(self.states)
+        reach: list[list[tuple[int, int]]] = [[], [(0, 0)]]
+        for p in range(1, _HIGH):
+            steps = {(move[4], move[3]) for move in self._template(s, p, self.top)}
+            ahead = [never] * n
+            for used, state in reach[p]:
+                row = self.steps[state]
+                for k, w in steps:
+                    target = row[k]
+                    if target >= 0 and used + w < ahead[target]:
+                        ahead[target] = used + w
+            reach.append(sorted((used, state) for state, used in enumerate(ahead) if used < never))
         return reach
 
-    def _level(self, level: int) -> _Level:
-        known = self.levels[level]
-        if known is not None:
-            return known
-        n = len(self.states)
-        cls = [[[-1] * n for _ in range(_HIGH + 1)] for _ in range(4)]
-        rep: list[list[list[int]]] = [[[] for _ in range(_HIGH + 1)] for _ in range(4)]
-        moves: list[list[list[list[_Move]]]] = [[[] for _ in range(_HIGH + 1)] for _ in range(4)]
-        dead = [[-1] * (_HIGH + 1) for _ in range(4)]
-        accepts: list[list[list[tuple[int, int]]]] = [[] for _ in range(4)]
-        for s in range(4):
-            signatures: dict[tuple[Any, ...], int] = {}
-            for sid in sorted(self.reach[s][_HIGH]):
-                ones, twos, longs = self.states[sid]
-                accepted = tuple(
-                    (h, w)
-                    for w in range(level + 1 if self.near[s][_HIGH] else 1)
-                    for h in range(self.aces[s] + 1)
-                    if ones == 0 and twos <= h + w <= twos + longs
-                )
-                if accepted not in signatures:
-                    signatures[accepted] = len(signatures)
-                    accepts[s].append(list(accepted))
-                    rep[s][_HIGH].append(sid)
-                cls[s][_HIGH][sid] = signatures[accepted]
-            dead[s][_HIGH] = signatures.get((), -1)
-            for r in range(13, 0, -1):
-                following, no_future = cls[s][r + 1], dead[s][r + 1]
-                signatures = {}
-                for sid in sorted(self.reach[s][r]):
-                    items = tuple(
-                        (y, h, x, w, following[target])
-                        for y, h, x, w, target in self._raw_moves(s, r, sid, level)
-                        if following[target] != no_future
-                    )
-                    if items not in signatures:
-                        signatures[items] = len(signatures)
-                        moves[s][r].append(list(items))
-                        rep[s][r].append(sid)
-                    cls[s][r][sid] = signatures[items]
-                dead[s][r] = signatures.get((), -1)
-        need = [[[0] * len(moves[s][r]) for r in range(_HIGH + 1)] for s in range(4)]
-        for s in range(4):
-            need[s][_HIGH] = [min((w for _, w in a), default=level + 1) for a in accepts[s]]
-            for r in range(13, 0, -1):
-                following = need[s][r + 1]
-                need[s][r] = [
-                    min((w + following[t] for _, _, _, w, t in items), default=level + 1)
-                    for items in moves[s][r]
-                ]
-        result = _Level(cls, rep, moves, dead, accepts, need)
-        self.levels[level] = result
-        return result
+    def _level(self, level: int) -> list[_Automaton]:
+        known = self.automata.get(level)
+        if known is None:
+            known = [self._automaton(s, level) for s in range(4)]
+            self.automata[level] = known
+        return known
 
-    def _remap(self, classes: list[int], done: int, r: int, old: int, new: int) -> bool:
-        """Re-express the suits' classes for ``new`` jokers left; False if one has no future."""
+    def _automaton(self, s: int, level: int) -> _Automaton:
+        """Suit ``s`` with ``level`` jokers to come: the states it can be in, merged by future.
+
+        The suit has used at most ``top - level`` jokers; a move that uses
+        ``w`` jokers leads to a class of the automaton for ``level - w``, and a
+        move or a class whose runs need more jokers than are left is dropped.
+        """
+        n = len(self.states)
+        used = self.top - level
+        reach = self.reach[s]
+        lower = [self._level(level - w)[s] for w in range(1, level + 1)]
+        cls = [[-1] * (n + 1) for _ in range(_HIGH + 1)]
+        rep: list[list[int]] = [[] for _ in range(_HIGH + 1)]
+        moves: list[list[list[_Fast]]] = [[] for _ in range(_HIGH + 1)]
+        need: list[list[int]] = [[] for _ in range(_HIGH + 1)]
+        highs: list[list[int]] = [[] for _ in range(_HIGH + 1)]
+        accepts: list[tuple[tuple[int, int], ...]] = []
+        endings: dict[tuple[tuple[int, int], ...], int] = {}
+        jokers = level if self.near[s][_HIGH] else 0
+        for fewest, state in reach[_HIGH]:
+            if fewest > used:
+                break
+            ones, twos, longs = self.states[state]
+            if ones:
+                continue
+            accepted = tuple(
+                (h, w)
+                for w in range(jokers + 1)
+                for h in range(self.aces[s] + 1)
+                if twos <= h + w <= twos + longs
+            )
+            if not accepted:
+                continue
+            c = endings.get(accepted)
+            if c is None:
+                c = endings[accepted] = len(accepts)
+                accepts.append(accepted)
+                rep[_HIGH].append(state)
+                need[_HIGH].append(min(w for _, w in accepted))
+                highs[_HIGH].append(sum({1 << h for h, _ in accepted}))
+            cls[_HIGH][state] = c
+        steps = self.steps
+        for p in range(_HIGH - 1, 0, -1):
+            looks = []
+            for move in self._template(s, p, level):
+                after = lower[move[3] - 1] if move[3] else None
+                if after is None:
+                    looks.append((cls[p + 1], move[4], need[p + 1], highs[p + 1], move))
+                else:
+                    looks.append(
+                        (after.cls[p + 1], move[4], after.need[p + 1], after.highs[p + 1], move)
+                    )
+            pairs = [(following, k) for following, k, _, _, _ in looks]
+            signatures: dict[tuple[int, ...], int] = {}
+            row_cls = cls[p]
+            for fewest, state in reach[p]:
+                if fewest > used:
+                    break
+                row = steps[state]
+                signature = tuple([following[row[k]] for following, k in pairs])
+                c = signatures.get(signature)
+                if c is None:
+                    usable: list[_Fast] = []
+                    least = level + 1
+                    possible = 0
+                    for (_, _, ahead, ends, move), target in zip(looks, signature, strict=True):
+                        if target < 0:
+                            continue
+                        y, h, x, w, k, left_out = move
+                        further = ahead[target]
+                        if w + further > level or (p == 1 and not ends[target] >> h & 1):
+                            continue  # too few jokers, or no place for the aces kept high
+                        usable.append((target, x, w, h, 1 if k else 0, left_out, further, move))
+                        if w + further < least:
+                            least = w + further
+                        possible |= ends[target]
+                    if not usable:
+                        signatures[signature] = -1
+                        continue
+                    c = signatures[signature] = len(moves[p])
+                    moves[p].append(usable)
+                    rep[p].append(state)
+                    need[p].append(least)
+                    highs[p].append(possible)
+                row_cls[state] = c
+        return _Automaton(cls, rep, moves, need, highs, accepts)
+
+    def _remap_table(self, old: int, new: int) -> list[list[list[int]]]:
+        """Per suit and rank, a class for ``old`` jokers left as one for ``new`` (-1: no future)."""
         table = self.remaps.get((old, new))
         if table is None:
             before, after = self._level(old), self._level(new)
             table = [
-                [
-                    [
-                        -1 if c == after.dead[s][rank] else c
-                        for c in (after.cls[s][rank][sid] for sid in before.rep[s][rank])
-                    ]
-                    for rank in range(_HIGH + 1)
-                ]
+                [[after[s].cls[p][state] for state in before[s].rep[p]] for p in range(_HIGH + 1)]
                 for s in range(4)
             ]
             self.remaps[(old, new)] = table
-        for s in range(4):
-            c = table[s][r + 1 if s < done else r][classes[s]]
-            if c < 0:
-                return False
-            classes[s] = c
-        return True
-
-    def _short_of_jokers(self, classes: list[int], done: int, r: int, level: int) -> bool:
-        """Whether the suits' runs together need more jokers than are left."""
-        need = (self.levels[level] or self._level(level)).need
-        total = 0
-        for s in range(4):
-            total += need[s][r + 1 if s < done else r][classes[s]]
-        return total > level
-
-    def _moves_from(self, key: _Key) -> Iterable[tuple[_Move, _Key]]:
-        """(move, child) pairs; a move is (y, h, x, w, k) for a suit, (0, 0, v, spare, 0) to close."""
-        step, j, room = key[0], key[7], key[8]
-        r, sub = step // 5 + 1, step % 5
-        level = self.jokers if self.optimize else j
-        if sub < 4:
-            s = sub
-            x_sum, most = key[5], key[6]
-            tables = self.levels[level] or self._level(level)
-            table = tables.moves[s][r][key[1 + s]]
-            for y, h, x, w, target in table:
-                nj = j + min(y, self.b[s][r]) - w
-                if nj < self.low:
-                    continue
-                classes = [key[1], key[2], key[3], key[4]]
-                classes[s] = target
-                if not self.optimize:
-                    if nj != level and not self._remap(classes, s + 1, r, j, nj):
-                        continue
-                    if nj and self._short_of_jokers(classes, s + 1, r, nj):
-                        continue
-                k = self.t[s][r] + max(y, self.b[s][r]) - h - x + w
-                child = (
-                    step + 1,
-                    *classes,
-                    x_sum + x,
-                    most if most > x else x,
-                    nj,
-                    2 if k else room,
-                )
-                yield (y, h, x, w, k), child
-        else:
-            for v in range(0, j - self.low + 1):
-                spare = _set_spare(key[5] + v, key[6])
-                if spare < 0:
-                    continue
-                classes = [key[1], key[2], key[3], key[4]]
-                nj = j - v
-                if v and not self.optimize:
-                    if not self._remap(classes, 4, r, j, nj):
-                        continue
-                    if nj and self._short_of_jokers(classes, 4, r, nj):
-                        continue
-                child = (step + 1, *classes, 0, 0, nj, min(2, room + spare))
-                yield (0, 0, v, spare, 0), child
-
-    def _slice(self, key: _Key, move: _Move) -> int:
-        """The ace splits a move is consistent with (all of them, except at rank 1)."""
-        if key[0] < 4:
-            return self.slices[key[0]][move[1]]
-        return self.all_splits
-
-    def _final_combos(self, key: _Key) -> Iterable[tuple[tuple[tuple[int, int], ...], int, int]]:
-        """(per-suit (aces high, jokers high), jokers left, bonus) for every legal ending."""
-        j, room = key[7], key[8]
-        level = self._level(self.jokers if self.optimize else j)
-        lists = [level.accepts[s][key[1 + s]] for s in range(4)]
-        for combo in itertools.product(*lists):
-            left = j - sum(w for _, w in combo)
-            if self.optimize:
-                if left < -self.hand_jokers:
-                    continue
-                if left >= 0:
-                    if left > room:
-                        continue
-                    bonus = min(self.hand_jokers, room - left)
-                else:
-                    bonus = -left + min(self.hand_jokers + left, room)
-                yield combo, left, bonus
-            elif 0 <= left and left + self.spare <= room:
-                yield combo, left, 0
+        return table
 
     # -- the decision search -----------------------------------------------------
 
-    def decide(self, budget: int) -> _Path | None:
-        """One arrangement, or None; raises _OutOfBudget after ``budget`` new states."""
+    def _start(self, drops: int) -> int:
+        """The first key, or -1 when a suit has no future at all."""
+        key = 0
+        need = 0
+        for s, automaton in enumerate(self._level(self.top)):
+            c = automaton.cls[1][0]
+            if c < 0:
+                return -1
+            key |= c << self.shift[s]
+            need += automaton.need[1][c]
+        if need > self.top:
+            return -1
+        room = 2 if self.top + self.spare == 0 else 0
+        return (
+            key
+            | (self.top << self.js)
+            | (min(drops, self.optional) << self.ds)
+            | (room << self.rs)
+            | (1 << self.ss)
+        )
+
+    def decide(self, budget: int, drops: int = 0) -> _Path | None:
+        """One arrangement leaving out at most ``drops`` optional cards, or None.
+
+        Raises _OutOfBudget after ``budget`` new keys; called again, it resumes.
+        """
         self.budget = self.visits + budget
-        start = self._start_key()
-        if start is None or not self._decide(start, self.all_splits):
+        start = self._start(drops)
+        if start < 0 or not self._decide(start, self.all_splits):
             return None
         return self._path(start, self.all_splits)
 
-    def _start_key(self) -> _Key | None:
-        level = self.jokers if self.optimize else self.free
-        if any(self._level(level).dead[s][1] == 0 for s in range(4)):
-            return None
-        if not self.optimize and self._short_of_jokers([0, 0, 0, 0], 0, 1, level):
-            return None
-        return self.start
+    def _decide(self, key: int, want: int) -> bool:
+        """Whether an arrangement follows from ``key`` for one of the ace splits in ``want``.
 
-    def _decide(self, key: _Key, want: int) -> bool:
-        entry = self.memo.get(key)
+        The children are those of :meth:`_children`, in the same order; the
+        loops are repeated here because this is where the time goes.
+        """
+        memo = self.memo
+        entry = memo.get(key)
         if entry is not None:
-            if entry[0] & want:
+            if entry >> 1 & want:
                 return True
-            if entry[1]:
+            if entry & 1:
                 return False
+            found = entry >> 1
         else:
             self.visits += 1
             if self.visits > self.budget:
                 raise _OutOfBudget
-            entry = [0, 0]
-            self.memo[key] = entry
-        if key[0] == _FINAL:
-            for combo, _, _ in self._final_combos(key):
-                entry[0] |= _bit(combo, self.stride)
-            entry[1] = 1
-            return bool(entry[0] & want)
-        found = 0
-        rank_one = key[0] < 4
-        for move, child in self._moves_from(key):
-            if rank_one:
-                part = self.slices[key[0]][move[1]]
-                success = self._decide(child, want & part)
-                found |= self.memo[child][0] & part
-            else:
-                success = self._decide(child, want)
-                found |= self.memo[child][0]
-            if success:
-                entry[0] |= found
-                return True
-        entry[0] |= found
-        entry[1] = 1
+            found = 0
+        r = key >> self.ss
+        if r == _HIGH:
+            found = self._final(key)
+            memo[key] = found << 1 | 1
+            return bool(found & want)
+        cmask, shift, js, rs = self.cmask, self.shift, self.js, self.rs
+        sh1, sh2, sh3 = shift[1], shift[2], shift[3]
+        j = (key >> js) & self.jmask
+        left_out = (key >> self.ds) & self.dmask
+        room = (key >> rs) & 3
+        c0 = key & cmask
+        c1 = (key >> sh1) & cmask
+        c2 = (key >> sh2) & cmask
+        c3 = (key >> sh3) & cmask
+        a0, a1, a2, a3 = self.automata.get(j) or self._level(j)
+        n1, n2, n3 = a1.need[r][c1], a2.need[r][c2], a3.need[r][c3]
+        slices = self.slices if r == 1 else None
+        part = self.all_splits
+        tail = (r + 1) << self.ss
+        decide = self._decide
+        for m0 in a0.moves[r][c0]:
+            t0, x0, w0, h0, k0, o0, e0, _ = m0
+            # jokers used and jokers the targets still need, cards to sets, most of a suit
+            # in them, optional cards left out, runs getting a card: so far
+            u0 = w0 + e0
+            if u0 + n1 + n2 + n3 > j or o0 > left_out:
+                continue
+            for m1 in a1.moves[r][c1]:
+                t1, x1, w1, h1, k1, o1, e1, _ = m1
+                u1 = u0 + w1 + e1
+                o01 = o0 + o1
+                if u1 + n2 + n3 > j or o01 > left_out:
+                    continue
+                x01 = x0 + x1
+                y01 = x0 if x0 > x1 else x1
+                k01 = k0 or k1
+                for m2 in a2.moves[r][c2]:
+                    t2, x2, w2, h2, k2, o2, e2, _ = m2
+                    u2 = u1 + w2 + e2
+                    o012 = o01 + o2
+                    if u2 + n3 > j or o012 > left_out:
+                        continue
+                    x012 = x01 + x2
+                    y012 = y01 if y01 > x2 else x2
+                    k012 = k01 or k2
+                    for m3 in a3.moves[r][c3]:
+                        t3, x3, w3, h3, k3, o3, e3, _ = m3
+                        out = o012 + o3
+                        if u2 + w3 + e3 > j or out > left_out:
+                            continue
+                        nj = j - w0 - w1 - w2 - w3
+                        spent = e0 + e1 + e2 + e3  # the jokers the suits' runs still need
+                        total = x012 + x3
+                        most = y012 if y012 > x3 else x3
+                        if slices is not None:
+                            part = slices[0][h0] & slices[1][h1] & slices[2][h2] & slices[3][h3]
+                        rest = tail | ((left_out - out) << self.ds)
+                        runs = k012 or k3
+                        for v, spare in _SETS[total][most]:
+                            after = nj - v
+                            if after < spent:
+                                break
+                            if after == j:
+                                classes = t0 | t1 << sh1 | t2 << sh2 | t3 << sh3
+                            else:
+                                classes = self._classes(
+                                    t0, t1, t2, t3, j - w0, j - w1, j - w2, j - w3, after, r
+                                )
+                                if classes < 0:
+                                    continue
+                            seats = 2 if runs else min(2, room + spare)
+                            child = classes | (after << js) | (seats << rs) | rest
+                            entry = memo.get(child)
+                            if entry is not None and entry & 1:  # known: no need to go there
+                                found |= entry >> 1 & part
+                                if entry >> 1 & want & part:
+                                    memo[key] = found << 1
+                                    return True
+                                continue
+                            success = decide(child, want & part)
+                            found |= memo[child] >> 1 & part
+                            if success:
+                                memo[key] = found << 1
+                                return True
+        memo[key] = found << 1 | 1
         return False
 
-    # -- the optimisation (the hint) ---------------------------------------------
+    def _children(self, key: int) -> Iterator[tuple[int, int, tuple[Any, ...]]]:
+        """(child key, ace splits, (the four suits' moves, set jokers)) for one rank, in order.
 
-    def optimise(self) -> _Path | None:
-        start = self._start_key()
-        if start is None:
-            return None
-        levels = self._value(start)
-        if not levels:
-            return None
-        path = self._path(start, levels[-1], target=len(levels) - 1)
-        path.score = len(levels) - 1
-        return path
+        The moves of the four suits at the key's rank are combined in nested
+        loops, pruned as soon as the jokers used plus the jokers the suits'
+        runs still need exceed the jokers left, or too many optional cards are
+        left out; each combination's sets are closed with ``v`` jokers, and the
+        child is the key of the next rank.
+        """
+        r = key >> self.ss
+        cmask, shift = self.cmask, self.shift
+        j = (key >> self.js) & self.jmask
+        left_out = (key >> self.ds) & self.dmask
+        room = (key >> self.rs) & 3
+        c0 = key & cmask
+        c1 = (key >> shift[1]) & cmask
+        c2 = (key >> shift[2]) & cmask
+        c3 = (key >> shift[3]) & cmask
+        a0, a1, a2, a3 = self.automata.get(j) or self._level(j)
+        n1, n2, n3 = a1.need[r][c1], a2.need[r][c2], a3.need[r][c3]
+        slices = self.slices if r == 1 else None
+        every = self.all_splits
+        tail = (r + 1) << self.ss
+        for m0 in a0.moves[r][c0]:
+            t0, x0, w0, h0, k0, o0, e0, _ = m0
+            if w0 + e0 + n1 + n2 + n3 > j or o0 > left_out:
+                continue
+            for m1 in a1.moves[r][c1]:
+                t1, x1, w1, h1, k1, o1, e1, _ = m1
+                if w0 + e0 + w1 + e1 + n2 + n3 > j or o0 + o1 > left_out:
+                    continue
+                for m2 in a2.moves[r][c2]:
+                    t2, x2, w2, h2, k2, o2, e2, _ = m2
+                    if w0 + e0 + w1 + e1 + w2 + e2 + n3 > j or o0 + o1 + o2 > left_out:
+                        continue
+                    for m3 in a3.moves[r][c3]:
+                        t3, x3, w3, h3, k3, o3, e3, _ = m3
+                        nj = j - w0 - w1 - w2 - w3
+                        out = o0 + o1 + o2 + o3
+                        spent = e0 + e1 + e2 + e3  # the jokers the suits' runs still need
+                        if nj < spent or out > left_out:
+                            continue
+                        total = x0 + x1 + x2 + x3
+                        most = max(x0, x1, x2, x3)
+                        runs = k0 or k1 or k2 or k3
+                        part = (
+                            slices[0][h0] & slices[1][h1] & slices[2][h2] & slices[3][h3]
+                            if slices is not None
+                            else every
+                        )
+                        rest = tail | ((left_out - out) << self.ds)
+                        for v, spare in _SETS[total][most]:
+                            after = nj - v
+                            if after < spent:
+                                break
+                            if after == j:  # no joker used: the classes stand
+                                classes = t0 | t1 << shift[1] | t2 << shift[2] | t3 << shift[3]
+                            else:
+                                classes = self._classes(
+                                    t0, t1, t2, t3, j - w0, j - w1, j - w2, j - w3, after, r
+                                )
+                                if classes < 0:
+                                    continue
+                            seats = 2 if runs else min(2, room + spare)
+                            yield (
+                                classes | (after << self.js) | (seats << self.rs) | rest,
+                                part,
+                                (m0, m1, m2, m3, v),
+                            )
 
-    def _value(self, key: _Key) -> tuple[int, ...]:
-        """levels[i] = mask of ace splits for which the optional cards used from here can be >= i."""
-        known = self.values.get(key)
-        if known is not None:
-            return known
-        acc: list[int] = []
-        if key[0] == _FINAL:
-            for combo, _, bonus in self._final_combos(key):
-                _merge(acc, (_bit(combo, self.stride),), bonus)
-        else:
-            for move, child in self._moves_from(key):
-                part = self._slice(key, move)
-                _merge(acc, tuple(mask & part for mask in self._value(child)), move[0])
-        result = tuple(acc)
-        while result and not result[-1]:
-            result = result[:-1]
-        self.values[key] = result
-        return result
+    def _classes(
+        self,
+        t0: int,
+        t1: int,
+        t2: int,
+        t3: int,
+        l0: int,
+        l1: int,
+        l2: int,
+        l3: int,
+        new: int,
+        r: int,
+    ) -> int:
+        """The four target classes ``t0..t3`` (for ``l0..l3`` jokers left) as classes for
+        ``new`` jokers left, packed; -1 if one has no future or the suits' runs need more
+        jokers than that.  (Scalars, not tuples: the search calls this a lot, and every
+        tuple made brings the garbage collector closer.)"""
+        automata = self.automata.get(new) or self._level(new)
+        p = r + 1
+        if l0 != new:
+            t0 = (self.remaps.get((l0, new)) or self._remap_table(l0, new))[0][p][t0]
+        if l1 != new:
+            t1 = (self.remaps.get((l1, new)) or self._remap_table(l1, new))[1][p][t1]
+        if l2 != new:
+            t2 = (self.remaps.get((l2, new)) or self._remap_table(l2, new))[2][p][t2]
+        if l3 != new:
+            t3 = (self.remaps.get((l3, new)) or self._remap_table(l3, new))[3][p][t3]
+        if t0 < 0 or t1 < 0 or t2 < 0 or t3 < 0:
+            return -1
+        need = (
+            automata[0].need[p][t0]
+            + automata[1].need[p][t1]
+            + automata[2].need[p][t2]
+            + automata[3].need[p][t3]
+        )
+        if need > new:
+            return -1
+        shift = self.shift
+        return t0 | t1 << shift[1] | t2 << shift[2] | t3 << shift[3]
+
+    def _endings(self, key: int) -> Iterator[tuple[tuple[tuple[int, int], ...], int, int]]:
+        """(per-suit (aces high, jokers high), jokers to add where there is room, hand jokers
+        left out) for each legal ending."""
+        j = (key >> self.js) & self.jmask
+        room = (key >> self.rs) & 3
+        left_out = (key >> self.ds) & self.dmask
+        automata = self._level(j)
+        lists = [automata[s].accepts[(key >> self.shift[s]) & self.cmask] for s in range(4)]
+        for combo in itertools.product(*lists):
+            left = j - sum(w for _, w in combo)
+            if left < 0:
+                continue
+            out = max(0, left + self.spare - room)  # hand jokers without a seat stay in the hand
+            if out <= min(self.hand_jokers, left, left_out):
+                yield combo, left + self.spare - out, out
+
+    def _final(self, key: int) -> int:
+        found = 0
+        for combo, _, _ in self._endings(key):
+            found |= _bit(combo, self.stride)
+        return found
 
     # -- recovering the choices -----------------------------------------------
 
-    def _mask_of(self, key: _Key, target: int) -> int:
-        if self.optimize:
-            levels = self._value(key)
-            return levels[target] if target < len(levels) else 0
-        entry = self.memo.get(key)
-        return entry[0] if entry else 0
-
-    def _path(self, start: _Key, want: int, target: int = 0) -> _Path:
+    def _path(self, start: int, want: int) -> _Path:
         path = _Path.empty()
         key = start
-        want &= self._mask_of(key, target)
-        while key[0] != _FINAL:
-            step = key[0]
-            r, sub = step // 5 + 1, step % 5
-            for move, child in self._moves_from(key):
-                rest = max(0, target - move[0])
-                mask = self._mask_of(child, rest) & want & self._slice(key, move)
-                if mask:
-                    break
-            else:
-                raise AssertionError("no move leads to the arrangement found")
-            if sub < 4:
-                y, h, x, w, _ = move
-                path.to_sets[sub][r] = x
-                path.run_jokers[sub][r] += w
-                path.high_aces[sub] += h
+        want &= self.memo[key] >> 1
+        while key >> self.ss != _HIGH:
+            r = key >> self.ss
+            child, mask, choice = next(
+                (
+                    (child, mask, choice)
+                    for child, part, choice in self._children(key)
+                    if (mask := self.memo.get(child, 0) >> 1 & want & part)
+                ),
+                (0, 0, ()),
+            )
+            assert mask, "no move leads to the arrangement found"
+            for s in range(4):
+                y, h, x, w, _, _ = choice[s][-1]
+                path.to_sets[s][r] = x
+                path.run_jokers[s][r] += w
+                path.high_aces[s] += h
+                path.score += y
                 if y:
-                    path.hand_used[(sub, r)] = y
-            else:
-                path.set_jokers[r] = move[2]
-            want, target, key = mask, rest, child
-        ending = next(
-            (
-                (combo, left, bonus)
-                for combo, left, bonus in self._final_combos(key)
-                if _bit(combo, self.stride) & want and bonus >= target
-            ),
-            None,
-        )
+                    path.hand_used[(s, r)] = y
+            path.set_jokers[r] = choice[4]
+            want, key = mask, child
+        ending = next((end for end in self._endings(key) if _bit(end[0], self.stride) & want), None)
         assert ending is not None, "the last rank does not accept the arrangement found"
-        combo, left, bonus = ending
+        combo, spare, out = ending
         for s, (_, w) in enumerate(combo):
             path.run_jokers[s][_HIGH] += w
-        if self.optimize:
-            path.hand_jokers = bonus
-            path.spare_jokers = max(0, left) + bonus - max(0, -left)
-        else:
-            path.spare_jokers = left + self.spare
+        path.hand_jokers = self.hand_jokers - out
+        path.score += path.hand_jokers
+        path.spare_jokers = spare
         return path
 
 
 def _bit(combo: tuple[tuple[int, int], ...], stride: list[int]) -> int:
     """The bit of an ace split: aces kept high per suit."""
     return 1 << sum(h * stride[s] for s, (h, _) in enumerate(combo))
-
-
-def _merge(acc: list[int], child: tuple[int, ...], gain: int) -> None:
-    """Fold a child's levels, each ``gain`` higher, into ``acc``."""
-    if not child or not child[0]:
-        return
-    while len(acc) < len(child) + gain:
-        acc.append(0)
-    for i in range(gain):
-        acc[i] |= child[0]
-    for i, mask in enumerate(child):
-        acc[i + gain] |= mask
 
 
 __all__ = [
