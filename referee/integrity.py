@@ -36,8 +36,6 @@ DECK_NO_JOKERS = define_message(
 )
 
 
-
-
 def join_reasons(items: Sequence[Reason | str]) -> Reason | str:
     """Items as 'a', 'a and b', 'a, b and c' (translatable)."""
     if len(items) == 1:
