@@ -19,10 +19,11 @@ Run: ``python bench/table_bench.py [--tables N] [--hands N] [--seed S] [--repeat
 times and keeps the fastest, to see through a busy machine; ``--cpu`` times CPU time
 instead of the wall clock (what the code costs, whatever else the machine is doing);
 ``--gc-freeze`` keeps the garbage collector from scanning what start-up loaded (with
-cvxpy loaded a full collection takes about 15 ms, and now and then a timed call
-triggers one).  106 cards is the whole deck (104 cards and 2 jokers): with 0 or 1
-jokers that row holds 104 and 105 cards, and no unsolvable table of that size
-exists (any whole deck is solvable), so that row is solvable tables only.
+cvxpy loaded a full collection takes about 15 ms; the referee runs with collections
+off, but the integer programme, or an older referee, may trigger one).  106 cards is
+the whole deck (104 cards and 2 jokers): with 0 or 1 jokers that row holds 104 and
+105 cards, and no unsolvable table of that size exists (any whole deck is
+solvable), so that row is solvable tables only.
 """
 
 from __future__ import annotations
