@@ -22,8 +22,8 @@ from wtforms.validators import ValidationError
 
 from referee.cards import RANKS, SUITS, Card
 from referee.errors import RefereeError
-from referee.match import RoundInProgress
 from referee.notation import format_card, format_cards
+from referee.round import RoundInProgress
 from referee.rulesets import TurnStyle
 from referee.table import Play, arrange, best_play, format_table, take_back
 from referee.web import i18n, matchlog
