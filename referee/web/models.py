@@ -5,6 +5,11 @@ A round is stored exactly as it was entered, as a round object of the
 winners are never stored: the engine recomputes them from the log
 (:mod:`referee.web.matchlog`).  No rule logic and no ``url_for`` here.
 
+Matches and rounds carry a ``version`` that every change raises (SQLAlchemy's
+``version_id_col``, set by the app: see :mod:`referee.web.writes`).  A form
+names the versions it was made from; an UPDATE whose version moved on matches
+no row and fails, so a stale write can never overwrite a newer one.
+
 The group that plays together is a :class:`CardTable` ("meja"); the cards on
 the table during a round are the engine's business.
 """
@@ -71,6 +76,9 @@ class Match(db.Model):
     updated_at: Mapped[datetime] = mapped_column(
         sa.DateTime(timezone=True), default=now, onupdate=now
     )
+    version: Mapped[int] = mapped_column(default=1, server_default="1")
+
+    __mapper_args__ = {"version_id_col": version, "version_id_generator": False}
 
     table: Mapped[CardTable] = relationship(back_populates="matches")
     seats: Mapped[list[MatchPlayer]] = relationship(
@@ -134,9 +142,30 @@ class Round(db.Model):
     updated_at: Mapped[datetime] = mapped_column(
         sa.DateTime(timezone=True), default=now, onupdate=now
     )
+    version: Mapped[int] = mapped_column(default=1, server_default="1")
+
+    __mapper_args__ = {"version_id_col": version, "version_id_generator": False}
 
     match: Mapped[Match] = relationship(back_populates="rounds")
 
     @property
     def voided(self) -> bool:
         return self.entry.get("end") == "void"
+
+
+class WriteReceipt(db.Model):
+    """A write that was carried out, by the one-time token of the form that asked for it.
+
+    A form that creates something (a table, players, a match, a round, a turn)
+    carries a token made when the page was rendered; a second request with the
+    same token (a double tap, a retry after a lost answer) finds its receipt and
+    is sent to what the first one made instead of doing it again.
+    """
+
+    __tablename__ = "write_receipts"
+
+    token: Mapped[str] = mapped_column(sa.String(64), primary_key=True)
+    location: Mapped[str] = mapped_column(sa.String(400))
+    created_at: Mapped[datetime] = mapped_column(
+        sa.DateTime(timezone=True), default=now, index=True
+    )
