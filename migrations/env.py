@@ -93,6 +93,12 @@ def run_migrations_online():
     connectable = get_engine()
 
     with connectable.connect() as connection:
+        sqlite = connection.dialect.name == "sqlite"
+        if sqlite:
+            # The app turns SQLite's foreign keys on; batch migrations copy and drop whole
+            # tables, which the checks would refuse midway.  The pragma only works outside
+            # a transaction, hence on the driver's connection, before Alembic begins one.
+            connection.connection.driver_connection.execute("PRAGMA foreign_keys=OFF")
         context.configure(
             connection=connection,
             target_metadata=get_metadata(),
@@ -101,6 +107,8 @@ def run_migrations_online():
 
         with context.begin_transaction():
             context.run_migrations()
+        if sqlite:
+            connection.connection.driver_connection.execute("PRAGMA foreign_keys=ON")
 
 
 if context.is_offline_mode():

@@ -28,7 +28,7 @@ from typing import Any
 
 from flask import Flask
 
-from referee.web import i18n
+from referee.web import i18n, writes
 from referee.web.extensions import babel, csrf, db, migrate
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -86,6 +86,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
 
     i18n.ensure_compiled(TRANSLATIONS)
     db.init_app(app)
+    writes.install(app)
     migrate.init_app(app, db, directory=str(MIGRATIONS), render_as_batch=True)
     babel.init_app(app, locale_selector=i18n.select_locale)
     csrf.init_app(app)

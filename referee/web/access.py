@@ -16,6 +16,7 @@ from sqlalchemy import select
 
 from referee.web.extensions import db
 from referee.web.models import CardTable, Match
+from referee.web.writes import lock_rows
 
 EDIT, VIEW = "t", "v"
 REMEMBERED = 40
@@ -36,11 +37,19 @@ class Access:
 
 
 def open_table(mode: str, key: str, *, edit: bool = False) -> Access:
-    """The table behind a link, or 404; ``edit`` requires the edit link."""
+    """The table behind a link, or 404; ``edit`` requires the edit link.
+
+    A request that writes (``edit`` and not a GET) locks the table's row until it
+    commits, so that the writes of the phones around one table run one at a time
+    (:mod:`referee.web.writes`).
+    """
     if mode not in (EDIT, VIEW) or (edit and mode != EDIT) or not key or len(key) > 64:
         abort(404)
     column = CardTable.edit_key if mode == EDIT else CardTable.view_key
-    table = db.session.scalar(select(CardTable).where(column == key))
+    query = select(CardTable).where(column == key)
+    if edit:
+        query = lock_rows(query).execution_options(populate_existing=True)
+    table = db.session.scalar(query)
     if table is None:
         abort(404)
     remember(mode, key)

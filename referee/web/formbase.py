@@ -14,6 +14,9 @@ from typing import Any
 from flask_babel import get_translations
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
+from wtforms import HiddenField
+
+from referee.web.writes import new_token
 
 # WTForms' messages that the app's fields can show (see the module docstring).
 WTFORMS_MESSAGES = (
@@ -49,3 +52,12 @@ class Form(FlaskForm):
     class Meta:
         def get_translations(self, form: Any) -> _BabelTranslations:
             return TRANSLATIONS
+
+
+class OneTimeForm(Form):
+    """A form that creates something: its one-time token makes a repeated send harmless.
+
+    See :mod:`referee.web.writes` (receipts).
+    """
+
+    once = HiddenField(default=new_token)

@@ -32,7 +32,7 @@ from wtforms.validators import (
 
 from referee.rulesets import RULESETS, Ruleset
 from referee.web.fields import CardsField, add_numbered, choices
-from referee.web.formbase import Form
+from referee.web.formbase import Form, OneTimeForm
 
 NAME_MAX = 40
 TARGET_MAX = 100000
@@ -95,7 +95,7 @@ class LanguageForm(Form):
     next = HiddenField()
 
 
-class TableForm(Form):
+class TableForm(OneTimeForm):
     name = StringField(
         _l("Name of the table"),
         validators=[
@@ -110,7 +110,7 @@ def split_names(text: str) -> list[str]:
     return [name.strip() for name in re.split(r"[\n,;]+", text or "") if name.strip()]
 
 
-class PlayersForm(Form):
+class PlayersForm(OneTimeForm):
     names = TextAreaField(
         _l("New players"),
         validators=[DataRequired(_l("Write at least one name."))],
@@ -139,8 +139,9 @@ def setup_form_class(rules: Ruleset, players: list[str]) -> type[FlaskForm]:
     blank = [("", "—")]
     presets = sorted({*TARGET_PRESETS.get(rules.id, ()), *([rules.target] if rules.target else [])})
 
-    class SetupForm(Form):
+    class SetupForm(OneTimeForm):
         known = set(players)
+        match_version = HiddenField()  # a match being set up again: as it was then
 
         first_dealer = SelectField(
             _l("First dealer"),
@@ -268,12 +269,13 @@ class PlayHintForm(Form):
             )
 
 
-class ImportForm(Form):
+class ImportForm(OneTimeForm):
     file = FileField(_l("Match file (.json)"))
     document = TextAreaField(_l("…or paste the document"), render_kw={"rows": 6})
 
 
 class RoundJsonForm(Form):
+    round_version = HiddenField()
     entry = TextAreaField(
         _l("The round as entered (JSON)"),
         validators=[DataRequired(_l("The round cannot be empty."))],

@@ -27,6 +27,7 @@ from referee.web.fields import (
     numbered,
 )
 from referee.web.formbase import Form
+from referee.web.writes import new_token
 
 # The order the forms offer a ruleset's endings in.
 ENDING_ORDER = (Ending.KNOCK, Ending.OUT, Ending.BLOCKED, Ending.STOCK, Ending.DRAW, Ending.VOID)
@@ -81,7 +82,11 @@ def quick_form_class(rules_id: str, players: list[str]) -> type[FlaskForm]:
             default=endings[0],
         )
         player = SelectField(_l("Who?"), choices=people, validate_choice=False)
-        for_round = HiddenField()  # the round the form was opened for (see rounds._stale_round)
+        for_round = HiddenField()  # the round the form was opened for
+        # What the form was made from (see referee.web.writes)
+        match_version = HiddenField()
+        round_version = HiddenField()
+        once = HiddenField(default=new_token)
 
     add_numbered(QuickRoundForm, "hand", len(players), lambda i: CardsField(_l("Hand")))
 
@@ -182,6 +187,9 @@ class TurnForm(Form):
 
     player = SelectField(_l("Player"))
     turns_before = HiddenField()  # how many turns the round had when the form was opened
+    for_round = HiddenField()  # and which round it was
+    match_version = HiddenField()  # the match as it was then (see referee.web.writes)
+    once = HiddenField(default=new_token)
     melds = MeldsField(_l("New melds"), description=_l("One meld per line."))
     layoffs = LayoffsField(
         _l("Lay-offs"), description=_l("One per line: the cards, then > and the meld number.")
@@ -196,6 +204,9 @@ class ManipulationTurnForm(Form):
 
     player = SelectField(_l("Player"))
     turns_before = HiddenField()
+    for_round = HiddenField()
+    match_version = HiddenField()
+    once = HiddenField(default=new_token)
     played = CardsField(_l("Cards played from hand"))
     table = MeldsField(
         _l("The table after the turn"),
@@ -211,6 +222,8 @@ def end_form_class(rules_id: str, players: list[str], out: str | None) -> type[F
 
     class EndRoundForm(Form):
         for_round = HiddenField()  # the round the form was opened for (Back, then Save)
+        match_version = HiddenField()
+        once = HiddenField(default=new_token)
 
     add_numbered(EndRoundForm, "hand", len(players), lambda i: CardsField(_l("Hand")))
 

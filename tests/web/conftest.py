@@ -7,11 +7,13 @@ models also run against PostgreSQL when ``TEST_PG_URL`` is set.
 
 from __future__ import annotations
 
+import html
 import os
 import re
 import shutil
 import threading
 from collections.abc import Iterator
+from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
 
@@ -76,9 +78,78 @@ class Client(FlaskClient):
             self.token = found.group(1)
         return self.token
 
-    def submit(self, url: str, data: dict[str, Any] | None = None, **kwargs: Any) -> Any:
-        data = {"csrf_token": self.csrf(), **(data or {})}
+    def submit(
+        self,
+        url: str,
+        data: dict[str, Any] | None = None,
+        *,
+        page: str | None = None,
+        fresh: bool = True,
+        **kwargs: Any,
+    ) -> Any:
+        """Post ``data`` to ``url`` as the form on its page would: with the hidden fields
+        that page gives it (versions, one-time token), as a phone sends them.
+
+        ``fresh=False`` posts only ``data`` (a form kept from earlier is passed in full).
+        """
+        hidden = self.hidden_fields(url, page) if fresh else {}
+        data = {"csrf_token": self.csrf(), **hidden, **(data or {})}
         return self.post(url, data=data, **kwargs)
+
+    def hidden_fields(self, url: str, page: str | None = None) -> dict[str, str]:
+        """The hidden fields of the form that posts to ``url`` on ``page`` (guessed if None)."""
+        page = page or form_page(url)
+        if page is None:
+            return {}
+        response = self.get(page)
+        if response.status_code != 200:
+            return {}
+        return hidden_inputs(response.get_data(as_text=True), url, page)
+
+
+def form_page(url: str) -> str | None:
+    """The page whose form posts to ``url``."""
+    path = url.split("#")[0]
+    for suffix in ("/live/turn", "/live/undo", "/live/discard", "/live/hint"):
+        if path.endswith(suffix):
+            return path[: -len(suffix)] + "/live"
+    if path.endswith("/rounds/undo"):
+        return path[: -len("rounds/undo")]
+    found = re.match(r"(.*/rounds/\d+)/(void|restore)$", path)
+    if found:
+        return found.group(1)
+    if path.endswith("/players"):
+        return path[: -len("players")]
+    if path == "/tables":
+        return "/"
+    if path.endswith("/language"):
+        return None
+    return path
+
+
+class _Forms(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__()
+        self.forms: list[tuple[str, dict[str, str]]] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        found = {name: value or "" for name, value in attrs}
+        if tag == "form":
+            self.forms.append((found.get("action", ""), {}))
+        elif tag == "input" and found.get("type") == "hidden" and self.forms and found.get("name"):
+            self.forms[-1][1].setdefault(found["name"], found.get("value", ""))
+
+
+def hidden_inputs(body: str, url: str, page: str) -> dict[str, str]:
+    parser = _Forms()
+    parser.feed(body)
+    target = url.split("#")[0]
+    for action, fields in parser.forms:
+        action = html.unescape(action).split("#")[0] or page
+        if action == target:
+            fields.pop("csrf_token", None)
+            return fields
+    return {}
 
 
 @pytest.fixture

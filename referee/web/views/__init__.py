@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import logging
 
-from flask import Flask, Response, render_template
+from flask import Flask, Response, render_template, request
 from flask_babel import get_locale, gettext
 from flask_wtf.csrf import CSRFError
+from sqlalchemy.exc import IntegrityError, OperationalError
+from sqlalchemy.orm.exc import StaleDataError
 from werkzeug.exceptions import HTTPException
 
 from referee.errors import RefereeError
@@ -67,6 +69,22 @@ def register(app: Flask) -> None:
         db.session.rollback()
         return render_template("errors/referee.html", message=i18n.error_text(error)), 400
 
+    @app.errorhandler(StaleDataError)
+    @app.errorhandler(IntegrityError)
+    def write_conflict(error: Exception) -> tuple[str, int]:
+        """Two phones wrote at the same instant and the database kept the first: a 409."""
+        db.session.rollback()
+        log.info("write conflict: %s", type(error).__name__)
+        return conflict_page(), 409
+
+    @app.errorhandler(OperationalError)
+    def busy_database(error: OperationalError) -> tuple[str, int]:
+        db.session.rollback()
+        if "locked" not in str(error.orig) and "could not serialize" not in str(error.orig):
+            return unexpected(error)
+        log.warning("database busy: %s", error.orig)
+        return conflict_page(), 409
+
     @app.errorhandler(HTTPException)
     def http_error(error: HTTPException) -> tuple[str, int]:
         db.session.rollback()
@@ -82,6 +100,43 @@ def register(app: Flask) -> None:
         except Exception:  # the page itself failed: a plain one, still friendly
             log.exception("the error page failed too")
             return PLAIN_500, 500
+
+
+def conflict_page() -> str:
+    """The conflict page of a write the database refused, with what the phone sent kept on it."""
+    typed = [
+        (name, value)
+        for name, value in request.form.items(multi=True)
+        if value.strip() and name not in HIDDEN_FIELDS
+    ]
+    back = request.path if request.method == "POST" else None
+    return render_template(
+        "errors/conflict.html",
+        changes=[
+            gettext(
+                "Another phone saved a change to this table at the same moment, so nothing of"
+                " yours was saved. Check the match and send it again."
+            )
+        ],
+        typed=typed,
+        back=back if back and back.startswith("/") else None,
+    )
+
+
+# What a form carries besides what the player typed.
+HIDDEN_FIELDS = frozenset(
+    {
+        "csrf_token",
+        "once",
+        "match_version",
+        "round_version",
+        "round_id",
+        "turns_before",
+        "for_round",
+        "action",
+        "round_number",
+    }
+)
 
 
 PLAIN_500 = (

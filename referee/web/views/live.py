@@ -14,7 +14,7 @@ import copy
 import json
 from typing import Any
 
-from flask import Blueprint, flash, redirect, request, url_for
+from flask import Blueprint, abort, flash, redirect, request, url_for
 from flask_babel import gettext
 from flask_wtf import FlaskForm
 from werkzeug.wrappers import Response
@@ -26,7 +26,7 @@ from referee.notation import format_card, format_cards
 from referee.round import RoundInProgress
 from referee.rulesets import TurnStyle
 from referee.table import Play, arrange, best_play, format_table, take_back
-from referee.web import i18n, matchlog
+from referee.web import i18n, matchlog, writes
 from referee.web.access import Access, open_match, open_table
 from referee.web.extensions import db
 from referee.web.feedback import show_error
@@ -130,6 +130,8 @@ def _blank_turn_form(access: Access, match: Match, state: RoundInProgress) -> Fl
     form = _turn_form(match, state, formdata=None)
     form.player.data = _next_player(state, _turns(match))
     form.turns_before.data = str(len(_turns(match)))
+    form.for_round.data = str(state.number)
+    form.match_version.data = str(match.version)
     if _rearranges_table(state):  # start from the table as it stands
         form.table.data = format_table(_table_melds(state))
     return form
@@ -149,9 +151,11 @@ def _page(
     form: FlaskForm | None,
     hint_form: PlayHintForm | None,
     hint: Play | None = None,
+    conflict: list[str] | None = None,
 ) -> Any:
     return render_page(
         "matches/live.html",
+        conflict=conflict or [],
         access=access,
         match=match,
         state=state,
@@ -226,13 +230,19 @@ def _read_turn(form: Any, state: RoundInProgress) -> dict[str, Any]:
 def turn(mode: str, key: str, match_id: int) -> Any:
     access = open_table(mode, key, edit=True)
     match = open_match(access, match_id)
+    if done := writes.receipt(request.form.get("once")):
+        flash(gettext("This turn was saved already."))
+        return redirect(done)
     turns = _turns(match)
     state, _error = _state(match, turns)
-    if state is None or state.is_over or not _has_turns(state):
+    if state is None or not _has_turns(state):
         return _back_to_the_table(access, match)
     form = _turn_form(match, state)
-    if _stale_turn(form, turns):
-        return _page(access, match, state, form, _blank_hint_form(state))
+    conflict = turn_conflict(form, match, state, turns)
+    if conflict:
+        return _conflict_page(access, match, state, form, conflict)
+    if state.is_over:
+        return _back_to_the_table(access, match)
     if form.validate_on_submit():
         try:
             entry = _read_turn(form, state)
@@ -240,8 +250,11 @@ def turn(mode: str, key: str, match_id: int) -> Any:
                 _arrange(form, state, entry)
             else:
                 matchlog.call_engine(state.apply_turn, entry)
+                location = url_for("live.show", mode=mode, key=key, match_id=match.id)
                 _save_turn(match, turns + [entry])
-                return _back_to_the_table(access, match)
+                writes.keep_receipt(form.once.data, location)
+                db.session.commit()
+                return redirect(location)
         except ValidationError:
             pass
         except RefereeError as refused:
@@ -249,26 +262,64 @@ def turn(mode: str, key: str, match_id: int) -> Any:
     return _page(access, match, state, form, _blank_hint_form(state))
 
 
-def _stale_turn(form: Any, turns: list[dict[str, Any]]) -> bool:
-    """Whether the turn form was opened before the last turn was recorded (Back, then Save).
+def _conflict_page(
+    access: Access, match: Match, state: RoundInProgress, form: Any, conflict: list[str]
+) -> tuple[str, int]:
+    page = _page(access, match, state, form, _blank_hint_form(state), conflict=conflict)
+    return (page[0] if isinstance(page, tuple) else page), 409
 
-    Then nothing is saved: the form comes back, up to date, with the table above it.
+
+def turn_conflict(
+    form: Any, match: Match, state: RoundInProgress, turns: list[dict[str, Any]]
+) -> list[str]:
+    """What changed since a live-round form was opened (then nothing is saved).
+
+    The form names the match's version; the turn count and round number it also
+    carries say what happened meanwhile.  The form is brought up to date, so that
+    saving it again (if it still makes sense) is one tap.
     """
-    try:
-        before = int(form.turns_before.data)
-    except (TypeError, ValueError):
-        return False  # a form without the count (an older page): nothing to compare
-    if before >= len(turns):
-        return False
-    form.turns_before.data = str(len(turns))
-    form.form_errors.append(
-        gettext(
-            "Turn %(number)s is already recorded (see the table above); this form was out of"
-            " date, so nothing was saved. Save again only if this is another turn.",
-            number=len(turns),
+    if writes.version_of(form.match_version) == match.version:
+        return []
+    before = writes.version_of(form.turns_before)
+    opened_for = writes.version_of(form.for_round)
+    changes = []
+    if opened_for is not None and opened_for != state.number:
+        changes.append(
+            gettext(
+                "Round %(number)s was ended, saved or discarded on another phone meanwhile.",
+                number=opened_for,
+            )
         )
-    )
-    return True
+    elif before is not None and before < len(turns):
+        for number, other in enumerate(turns[before:], start=before + 1):
+            changes.append(
+                gettext(
+                    "Turn %(number)s (%(name)s) was recorded on another phone meanwhile.",
+                    number=number,
+                    name=other.get("player", "?"),
+                )
+            )
+    elif before is not None and before > len(turns):
+        changes.append(
+            gettext(
+                "The last turn was taken back on another phone meanwhile: the round has"
+                " %(count)s turns now.",
+                count=len(turns),
+            )
+        )
+    else:
+        changes.append(gettext("The round was changed on another phone meanwhile."))
+    if state.is_over:
+        changes.append(gettext("%(name)s went out.", name=state.out))
+    else:
+        changes.append(
+            gettext("Your entry is kept below: check it against the table and save again.")
+        )
+    form.turns_before.data = str(len(turns))
+    if hasattr(form, "for_round"):
+        form.for_round.data = str(state.number)
+    form.match_version.data = str(match.version)
+    return changes
 
 
 def _arrange(form: Any, state: RoundInProgress, entry: dict[str, Any]) -> None:
@@ -331,39 +382,81 @@ def _save_turn(match: Match, turns: list[dict[str, Any]]) -> None:
         match.rounds.append(
             Round(number=match.next_round_number, entry={"turns": turns}, complete=False)
         )
+        writes.changed(match)
     else:
         stored.entry = {**stored.entry, "turns": turns}
-    db.session.commit()
+        writes.changed_round(match, stored)
+
+
+def _named_turns(match: Match) -> tuple[int | None, bool]:
+    """The number of turns an undo or discard button saw, and whether the match is as it saw it."""
+    if not ActionForm().validate_on_submit():
+        abort(400)
+    seen = writes.version_of(request.form.get("turns"))
+    return seen, writes.version_of(request.form.get("match_version")) == match.version
 
 
 @bp.post(LIVE + "/undo")
-def undo(mode: str, key: str, match_id: int) -> Response:
-    """Take back the last turn (the round disappears with its first turn)."""
+def undo(mode: str, key: str, match_id: int) -> Any:
+    """Take back the last turn: the one the button names (the round goes with its first turn).
+
+    The same request again does nothing: a double tap takes back one turn.
+    """
     access = open_table(mode, key, edit=True)
     match = open_match(access, match_id)
+    seen, current = _named_turns(match)
     stored = match.live_round
-    if ActionForm().validate_on_submit() and stored is not None:
-        turns = _turns(match)[:-1]
-        if turns:
-            stored.entry = {**stored.entry, "turns": turns}
+    turns = _turns(match)
+    if not current:
+        if seen is not None and len(turns) == seen - 1:
+            flash(gettext("Turn %(number)s was taken back already.", number=seen))
+            return _back_to_the_table(access, match)
+        return _live_conflict(access, match, seen, turns)
+    if stored is not None and turns:
+        if turns[:-1]:
+            stored.entry = {**stored.entry, "turns": turns[:-1]}
+            writes.changed_round(match, stored)
         else:
             match.rounds.remove(stored)
             db.session.delete(stored)
+            writes.changed(match)
         db.session.commit()
         flash(gettext("The last turn was taken back."))
     return _back_to_the_table(access, match)
 
 
+def _live_conflict(
+    access: Access, match: Match, seen: int | None, turns: list[dict[str, Any]]
+) -> tuple[str, int]:
+    from referee.web.views.rounds import conflict_page
+
+    if seen is not None and len(turns) > seen:
+        change = gettext(
+            "Turn %(number)s (%(name)s) was recorded on another phone meanwhile; nothing was done.",
+            number=len(turns),
+            name=turns[-1].get("player", "?"),
+        )
+    else:
+        change = gettext("The round was changed on another phone meanwhile; nothing was done.")
+    return conflict_page(access, match, change)
+
+
 @bp.post(LIVE + "/discard")
-def discard(mode: str, key: str, match_id: int) -> Response:
+def discard(mode: str, key: str, match_id: int) -> Any:
     access = open_table(mode, key, edit=True)
     match = open_match(access, match_id)
+    seen, current = _named_turns(match)
     stored = match.live_round
-    if ActionForm().validate_on_submit() and stored is not None:
-        match.rounds.remove(stored)
-        db.session.delete(stored)
-        db.session.commit()
+    if stored is None:
         flash(gettext("The live round was discarded."))
+        return to_score_sheet(access, match)
+    if not current:
+        return _live_conflict(access, match, seen, _turns(match))
+    match.rounds.remove(stored)
+    db.session.delete(stored)
+    writes.changed(match)
+    db.session.commit()
+    flash(gettext("The live round was discarded."))
     return to_score_sheet(access, match)
 
 
@@ -381,18 +474,16 @@ def end(mode: str, key: str, match_id: int) -> Any:
         return _to_the_round_form(access, match)
     out = state.out
     form = end_form_class(match.rules, players, out)()
+    conflict: list[str] = []
     if not form.is_submitted():
         form.for_round.data = str(state.number)
-    elif (form.for_round.data or "").isdigit() and int(form.for_round.data) < state.number:
-        flash(
-            gettext(
-                "Round %(number)s is already saved; this form is out of date.",
-                number=form.for_round.data,
-            ),
-            "error",
-        )
-        return to_score_sheet(access, match)
-    if form.is_submitted() and form.validate():
+        form.match_version.data = str(match.version)
+    elif done := writes.receipt(form.once.data):
+        flash(gettext("This round was saved already."))
+        return redirect(done)
+    elif writes.version_of(form.match_version) != match.version:
+        conflict = _end_conflict(form, match, state, turns)
+    if form.is_submitted() and not conflict and form.validate():
         try:
             entry = build_end(form, players, out, turns)
             matchlog.verify(match, matchlog.entries(match) + [entry])
@@ -411,10 +502,13 @@ def end(mode: str, key: str, match_id: int) -> Any:
                 stored = Round(number=match.next_round_number, entry=entry)
                 match.rounds.append(stored)
             stored.entry, stored.complete = entry, True
+            writes.changed_round(match, stored)
+            location = url_for("matches.scoreboard", mode=mode, key=key, match_id=match.id)
+            writes.keep_receipt(form.once.data, location)
             db.session.commit()
             flash(gettext("Round %(number)s saved.", number=stored.number))
-            return to_score_sheet(access, match)
-    return render_page(
+            return redirect(location)
+    page = render_page(
         "matches/live_end.html",
         access=access,
         match=match,
@@ -425,4 +519,28 @@ def end(mode: str, key: str, match_id: int) -> Any:
         rows=picker_rows(match),
         used=_cards_on_table(state),
         hand_sizes={name: state.hand_size(name) for name in players},
+        conflict=conflict,
     )
+    if conflict:
+        return (page[0] if isinstance(page, tuple) else page), 409
+    return page
+
+
+def _end_conflict(
+    form: Any, match: Match, state: RoundInProgress, turns: list[dict[str, Any]]
+) -> list[str]:
+    opened_for = writes.version_of(form.for_round)
+    if opened_for is not None and opened_for != state.number:
+        change = gettext(
+            "Round %(number)s was ended, saved or discarded on another phone meanwhile.",
+            number=opened_for,
+        )
+    else:
+        change = gettext(
+            "The turns of this round were changed on another phone meanwhile: it has"
+            " %(count)s turns now.",
+            count=len(turns),
+        )
+    form.for_round.data = str(state.number)
+    form.match_version.data = str(match.version)
+    return [change, gettext("Your entry is kept below: check it and save again.")]

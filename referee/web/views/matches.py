@@ -7,14 +7,14 @@ import secrets
 from collections.abc import Mapping
 from typing import Any
 
-from flask import Blueprint, Response, abort, flash
+from flask import Blueprint, Response, abort, flash, redirect, url_for
 from flask_babel import gettext
 from wtforms.validators import ValidationError
 
 from referee.errors import RefereeError
 from referee.matchfile import NOT_A_MATCH, dump_match, load_document, read_match
 from referee.rulesets import RULESETS, Ruleset
-from referee.web import i18n, matchlog, scoresheet
+from referee.web import i18n, matchlog, scoresheet, writes
 from referee.web.access import Access, open_match, open_table
 from referee.web.extensions import db
 from referee.web.fields import numbered
@@ -67,21 +67,44 @@ def _setup_page(access: Access, rules: Ruleset, match: Match | None) -> Any:
     """The setup form of a new match (``match`` None) or of a match with no round yet."""
     names = [player.name for player in access.table.players]
     form = setup_form_class(rules, names)()
+    conflict: list[str] = []
     if form.is_submitted():
-        header = _read_setup(form, rules)
+        if match is None and (done := writes.receipt(form.once.data)):
+            flash(gettext("This match was started already."))
+            return redirect(done)
+        if match is not None and writes.version_of(form.match_version) != match.version:
+            conflict = [
+                gettext("This match was set up again on another phone meanwhile."),
+                gettext("Your entry is kept below: check it and save again."),
+            ]
+            form.match_version.data = str(match.version)
+        header = None if conflict else _read_setup(form, rules)
         if header is not None:
             if match is None:
                 match = Match(table=access.table, rules=rules.id)
                 db.session.add(match)
+            else:
+                writes.changed(match)
             _apply_setup(match, header)
+            db.session.flush()
+            location = url_for(
+                "matches.scoreboard", mode=access.mode, key=access.key, match_id=match.id
+            )
+            writes.keep_receipt(form.once.data, location)
             db.session.commit()
-            return to_score_sheet(access, match)
+            return redirect(location)
     elif match is None:  # seat the table's players, as far as the game allows
         for entry, name in zip(numbered(form, "seat"), names, strict=False):
             entry.data = name
     else:
         _fill_setup(form, match, rules)
-    return render_page("matches/setup.html", access=access, rules=rules, form=form, match=match)
+        form.match_version.data = str(match.version)
+    page = render_page(
+        "matches/setup.html", access=access, rules=rules, form=form, match=match, conflict=conflict
+    )
+    if conflict:
+        return (page[0] if isinstance(page, tuple) else page), 409
+    return page
 
 
 def _read_setup(form: Any, rules: Ruleset) -> dict[str, Any] | None:
@@ -190,12 +213,20 @@ def export(mode: str, key: str, match_id: int) -> Response:
 def import_match(mode: str, key: str) -> Any:
     access = open_table(mode, key, edit=True)
     form = ImportForm()
+    if form.is_submitted() and (done := writes.receipt(form.once.data)):
+        flash(gettext("This match was imported already."))
+        return redirect(done)
     if form.validate_on_submit():
         match = _import(access.table, form)
         if match is not None:
+            db.session.flush()
+            location = url_for(
+                "matches.scoreboard", mode=access.mode, key=access.key, match_id=match.id
+            )
+            writes.keep_receipt(form.once.data, location)
             db.session.commit()
             flash(gettext("Match imported."))
-            return to_score_sheet(access, match)
+            return redirect(location)
     db.session.rollback()
     return render_page("matches/import.html", access=access, form=form)  # 400: it shows why
 

@@ -8,15 +8,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, abort, flash, redirect, request, url_for
+from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
 from flask_babel import gettext, ngettext
-from werkzeug.wrappers import Response
 from wtforms.validators import ValidationError
 
 from referee.errors import RefereeError
 from referee.match import MATCH_OVER
 from referee.matchfile import NOT_A_MATCH, ROUND_NOT_OBJECT, load_document, read_header
-from referee.web import gin_view, i18n, matchlog
+from referee.web import gin_view, i18n, matchlog, writes
 from referee.web.access import open_match, open_table
 from referee.web.extensions import db
 from referee.web.feedback import field_cards, show_error
@@ -81,11 +80,18 @@ def _round_form(access: Any, match: Match, stored: Round | None) -> Any:
     number = stored.number if stored else match.next_round_number
     if not form.is_submitted():
         form.for_round.data = str(number)
-    stale = _stale_round(form, stored, number)
+        form.match_version.data = str(match.version)
+        form.round_version.data = str(stored.version) if stored else ""
+    elif stored is None and (done := writes.receipt(form.once.data)):
+        flash(gettext("This round was saved already."))
+        return redirect(done)
+    conflict: list[str] = []
     preview = None
     later: list[int] = []
     action = request.form.get("action")
-    if form.is_submitted() and stale is None and form.validate():
+    if form.is_submitted():
+        conflict = _round_conflict(access, form, match, stored, number)
+    if form.is_submitted() and not conflict and form.validate():
         try:
             entry = build_round(form, match.rules, players)
             rounds = matchlog.entries(match)
@@ -106,7 +112,17 @@ def _round_form(access: Any, match: Match, stored: Round | None) -> Any:
             show_error(form, card_fields(form), error, number, hands)
         else:
             if action == "save" and not later or action == "save_cut" and later:
-                _save(match, stored, entry, remove_after=bool(later))
+                location = url_for(
+                    "matches.scoreboard", mode=access.mode, key=access.key, match_id=match.id
+                )
+                _save(
+                    match,
+                    stored,
+                    entry,
+                    remove_after=bool(later),
+                    once=form.once.data,
+                    location=location,
+                )
                 flash(gettext("Round %(number)s saved.", number=number))
                 if later:
                     flash(
@@ -117,7 +133,7 @@ def _round_form(access: Any, match: Match, stored: Round | None) -> Any:
                             rounds=_span(later),
                         )
                     )
-                return to_score_sheet(access, match)
+                return redirect(location)
             preview = _preview(match, state, number, entry)
     rules = ruleset_of(match)
     page = render_page(
@@ -129,31 +145,100 @@ def _round_form(access: Any, match: Match, stored: Round | None) -> Any:
         number=number,
         stored=stored,
         preview=preview,
-        stale=stale,
+        conflict=conflict,
         later=_span(later) if later else None,
         later_count=len(later),
         jokers=bool(rules and rules.jokers),
         used=_typed_cards(form) if form.is_submitted() else [],
     )
-    refused = stale is not None or (later and action == "save")
+    refused = conflict or (later and action == "save")
     if refused and not isinstance(page, tuple):
         return page, 409
+    if conflict and isinstance(page, tuple):
+        return page[0], 409
     return page
 
 
-def _stale_round(form: Any, stored: Round | None, number: int) -> int | None:
-    """The round a new-round form was opened for, if that round is saved already.
+def _round_conflict(
+    access: Any, form: Any, match: Match, stored: Round | None, number: int
+) -> list[str]:
+    """What changed since the round form was opened, if anything (then nothing is saved).
 
-    The form carries the number of the round it was opened for: pressing Back
-    and saving again must not record the same round twice.
+    A new round names the match's version (another round saved, corrected or
+    removed meanwhile changes what this one means); a correction names the
+    round's version (and, to remove the rounds after it, the match's).  The form
+    is brought up to date so that saving it again is one tap.
     """
-    if stored is not None or not form.is_submitted():
-        return None
-    try:
-        opened_for = int(form.for_round.data or 0)
-    except ValueError:
-        return None
-    return opened_for if 0 < opened_for < number else None
+    changes: list[str] = []
+    opened_for = writes.version_of(form.for_round)
+    if stored is None:
+        if writes.version_of(form.match_version) != match.version:
+            changes = match_changes(match, opened_for, number)
+    else:
+        if writes.version_of(form.round_version) != stored.version:
+            changes = [
+                gettext(
+                    "Round %(number)s was changed on another phone meanwhile; it now reads as"
+                    " shown in the score sheet.",
+                    number=number,
+                )
+            ]
+        elif (
+            request.form.get("action") == "save_cut"
+            and writes.version_of(form.match_version) != match.version
+        ):
+            changes = match_changes(match, None, number)
+    if changes:
+        form.for_round.data = str(number)
+        form.match_version.data = str(match.version)
+        form.round_version.data = str(stored.version) if stored else ""
+        changes.append(totals_now(match))
+    return changes
+
+
+def match_changes(match: Match, opened_for: int | None, number: int) -> list[str]:
+    """Words for what another phone did to the match since a form was opened for round ``opened_for``."""
+    changes = []
+    if opened_for is not None and opened_for < number:
+        saved = list(range(opened_for, number))
+        changes.append(
+            ngettext(
+                "Round %(rounds)s was saved on another phone meanwhile.",
+                "Rounds %(rounds)s were saved on another phone meanwhile.",
+                len(saved),
+                rounds=_span(saved),
+            )
+        )
+    elif opened_for is not None and opened_for > number:
+        gone = list(range(number, opened_for))
+        changes.append(
+            ngettext(
+                "Round %(rounds)s was removed on another phone meanwhile.",
+                "Rounds %(rounds)s were removed on another phone meanwhile.",
+                len(gone),
+                rounds=_span(gone),
+            )
+        )
+    if match.live_round is not None:
+        changes.append(gettext("A round is being played live on another phone."))
+    if not changes:
+        changes.append(
+            gettext(
+                "The match was changed on another phone meanwhile (a round was corrected,"
+                " voided or restored)."
+            )
+        )
+    return changes
+
+
+def totals_now(match: Match) -> str:
+    seen = matchlog.outlook(match)
+    if seen.state is None:
+        return ""
+    totals = ", ".join(f"{name} {seen.state.totals.get(name, 0)}" for name in match.player_names)
+    return gettext(
+        "Totals now: %(totals)s. Your entry is kept below: check it and save again.", totals=totals
+    )
 
 
 def _verify_correction(
@@ -186,10 +271,17 @@ def _preview(match: Match, state: Any, number: int, entry: dict[str, Any]) -> di
 
 
 def _save(
-    match: Match, stored: Round | None, entry: dict[str, Any], remove_after: bool = False
+    match: Match,
+    stored: Round | None,
+    entry: dict[str, Any],
+    remove_after: bool = False,
+    once: str | None = None,
+    location: str = "",
 ) -> None:
     if stored is None:
         match.rounds.append(Round(number=match.next_round_number, entry=entry))
+        writes.keep_receipt(once, location)
+        writes.changed(match)
     else:
         stored.entry = entry
         stored.previous_entry = None
@@ -197,6 +289,7 @@ def _save(
             for later in [r for r in match.rounds if r.number > stored.number]:
                 match.rounds.remove(later)
                 db.session.delete(later)
+        writes.changed_round(match, stored)
     db.session.commit()
 
 
@@ -209,8 +302,20 @@ def edit_json(mode: str, key: str, match_id: int, number: int) -> Any:
     if not stored.complete:
         abort(404)
     form = RoundJsonForm()
+    conflict: list[str] = []
     if request.method == "GET":
         form.entry.data = matchlog.entry_text(stored.entry)
+        form.round_version.data = str(stored.version)
+    elif writes.version_of(form.round_version) != stored.version:
+        conflict = [
+            gettext(
+                "Round %(number)s was changed on another phone meanwhile; it now reads as"
+                " shown in the score sheet.",
+                number=number,
+            ),
+            totals_now(match),
+        ]
+        form.round_version.data = str(stored.version)
     elif form.validate_on_submit():
         try:
             entry = _read_entry(match, form.entry.data, number)
@@ -223,9 +328,18 @@ def edit_json(mode: str, key: str, match_id: int, number: int) -> Any:
             _save(match, stored, entry)
             flash(gettext("Round %(number)s saved.", number=number))
             return to_score_sheet(access, match)
-    return render_page(
-        "matches/round_json.html", access=access, match=match, form=form, number=number
+    page = render_page(
+        "matches/round_json.html",
+        access=access,
+        match=match,
+        form=form,
+        number=number,
+        conflict=conflict,
+        current=matchlog.entry_text(stored.entry) if conflict else None,
     )
+    if conflict:
+        return (page[0] if isinstance(page, tuple) else page), 409
+    return page
 
 
 def _read_entry(match: Match, text: str, number: int) -> dict[str, Any]:
@@ -272,46 +386,107 @@ def _replace_entry(
         flash(i18n.error_text(error), "error")
         return False
     stored.entry, stored.previous_entry = entry, previous
+    writes.changed_round(match, stored)
     db.session.commit()
     return True
 
 
+def _named_round(match: Match, number: int) -> tuple[Round, bool]:
+    """The round a void/restore button names, and whether it is still as the button saw it."""
+    form = ActionForm()
+    if not form.validate_on_submit():
+        abort(400)
+    stored = _stored(match, number)
+    named = writes.version_of(request.form.get("round_version"))
+    return stored, named == stored.version
+
+
+def conflict_page(access: Any, match: Match, *changes: str) -> tuple[str, int]:
+    """Nothing was done: what changed meanwhile, and the way back to the match."""
+    return (
+        render_template(
+            "errors/conflict.html",
+            access=access,
+            table=access.table,
+            match=match,
+            changes=[c for c in (*changes, totals_now(match)) if c],
+        ),
+        409,
+    )
+
+
+def _round_changed(number: int) -> str:
+    return gettext(
+        "Round %(number)s was changed on another phone meanwhile; nothing was done.",
+        number=number,
+    )
+
+
 @bp.post(MATCH + "/rounds/<int:number>/void")
-def void(mode: str, key: str, match_id: int, number: int) -> Response:
+def void(mode: str, key: str, match_id: int, number: int) -> Any:
     access = open_table(mode, key, edit=True)
     match = open_match(access, match_id)
-    stored = _stored(match, number)
-    if ActionForm().validate_on_submit() and stored.complete and not stored.voided:
-        if _replace_entry(match, stored, {"end": "void"}, previous=stored.entry):
-            flash(gettext("Round %(number)s is void.", number=number))
+    stored, current = _named_round(match, number)
+    if stored.voided:  # asked twice: it is done
+        flash(gettext("Round %(number)s is void.", number=number))
+    elif not current:
+        return conflict_page(access, match, _round_changed(number))
+    elif stored.complete and _replace_entry(match, stored, {"end": "void"}, stored.entry):
+        flash(gettext("Round %(number)s is void.", number=number))
     return to_score_sheet(access, match)
 
 
 @bp.post(MATCH + "/rounds/<int:number>/restore")
-def restore(mode: str, key: str, match_id: int, number: int) -> Response:
+def restore(mode: str, key: str, match_id: int, number: int) -> Any:
     access = open_table(mode, key, edit=True)
     match = open_match(access, match_id)
-    stored = _stored(match, number)
-    if ActionForm().validate_on_submit() and stored.voided and stored.previous_entry:
-        if _replace_entry(match, stored, stored.previous_entry, previous=None):
-            flash(gettext("Round %(number)s is restored.", number=number))
+    stored, current = _named_round(match, number)
+    if not stored.voided:  # asked twice: it is done
+        flash(gettext("Round %(number)s is restored.", number=number))
+    elif not current:
+        return conflict_page(access, match, _round_changed(number))
+    elif stored.previous_entry and _replace_entry(match, stored, stored.previous_entry, None):
+        flash(gettext("Round %(number)s is restored.", number=number))
     return to_score_sheet(access, match)
 
 
 @bp.post(MATCH + "/rounds/undo")
-def undo(mode: str, key: str, match_id: int) -> Response:
-    """Remove the last saved round."""
+def undo(mode: str, key: str, match_id: int) -> Any:
+    """Remove the last saved round: the one the button names, only while it is the last.
+
+    Asking again for a round that is gone does nothing (a double tap removes one round).
+    """
     access = open_table(mode, key, edit=True)
     match = open_match(access, match_id)
+    if not ActionForm().validate_on_submit():
+        abort(400)
+    named = writes.round_with_id(match, request.form.get("round_id"))
+    number = writes.version_of(request.form.get("round_number"))
+    if named is None:
+        if number is not None:
+            flash(gettext("Round %(number)s was removed already.", number=number))
+        return to_score_sheet(access, match)
     complete = match.complete_rounds
-    if not ActionForm().validate_on_submit() or not complete:
-        return to_score_sheet(access, match)
-    if match.live_round is not None:
-        flash(gettext("A round is being played live: finish it or discard it first."), "error")
-        return to_score_sheet(access, match)
-    last = complete[-1]
-    match.rounds.remove(last)
-    db.session.delete(last)
+    if match.live_round is not None or not complete or complete[-1] is not named:
+        later = [r.number for r in match.rounds if r.number > named.number]
+        return conflict_page(
+            access,
+            match,
+            ngettext(
+                "Round %(number)s is no longer the last: round %(rounds)s was saved or started"
+                " after it meanwhile. Nothing was removed.",
+                "Round %(number)s is no longer the last: rounds %(rounds)s were saved or started"
+                " after it meanwhile. Nothing was removed.",
+                len(later),
+                number=named.number,
+                rounds=_span(later) if later else "?",
+            ),
+        )
+    if writes.version_of(request.form.get("round_version")) != named.version:
+        return conflict_page(access, match, _round_changed(named.number))
+    match.rounds.remove(named)
+    db.session.delete(named)
+    writes.changed(match)
     db.session.commit()
-    flash(gettext("Round %(number)s removed.", number=last.number))
+    flash(gettext("Round %(number)s removed.", number=named.number))
     return to_score_sheet(access, match)

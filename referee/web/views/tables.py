@@ -7,7 +7,7 @@ from typing import Any
 from flask import Blueprint, flash, redirect, url_for
 from flask_babel import gettext
 
-from referee.web import stats
+from referee.web import stats, writes
 from referee.web.access import EDIT, Access, open_table, remember, remembered_tables
 from referee.web.extensions import db
 from referee.web.forms import PlayersForm, TableForm, split_names
@@ -21,14 +21,19 @@ bp = Blueprint("tables", __name__)
 @bp.post("/tables")
 def create() -> Any:
     form = TableForm()
+    if form.is_submitted() and (done := writes.receipt(form.once.data)):
+        return redirect(done)
     if not form.validate_on_submit():
         return render_page("home.html", tables=remembered_tables(), form=form)
     table = CardTable(name=form.name.data.strip())
     db.session.add(table)
+    db.session.flush()
+    location = url_for("tables.show", mode=EDIT, key=table.edit_key)
+    writes.keep_receipt(form.once.data, location)
     db.session.commit()
     remember(EDIT, table.edit_key)
     flash(gettext("Table created. Keep its edit link: whoever has it can record rounds."))
-    return redirect(url_for("tables.show", mode=EDIT, key=table.edit_key))
+    return redirect(location)
 
 
 @bp.get("/<any(t,v):mode>/<key>/")
@@ -48,6 +53,8 @@ def _page(access: Access, players_form: PlayersForm) -> Any:
 def add_players(mode: str, key: str) -> Any:
     access = open_table(mode, key, edit=True)
     form = PlayersForm()
+    if form.is_submitted() and (done := writes.receipt(form.once.data)):
+        return redirect(done)
     if form.validate_on_submit():
         names = split_names(form.names.data)
         existing = {p.name.casefold() for p in access.table.players}
@@ -55,9 +62,11 @@ def add_players(mode: str, key: str) -> Any:
         if not taken:
             for name in names:
                 db.session.add(Player(table=access.table, name=name))
+            location = url_for("tables.show", mode=mode, key=key) + "#players"
+            writes.keep_receipt(form.once.data, location)
             db.session.commit()
             flash(gettext("Players added: %(names)s", names=", ".join(names)))
-            return redirect(url_for("tables.show", mode=mode, key=key) + "#players")
+            return redirect(location)
         form.names.errors.append(
             gettext("Already at this table: %(names)s", names=", ".join(taken))
         )

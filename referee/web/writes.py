@@ -1,0 +1,143 @@
+"""Writes that the phones around a table make at the same moment: none lost, none applied twice.
+
+How a write is kept safe, from the outside in:
+
+1. **One writer per table at a time.**  A request that writes locks its card
+   table's row first (``SELECT ... FOR UPDATE`` on PostgreSQL; on SQLite every
+   writing request opens its transaction with ``BEGIN IMMEDIATE``, and the
+   busy timeout makes the next writer wait).  Everything a write reads after
+   that is the latest committed state, on one worker process or many.
+2. **A form names what it was made from.**  The match's version, the round's
+   version and id, the number of turns: when that is no longer true the write
+   is refused with a conflict (HTTP 409) that says what changed meanwhile and
+   keeps what the player typed, ready to be applied again in one tap.
+3. **Forms that create something carry a one-time token** (:class:`WriteReceipt`):
+   the same form sent twice (a double tap, a retry after a lost answer) is
+   answered with what the first request made.
+4. **The database has the last word.**  ``version_id_col`` turns an UPDATE made
+   from a stale row into :class:`~sqlalchemy.orm.exc.StaleDataError`, unique
+   constraints refuse a second copy; both, and a SQLite lock that outlasts the
+   busy timeout, become the same clean conflict page (never a 500).
+"""
+
+from __future__ import annotations
+
+import secrets
+import sqlite3
+from datetime import timedelta
+from typing import Any
+
+from flask import Flask, has_request_context, request
+from sqlalchemy import delete, event, select
+from sqlalchemy.engine import Engine
+
+from referee.web.extensions import db
+from referee.web.models import Match, Round, WriteReceipt, now
+
+# How long a SQLite writer waits for the one before it (milliseconds).
+SQLITE_BUSY_TIMEOUT_MS = 15_000
+# Receipts are only needed while a form may still be sent again.
+RECEIPT_LIFETIME = timedelta(days=2)
+READ_ONLY_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(18)
+
+
+def writing_request() -> bool:
+    return has_request_context() and request.method not in READ_ONLY_METHODS
+
+
+def install(app: Flask) -> None:
+    """SQLite: WAL, foreign keys, a busy timeout, and BEGIN IMMEDIATE for writing requests."""
+    with app.app_context():
+        engine = db.engine
+    if engine.dialect.name == "sqlite":
+        _configure_sqlite(engine)
+
+
+def _configure_sqlite(engine: Engine) -> None:
+    @event.listens_for(engine, "connect")
+    def on_connect(connection: Any, _record: Any) -> None:
+        if not isinstance(connection, sqlite3.Connection):
+            return
+        # The driver's own transaction handling would start transactions too late
+        # (at the first write); the "begin" listener below opens them instead.
+        connection.isolation_level = None
+        cursor = connection.cursor()
+        cursor.execute(f"PRAGMA busy_timeout = {SQLITE_BUSY_TIMEOUT_MS}")
+        cursor.execute("PRAGMA foreign_keys = ON")
+        if engine.url.database not in (None, "", ":memory:"):
+            cursor.execute("PRAGMA journal_mode = WAL")
+            cursor.execute("PRAGMA synchronous = NORMAL")  # durable across a killed process
+        cursor.close()
+
+    @event.listens_for(engine, "begin")
+    def on_begin(connection: Any) -> None:
+        connection.exec_driver_sql("BEGIN IMMEDIATE" if writing_request() else "BEGIN")
+
+
+class Conflict(Exception):
+    """A write made from a state that is no longer the match's: nothing was saved.
+
+    ``changes`` say, in the player's language, what happened meanwhile.
+    """
+
+    def __init__(self, *changes: str) -> None:
+        super().__init__(*changes)
+        self.changes = [change for change in changes if change]
+
+
+def version_of(field: Any) -> int | None:
+    """The version a hidden form field names (None if missing or not a number)."""
+    value = (field.data if hasattr(field, "data") else field) or ""
+    value = str(value).strip()
+    return int(value) if value.isdigit() and len(value) < 10 else None
+
+
+# -- receipts -----------------------------------------------------------------------------
+
+
+def receipt(token: str | None) -> str | None:
+    """Where the write carried out with this one-time token led, if it was carried out."""
+    if not token or len(token) > 64:
+        return None
+    return db.session.scalar(select(WriteReceipt.location).where(WriteReceipt.token == token))
+
+
+def keep_receipt(token: str | None, location: str) -> None:
+    """Record that the write of this token was carried out (in the same transaction)."""
+    if not token or len(token) > 64:
+        return
+    db.session.add(WriteReceipt(token=token, location=location[:400]))
+    db.session.execute(
+        delete(WriteReceipt).where(WriteReceipt.created_at < now() - RECEIPT_LIFETIME)
+    )
+
+
+# -- versions -----------------------------------------------------------------------------
+
+
+def changed(match: Match) -> None:
+    """The match's log changed: raise its version (the UPDATE checks the version it replaces)."""
+    match.version = match.version + 1
+
+
+def changed_round(match: Match, stored: Round) -> None:
+    stored.version = stored.version + 1
+    changed(match)
+
+
+def live_round_of(match: Match) -> Round | None:
+    return match.live_round
+
+
+def round_with_id(match: Match, round_id: Any) -> Round | None:
+    value = version_of(round_id)
+    return next((r for r in match.rounds if r.id == value), None) if value else None
+
+
+def lock_rows(statement: Any) -> Any:
+    """``statement`` locking the rows it reads, for a writing request (a no-op on SQLite)."""
+    return statement.with_for_update() if writing_request() else statement
