@@ -76,6 +76,9 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         MAX_CONTENT_LENGTH=1024 * 1024,
         SESSION_COOKIE_SAMESITE="Lax",
         PERMANENT_SESSION_LIFETIME=400 * 24 * 3600,
+        # Opening a table rewrites the cookie anyway (the tables this browser knows);
+        # the once-a-second "has it changed?" check must not.
+        SESSION_REFRESH_EACH_REQUEST=False,
     )
     if test_config is None:
         app.config["SECRET_KEY"] = _secret_key(instance)

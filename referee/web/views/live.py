@@ -41,7 +41,7 @@ from referee.web.roundforms import (
     end_form_class,
 )
 from referee.web.scoresheet import picker_rows
-from referee.web.views.pages import render_page, to_score_sheet
+from referee.web.views.pages import following, render_page, to_score_sheet
 
 bp = Blueprint("live", __name__)
 LIVE = "/<any(t,v):mode>/<key>/m/<int:match_id>/live"
@@ -155,6 +155,9 @@ def _page(
 ) -> Any:
     return render_page(
         "matches/live.html",
+        live=following(
+            access, match, url_for("live.show", mode=access.mode, key=access.key, match_id=match.id)
+        ),
         conflict=conflict or [],
         access=access,
         match=match,

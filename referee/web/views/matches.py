@@ -7,15 +7,16 @@ import secrets
 from collections.abc import Mapping
 from typing import Any
 
-from flask import Blueprint, Response, abort, flash, redirect, url_for
+from flask import Blueprint, Response, abort, flash, jsonify, redirect, request, url_for
 from flask_babel import gettext
+from sqlalchemy import select
 from wtforms.validators import ValidationError
 
 from referee.errors import RefereeError
 from referee.matchfile import NOT_A_MATCH, dump_match, load_document, read_match
 from referee.rulesets import RULESETS, Ruleset
 from referee.web import i18n, matchlog, scoresheet, writes
-from referee.web.access import Access, open_match, open_table
+from referee.web.access import EDIT, Access, open_match, open_table
 from referee.web.extensions import db
 from referee.web.fields import numbered
 from referee.web.forms import (
@@ -27,7 +28,7 @@ from referee.web.forms import (
     setup_options,
 )
 from referee.web.models import CardTable, Match, MatchPlayer, Player, Round
-from referee.web.views.pages import render_page, to_score_sheet
+from referee.web.views.pages import following, render_page, to_score_sheet
 
 bp = Blueprint("matches", __name__)
 PREFIX = "/<any(t,v):mode>/<key>"
@@ -193,7 +194,32 @@ def scoreboard(mode: str, key: str, match_id: int) -> Any:
         match=match,
         sheet=scoresheet.build(match, seen.state),
         error=seen.error,
+        live=following(access, match, request.path),
     )
+
+
+@bp.get(PREFIX + "/m/<int:match_id>/version")
+def version(mode: str, key: str, match_id: int) -> Response:
+    """Has the match changed? Its version, as an ETag: 304 while nothing changed.
+
+    The pages that follow a match ask this about once a second.  It reads one
+    small row (the version, through the key) and writes nothing, not even the
+    session cookie; the answer may be cached only if it is revalidated.
+    """
+    column = CardTable.edit_key if mode == EDIT else CardTable.view_key
+    if not key or len(key) > 64:
+        abort(404)
+    found = db.session.scalar(
+        select(Match.version)
+        .join(CardTable, Match.table_id == CardTable.id)
+        .where(Match.id == match_id, column == key)
+    )
+    if found is None:
+        abort(404)
+    response = jsonify(version=found)
+    response.set_etag(f"m{match_id}v{found}")
+    response.headers["Cache-Control"] = "no-cache"
+    return response.make_conditional(request)
 
 
 @bp.get(PREFIX + "/m/<int:match_id>/export")

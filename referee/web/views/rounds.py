@@ -24,7 +24,7 @@ from referee.web.forms import ActionForm, RoundJsonForm
 from referee.web.models import Match, Round
 from referee.web.roundforms import build_round, card_fields, fill_from_round, quick_form_class
 from referee.web.scoresheet import ruleset_of
-from referee.web.views.pages import render_page, to_score_sheet
+from referee.web.views.pages import following, render_page, to_score_sheet
 
 bp = Blueprint("rounds", __name__)
 MATCH = "/<any(t,v):mode>/<key>/m/<int:match_id>"
@@ -371,6 +371,7 @@ def show(mode: str, key: str, match_id: int, number: int) -> str:
         result=result,
         entry=matchlog.readable_entry(match, number, stored.entry),
         entry_json=matchlog.entry_text(stored.entry),
+        live=following(access, match, request.path),
     )
 
 

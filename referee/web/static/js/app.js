@@ -15,25 +15,119 @@
   }
 
   ready(function () {
-    document.querySelectorAll("form[data-confirm]").forEach(function (form) {
+    enhance(document);
+    keepTypingAcrossLanguageSwitch();
+    followMatch();
+  });
+
+  // Everything a part of a page needs to come alive (again, after a live update replaced it).
+  function enhance(root) {
+    root.querySelectorAll("form[data-confirm]").forEach(function (form) {
       form.addEventListener("submit", function (event) {
         if (!window.confirm(form.getAttribute("data-confirm"))) event.preventDefault();
       });
     });
-    document.querySelectorAll("button[data-confirm]").forEach(function (button) {
+    root.querySelectorAll("button[data-confirm]").forEach(function (button) {
       button.addEventListener("click", function (event) {
         if (!window.confirm(button.getAttribute("data-confirm"))) event.preventDefault();
       });
     });
-    keepTypingAcrossLanguageSwitch();
-    document.querySelectorAll("[data-copy]").forEach(copyButton);
-    document.querySelectorAll("input.copy").forEach(function (input) {
+    root.querySelectorAll("[data-copy]").forEach(copyButton);
+    root.querySelectorAll("input.copy").forEach(function (input) {
       input.addEventListener("focus", function () { input.select(); });
     });
-    document.querySelectorAll("input[name=custom_target]").forEach(customTarget);
-    document.querySelectorAll("[data-picker]").forEach(setUpPicker);
-    document.querySelectorAll("[data-only-for-rules]").forEach(showOnlyForRules);
-  });
+    root.querySelectorAll("input[name=custom_target]").forEach(customTarget);
+    root.querySelectorAll("[data-picker]").forEach(setUpPicker);
+    root.querySelectorAll("[data-only-for-rules]").forEach(showOnlyForRules);
+  }
+
+  // A page that follows a match (score sheet, live round, a round) asks about once a second
+  // whether the match changed (an ETag: 304 while nothing did).  When it did, the page is
+  // fetched again and its parts replaced in place, except a part holding a form the player
+  // has started to fill in: that stays as typed, and a banner says the match changed.
+  // The form still names the version it was made from, so the server can tell.
+  function followMatch() {
+    var main = document.querySelector("main[data-live-url]");
+    if (!main || !window.fetch || !window.DOMParser) return;
+    var versionUrl = main.getAttribute("data-live-url");
+    var pageUrl = main.getAttribute("data-live-page") || location.pathname;
+    var etag = '"' + main.getAttribute("data-live-etag") + '"';
+    var busy = false;
+    var delay = 1000;
+    var timer = null;
+    function schedule(ms) { clearTimeout(timer); timer = setTimeout(check, ms); }
+    var banner = main.querySelector("[data-live-banner]");
+    var reload = main.querySelector("[data-live-reload]");
+    if (reload) reload.addEventListener("click", function () { location.assign(pageUrl); });
+
+    function check() {
+      if (busy || document.visibilityState === "hidden") return;
+      busy = true;
+      fetch(versionUrl, { headers: { "If-None-Match": etag }, cache: "no-store", credentials: "same-origin" })
+        .then(function (response) {
+          if (response.status === 304) return null;
+          if (!response.ok) throw new Error(response.status);
+          var next = response.headers.get("ETag");
+          if (!next || next === etag) return null;
+          return fetch(pageUrl, { cache: "no-store", credentials: "same-origin" }).then(function (page) {
+            if (!page.ok) throw new Error(page.status);
+            return page.text().then(function (html) { etag = next; update(html); });
+          });
+        })
+        .then(function () { delay = 1000; }, function () { delay = Math.min(delay * 2, 15000); })
+        .then(function () { busy = false; schedule(delay); });
+    }
+
+    function update(html) {
+      var fresh = new DOMParser().parseFromString(html, "text/html").querySelector("main");
+      if (!fresh) return;
+      var kept = false;
+      var regions = main.querySelectorAll("[data-live-region]");
+      var freshRegions = fresh.querySelectorAll("[data-live-region]");
+      var sameShape = regions.length > 0 && regions.length === freshRegions.length &&
+        Array.prototype.every.call(regions, function (region, i) { return region.id === freshRegions[i].id; });
+      if (sameShape) {
+        regions.forEach(function (region, i) {
+          if (beingTyped(region)) { kept = true; return; }
+          var replacement = document.importNode(freshRegions[i], true);
+          region.parentNode.replaceChild(replacement, region);
+          enhance(replacement);
+        });
+      } else if (beingTyped(main)) {
+        kept = true;
+      } else {
+        var freshBanner = fresh.querySelector("[data-live-banner]");
+        main.innerHTML = fresh.innerHTML;
+        main.setAttribute("data-live-etag", etag.replace(/"/g, ""));
+        banner = main.querySelector("[data-live-banner]") || freshBanner;
+        reload = main.querySelector("[data-live-reload]");
+        if (reload) reload.addEventListener("click", function () { location.assign(pageUrl); });
+        enhance(main);
+      }
+      if (banner) banner.hidden = !kept;
+      document.dispatchEvent(new CustomEvent("referee:updated"));
+    }
+
+    // A part is being typed in when one of its fields has focus or differs from how it came.
+    function beingTyped(root) {
+      var fields = root.querySelectorAll("input, textarea, select");
+      return Array.prototype.some.call(fields, function (el) {
+        if (el.type === "hidden" || el.type === "submit" || el.type === "button") return false;
+        if (el === document.activeElement && el.form) return true;
+        if (el.type === "checkbox" || el.type === "radio") return el.checked !== el.defaultChecked;
+        if (el.tagName === "SELECT") {
+          return Array.prototype.some.call(el.options, function (o) { return o.selected !== o.defaultSelected; });
+        }
+        if (el.readOnly) return false;
+        return el.value !== el.defaultValue;
+      });
+    }
+
+    document.addEventListener("visibilitychange", function () {
+      if (document.visibilityState === "visible") { delay = 1000; schedule(0); }
+    });
+    schedule(delay);
+  }
 
   // Switching the language reloads the page: what was typed in its forms is kept for the reload
   // (in sessionStorage, for this page only).  Without JavaScript it is lost.
@@ -116,8 +210,12 @@
     var scope = picker.closest("form") || document;
     var fields = Array.prototype.slice.call(scope.querySelectorAll("[data-cards]"));
     var target = fields.filter(function (f) { return f.getAttribute("data-cards") !== "layoffs"; })[0] || fields[0];
-    var table = document.querySelector("[data-accepts]");
-    var accepts = table ? JSON.parse(table.getAttribute("data-accepts") || "{}") : {};
+    // The table may be replaced by a live update while this form is being filled in: look it up.
+    function currentTable() { return document.querySelector("[data-accepts]"); }
+    function accepts() {
+      var table = currentTable();
+      return table ? JSON.parse(table.getAttribute("data-accepts") || "{}") : {};
+    }
     var layoffs = scope.querySelector("[data-cards=layoffs]");
     var serverUsed = JSON.parse(picker.getAttribute("data-used") || "[]");
     var lastPicked = null;
@@ -156,8 +254,9 @@
     }
 
     function highlight(code) {
+      var table = currentTable();
       if (!table) return;
-      var numbers = (code && accepts[code]) || [];
+      var numbers = (code && accepts()[code]) || [];
       table.querySelectorAll("[data-meld]").forEach(function (m) {
         var yes = numbers.indexOf(parseInt(m.getAttribute("data-meld"), 10)) >= 0;
         m.classList.toggle("accepts", yes);
@@ -227,9 +326,10 @@
       }
     });
 
-    if (table && layoffs) {
-      table.addEventListener("click", function (event) {
-        var meld = event.target.closest("[data-meld].accepts");
+    if (layoffs) {
+      document.addEventListener("click", function (event) {
+        if (!document.contains(picker)) return;  // a picker replaced by a live update
+        var meld = event.target.closest("[data-accepts] [data-meld].accepts");
         if (meld) layOff(meld.getAttribute("data-meld"));
       });
     }
