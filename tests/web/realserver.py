@@ -1,0 +1,175 @@
+"""The app served for real: gunicorn with several worker processes on 127.0.0.1, and phones.
+
+Used by the tests that need what the test client cannot give: requests that
+really run at the same moment in different processes, and a server killed with
+SIGKILL.  A "phone" is a ``requests.Session`` with its own cookies and CSRF
+token, reading the hidden fields of a form from the page as a browser would.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import secrets
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+import uuid
+from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import requests
+import sqlalchemy as sa
+
+from .conftest import form_page, hidden_inputs, migrated_app
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+@dataclass
+class Server:
+    url: str
+    database: str
+    process: subprocess.Popen[bytes]
+    log: Path
+
+    def stop(self, sig: int = signal.SIGTERM) -> None:
+        if self.process.poll() is None:
+            os.killpg(self.process.pid, sig)
+            self.process.wait(20)
+
+
+def start_server(database: str, tmp: Path, workers: int = 3, threads: int = 4) -> Server:
+    """gunicorn (gthread workers) serving the app on a free port of 127.0.0.1."""
+    port = free_port()
+    log = tmp / f"server-{port}.log"
+    env = {
+        **os.environ,
+        "DATABASE_URL": database,
+        "SECRET_KEY": "races-" + secrets.token_hex(8),
+        "RATELIMIT_ENABLED": "false",
+    }
+    command = [
+        sys.executable,
+        "-m",
+        "gunicorn",
+        "--workers",
+        str(workers),
+        "--worker-class",
+        "gthread",
+        "--threads",
+        str(threads),
+        "--bind",
+        f"127.0.0.1:{port}",
+        "--graceful-timeout",
+        "2",
+        "referee.web:create_app()",
+    ]
+    with log.open("wb") as out:
+        process = subprocess.Popen(
+            command, cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True
+        )
+    server = Server(f"http://127.0.0.1:{port}", database, process, log)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError("the server stopped:\n" + log.read_text())
+        try:
+            if requests.get(server.url + "/", timeout=10).status_code == 200:
+                return server
+        except requests.RequestException:
+            time.sleep(0.2)
+    server.stop(signal.SIGKILL)
+    raise RuntimeError("the server did not start:\n" + log.read_text())
+
+
+def migrate(database: str) -> None:
+    from referee.web.extensions import db
+
+    app = migrated_app(database)
+    with app.app_context():
+        db.engine.dispose()
+
+
+@contextmanager
+def fresh_database(kind: str, tmp: Path) -> Iterator[str]:
+    """An empty, migrated database: a SQLite file, or a new database on the test PostgreSQL."""
+    if kind == "sqlite":
+        url = f"sqlite:///{tmp}/races-{uuid.uuid4().hex[:8]}.db"
+        migrate(url)
+        yield url
+        return
+    base = os.environ["TEST_PG_URL"]
+    name = "races_" + uuid.uuid4().hex[:10]
+    admin = sa.create_engine(base, isolation_level="AUTOCOMMIT")
+    with admin.connect() as connection:
+        connection.exec_driver_sql(f"CREATE DATABASE {name}")
+    url = base.rsplit("/", 1)[0] + "/" + name
+    try:
+        migrate(url)
+        yield url
+    finally:
+        with admin.connect() as connection:
+            connection.exec_driver_sql(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+        admin.dispose()
+
+
+@dataclass
+class Phone:
+    """One phone at the table: its own cookies and CSRF token."""
+
+    server: str
+    session: requests.Session = field(default_factory=requests.Session)
+    token: str = ""
+
+    def get(self, path: str, **kwargs: Any) -> requests.Response:
+        return self.session.get(self.server + path, allow_redirects=False, timeout=60, **kwargs)
+
+    def csrf(self) -> str:
+        if not self.token:
+            page = self.get("/").text
+            found = re.search(r'name="csrf_token" type="hidden" value="([^"]+)"', page)
+            assert found, "no CSRF token"
+            self.token = found.group(1)
+        return self.token
+
+    def form(self, url: str, page: str | None = None) -> dict[str, str]:
+        """The hidden fields of the form that posts to ``url``, as the page shows them now."""
+        page = page or form_page(url)
+        assert page is not None
+        response = self.get(page)
+        assert response.status_code == 200, response.status_code
+        return hidden_inputs(response.text, url, page)
+
+    def post(self, url: str, data: dict[str, str]) -> requests.Response:
+        return self.session.post(
+            self.server + url,
+            data={"csrf_token": self.csrf(), **data},
+            allow_redirects=False,
+            timeout=60,
+        )
+
+
+def at_once(*sends: Callable[[], requests.Response]) -> list[requests.Response]:
+    """Run the sends in threads released together by a barrier; their responses, in order."""
+    barrier = threading.Barrier(len(sends))
+
+    def run(send: Callable[[], requests.Response]) -> requests.Response:
+        barrier.wait()
+        return send()
+
+    with ThreadPoolExecutor(len(sends)) as pool:
+        return list(pool.map(run, sends))

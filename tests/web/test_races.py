@@ -1,0 +1,325 @@
+"""Two phones at the same moment, for real: concurrent HTTP requests against gunicorn with
+three worker processes, on SQLite and on the throwaway PostgreSQL of ``make test``.
+
+Every race is run several times; each time exactly one outcome is allowed: every
+acknowledged write (a redirect) is in the database, nothing acknowledged was
+overwritten or applied twice, the loser gets a 409 (or, for the same request
+twice, the harmless answer of the first), and no request answers 500.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import signal
+from collections import Counter
+from pathlib import Path
+
+import pytest
+import sqlalchemy as sa
+
+from .realserver import Phone, at_once, fresh_database, start_server
+
+TRIALS = 6
+KINDS = [
+    "sqlite",
+    pytest.param(
+        "postgresql",
+        marks=pytest.mark.skipif(not os.environ.get("TEST_PG_URL"), reason="TEST_PG_URL not set"),
+    ),
+]
+THREE = ["Budi", "Siti", "Andi"]
+
+
+@pytest.fixture(scope="module", params=KINDS)
+def served(request, tmp_path_factory):
+    tmp = tmp_path_factory.mktemp("races")
+    with fresh_database(request.param, tmp) as database:
+        server = start_server(database, tmp)
+        engine = sa.create_engine(database)
+        try:
+            yield server, engine
+        finally:
+            server.stop()
+            engine.dispose()
+            log = server.log.read_text()
+            assert "Traceback" not in log, log
+
+
+@pytest.fixture
+def phones(served):
+    server, _engine = served
+    return Phone(server.url), Phone(server.url)
+
+
+@pytest.fixture
+def engine(served):
+    return served[1]
+
+
+def statuses(responses):
+    found = Counter(r.status_code for r in responses)
+    assert 500 not in found, [r.text[:400] for r in responses if r.status_code >= 500]
+    return found
+
+
+def make_table(phone, players=THREE):
+    created = phone.post("/tables", {**phone.form("/tables"), "name": "Meja"})
+    assert created.status_code == 302
+    table = created.headers["Location"].replace(phone.server, "")
+    added = phone.post(
+        table + "players", {**phone.form(table + "players"), "names": ", ".join(players)}
+    )
+    assert added.status_code == 302
+    return table
+
+
+def make_match(phone, table, players=THREE, rules="remi", target=200):
+    url = f"{table}new/{rules}"
+    data = {f"seat_{i}": name for i, name in enumerate(players)}
+    data.update(first_dealer=players[0], target=str(target))
+    response = phone.post(url, {**phone.form(url), **data})
+    assert response.status_code == 302, response.text[:500]
+    return response.headers["Location"].replace(phone.server, "")
+
+
+def match_id(match_url):
+    return int(re.search(r"/m/(\d+)/", match_url).group(1))
+
+
+def stored_rounds(engine, match_url):
+    with engine.connect() as connection:
+        rows = connection.execute(
+            sa.text(
+                "SELECT number, entry, complete FROM rounds WHERE match_id = :m ORDER BY number"
+            ),
+            {"m": match_id(match_url)},
+        ).all()
+    return [(n, e if isinstance(e, dict) else json.loads(e), bool(c)) for n, e, c in rows]
+
+
+def quick_round(hands, ending="out", player="Budi"):
+    hands = {"Andi": "4S", **hands}  # in remi every hand but the winner's holds cards
+    data = {f"hand_{i}": hands.get(name, "") for i, name in enumerate(THREE)}
+    return {**data, "ending": ending, "player": player, "action": "save"}
+
+
+def refusals(response):
+    return re.findall(r'class="error[^"]*"[^>]*>([^<]+)<', response.text)
+
+
+def save_quick(phone, match, hands, **fields):
+    url = match + "rounds/new"
+    response = phone.post(url, {**phone.form(url), **quick_round(hands, **fields)})
+    assert response.status_code == 302, refusals(response)
+
+
+@pytest.fixture
+def table(phones):
+    return make_table(phones[0])
+
+
+def test_two_different_turns_from_the_same_state_one_is_kept_one_is_told(phones, table, engine):
+    a, b = phones
+    for _ in range(TRIALS):
+        match = make_match(a, table)
+        turn = match + "live/turn"
+        form_a, form_b = a.form(turn), b.form(turn)
+        mine = {**form_a, "player": "Siti", "melds": "7S 8S 9S", "action": "save"}
+        theirs = {**form_b, "player": "Andi", "melds": "2H 3H 4H", "action": "save"}
+        responses = at_once(lambda: a.post(turn, mine), lambda: b.post(turn, theirs))
+        assert statuses(responses) == {302: 1, 409: 1}
+        winner = "Siti" if responses[0].status_code == 302 else "Andi"
+        [(number, entry, complete)] = stored_rounds(engine, match)
+        assert not complete and [t["player"] for t in entry["turns"]] == [winner]
+        loser = responses[1] if winner == "Siti" else responses[0]
+        assert f"Turn 1 ({winner}) was recorded on another phone meanwhile" in loser.text or (
+            "Giliran 1" in loser.text
+        )
+
+
+def test_two_corrections_of_the_same_round_one_is_kept_one_is_told(phones, table, engine):
+    a, b = phones
+    for _ in range(TRIALS):
+        match = make_match(a, table)
+        save_quick(a, match, {"Siti": "KH", "Andi": "2C"})
+        edit = match + "rounds/1/edit"
+        form_a, form_b = a.form(edit), b.form(edit)
+        mine = {**form_a, **quick_round({"Siti": "QH", "Andi": "3C"})}
+        theirs = {**form_b, **quick_round({"Siti": "JH", "Andi": "4C"})}
+        responses = at_once(lambda: a.post(edit, mine), lambda: b.post(edit, theirs))
+        assert statuses(responses) == {302: 1, 409: 1}
+        kept = ["QH"] if responses[0].status_code == 302 else ["JH"]
+        [(_n, entry, _c)] = stored_rounds(engine, match)
+        assert entry["hands"]["Siti"] == kept
+
+
+def test_a_double_tap_on_delete_removes_one_round(phones, table, engine):
+    a, _b = phones
+    for _ in range(TRIALS):
+        match = make_match(a, table)
+        for hand in ("KH", "2C", "3C"):
+            save_quick(a, match, {"Siti": hand})
+        button = a.form(match + "rounds/undo")
+        responses = at_once(
+            lambda: a.post(match + "rounds/undo", button),
+            lambda: a.post(match + "rounds/undo", button),
+        )
+        assert statuses(responses) == {302: 2}
+        assert [n for n, _e, _c in stored_rounds(engine, match)] == [1, 2]
+
+
+def test_delete_round_while_another_phone_saves_the_next_never_deletes_the_new_one(
+    phones, table, engine
+):
+    a, b = phones
+    for _ in range(TRIALS):
+        match = make_match(a, table)
+        for hand in ("KH", "2C"):
+            save_quick(a, match, {"Siti": hand})
+        button = a.form(match + "rounds/undo")  # "Delete round 2?"
+        new = b.form(match + "rounds/new")
+        round_three = {**new, **quick_round({"Siti": "9D"})}
+        responses = at_once(
+            lambda: a.post(match + "rounds/undo", button),
+            lambda: b.post(match + "rounds/new", round_three),
+        )
+        assert statuses(responses) == {302: 1, 409: 1}
+        rounds = stored_rounds(engine, match)
+        if responses[0].status_code == 302:  # round 2 deleted first: round 3's form is stale
+            assert [e["hands"]["Siti"] for _n, e, _c in rounds] == [["KH"]]
+        else:  # round 3 saved first: round 2 is no longer the last, nothing deleted
+            assert [e["hands"]["Siti"] for _n, e, _c in rounds] == [["KH"], ["2C"], ["9D"]]
+
+
+def test_the_same_round_posted_twice_is_saved_once(phones, table, engine):
+    a, _b = phones
+    for _ in range(TRIALS):
+        match = make_match(a, table)
+        url = match + "rounds/new"
+        data = {**a.form(url), **quick_round({"Siti": "KH"})}
+        responses = at_once(lambda: a.post(url, data), lambda: a.post(url, data))
+        assert statuses(responses) == {302: 2}
+        assert len(stored_rounds(engine, match)) == 1
+
+
+def test_the_first_live_turn_raced_starts_one_round(phones, table, engine):
+    a, b = phones
+    for _ in range(TRIALS):
+        match = make_match(a, table)
+        turn = match + "live/turn"
+        mine = {**a.form(turn), "player": "Siti", "discard": "KD", "action": "save"}
+        same = dict(mine)
+        theirs = {**b.form(turn), "player": "Andi", "discard": "QD", "action": "save"}
+        responses = at_once(
+            lambda: a.post(turn, mine), lambda: a.post(turn, same), lambda: b.post(turn, theirs)
+        )
+        found = statuses(responses)
+        rounds = stored_rounds(engine, match)
+        assert len(rounds) == 1 and len(rounds[0][1]["turns"]) == 1
+        if rounds[0][1]["turns"][0]["player"] == "Siti":  # a's turn won; its double is harmless
+            assert found == {302: 2, 409: 1}
+        else:
+            assert found == {302: 1, 409: 2}
+
+
+def test_the_same_new_player_added_twice_is_one_player(phones, engine):
+    a, b = phones
+    for trial in range(TRIALS):
+        table = make_table(a, players=["Budi"])
+        url = table + "players"
+        name = f"Rina{trial}"
+        same = {**a.form(url), "names": name}
+        other = {**b.form(url), "names": name}
+        responses = at_once(
+            lambda: a.post(url, same), lambda: a.post(url, same), lambda: b.post(url, other)
+        )
+        found = statuses(responses)
+        # Whoever adds Rina first is acknowledged (a's double with it, harmlessly);
+        # the other phone is told she is at the table already.
+        a_won = responses[0].status_code == 302 or responses[1].status_code == 302
+        assert found == ({302: 2, 400: 1} if a_won else {302: 1, 400: 2})
+        with engine.connect() as connection:
+            count = connection.execute(
+                sa.text("SELECT count(*) FROM players WHERE name = :n"), {"n": name}
+            ).scalar()
+        assert count == 1
+
+
+def test_the_same_import_twice_imports_one_match(phones, table, engine):
+    a, b = phones
+    document = Path("referee/examples/remi-example.json").read_text()
+    for _ in range(3):
+        url = table + "import"
+        data = {**a.form(url, page=url), "document": document}
+        with engine.connect() as connection:
+            before = connection.execute(sa.text("SELECT count(*) FROM matches")).scalar()
+        responses = at_once(lambda: a.post(url, data), lambda: a.post(url, data))
+        assert statuses(responses) == {302: 2}
+        assert responses[0].headers["Location"] == responses[1].headers["Location"]
+        with engine.connect() as connection:
+            after = connection.execute(sa.text("SELECT count(*) FROM matches")).scalar()
+        assert after == before + 1
+
+
+def test_many_phones_saving_turns_in_a_row_lose_nothing(phones, table, engine):
+    """Four phones each keep sending the turn they see as next: every acknowledged turn is
+    stored, in order, and no two acknowledged turns were made from the same state."""
+    server = phones[0].server
+    four = [Phone(server) for _ in range(4)]
+    match = make_match(four[0], table)
+    turn = match + "live/turn"
+    acknowledged = []
+    for step in range(5):
+        forms = [phone.form(turn) for phone in four]
+        sends = [
+            (
+                lambda p=phone, f=form, i=i: p.post(
+                    turn,
+                    {
+                        **f,
+                        "player": THREE[i % 3],
+                        "discard": f"{2 + step}{'SHDC'[i]}",
+                        "action": "save",
+                    },
+                )
+            )
+            for i, (phone, form) in enumerate(zip(four, forms, strict=True))
+        ]
+        responses = at_once(*sends)
+        assert statuses(responses)[302] == 1
+        winner = next(i for i, r in enumerate(responses) if r.status_code == 302)
+        acknowledged.append(f"{2 + step}{'SHDC'[winner]}")
+    [(_n, entry, _c)] = stored_rounds(engine, match)
+    assert [t["discard"] for t in entry["turns"]] == acknowledged
+
+
+def test_acknowledged_rounds_survive_a_killed_server(tmp_path):
+    """kill -9 the whole server right after its answers: every round it acknowledged is there."""
+    with fresh_database("sqlite", tmp_path) as database:
+        server = start_server(database, tmp_path, workers=2)
+        phone = Phone(server.url)
+        table = make_table(phone)
+        match = make_match(phone, table)
+        for hand in ("KH", "2C", "3C", "4C", "5C"):
+            save_quick(phone, match, {"Siti": hand})
+        server.stop(signal.SIGKILL)
+        engine = sa.create_engine(database)
+        try:
+            rounds = stored_rounds(engine, match)
+        finally:
+            engine.dispose()
+        assert [e["hands"]["Siti"] for _n, e, _c in rounds] == [
+            ["KH"],
+            ["2C"],
+            ["3C"],
+            ["4C"],
+            ["5C"],
+        ]
+        again = start_server(database, tmp_path, workers=2)
+        try:
+            page = Phone(again.url).get(match)
+            assert page.status_code == 200 and page.text.count('class="round-no"') == 5
+        finally:
+            again.stop()
