@@ -19,10 +19,18 @@ $(STAMP): pyproject.toml | $(BIN)/python
 	$(BIN)/pip install -q -e '.[dev,bench]'
 	touch $@
 
-run: $(STAMP)
+# `make run` installs only what the app needs; the server prints the addresses phones can open.
+# HOST=127.0.0.1 keeps it to this machine; PORT, WORKERS, THREADS, PUBLIC_URL: see the README.
+APP_STAMP := $(VENV)/.installed-app
+
+$(APP_STAMP): pyproject.toml | $(BIN)/python
+	$(BIN)/pip install -q --upgrade pip
+	$(BIN)/pip install -q -e .
+	touch $@
+
+run: $(APP_STAMP)
 	$(BIN)/flask --app referee.web db upgrade --directory migrations
-	@echo "Remi Referee is at http://127.0.0.1:5000/"
-	$(BIN)/flask --app referee.web run --host 127.0.0.1 --port 5000
+	$(BIN)/referee serve
 
 # Chromium and PostgreSQL come from Debian's packages; skip what is already there.
 system-deps:

@@ -15,6 +15,8 @@ stored rounds (:mod:`referee.web.matchlog`) and the page shows what it says.
   thin glue between forms, the engine and the templates.
 - ``views/``: one blueprint per area (main, tables, matches, rounds, live, tools);
   ``views.pages`` renders every page the same way (400 while a form shows an error).
+- ``links``, ``addresses``, ``serve``: links and QR codes the other phones can open,
+  and the production server (gunicorn) that ``make run`` starts.
 - ``i18n``, ``catalog``: Indonesian by default, English on request; every engine
   reason is rendered through Flask-Babel's ``gettext``.
 """
@@ -28,7 +30,7 @@ from typing import Any
 
 from flask import Flask
 
-from referee.web import i18n, writes
+from referee.web import i18n, links, writes
 from referee.web.extensions import babel, csrf, db, migrate
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -79,6 +81,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         # Opening a table rewrites the cookie anyway (the tables this browser knows);
         # the once-a-second "has it changed?" check must not.
         SESSION_REFRESH_EACH_REQUEST=False,
+        PUBLIC_URL=os.environ.get("PUBLIC_URL", ""),
+        FORWARDED_HOPS=os.environ.get("FORWARDED_HOPS", "0"),
     )
     if test_config is None:
         app.config["SECRET_KEY"] = _secret_key(instance)
@@ -93,6 +97,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     migrate.init_app(app, db, directory=str(MIGRATIONS), render_as_batch=True)
     babel.init_app(app, locale_selector=i18n.select_locale)
     csrf.init_app(app)
+    links.init_app(app)
 
     from referee.web import views
 

@@ -14,6 +14,7 @@ import os
 import re
 import signal
 from collections import Counter
+from functools import partial
 from pathlib import Path
 
 import pytest
@@ -128,7 +129,7 @@ def test_two_different_turns_from_the_same_state_one_is_kept_one_is_told(phones,
         form_a, form_b = a.form(turn), b.form(turn)
         mine = {**form_a, "player": "Siti", "melds": "7S 8S 9S", "action": "save"}
         theirs = {**form_b, "player": "Andi", "melds": "2H 3H 4H", "action": "save"}
-        responses = at_once(lambda: a.post(turn, mine), lambda: b.post(turn, theirs))
+        responses = at_once(partial(a.post, turn, mine), partial(b.post, turn, theirs))
         assert statuses(responses) == {302: 1, 409: 1}
         winner = "Siti" if responses[0].status_code == 302 else "Andi"
         [(number, entry, complete)] = stored_rounds(engine, match)
@@ -148,7 +149,7 @@ def test_two_corrections_of_the_same_round_one_is_kept_one_is_told(phones, table
         form_a, form_b = a.form(edit), b.form(edit)
         mine = {**form_a, **quick_round({"Siti": "QH", "Andi": "3C"})}
         theirs = {**form_b, **quick_round({"Siti": "JH", "Andi": "4C"})}
-        responses = at_once(lambda: a.post(edit, mine), lambda: b.post(edit, theirs))
+        responses = at_once(partial(a.post, edit, mine), partial(b.post, edit, theirs))
         assert statuses(responses) == {302: 1, 409: 1}
         kept = ["QH"] if responses[0].status_code == 302 else ["JH"]
         [(_n, entry, _c)] = stored_rounds(engine, match)
@@ -163,8 +164,8 @@ def test_a_double_tap_on_delete_removes_one_round(phones, table, engine):
             save_quick(a, match, {"Siti": hand})
         button = a.form(match + "rounds/undo")
         responses = at_once(
-            lambda: a.post(match + "rounds/undo", button),
-            lambda: a.post(match + "rounds/undo", button),
+            partial(a.post, match + "rounds/undo", button),
+            partial(a.post, match + "rounds/undo", button),
         )
         assert statuses(responses) == {302: 2}
         assert [n for n, _e, _c in stored_rounds(engine, match)] == [1, 2]
@@ -182,8 +183,8 @@ def test_delete_round_while_another_phone_saves_the_next_never_deletes_the_new_o
         new = b.form(match + "rounds/new")
         round_three = {**new, **quick_round({"Siti": "9D"})}
         responses = at_once(
-            lambda: a.post(match + "rounds/undo", button),
-            lambda: b.post(match + "rounds/new", round_three),
+            partial(a.post, match + "rounds/undo", button),
+            partial(b.post, match + "rounds/new", round_three),
         )
         assert statuses(responses) == {302: 1, 409: 1}
         rounds = stored_rounds(engine, match)
@@ -199,7 +200,7 @@ def test_the_same_round_posted_twice_is_saved_once(phones, table, engine):
         match = make_match(a, table)
         url = match + "rounds/new"
         data = {**a.form(url), **quick_round({"Siti": "KH"})}
-        responses = at_once(lambda: a.post(url, data), lambda: a.post(url, data))
+        responses = at_once(partial(a.post, url, data), partial(a.post, url, data))
         assert statuses(responses) == {302: 2}
         assert len(stored_rounds(engine, match)) == 1
 
@@ -213,7 +214,7 @@ def test_the_first_live_turn_raced_starts_one_round(phones, table, engine):
         same = dict(mine)
         theirs = {**b.form(turn), "player": "Andi", "discard": "QD", "action": "save"}
         responses = at_once(
-            lambda: a.post(turn, mine), lambda: a.post(turn, same), lambda: b.post(turn, theirs)
+            partial(a.post, turn, mine), partial(a.post, turn, same), partial(b.post, turn, theirs)
         )
         found = statuses(responses)
         rounds = stored_rounds(engine, match)
@@ -233,7 +234,7 @@ def test_the_same_new_player_added_twice_is_one_player(phones, engine):
         same = {**a.form(url), "names": name}
         other = {**b.form(url), "names": name}
         responses = at_once(
-            lambda: a.post(url, same), lambda: a.post(url, same), lambda: b.post(url, other)
+            partial(a.post, url, same), partial(a.post, url, same), partial(b.post, url, other)
         )
         found = statuses(responses)
         # Whoever adds Rina first is acknowledged (a's double with it, harmlessly);
@@ -255,7 +256,7 @@ def test_the_same_import_twice_imports_one_match(phones, table, engine):
         data = {**a.form(url, page=url), "document": document}
         with engine.connect() as connection:
             before = connection.execute(sa.text("SELECT count(*) FROM matches")).scalar()
-        responses = at_once(lambda: a.post(url, data), lambda: a.post(url, data))
+        responses = at_once(partial(a.post, url, data), partial(a.post, url, data))
         assert statuses(responses) == {302: 2}
         assert responses[0].headers["Location"] == responses[1].headers["Location"]
         with engine.connect() as connection:
@@ -274,16 +275,15 @@ def test_many_phones_saving_turns_in_a_row_lose_nothing(phones, table, engine):
     for step in range(5):
         forms = [phone.form(turn) for phone in four]
         sends = [
-            (
-                lambda p=phone, f=form, i=i: p.post(
-                    turn,
-                    {
-                        **f,
-                        "player": THREE[i % 3],
-                        "discard": f"{2 + step}{'SHDC'[i]}",
-                        "action": "save",
-                    },
-                )
+            partial(
+                phone.post,
+                turn,
+                {
+                    **form,
+                    "player": THREE[i % 3],
+                    "discard": f"{2 + step}{'SHDC'[i]}",
+                    "action": "save",
+                },
             )
             for i, (phone, form) in enumerate(zip(four, forms, strict=True))
         ]

@@ -1,0 +1,197 @@
+"""The production server: gunicorn, serving the app to every phone at the table.
+
+``referee serve`` (what ``make run`` starts) embeds gunicorn through its
+``BaseApplication``: several worker processes with threads each (``gthread``;
+the live pages poll with short ETag checks, so no thread waits on a phone).
+Each worker builds its own app, so no database connection crosses a fork.
+
+Settings, from the command line or the environment:
+
+- ``--host`` / ``HOST``: ``0.0.0.0`` (every network interface, the default) or
+  ``127.0.0.1`` to keep it to this machine;
+- ``--port`` / ``PORT``: 5000 (0 picks a free one, printed at start);
+- ``--workers`` / ``WORKERS``: 2 processes; ``--threads`` / ``THREADS``: 8 each.
+
+At start it prints every address a phone can use and a QR code of the first.
+The access log masks the table keys (:mod:`referee.web.logmask`); the server
+ignores ``X-Forwarded-*`` headers itself: only ``FORWARDED_HOPS`` makes the app
+trust them (:mod:`referee.web.links`).
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import sys
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any, TextIO
+
+import ifaddr
+import segno
+from gunicorn.app.base import BaseApplication
+from gunicorn.glogging import Logger
+
+from referee.web import addresses, links
+from referee.web.logmask import KEY_MASKING
+
+DEFAULTS = {"host": "0.0.0.0", "port": "5000", "workers": "2", "threads": "8"}
+LIMITS = {"port": (0, 65535), "workers": (1, 64), "threads": (1, 256)}
+
+
+@dataclass(frozen=True)
+class Settings:
+    host: str
+    port: int
+    workers: int
+    threads: int
+
+    @property
+    def bind(self) -> str:
+        host = f"[{self.host}]" if ":" in self.host and not self.host.startswith("[") else self.host
+        return f"{host}:{self.port}"
+
+
+def settings_from(given: Mapping[str, Any], environ: Mapping[str, str]) -> Settings:
+    """The settings: a command-line value, else the environment variable, else the default.
+
+    Raises :class:`links.SettingError` with a sentence naming the bad value.
+    """
+    chosen = {}
+    for name, default in DEFAULTS.items():
+        value = given.get(name)
+        if value is None or value == "":
+            value = environ.get(name.upper()) or default
+        chosen[name] = str(value).strip()
+    numbers = {}
+    for name, (low, high) in LIMITS.items():
+        try:
+            numbers[name] = int(chosen[name])
+        except ValueError:
+            numbers[name] = -1
+        if not low <= numbers[name] <= high:
+            raise links.SettingError(
+                f"{name.upper()} must be a whole number from {low} to {high}; got {chosen[name]!r}"
+            )
+    if not chosen["host"] or any(c.isspace() or c in "/?#" for c in chosen["host"]):
+        raise links.SettingError(
+            f"HOST must be an address such as 0.0.0.0 or 127.0.0.1; got {chosen['host']!r}"
+        )
+    return Settings(chosen["host"], numbers["port"], numbers["workers"], numbers["threads"])
+
+
+def banner(listening: str, port: int, adapters: Iterable[ifaddr.Adapter]) -> tuple[str, str | None]:
+    """What the server prints at start, and the address to draw as a QR code (None: private)."""
+    adapters = list(adapters)
+    network = [addresses.url(host, port) for host in addresses.network_hosts(listening, adapters)]
+    urls = addresses.phone_urls(listening, port, adapters)
+    if not network:
+        if addresses.is_loopback(listening):
+            advice = "To let the phones at the table in, start it with HOST=0.0.0.0 make run"
+        else:
+            advice = "No network found: join the table's Wi-Fi (or a phone's hotspot) and restart."
+        return f"Remi Referee is at {urls[0]} (this machine only).\n{advice}", None
+    lines = ["Remi Referee is ready. Open it on any phone on the same Wi-Fi:"]
+    lines += [f"  {url}" + ("" if url in network else "   (this machine)") for url in urls]
+    lines.append(f"Or scan this code with a phone's camera ({network[0]}):")
+    return "\n".join(lines), network[0]
+
+
+def print_banner(
+    listening: str, port: int, adapters: Iterable[ifaddr.Adapter], out: TextIO
+) -> None:
+    text, qr_url = banner(listening, port, adapters)
+    print(text, file=out)
+    if qr_url:
+        try:
+            segno.make(qr_url, micro=False).terminal(out=out, compact=True)
+        except UnicodeEncodeError:  # a terminal that cannot draw blocks: the addresses suffice
+            print("(this terminal cannot draw the QR code)", file=out)
+        print("To keep it to this machine instead: HOST=127.0.0.1 make run", file=out)
+    out.flush()
+
+
+def when_ready(arbiter: Any) -> None:
+    """gunicorn's hook, once the port is bound: the addresses, with the port actually bound."""
+    port = arbiter.LISTENERS[0].getsockname()[1]
+    listening = arbiter.app.settings.host
+    print_banner(listening, port, addresses.machine_adapters(), sys.stdout)
+
+
+class KeyMaskingLogger(Logger):
+    """gunicorn's logger, with the table keys masked in the access and the error log."""
+
+    def setup(self, cfg: Any) -> None:
+        super().setup(cfg)
+        for log in (self.error_log, self.access_log):
+            for handler in log.handlers:
+                handler.addFilter(KEY_MASKING)
+
+
+def gunicorn_options(settings: Settings) -> dict[str, Any]:
+    return {
+        "bind": [settings.bind],
+        "workers": settings.workers,
+        "threads": settings.threads,
+        "worker_class": "gthread",
+        "accesslog": "-",
+        "errorlog": "-",
+        "logger_class": KeyMaskingLogger,
+        "when_ready": when_ready,
+        "proc_name": "remi-referee",
+        "keepalive": 5,
+        "graceful_timeout": 10,
+        # X-Forwarded-* are the app's to trust or not (FORWARDED_HOPS), not the server's.
+        "forwarded_allow_ips": "",
+        "secure_scheme_headers": {},
+        # Several servers (or test runs) on one machine would share its default control socket.
+        "control_socket_disable": True,
+    }
+
+
+class RefereeServer(BaseApplication):  # type: ignore[misc]
+    def __init__(self, settings: Settings) -> None:
+        self.settings = settings
+        super().__init__()
+
+    def load_config(self) -> None:
+        for name, value in gunicorn_options(self.settings).items():
+            self.cfg.set(name, value)
+
+    def load(self) -> Any:
+        from referee.web import create_app
+
+        app = create_app()
+        # The app's own log lines go through gunicorn's handlers, keys masked.
+        app_log = logging.getLogger("referee")
+        app_log.handlers = list(logging.getLogger("gunicorn.error").handlers)
+        app_log.propagate = False
+        return app
+
+
+def prepare_app() -> None:
+    """Build the app once before the workers do, and let go of its database connections.
+
+    Its settings are checked here, with a message instead of workers failing to
+    boot, and an empty SQLite file is migrated by one process, not by every
+    worker at once.
+    """
+    from referee.web import create_app
+    from referee.web.extensions import db
+
+    app = create_app()
+    with app.app_context():
+        for engine in db.engines.values():
+            engine.dispose()
+
+
+def main(**given: Any) -> int:
+    """Start the server (blocks until it is stopped); 2 with a message when a setting is wrong."""
+    try:
+        settings = settings_from(given, os.environ)
+        prepare_app()
+    except links.SettingError as error:
+        print(f"referee serve: {error}", file=sys.stderr)
+        return 2
+    RefereeServer(settings).run()
+    return 0
