@@ -53,7 +53,7 @@ class Server:
 
 
 def start_server(database: str, tmp: Path, workers: int = 3, threads: int = 4) -> Server:
-    """gunicorn (gthread workers) serving the app on a free port of 127.0.0.1."""
+    """``referee serve`` (gunicorn, gthread workers) on a free port of 127.0.0.1."""
     port = free_port()
     log = tmp / f"server-{port}.log"
     env = {
@@ -62,21 +62,18 @@ def start_server(database: str, tmp: Path, workers: int = 3, threads: int = 4) -
         "SECRET_KEY": "races-" + secrets.token_hex(8),
         "RATELIMIT_ENABLED": "false",
     }
+    # The command `make run` ends with, with more workers than its default.
     command = [
-        sys.executable,
-        "-m",
-        "gunicorn",
+        str(Path(sys.executable).with_name("referee")),
+        "serve",
+        "--host",
+        "127.0.0.1",
+        "--port",
+        str(port),
         "--workers",
         str(workers),
-        "--worker-class",
-        "gthread",
         "--threads",
         str(threads),
-        "--bind",
-        f"127.0.0.1:{port}",
-        "--graceful-timeout",
-        "2",
-        "referee.web:create_app()",
     ]
     with log.open("wb") as out:
         process = subprocess.Popen(
