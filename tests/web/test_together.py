@@ -244,3 +244,35 @@ def test_setting_up_again_from_an_older_form_is_a_conflict(client, table):
     assert response.status_code == 409
     assert "This match was set up again on another phone meanwhile." in text(response)
     assert "to 100 points" in text(client.get(match))
+
+
+def test_sqlite_runs_in_wal_mode_with_foreign_keys_and_a_busy_timeout(app):
+    with app.app_context(), db.engine.connect() as connection:
+        pragma = connection.exec_driver_sql
+        assert pragma("PRAGMA journal_mode").scalar() == "wal"
+        assert pragma("PRAGMA foreign_keys").scalar() == 1
+        assert pragma("PRAGMA busy_timeout").scalar() == 15_000
+        assert pragma("PRAGMA synchronous").scalar() == 1  # NORMAL: safe against a killed process
+
+
+def test_a_writing_request_takes_the_sqlite_write_lock_at_once(client, app, table):
+    """BEGIN IMMEDIATE: a write never starts from a snapshot another writer has moved past."""
+    match = new_match(client, table, "remi", TWO, target=200)
+    begins: list[str] = []
+    with app.app_context():
+        engine = db.engine
+
+    def seen(conn, cursor, statement, *args):
+        if statement.startswith("BEGIN"):
+            begins.append(statement)
+
+    event.listen(engine, "before_cursor_execute", seen)
+    try:
+        client.get(match)
+        reading = list(begins)
+        begins.clear()
+        save_round(client, match, TWO, {"Siti": "KH"}, ending="out", player="Budi")
+    finally:
+        event.remove(engine, "before_cursor_execute", seen)
+    assert reading and set(reading) == {"BEGIN"}
+    assert "BEGIN IMMEDIATE" in begins
