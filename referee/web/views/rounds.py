@@ -176,13 +176,7 @@ def _round_conflict(
             changes = match_changes(match, opened_for, number)
     else:
         if writes.version_of(form.round_version) != stored.version:
-            changes = [
-                gettext(
-                    "Round %(number)s was changed on another phone meanwhile; it now reads as"
-                    " shown in the score sheet.",
-                    number=number,
-                )
-            ]
+            changes = [round_corrected(number)]
         elif (
             request.form.get("action") == "save_cut"
             and writes.version_of(form.match_version) != match.version
@@ -194,6 +188,14 @@ def _round_conflict(
         form.round_version.data = str(stored.version) if stored else ""
         changes.append(totals_now(match))
     return changes
+
+
+def round_corrected(number: int) -> str:
+    return gettext(
+        "Round %(number)s was changed on another phone meanwhile; it now reads as"
+        " shown in the score sheet.",
+        number=number,
+    )
 
 
 def match_changes(match: Match, opened_for: int | None, number: int) -> list[str]:
@@ -307,14 +309,7 @@ def edit_json(mode: str, key: str, match_id: int, number: int) -> Any:
         form.entry.data = matchlog.entry_text(stored.entry)
         form.round_version.data = str(stored.version)
     elif writes.version_of(form.round_version) != stored.version:
-        conflict = [
-            gettext(
-                "Round %(number)s was changed on another phone meanwhile; it now reads as"
-                " shown in the score sheet.",
-                number=number,
-            ),
-            totals_now(match),
-        ]
+        conflict = [round_corrected(number), totals_now(match)]
         form.round_version.data = str(stored.version)
     elif form.validate_on_submit():
         try:
