@@ -282,10 +282,10 @@
 
     function layOff(number) {
       if (!lastPicked) return;
+      // The tapped card went into whichever field had the focus (the lay-off field too):
+      // it leaves that field and becomes a line of its own, "4S > 2".
       var field = lastPicked.field;
-      if (field !== layoffs) {
-        field.value = field.value.replace(new RegExp("\\s*" + lastPicked.code.replace("=", "\\=") + "\\s*$"), "");
-      }
+      field.value = field.value.replace(new RegExp("\\s*" + lastPicked.code.replace("=", "\\=") + "\\s*$"), "");
       var line = lastPicked.code + " > " + number;
       layoffs.value = layoffs.value.replace(/\s+$/, "");
       layoffs.value += (layoffs.value ? "\n" : "") + line;
