@@ -5,7 +5,16 @@ from __future__ import annotations
 import subprocess
 import sys
 
-WEB_PACKAGES = ("flask", "flask_sqlalchemy", "sqlalchemy", "wtforms", "flask_wtf", "flask_babel")
+WEB_PACKAGES = (
+    "flask",
+    "flask_sqlalchemy",
+    "sqlalchemy",
+    "wtforms",
+    "flask_wtf",
+    "flask_babel",
+    "flask_talisman",
+    "flask_limiter",
+)
 
 
 def test_engine_imports_no_web_package() -> None:

@@ -30,7 +30,7 @@ from typing import Any
 
 from flask import Flask
 
-from referee.web import i18n, links, writes
+from referee.web import i18n, links, security, writes
 from referee.web.extensions import babel, csrf, db, migrate
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -52,9 +52,8 @@ def _secret_key(instance: Path) -> str:
         return os.environ["SECRET_KEY"]
     path = instance / "secret_key"
     try:
-        if not path.exists():
-            path.write_text(secrets.token_urlsafe(32))
-        return path.read_text().strip()
+        security.create_private_file(path, secrets.token_urlsafe(32))
+        return path.read_text().strip() or secrets.token_urlsafe(32)
     except OSError:
         return secrets.token_urlsafe(32)
 
@@ -67,7 +66,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         instance_relative_config=True,
     )
     instance = Path(app.instance_path)
-    instance.mkdir(parents=True, exist_ok=True)
+    instance.mkdir(mode=0o700, parents=True, exist_ok=True)
     app.config.from_mapping(
         SQLALCHEMY_DATABASE_URI=database_url(
             os.environ.get("DATABASE_URL") or f"sqlite:///{instance / 'remi.db'}"
@@ -84,6 +83,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         PUBLIC_URL=os.environ.get("PUBLIC_URL", ""),
         FORWARDED_HOPS=os.environ.get("FORWARDED_HOPS", "0"),
     )
+    if os.environ.get("RATELIMIT_STORAGE_URI"):  # a store shared by several processes
+        app.config["RATELIMIT_STORAGE_URI"] = os.environ["RATELIMIT_STORAGE_URI"]
     if test_config is None:
         app.config["SECRET_KEY"] = _secret_key(instance)
     else:
@@ -92,6 +93,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
             app.config["SECRET_KEY"] = "test"
 
     i18n.ensure_compiled(TRANSLATIONS)
+    security.init_app(app)  # first: it bounds the request body before CSRF reads the form
+    _create_private_sqlite(app)
     db.init_app(app)
     writes.install(app)
     migrate.init_app(app, db, directory=str(MIGRATIONS), render_as_batch=True)
@@ -102,9 +105,31 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     from referee.web import views
 
     views.register(app)
+    security.init_rate_limits(app)
     if app.config.get("AUTO_MIGRATE", test_config is None):
         _migrate_empty_sqlite(app)
     return app
+
+
+def _sqlite_path(app: Flask) -> Path | None:
+    """The file of a SQLite database URL (None for another database or one in memory)."""
+    url = app.config["SQLALCHEMY_DATABASE_URI"]
+    if not url.startswith("sqlite:///") or url == "sqlite:///:memory:":
+        return None
+    path = Path(url.removeprefix("sqlite:///").split("?")[0])
+    if not path.is_absolute():  # Flask-SQLAlchemy puts relative SQLite files in the instance folder
+        path = Path(app.instance_path) / path
+    return path
+
+
+def _create_private_sqlite(app: Flask) -> None:
+    """Create a new SQLite file readable by its owner only (SQLite gives its journal the same mode)."""
+    path = _sqlite_path(app)
+    if path is not None and path.parent.is_dir():
+        try:
+            security.create_private_file(path)
+        except OSError:  # SQLite will say what is wrong with the place
+            pass
 
 
 def _migrate_empty_sqlite(app: Flask) -> None:
@@ -113,13 +138,8 @@ def _migrate_empty_sqlite(app: Flask) -> None:
     ``make run`` runs ``flask db upgrade`` first anyway; this covers a bare
     ``flask --app referee.web run``.  Other databases are left to ``flask db upgrade``.
     """
-    url = app.config["SQLALCHEMY_DATABASE_URI"]
-    if not url.startswith("sqlite:///") or url == "sqlite:///:memory:":
-        return
-    path = Path(url.removeprefix("sqlite:///").split("?")[0])
-    if not path.is_absolute():  # Flask-SQLAlchemy puts relative SQLite files in the instance folder
-        path = Path(app.instance_path) / path
-    if path.exists() and path.stat().st_size > 0:
+    path = _sqlite_path(app)
+    if path is None or (path.exists() and path.stat().st_size > 0):
         return
     from flask_migrate import upgrade
 

@@ -9,6 +9,7 @@ page.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from flask import abort, session
@@ -20,6 +21,9 @@ from referee.web.writes import lock_rows
 
 EDIT, VIEW = "t", "v"
 REMEMBERED = 40
+# What a key can look like (``secrets.token_urlsafe``); anything else is not looked up at all
+# (PostgreSQL refuses a NUL in a query, for one).
+KEY_FORMAT = re.compile(r"[A-Za-z0-9_-]{1,64}")
 
 
 @dataclass(frozen=True)
@@ -43,7 +47,7 @@ def open_table(mode: str, key: str, *, edit: bool = False) -> Access:
     commits, so that the writes of the phones around one table run one at a time
     (:mod:`referee.web.writes`).
     """
-    if mode not in (EDIT, VIEW) or (edit and mode != EDIT) or not key or len(key) > 64:
+    if mode not in (EDIT, VIEW) or (edit and mode != EDIT) or not KEY_FORMAT.fullmatch(key):
         abort(404)
     column = CardTable.edit_key if mode == EDIT else CardTable.view_key
     query = select(CardTable).where(column == key)

@@ -18,6 +18,23 @@ from referee.errors import NotationError
 from referee.notation import format_card, parse_cards
 from referee.web.i18n import reason_text
 
+# More cards than two decks and their jokers in one box is a mistake (or an attack).
+CARDS_MAX = 110
+# The most characters a box of cards holds: the whole table of two decks, with room to spare.
+CARD_TEXT_MAX = 1500
+_TOKEN = re.compile(r"[^\s,;]+")
+
+
+def check_size(text: str, max_cards: int = CARDS_MAX, too_many: Any = None) -> None:
+    """Refuse too much typed before reading a card of it (reading costs time per card)."""
+    if len(text) > CARD_TEXT_MAX:
+        raise ValidationError(
+            _l("That is too long: at most %(max)s characters.", max=CARD_TEXT_MAX)
+        )
+    count = sum(1 for _ in _TOKEN.finditer(text))
+    if count > max_cards:
+        raise ValidationError(too_many or _l("Too many cards: at most %(max)s.", max=max_cards))
+
 
 def read_cards(text: str) -> list[str]:
     """Canonical card codes from what was typed; raise ValidationError with the reason."""
@@ -41,19 +58,24 @@ def _typed_cards(kwargs: dict[str, Any], kind: str, **attributes: Any) -> dict[s
 
 
 class CardsField(StringField):
-    """Cards separated by spaces or commas: ``7S 8S 9S``."""
+    """Cards separated by spaces or commas: ``7S 8S 9S``; at most ``max_cards`` of them."""
 
     cards: list[str]
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
+    def __init__(
+        self, *args: Any, max_cards: int = CARDS_MAX, too_many: Any = None, **kwargs: Any
+    ) -> None:
         super().__init__(*args, **_typed_cards(kwargs, ""))
         self.cards = []
+        self.max_cards = max_cards
+        self.too_many = too_many
 
     def process_formdata(self, valuelist: list[Any]) -> None:
         super().process_formdata(valuelist)
         self.data = (self.data or "").strip()
 
     def pre_validate(self, form: Any) -> None:
+        check_size(self.data or "", self.max_cards, self.too_many)
         self.cards = read_cards(self.data or "")
 
 
@@ -80,6 +102,7 @@ class MeldsField(TextAreaField):
         self.melds = []
 
     def pre_validate(self, form: Any) -> None:
+        check_size(self.data or "")
         lines = [line for line in (self.data or "").splitlines() if line.strip()]
         self.melds = [read_cards(line) for line in lines]
 
@@ -97,8 +120,11 @@ def choices(pairs: list[tuple[str, Any]]) -> list[Any]:
     return [_SelectChoice(value, label) for value, label in pairs]
 
 
-_LAYOFF = re.compile(r"^(?P<cards>.*?)\s*(?:>|->|→|@|\bon\b|\bke\b)\s*#?(?P<onto>\d+)\s*$", re.I)
-_LAYOFF_FIRST = re.compile(r"^#?(?P<onto>\d+)\s*[:>]\s*(?P<cards>.*)$")
+# A meld number has at most 3 digits (no table holds a thousand melds).
+_LAYOFF = re.compile(
+    r"^(?P<cards>.*?)\s*(?:>|->|→|@|\bon\b|\bke\b)\s*#?(?P<onto>\d{1,3})\s*$", re.I
+)
+_LAYOFF_FIRST = re.compile(r"^#?(?P<onto>\d{1,3})\s*[:>]\s*(?P<cards>.*)$")
 
 
 class LayoffsField(TextAreaField):
@@ -112,6 +138,7 @@ class LayoffsField(TextAreaField):
 
     def pre_validate(self, form: Any) -> None:
         self.layoffs = []
+        check_size(self.data or "", max_cards=3 * CARDS_MAX)  # each line adds "> 1"
         for line in (self.data or "").splitlines():
             if not line.strip():
                 continue

@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from flask_babel import gettext
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
 from flask_wtf.file import FileField
@@ -33,8 +34,14 @@ from wtforms.validators import (
 from referee.rulesets import RULESETS, Ruleset
 from referee.web.fields import CardsField, add_numbered, choices
 from referee.web.formbase import Form, OneTimeForm
+from referee.web.names import clean_name, name_key
 
 NAME_MAX = 40
+TABLE_NAME_MAX = 80
+# The most characters the new-players box takes at once (a few dozen names).
+NAMES_TEXT_MAX = 1000
+# A number typed with more digits than this is out of every range (and never reaches int()).
+NUMBER_DIGITS_MAX = 9
 TARGET_MAX = 100000
 HANDS_MAX = 100
 # The numeric match options the setup form offers, with its limits (an import keeps to them).
@@ -68,10 +75,22 @@ class NumberField(IntegerField):
         if valuelist and not str(valuelist[0]).strip():
             self.data = None  # left empty: Optional() decides
             return
+        if (
+            valuelist
+            and len(str(valuelist[0]).strip().lstrip("+-").lstrip("0")) > NUMBER_DIGITS_MAX
+        ):
+            self.data = None  # int() would take it, but WTForms' range check cannot
+            raise ValueError(self._out_of_range())
         try:
             super().process_formdata(valuelist)
         except ValueError:
             raise ValueError(_l("Enter a whole number, like 250.")) from None
+
+    def _out_of_range(self) -> Any:
+        for validator in self.validators:
+            if isinstance(validator, NumberRange) and validator.message:
+                return validator.message % {"min": validator.min, "max": validator.max}
+        return _l("That number is too big.")
 
     def pre_validate(self, form: Any) -> None:
         if self.process_errors:  # not a number: the range check has nothing to say
@@ -98,22 +117,27 @@ class LanguageForm(Form):
 class TableForm(OneTimeForm):
     name = StringField(
         _l("Name of the table"),
+        filters=[clean_name],
         validators=[
             DataRequired(_l("Give the table a name.")),
-            Length(max=80, message=_l("At most %(max)d letters, please.")),
+            Length(max=TABLE_NAME_MAX, message=_l("At most %(max)d letters, please.")),
         ],
         render_kw={"placeholder": _l("Friday night at Budi's")},
     )
 
 
 def split_names(text: str) -> list[str]:
-    return [name.strip() for name in re.split(r"[\n,;]+", text or "") if name.strip()]
+    """The names written in the new-players box, each cleaned (see :mod:`referee.web.names`)."""
+    return [name for name in map(clean_name, re.split(r"[\n,;]+", text or "")) if name]
 
 
 class PlayersForm(OneTimeForm):
     names = TextAreaField(
         _l("New players"),
-        validators=[DataRequired(_l("Write at least one name."))],
+        validators=[
+            DataRequired(_l("Write at least one name.")),
+            Length(max=NAMES_TEXT_MAX, message=_l("At most %(max)d letters, please.")),
+        ],
         render_kw={"rows": 2, "placeholder": _l("Budi, Siti, Andi")},
         description=_l("One name per line, or separated by commas."),
     )
@@ -129,9 +153,42 @@ class PlayersForm(OneTimeForm):
                 )
         seen: set[str] = set()
         for name in names:
-            if name.casefold() in seen:
+            if name_key(name) in seen:
                 raise ValidationError(_l("%(name)s is written twice.", name=name))
-            seen.add(name.casefold())
+            seen.add(name_key(name))
+
+
+def refuse_names(names: list[str], existing: list[str]) -> str | None:
+    """Why player names written elsewhere (an imported match file) cannot join a table, or None.
+
+    A match file names each player the same way in every round, so a name is
+    not cleaned on the way in: one that needs cleaning is refused, with the
+    spelling to use instead.
+    """
+    seen: dict[str, str] = {}
+    for name in names:
+        clean = clean_name(name)
+        if not clean or len(clean) > NAME_MAX:
+            return gettext("Player names must be 1 to %(max)s letters long.", max=NAME_MAX)
+        if clean != name:
+            return gettext(
+                "The name %(name)s has invisible or unusual characters: write it %(clean)s.",
+                name=repr(name)[1:-1],
+                clean=clean,
+            )
+        if name_key(name) in seen:
+            return gettext("%(name)s is written twice.", name=name)
+        seen[name_key(name)] = name
+    spelled = {name_key(name): name for name in existing}
+    for name in names:
+        other = spelled.get(name_key(name))
+        if other is not None and other != name:
+            return gettext(
+                "%(name)s is at this table already, written %(other)s: use the same spelling.",
+                name=name,
+                other=other,
+            )
+    return None
 
 
 def setup_form_class(rules: Ruleset, players: list[str]) -> type[FlaskForm]:
@@ -260,13 +317,9 @@ class PlayHintForm(Form):
         _l("Your hand"),
         validators=[DataRequired(_l("Enter the cards in your hand."))],
         render_kw={"placeholder": "10S QD 6S JK"},
+        max_cards=HINT_MAX_CARDS,  # counted before the cards are read
+        too_many=_l("A hand of at most %(count)s cards, please.", count=HINT_MAX_CARDS),
     )
-
-    def validate_hand(self, field: CardsField) -> None:
-        if len(field.cards) > HINT_MAX_CARDS:
-            raise ValidationError(
-                _l("A hand of at most %(count)s cards, please.", count=HINT_MAX_CARDS)
-            )
 
 
 class ImportForm(OneTimeForm):
@@ -299,6 +352,7 @@ __all__ = [
     "TableForm",
     "TARGET_PRESETS",
     "rulesets_with_option",
+    "refuse_names",
     "setup_form_class",
     "setup_options",
     "split_names",

@@ -39,8 +39,12 @@ CHROMIUM_ARGS = [
 ]
 
 
+# The rate limits are off in tests unless a test turns them on (tests/web/test_hostile.py).
+TEST_CONFIG = {"TESTING": True, "RATELIMIT_ENABLED": False}
+
+
 def migrated_app(url: str, **config: Any) -> Flask:
-    app = create_app({"SQLALCHEMY_DATABASE_URI": url, "TESTING": True, **config})
+    app = create_app({"SQLALCHEMY_DATABASE_URI": url, **TEST_CONFIG, **config})
     with app.app_context():
         upgrade(directory=str(MIGRATIONS))
     return app
@@ -59,7 +63,7 @@ def template_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def app(template_db: Path, tmp_path: Path) -> Iterator[Flask]:
     path = tmp_path / "app.db"
     shutil.copy(template_db, path)
-    app = create_app({"SQLALCHEMY_DATABASE_URI": f"sqlite:///{path}", "TESTING": True})
+    app = create_app({"SQLALCHEMY_DATABASE_URI": f"sqlite:///{path}", **TEST_CONFIG})
     yield app
     with app.app_context():
         db.engine.dispose()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import logging
 
-from flask import Flask, Response, render_template, request
+from flask import Flask, render_template, request
 from flask_babel import get_locale, gettext
 from flask_wtf.csrf import CSRFError
 from sqlalchemy.exc import IntegrityError, OperationalError
@@ -50,14 +50,6 @@ def register(app: Flask) -> None:
             "lang": str(get_locale() or i18n.DEFAULT),
             "language_form": LanguageForm(formdata=None),
         }
-
-    @app.after_request
-    def headers(response: Response) -> Response:
-        # The links carry the table keys: never send them elsewhere, never frame the pages.
-        response.headers.setdefault("Referrer-Policy", "same-origin")
-        response.headers.setdefault("X-Content-Type-Options", "nosniff")
-        response.headers.setdefault("X-Frame-Options", "DENY")
-        return response
 
     @app.errorhandler(CSRFError)
     def csrf_error(error: CSRFError) -> tuple[str, int]:
@@ -153,7 +145,8 @@ def _title(code: int) -> str:
         403: gettext("That is not allowed."),
         404: gettext("There is nothing here. Check the link you were given."),
         405: gettext("That page does not take this kind of request."),
-        413: gettext("That file is too big."),
+        413: gettext("That is too much to send at once."),
+        429: gettext("Too many requests from here. Please wait a minute, then try again."),
         500: gettext("Something went wrong on our side. Please go back and try again."),
     }
     return titles.get(code, gettext("Something went wrong."))

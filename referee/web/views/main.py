@@ -11,6 +11,7 @@ from referee.rulesets import RULESETS
 from referee.web import i18n
 from referee.web.access import remembered_tables
 from referee.web.forms import LanguageForm, TableForm
+from referee.web.security import local_target
 from referee.web.views.pages import render_page
 
 bp = Blueprint("main", __name__)
@@ -28,10 +29,7 @@ def language() -> Response:
     if form.validate_on_submit() and lang in i18n.LANGUAGES:
         session["lang"] = lang
         session.permanent = True
-    target = request.form.get("next") or ""
-    if not target.startswith("/") or target.startswith("//") or "\\" in target:
-        target = url_for("main.home")
-    return redirect(target)
+    return redirect(local_target(request.form.get("next")) or url_for("main.home"))
 
 
 @bp.get("/rules/")

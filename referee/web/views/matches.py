@@ -20,10 +20,10 @@ from referee.web.access import EDIT, Access, open_match, open_table
 from referee.web.extensions import db
 from referee.web.fields import numbered
 from referee.web.forms import (
-    NAME_MAX,
     OPTION_LIMITS,
     OPTION_MESSAGES,
     ImportForm,
+    refuse_names,
     setup_form_class,
     setup_options,
 )
@@ -308,22 +308,9 @@ def _refuse_import(table: CardTable, document: Mapping[str, Any]) -> str | None:
     """Why the app refuses a document that the engine might accept (the limits of the forms)."""
     names = document.get("players")
     if isinstance(names, list) and all(isinstance(name, str) for name in names):
-        if any(len(name) > NAME_MAX or not name.strip() for name in names):
-            return gettext("Player names must be 1 to %(max)s letters long.", max=NAME_MAX)
-        seen: set[str] = set()
-        for name in names:
-            if name.casefold() in seen:
-                return gettext("%(name)s is written twice.", name=name)
-            seen.add(name.casefold())
-        existing = {player.name.casefold(): player.name for player in table.players}
-        for name in names:
-            other = existing.get(name.casefold())
-            if other is not None and other != name:
-                return gettext(
-                    "%(name)s is at this table already, written %(other)s: use the same spelling.",
-                    name=name,
-                    other=other,
-                )
+        refusal = refuse_names(names, [player.name for player in table.players])
+        if refusal:
+            return refusal
     rounds = document.get("rounds")
     if isinstance(rounds, list) and len(rounds) > matchlog.MAX_ROUNDS:
         return gettext(

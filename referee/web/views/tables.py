@@ -13,6 +13,7 @@ from referee.web.extensions import db
 from referee.web.forms import PlayersForm, TableForm, split_names
 from referee.web.matchlog import outlook
 from referee.web.models import CardTable, Player
+from referee.web.names import name_key
 from referee.web.views.pages import render_page
 
 bp = Blueprint("tables", __name__)
@@ -25,7 +26,7 @@ def create() -> Any:
         return redirect(done)
     if not form.validate_on_submit():
         return render_page("home.html", tables=remembered_tables(), form=form)
-    table = CardTable(name=form.name.data.strip())
+    table = CardTable(name=form.name.data)
     db.session.add(table)
     db.session.flush()
     location = url_for("tables.show", mode=EDIT, key=table.edit_key)
@@ -57,8 +58,8 @@ def add_players(mode: str, key: str) -> Any:
         return redirect(done)
     if form.validate_on_submit():
         names = split_names(form.names.data)
-        existing = {p.name.casefold() for p in access.table.players}
-        taken = [name for name in names if name.casefold() in existing]
+        existing = {name_key(p.name) for p in access.table.players}
+        taken = [name for name in names if name_key(name) in existing]
         if not taken:
             for name in names:
                 db.session.add(Player(table=access.table, name=name))

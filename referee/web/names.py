@@ -1,0 +1,52 @@
+"""Names of tables and players as people read them: no invisible characters, one spelling.
+
+``clean_name`` is what gets stored: Unicode NFKC (full-width letters become
+plain ones), control, format and other invisible characters removed (a
+zero-width space, a right-to-left override, a NUL, which PostgreSQL would
+refuse), runs of spaces made one.  ``name_key`` is what two names are
+compared by: ``Budi``, ``BUDI``, ``Ｂｕｄｉ`` and ``Bu\\u200bdi`` are one player.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+
+# Unicode categories that never show as a character of a name: controls, format characters
+# (zero-width spaces and joiners, direction marks and overrides), surrogates, private use
+# and unassigned code points.
+_INVISIBLE_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Co", "Cn"})
+
+# Default-ignorable code points of other categories (Unicode's DerivedCoreProperties):
+# they show as nothing, so a name made of them looks empty.
+_IGNORABLE_RANGES = (
+    (0x034F, 0x034F),  # combining grapheme joiner
+    (0x115F, 0x1160),  # Hangul choseong and jungseong fillers
+    (0x17B4, 0x17B5),  # Khmer inherent vowels
+    (0x180B, 0x180F),  # Mongolian variation selectors
+    (0x3164, 0x3164),  # Hangul filler
+    (0xFE00, 0xFE0F),  # variation selectors
+    (0xFFA0, 0xFFA0),  # half-width Hangul filler
+    (0x1D173, 0x1D17A),  # musical symbol formatting
+    (0xE0100, 0xE01EF),  # variation selectors supplement
+)
+# Blank-looking characters that are not even default-ignorable.
+_BLANK = frozenset({"\u2800"})  # Braille pattern blank
+
+
+def _invisible(char: str) -> bool:
+    if unicodedata.category(char) in _INVISIBLE_CATEGORIES or char in _BLANK:
+        return True
+    point = ord(char)
+    return any(low <= point <= high for low, high in _IGNORABLE_RANGES)
+
+
+def clean_name(text: str | None) -> str:
+    """The name as it is stored and shown: NFKC, nothing invisible, single spaces."""
+    normal = unicodedata.normalize("NFKC", text or "")
+    kept = "".join(" " if char.isspace() else "" if _invisible(char) else char for char in normal)
+    return " ".join(kept.split())
+
+
+def name_key(name: str) -> str:
+    """What two names are compared by: the same key is the same person (case and width ignored)."""
+    return unicodedata.normalize("NFKC", clean_name(name).casefold())
