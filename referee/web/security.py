@@ -101,7 +101,7 @@ def local_target(target: str | None) -> str | None:
     slash, so ``/\\t/evil.example`` would be ``//evil.example``: another site.
     Anything with a control character, a backslash, a scheme or a host is refused.
     """
-    if not target or len(target) > 2000 or "\\" in target:
+    if not target or len(target) > 2000 or "\\" in target or target.startswith("//"):
         return None
     if any(unicodedata.category(char) in ("Cc", "Cf", "Zl", "Zp") for char in target):
         return None
