@@ -113,6 +113,14 @@ def local_target(target: str | None) -> str | None:
     return urlunsplit(("", "", parts.path, parts.query, ""))
 
 
+def referrer_path() -> str | None:
+    """The page of this app that the request came from (for a "Go back" link), if any."""
+    parts = urlsplit(request.referrer or "")
+    if parts.scheme not in ("http", "https") or parts.netloc != request.host:
+        return None
+    return local_target(urlunsplit(("", "", parts.path, parts.query, "")))
+
+
 def init_app(app: Flask) -> None:
     """Before the other extensions: the body limit must be set before CSRF reads the form."""
     for name, value in DEFAULTS.items():

@@ -24,6 +24,7 @@ from flask_migrate import upgrade
 
 from referee.web import MIGRATIONS, create_app
 from referee.web.extensions import db
+from referee.web.security import QuietRequestHandler
 
 CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -176,7 +177,7 @@ def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
     path = tmp_path_factory.mktemp("live") / "live.db"
     app = migrated_app(f"sqlite:///{path}")
-    server = make_server("127.0.0.1", 0, app, threaded=True)
+    server = make_server("127.0.0.1", 0, app, threaded=True, request_handler=QuietRequestHandler)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     yield f"http://127.0.0.1:{server.server_port}"
@@ -193,3 +194,24 @@ def base_url(live_server: str) -> str:
 def browser_context_args(browser_context_args: dict[str, Any]) -> dict[str, Any]:
     """A 360 x 740 phone, as at the table."""
     return {**browser_context_args, "viewport": {"width": 360, "height": 740}}
+
+
+CSP_REFUSAL = "Content Security Policy"
+
+
+def watch_policy(page: Any) -> list[str]:
+    """Collect what the browser says the Content-Security-Policy blocked on this page."""
+    refused: list[str] = []
+    page.on(
+        "console",
+        lambda message: refused.append(message.text) if CSP_REFUSAL in message.text else None,
+    )
+    return refused
+
+
+@pytest.fixture
+def page(page: Any) -> Iterator[Any]:
+    """pytest-playwright's page; a browser test fails if the page's policy blocked anything."""
+    refused = watch_policy(page)
+    yield page
+    assert not refused, refused

@@ -17,6 +17,7 @@ from referee.web.extensions import db
 from referee.web.fields import numbered
 from referee.web.forms import LanguageForm
 from referee.web.scoresheet import picker_rows
+from referee.web.security import referrer_path
 
 log = logging.getLogger(__name__)
 
@@ -59,7 +60,10 @@ def register(app: Flask) -> None:
     @app.errorhandler(RefereeError)
     def referee_error(error: RefereeError) -> tuple[str, int]:
         db.session.rollback()
-        return render_template("errors/referee.html", message=i18n.error_text(error)), 400
+        page = render_template(
+            "errors/referee.html", message=i18n.error_text(error), back=referrer_path()
+        )
+        return page, 400
 
     @app.errorhandler(StaleDataError)
     @app.errorhandler(IntegrityError)
