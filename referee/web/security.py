@@ -80,11 +80,20 @@ class BoundedIntConverter(IntegerConverter):
         super().__init__(map, *args, **kwargs)
 
 
+def came_over_https() -> bool:
+    """Whether the request came over HTTPS, to the app or to a proxy in front of it.
+
+    The same test Flask-Talisman makes before it sends HSTS.  A client that
+    lies about it only makes its own cookie ``Secure``.
+    """
+    return request.is_secure or request.headers.get("X-Forwarded-Proto") == "https"
+
+
 class SessionInterface(SecureCookieSessionInterface):
     """The session cookie is ``Secure`` on a request that came over HTTPS."""
 
     def get_cookie_secure(self, app: Flask) -> bool:
-        return bool(app.config["SESSION_COOKIE_SECURE"]) or request.is_secure
+        return bool(app.config["SESSION_COOKIE_SECURE"]) or came_over_https()
 
 
 class QuietRequestHandler(WSGIRequestHandler):

@@ -128,6 +128,10 @@ def test_hsts_and_secure_cookies_only_over_https(app):
     cookie = [part.strip() for part in secure.headers["Set-Cookie"].split(";")]
     assert "Secure" in cookie and "HttpOnly" in cookie and "SameSite=Lax" in cookie
 
+    proxied = app.test_client().get("/", headers={"X-Forwarded-Proto": "https"})
+    assert "Strict-Transport-Security" in proxied.headers
+    assert "Secure" in [part.strip() for part in proxied.headers["Set-Cookie"].split(";")]
+
 
 def test_http_is_not_redirected_to_https(client):
     assert client.get("/").status_code == 200
