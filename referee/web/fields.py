@@ -25,12 +25,6 @@ CARD_TEXT_MAX = 1500
 _TOKEN = re.compile(r"[^\s,;]+")
 
 
-def whole_number(text: str | None, digits: int = 9) -> int | None:
-    """A small whole number written in ``text`` (a hidden field sent back), else None."""
-    text = (text or "").strip()
-    return int(text) if text.isdecimal() and len(text) <= digits else None
-
-
 def check_size(text: str, max_cards: int = CARDS_MAX, too_many: Any = None) -> None:
     """Refuse too much typed before reading a card of it (reading costs time per card)."""
     if len(text) > CARD_TEXT_MAX:

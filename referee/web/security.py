@@ -65,10 +65,11 @@ DEFAULTS: dict[str, Any] = {
     "RATELIMIT_ENABLED": True,
     "RATELIMIT_STORAGE_URI": "memory://",
     "RATELIMIT_HEADERS_ENABLED": True,
-    "RATELIMIT_TOOLS": "30 per minute; 300 per hour",
-    "RATELIMIT_NEW_TABLES": "10 per minute; 50 per day",
+    # Per client address, and phones on one mobile network may share an address: generous.
+    "RATELIMIT_TOOLS": "60 per minute; 600 per hour",
+    "RATELIMIT_NEW_TABLES": "10 per minute; 100 per day",
     # Answers 404 (a wrong key, a match that is not there): counted per address, app-wide.
-    "RATELIMIT_UNKNOWN_LINKS": "20 per minute; 200 per day",
+    "RATELIMIT_UNKNOWN_LINKS": "30 per minute; 300 per hour",
 }
 
 

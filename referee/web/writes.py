@@ -22,6 +22,7 @@ How a write is kept safe, from the outside in:
 
 from __future__ import annotations
 
+import re
 import secrets
 import sqlite3
 from datetime import timedelta
@@ -39,6 +40,9 @@ SQLITE_BUSY_TIMEOUT_MS = 15_000
 # Receipts are only needed while a form may still be sent again.
 RECEIPT_LIFETIME = timedelta(days=2)
 READ_ONLY_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
+
+
+TOKEN_FORMAT = re.compile(r"[A-Za-z0-9_-]{1,64}")
 
 
 def new_token() -> str:
@@ -93,7 +97,7 @@ def version_of(field: Any) -> int | None:
     """The version a hidden form field names (None if missing or not a number)."""
     value = (field.data if hasattr(field, "data") else field) or ""
     value = str(value).strip()
-    return int(value) if value.isdigit() and len(value) < 10 else None
+    return int(value) if value.isdecimal() and len(value) < 10 else None  # not "²"
 
 
 # -- receipts -----------------------------------------------------------------------------
@@ -101,14 +105,14 @@ def version_of(field: Any) -> int | None:
 
 def receipt(token: str | None) -> str | None:
     """Where the write carried out with this one-time token led, if it was carried out."""
-    if not token or len(token) > 64:
+    if not token or not TOKEN_FORMAT.fullmatch(token):  # no NUL reaches PostgreSQL
         return None
     return db.session.scalar(select(WriteReceipt.location).where(WriteReceipt.token == token))
 
 
 def keep_receipt(token: str | None, location: str) -> None:
     """Record that the write of this token was carried out (in the same transaction)."""
-    if not token or len(token) > 64:
+    if not token or not TOKEN_FORMAT.fullmatch(token):  # no NUL reaches PostgreSQL
         return
     db.session.add(WriteReceipt(token=token, location=location[:400]))
     db.session.execute(

@@ -16,7 +16,7 @@ from referee.errors import RefereeError
 from referee.matchfile import NOT_A_MATCH, dump_match, load_document, read_match
 from referee.rulesets import RULESETS, Ruleset
 from referee.web import i18n, matchlog, scoresheet, writes
-from referee.web.access import EDIT, Access, open_match, open_table
+from referee.web.access import EDIT, KEY_FORMAT, Access, open_match, open_table
 from referee.web.extensions import db
 from referee.web.fields import numbered
 from referee.web.forms import (
@@ -207,7 +207,7 @@ def version(mode: str, key: str, match_id: int) -> Response:
     session cookie; the answer may be cached only if it is revalidated.
     """
     column = CardTable.edit_key if mode == EDIT else CardTable.view_key
-    if not key or len(key) > 64:
+    if not KEY_FORMAT.fullmatch(key):  # never a NUL in a PostgreSQL query
         abort(404)
     found = db.session.scalar(
         select(Match.version)
