@@ -83,8 +83,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         PUBLIC_URL=os.environ.get("PUBLIC_URL", ""),
         FORWARDED_HOPS=os.environ.get("FORWARDED_HOPS", "0"),
     )
-    if os.environ.get("RATELIMIT_STORAGE_URI"):  # a store shared by several processes
-        app.config["RATELIMIT_STORAGE_URI"] = os.environ["RATELIMIT_STORAGE_URI"]
+    app.config.update(security.environment_settings(os.environ))  # e.g. a shared limits store
     if test_config is None:
         app.config["SECRET_KEY"] = _secret_key(instance)
     else:

@@ -20,6 +20,7 @@ from __future__ import annotations
 import os
 import tempfile
 import unicodedata
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
@@ -71,6 +72,29 @@ DEFAULTS: dict[str, Any] = {
     # Answers 404 (a wrong key, a match that is not there): counted per address, app-wide.
     "RATELIMIT_UNKNOWN_LINKS": "30 per minute; 300 per hour",
 }
+
+
+# The settings above that the environment may give (e.g. to ``referee serve``).
+FROM_ENVIRONMENT = (
+    "RATELIMIT_ENABLED",
+    "RATELIMIT_STORAGE_URI",
+    "RATELIMIT_TOOLS",
+    "RATELIMIT_NEW_TABLES",
+    "RATELIMIT_UNKNOWN_LINKS",
+)
+
+
+def environment_settings(environ: Mapping[str, str]) -> dict[str, Any]:
+    """The rate limit settings given in the environment: a shared store, the limits, off."""
+    found: dict[str, Any] = {name: environ[name] for name in FROM_ENVIRONMENT if environ.get(name)}
+    if "RATELIMIT_ENABLED" in found:
+        found["RATELIMIT_ENABLED"] = found["RATELIMIT_ENABLED"].strip().lower() not in (
+            "0",
+            "false",
+            "no",
+            "off",
+        )
+    return found
 
 
 class BoundedIntConverter(IntegerConverter):

@@ -15,6 +15,7 @@ from referee.web import TEMPLATES, _secret_key, create_app
 
 from .conftest import migrated_app
 from .helpers import new_match, new_table, save_round, view_url
+from .realserver import fresh_database, start_server
 
 
 def directives(response) -> dict[str, str]:
@@ -72,33 +73,49 @@ def test_the_progress_to_the_target_is_a_progress_element(client):
     assert 'style="' not in page
 
 
-def test_every_page_that_carries_a_key_is_never_stored(client):
+def keyed_pages(client) -> list[str]:
+    """A page of every kind, with a table, a match and a saved round behind them."""
     table = new_table(client, players="Budi, Siti")
     match = new_match(client, table, "remi", ["Budi", "Siti"], target=100)
     save_round(client, match, ["Budi", "Siti"], {"Siti": "KH"}, ending="out", player="Budi")
     view = view_url(client, table)
-    pages = [
+    return [
         "/",  # lists the tables this browser opened, with their links
         table,
         view,
         table + "stats",
         table + "new",
+        table + "new/remi",
         table + "import",
         match,
         match + "live",
         match + "rounds/new",
         match + "rounds/1",
         match + "rounds/1/edit",
+        match + "rounds/1/json",
         match + "export",
         view + match.split("/", 3)[3],
         "/t/" + "A" * 32 + "/",  # not found, but the key is in the path
     ]
-    for url in pages:
+
+
+def test_every_page_that_carries_a_key_is_never_stored(client):
+    for url in keyed_pages(client):
         response = client.get(url)
         assert response.status_code in (200, 404), url
         assert response.headers["Cache-Control"] == "no-store", url
     created = client.submit("/tables", {"name": "Meja"})  # the redirect names the new key
     assert created.status_code == 302 and created.headers["Cache-Control"] == "no-store"
+
+
+def test_no_page_as_served_has_an_inline_style_or_script(client):
+    """The templates, and what they draw (the QR codes), as the browser gets them."""
+    for url in keyed_pages(client) + ["/check", "/gin", "/rules/", "/rules/manipulation"]:
+        body = client.get(url).text
+        assert not re.search(r"\sstyle\s*=", body), url
+        assert not re.search(r"\son[a-z]+\s*=", body), url
+        for tag in re.findall(r"<script\b[^>]*>", body):
+            assert re.search(r"\ssrc=", tag), (url, tag)
 
 
 def test_static_files_may_be_cached(client):
@@ -138,10 +155,24 @@ def test_http_is_not_redirected_to_https(client):
 
 
 def test_the_server_header_names_no_version(live_server):
+    """The tests' own server (Werkzeug's, with QuietRequestHandler)."""
     with urllib.request.urlopen(live_server + "/rules/") as response:  # 127.0.0.1 only
         server = response.headers["Server"]
     assert server == "Remi Referee"
-    assert not re.search(r"\d", server)
+
+
+def test_make_runs_server_names_no_version_and_sends_the_headers(tmp_path):
+    """``referee serve`` (gunicorn), as ``make run`` starts it, on 127.0.0.1."""
+    with fresh_database("sqlite", tmp_path) as database:
+        server = start_server(database, tmp_path, workers=1, threads=2)
+        try:
+            with urllib.request.urlopen(server.url + "/rules/") as response:
+                headers = response.headers
+        finally:
+            server.stop()
+    assert not re.search(r"\d", headers["Server"]), headers["Server"]
+    assert "frame-ancestors 'none'" in headers["Content-Security-Policy"]
+    assert headers["Cache-Control"] == "no-store"
 
 
 # -- files readable by their owner only --------------------------------------------------------

@@ -4,6 +4,7 @@ clear answer.  On SQLite and, where the database matters, on PostgreSQL (TEST_PG
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Iterator
 
 import pytest
@@ -16,13 +17,22 @@ from referee.web.names import clean_name, name_key
 from referee.web.security import local_target
 
 from .conftest import Client, migrated_app
-from .databases import DATABASES, own_pg_database
 from .helpers import errors, new_match, new_table, save_round, text
+from .realserver import fresh_database
+
+DATABASES = [
+    "sqlite",
+    pytest.param(
+        "postgresql",
+        marks=pytest.mark.skipif(not os.environ.get("TEST_PG_URL"), reason="TEST_PG_URL not set"),
+    ),
+]
 
 
 @pytest.fixture(scope="module")
-def pg_app() -> Iterator[Flask]:
-    with own_pg_database("hostile") as url:
+def pg_app(tmp_path_factory) -> Iterator[Flask]:
+    """The app on a PostgreSQL database of this module's own (the workers share the cluster)."""
+    with fresh_database("postgresql", tmp_path_factory.mktemp("hostile")) as url:
         app = migrated_app(url)
         yield app
         with app.app_context():
@@ -488,10 +498,17 @@ def test_the_default_limits_leave_a_table_of_phones_alone(limited):
     assert client.get(table).status_code == 200
 
 
-def test_the_limits_can_use_a_shared_store(monkeypatch, tmp_path):
+def test_the_limits_can_be_set_in_the_environment(monkeypatch, tmp_path):
     from referee.web import create_app
 
     monkeypatch.setenv("RATELIMIT_STORAGE_URI", "memory://")
+    monkeypatch.setenv("RATELIMIT_TOOLS", "1 per hour")
     app = create_app({"SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path}/x.db"})
-    assert app.config["RATELIMIT_STORAGE_URI"] == "memory://"
     assert type(app.extensions["rate_limiter"].storage).__name__ == "MemoryStorage"
+    app.test_client_class = Client
+    client = app.test_client()
+    codes = [client.submit("/gin", {"cards": "7S"}).status_code for _ in range(2)]
+    assert codes == [400, 429]
+    monkeypatch.setenv("RATELIMIT_ENABLED", "false")
+    app = create_app({"SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path}/x.db"})
+    assert app.config["RATELIMIT_ENABLED"] is False
