@@ -357,3 +357,37 @@ __all__ = [
     "setup_options",
     "split_names",
 ]
+
+
+class RenameTableForm(Form):
+    """A table's new name; ``was`` is the name the page showed (a rename meanwhile is a conflict)."""
+
+    was = HiddenField()
+    name = StringField(
+        _l("New name of the table"),
+        filters=[clean_name],
+        validators=[
+            DataRequired(_l("Give the table a name.")),
+            Length(max=TABLE_NAME_MAX, message=_l("At most %(max)d letters, please.")),
+        ],
+    )
+
+
+class RenamePlayerForm(Form):
+    """A player's new name, everywhere (history included); ``was`` as for a table."""
+
+    was = HiddenField()
+    name = StringField(
+        _l("New name"),
+        filters=[clean_name],
+        validators=[
+            DataRequired(_l("Write the new name.")),
+            Length(max=NAME_MAX, message=_l("At most %(max)d letters, please.")),
+        ],
+    )
+
+
+class ForgetTableForm(Form):
+    """Remove a table from this browser's list (the table itself stays)."""
+
+    key = HiddenField()

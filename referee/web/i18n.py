@@ -16,10 +16,11 @@ from pathlib import Path
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 from flask import session
-from flask_babel import gettext
+from flask_babel import LazyString, gettext
+from flask_babel import lazy_gettext as _l
 
 from referee.errors import RefereeError
-from referee.messages import Reason
+from referee.messages import CATALOGUE, Reason
 
 # The most characters of one value (a name, a card typed) that a message repeats.
 CLIP = 60
@@ -37,13 +38,55 @@ def select_locale() -> str:
     return DEFAULT
 
 
+# Engine messages that name fields of the match file ("out": true): what a player reads
+# instead, in the words of the forms.  Same placeholders as the engine's templates.
+PLAYER_WORDING: dict[str, LazyString] = {
+    "round.not_marked_out": _l(
+        "{player} has no card left after this turn, so {player} went out: tick \u201cThis"
+        " player's hand is now empty\u201d"
+    ),
+    "round.out_not_in_turns": _l(
+        "{player} went out, but no turn says that a hand became empty: tick \u201cThis player's"
+        " hand is now empty\u201d on the turn in which it did"
+    ),
+    "round.closing_needs_discard": _l(
+        "{player} closes the round by discarding the last card, the closing card: enter it as"
+        " the discard of that turn, with \u201cThis player's hand is now empty\u201d ticked"
+    ),
+    "round.no_ending": _l(
+        "the round does not say how it ended: say who went out or who knocked, or how else it ended"
+    ),
+    "round.no_ending.remi": _l(
+        "the round does not say how it ended: say who went out, or that it was blocked or void"
+    ),
+    "round.no_ending.rummy": _l(
+        "the round does not say how it ended: say who went out, or that it was void"
+    ),
+    "round.no_ending.manipulation": _l(
+        "the round does not say how it ended: say who went out or who knocked, or that the"
+        " stock ran out, or that it was void"
+    ),
+    "round.no_ending.remi_indonesia": _l(
+        "the round does not say how it ended: say who closed it and with which card, or that"
+        " the stock ran out, or that it was void"
+    ),
+}
+
+
+def _player_words(template: str) -> str:
+    for key, wording in PLAYER_WORDING.items():
+        if CATALOGUE.get(key) == template:
+            return str(wording)
+    return gettext(template)
+
+
 def reason_text(reason: Reason | str | None) -> str:
-    """A referee reason in the UI language."""
+    """A referee reason in the UI language, in the words of the forms (never the file's)."""
     if reason is None:
         return ""
     if isinstance(reason, str):
-        return gettext(reason)
-    return _clipped(reason).render(gettext)
+        return _player_words(reason)
+    return _clipped(reason).render(_player_words)
 
 
 def clip(text: str, limit: int = CLIP) -> str:

@@ -23,9 +23,9 @@ log = logging.getLogger(__name__)
 
 
 def register(app: Flask) -> None:
-    from referee.web.views import live, main, matches, rounds, tables, tools
+    from referee.web.views import housekeeping, live, main, matches, rounds, tables, tools
 
-    for module in (main, tables, matches, rounds, live, tools):
+    for module in (main, tables, matches, rounds, live, tools, housekeeping):
         app.register_blueprint(module.bp)
 
     app.jinja_env.trim_blocks = True

@@ -23,7 +23,7 @@ from wtforms.validators import ValidationError
 from referee.cards import RANKS, SUITS, Card
 from referee.errors import RefereeError
 from referee.notation import format_card, format_cards
-from referee.round import RoundInProgress
+from referee.round import NOT_MARKED_OUT, RoundInProgress
 from referee.rulesets import TurnStyle
 from referee.table import Play, arrange, best_play, format_table, take_back
 from referee.web import i18n, matchlog, writes
@@ -100,8 +100,8 @@ def _accepts(state: RoundInProgress) -> dict[str, list[int]]:
 
 
 def _cards_on_table(state: RoundInProgress) -> list[str]:
-    """The natural cards on the table, which the picker marks as used."""
-    return sorted({format_card(card) for card in state.used_cards if not card.is_joker})
+    """The natural cards on the table, once per copy (the picker counts them against the decks)."""
+    return sorted(format_card(card) for card in state.used_cards if not card.is_joker)
 
 
 def _next_player(state: RoundInProgress, turns: list[dict[str, Any]]) -> str:
@@ -172,6 +172,7 @@ def _page(
         melds=_table_view(state),
         accepts=json.dumps(_accepts(state)),
         used=_cards_on_table(state),
+        copies=state.rules.copies(len(state.players)),
         jokers=state.rules.joker_count(len(state.players)),
         # manipulation's table field lists the table already, jokers included
         jokers_used=0
@@ -252,7 +253,7 @@ def turn(mode: str, key: str, match_id: int) -> Any:
             if request.form.get("action") == "arrange" and _rearranges_table(state):
                 _arrange(form, state, entry)
             else:
-                matchlog.call_engine(state.apply_turn, entry)
+                _apply_marking_out(state, entry)
                 location = url_for("live.show", mode=mode, key=key, match_id=match.id)
                 _save_turn(match, turns + [entry])
                 writes.keep_receipt(form.once.data, location)
@@ -263,6 +264,21 @@ def turn(mode: str, key: str, match_id: int) -> Any:
         except RefereeError as refused:
             show_error(form, card_fields(form), refused, state.number)
     return _page(access, match, state, form, _blank_hint_form(state))
+
+
+def _apply_marking_out(state: RoundInProgress, entry: dict[str, Any]) -> RoundInProgress:
+    """The turn applied; a turn that leaves no card in the hand marks its player out by itself.
+
+    The engine knows how many cards each player holds (where the turns tell): when it says the
+    hand is empty after this turn, the player went out, ticked or not.
+    """
+    try:
+        return matchlog.call_engine(state.apply_turn, entry)
+    except RefereeError as refused:
+        if entry.get("out") or refused.reason.key != NOT_MARKED_OUT:
+            raise
+    entry["out"] = True
+    return matchlog.call_engine(state.apply_turn, entry)
 
 
 def _conflict_page(
@@ -521,6 +537,7 @@ def end(mode: str, key: str, match_id: int) -> Any:
         state=state,
         rows=picker_rows(match),
         used=_cards_on_table(state),
+        copies=state.rules.copies(len(players)),
         hand_sizes={name: state.hand_size(name) for name in players},
         conflict=conflict,
     )

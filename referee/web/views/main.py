@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, abort, redirect, request, session, url_for
+from flask import Blueprint, abort, jsonify, redirect, request, session, url_for
+from flask_babel import gettext
 from werkzeug.wrappers import Response
 
 from referee.rulesets import RULESETS
@@ -47,3 +48,35 @@ def rules(rules_id: str) -> Any:
         rules=ruleset,
         rulesets=list(RULESETS.values()),
     )
+
+
+@bp.get("/manifest.webmanifest")
+def manifest() -> Response:
+    """The web app manifest: the app can be installed on a phone's home screen."""
+    icons = [
+        ("icons/icon-192.png", "192x192", "any"),
+        ("icons/icon-512.png", "512x512", "any"),
+        ("icons/maskable-512.png", "512x512", "maskable"),
+    ]
+    response = jsonify(
+        name=gettext("Remi Referee"),
+        short_name=gettext("Remi Referee"),
+        description=gettext("The referee and scorekeeper beside a real deck of cards."),
+        lang=i18n.current(),
+        start_url=url_for("main.home"),
+        scope=url_for("main.home"),
+        display="standalone",
+        background_color="#ffffff",
+        theme_color="#1b5e20",
+        icons=[
+            {
+                "src": url_for("static", filename=path),
+                "sizes": sizes,
+                "type": "image/png",
+                "purpose": purpose,
+            }
+            for path, sizes, purpose in icons
+        ],
+    )
+    response.mimetype = "application/manifest+json"
+    return response

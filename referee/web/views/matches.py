@@ -14,6 +14,7 @@ from wtforms.validators import ValidationError
 
 from referee.errors import RefereeError
 from referee.matchfile import NOT_A_MATCH, dump_match, load_document, read_match
+from referee.rematch import rematch_dealer
 from referee.rulesets import RULESETS, Ruleset
 from referee.web import i18n, matchlog, scoresheet, writes
 from referee.web.access import EDIT, KEY_FORMAT, Access, open_match, open_table
@@ -22,6 +23,7 @@ from referee.web.fields import numbered
 from referee.web.forms import (
     OPTION_LIMITS,
     OPTION_MESSAGES,
+    ActionForm,
     ImportForm,
     refuse_names,
     setup_form_class,
@@ -195,7 +197,59 @@ def scoreboard(mode: str, key: str, match_id: int) -> Any:
         sheet=scoresheet.build(match, seen.state),
         error=seen.error,
         live=following(access, match, request.path),
+        rematch_token=writes.new_token(),
     )
+
+
+@bp.get(PREFIX + "/m/<int:match_id>/board")
+def big_board(mode: str, key: str, match_id: int) -> Any:
+    """The totals alone, large, for a tablet in the middle of the table (it follows the match)."""
+    access = open_table(mode, key)
+    match = open_match(access, match_id)
+    seen = matchlog.outlook(match)
+    return render_page(
+        "matches/board.html",
+        access=access,
+        match=match,
+        sheet=scoresheet.build(match, seen.state),
+        error=seen.error,
+        live=following(access, match, request.path),
+    )
+
+
+@bp.post(PREFIX + "/m/<int:match_id>/rematch")
+def rematch(mode: str, key: str, match_id: int) -> Any:
+    """One tap: a new match with the same players, ruleset and options, and the next dealer.
+
+    The button carries a one-time token: a double tap starts one match.
+    """
+    access = open_table(mode, key, edit=True)
+    match = open_match(access, match_id)
+    if not ActionForm().validate_on_submit():
+        abort(400)
+    token = request.form.get("once")
+    if done := writes.receipt(token):
+        flash(gettext("This match was started already."))
+        return redirect(done)
+    seen = matchlog.outlook(match)
+    if seen.state is None:
+        flash(gettext("The referee cannot replay this match, so it cannot start its rematch."))
+        return to_score_sheet(access, match)
+    new = Match(
+        table=access.table,
+        rules=match.rules,
+        options=dict(match.options or {}),
+        first_dealer=rematch_dealer(seen.state),
+    )
+    for seat in match.seats:
+        new.seats.append(MatchPlayer(seat=seat.seat, player=seat.player))
+    db.session.add(new)
+    db.session.flush()
+    location = url_for("matches.scoreboard", mode=access.mode, key=access.key, match_id=new.id)
+    writes.keep_receipt(token, location)
+    db.session.commit()
+    flash(gettext("Rematch started: %(name)s deals first.", name=new.first_dealer))
+    return redirect(location)
 
 
 @bp.get(PREFIX + "/m/<int:match_id>/version")

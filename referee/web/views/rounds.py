@@ -367,7 +367,16 @@ def show(mode: str, key: str, match_id: int, number: int) -> str:
         entry=matchlog.readable_entry(match, number, stored.entry),
         entry_json=matchlog.entry_text(stored.entry),
         live=following(access, match, request.path),
+        gin=gin_view.adjudication(match, stored.entry) if result and match.rules == "gin" else None,
+        recorded=_recorded_before_void(match, stored),
     )
+
+
+def _recorded_before_void(match: Match, stored: Round) -> dict[str, Any] | None:
+    """What a voided round had recorded (kept so that the void can be undone)."""
+    if not stored.voided or not stored.previous_entry:
+        return None
+    return matchlog.readable_entry(match, stored.number, stored.previous_entry) or {}
 
 
 def _replace_entry(

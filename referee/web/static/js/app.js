@@ -18,7 +18,39 @@
     enhance(document);
     keepTypingAcrossLanguageSwitch();
     followMatch();
+    keepAwake();
+    fullScreenButtons();
   });
+
+  // The score sheet and the live round keep the phone awake while they are open
+  // (Screen Wake Lock, where the browser has it; the lock goes when the page is hidden).
+  function keepAwake() {
+    if (!document.querySelector("[data-keep-awake]") || !navigator.wakeLock) return;
+    var lock = null;
+    function acquire() {
+      if (lock || document.visibilityState !== "visible") return;
+      navigator.wakeLock.request("screen").then(function (sentinel) {
+        lock = sentinel;
+        document.documentElement.setAttribute("data-awake", "");
+        sentinel.addEventListener("release", function () {
+          lock = null;
+          document.documentElement.removeAttribute("data-awake");
+        });
+      }, function () { /* refused (battery saver, no permission): the page works the same */ });
+    }
+    document.addEventListener("visibilitychange", acquire);
+    acquire();
+  }
+
+  function fullScreenButtons() {
+    document.querySelectorAll("[data-fullscreen]").forEach(function (button) {
+      var root = document.documentElement;
+      if (!root.requestFullscreen) { button.hidden = true; return; }
+      button.addEventListener("click", function () {
+        if (document.fullscreenElement) document.exitFullscreen(); else root.requestFullscreen().catch(function () {});
+      });
+    });
+  }
 
   // Everything a part of a page needs to come alive (again, after a live update replaced it).
   function enhance(root) {
@@ -238,18 +270,23 @@
     var jokers = picker.hasAttribute("data-jokers") ? parseInt(picker.getAttribute("data-jokers"), 10) : 0;
     var jokersUsed = parseInt(picker.getAttribute("data-jokers-used") || "0", 10);
 
+    // With two decks (manipulation for 3+) a card is used up only when both copies are.
+    var copies = parseInt(picker.getAttribute("data-copies") || "1", 10) || 1;
+
     function refresh() {
-      var used = {};
+      var count = {};
       var typedJokers = 0;
-      serverUsed.forEach(function (c) { used[c] = true; });
+      function add(c) { count[c] = (count[c] || 0) + 1; }
+      serverUsed.forEach(add);
       fields.forEach(function (f) {
         tokens(f.value).forEach(function (c) {
-          if (/^JK/i.test(c)) typedJokers += 1; else used[c] = true;
+          if (/^JK/i.test(c)) typedJokers += 1; else add(c);
         });
       });
-      used.JK = jokers > 0 && jokersUsed + typedJokers >= jokers;
+      var jokersGone = jokers > 0 && jokersUsed + typedJokers >= jokers;
       picker.querySelectorAll(".pick").forEach(function (b) {
-        b.classList.toggle("used", !!used[b.getAttribute("data-code")]);
+        var code = b.getAttribute("data-code");
+        b.classList.toggle("used", code === "JK" ? jokersGone : (count[code] || 0) >= copies);
       });
     }
 

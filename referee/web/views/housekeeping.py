@@ -1,0 +1,191 @@
+"""Housekeeping of a table: rename it, rename a player everywhere, forget it on this phone.
+
+A rename names what it was made from (the name the page showed): when another
+phone renamed the same thing meanwhile, nothing is saved and the page answers
+409 with the name typed kept.  The same rename sent twice is harmless (the
+second finds the name already given).  A player's name lives on its
+:class:`~referee.web.models.Player` row (the match headers are made from the
+seats) and in the stored round objects (``hands`` keys, turns' ``player``,
+``out``/``knock``/``closer``, and the entry a void keeps): they are rewritten
+together in one transaction, and every match concerned gets a new version so
+that the phones following it update.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, abort, flash, redirect, session, url_for
+from flask_babel import gettext
+from sqlalchemy import or_, select
+
+from referee.renaming import rename_in_round
+from referee.web.access import EDIT, KEY_FORMAT, Access, open_table
+from referee.web.extensions import db
+from referee.web.forms import ForgetTableForm, RenamePlayerForm, RenameTableForm
+from referee.web.models import CardTable, Match, MatchPlayer, Player
+from referee.web.names import name_key
+from referee.web.views.pages import render_page
+
+bp = Blueprint("housekeeping", __name__)
+SETTINGS = "/t/<key>/settings"
+
+
+def _prefix(player_id: int) -> str:
+    """Each player's form has fields of its own (``p7-name``): one page, one id per field."""
+    return f"p{player_id}"
+
+
+def _player_forms(access: Access, editing: tuple[int, RenamePlayerForm] | None = None) -> list[Any]:
+    forms = []
+    for player in access.table.players:
+        if editing is not None and editing[0] == player.id:
+            form = editing[1]
+        else:
+            form = RenamePlayerForm(
+                formdata=None, prefix=_prefix(player.id), was=player.name, name=player.name
+            )
+        forms.append((player, form))
+    return forms
+
+
+def _page(
+    access: Access,
+    table_form: RenameTableForm | None = None,
+    editing: tuple[int, RenamePlayerForm] | None = None,
+    conflict: list[str] | None = None,
+) -> Any:
+    if table_form is None:
+        table_form = RenameTableForm(formdata=None, was=access.table.name, name=access.table.name)
+    page = render_page(
+        "tables/settings.html",
+        access=access,
+        table=access.table,
+        table_form=table_form,
+        player_forms=_player_forms(access, editing),
+        conflict=conflict or [],
+    )
+    if conflict:
+        return (page[0] if isinstance(page, tuple) else page), 409
+    return page
+
+
+@bp.get(SETTINGS)
+def settings(key: str) -> Any:
+    return _page(open_table(EDIT, key, edit=True))
+
+
+@bp.post(SETTINGS + "/name")
+def rename_table(key: str) -> Any:
+    access = open_table(EDIT, key, edit=True)
+    form = RenameTableForm()
+    table = access.table
+    if not form.validate_on_submit():
+        return _page(access, table_form=form)
+    if table.name == form.name.data:
+        flash(gettext("The table is called %(name)s.", name=table.name))
+        return redirect(url_for("tables.show", mode=EDIT, key=key))
+    if form.was.data != table.name:
+        form.was.data = table.name
+        return _page(
+            access,
+            table_form=form,
+            conflict=[
+                gettext(
+                    "The table was renamed %(name)s on another phone meanwhile.", name=table.name
+                ),
+                gettext("Your entry is kept below: check it and save again."),
+            ],
+        )
+    table.name = form.name.data
+    db.session.commit()
+    flash(gettext("The table is now called %(name)s.", name=table.name))
+    return redirect(url_for("tables.show", mode=EDIT, key=key))
+
+
+@bp.post(SETTINGS + "/players/<int:player_id>")
+def rename_player(key: str, player_id: int) -> Any:
+    access = open_table(EDIT, key, edit=True)
+    player = db.session.get(Player, player_id)
+    if player is None or player.table_id != access.table.id:
+        abort(404)
+    form = RenamePlayerForm(prefix=_prefix(player.id))
+    editing = (player.id, form)
+    if not form.validate_on_submit():
+        return _page(access, editing=editing)
+    new = form.name.data
+    if player.name == new:
+        flash(gettext("%(name)s has this name already.", name=new))
+        return redirect(url_for("housekeeping.settings", key=key))
+    if form.was.data != player.name:
+        was = form.was.data
+        form.was.data = player.name
+        return _page(
+            access,
+            editing=editing,
+            conflict=[
+                gettext(
+                    "%(old)s was renamed %(name)s on another phone meanwhile.",
+                    old=was,
+                    name=player.name,
+                ),
+                gettext("Your entry is kept below: check it and save again."),
+            ],
+        )
+    taken = [
+        other.name
+        for other in access.table.players
+        if other.id != player.id and name_key(other.name) == name_key(new)
+    ]
+    if taken:
+        form.name.errors = [gettext("Already at this table: %(names)s", names=taken[0])]
+        return _page(access, editing=editing)
+    old = player.name
+    _rename_everywhere(player, old, new)
+    db.session.commit()
+    flash(gettext("%(old)s is now called %(name)s, in every match.", old=old, name=new))
+    return redirect(url_for("housekeeping.settings", key=key))
+
+
+def _rename_everywhere(player: Player, old: str, new: str) -> None:
+    """The player row, and every stored round that names the player, in this transaction."""
+    player.name = new
+    matches = db.session.scalars(
+        select(Match).join(MatchPlayer).where(MatchPlayer.player_id == player.id)
+    ).unique()
+    for match in matches:
+        if match.first_dealer == old:
+            match.first_dealer = new
+        for stored in match.rounds:
+            entry = rename_in_round(stored.entry, old, new)
+            previous = (
+                rename_in_round(stored.previous_entry, old, new)
+                if stored.previous_entry is not None
+                else None
+            )
+            if entry != stored.entry or previous != stored.previous_entry:
+                stored.entry, stored.previous_entry = entry, previous
+                stored.version = stored.version + 1
+        match.version = match.version + 1
+
+
+@bp.post("/forget")
+def forget() -> Any:
+    """Remove a table from "my tables" on this phone only (its links still open it)."""
+    form = ForgetTableForm()
+    if not form.validate_on_submit():
+        abort(400)
+    key = form.key.data or ""
+    table = (
+        db.session.scalar(
+            select(CardTable).where(or_(CardTable.edit_key == key, CardTable.view_key == key))
+        )
+        if KEY_FORMAT.fullmatch(key)
+        else None
+    )
+    keys = {key} if table is None else {table.edit_key, table.view_key}
+    known = [entry for entry in session.get("tables", []) if entry[1] not in keys]
+    if len(known) != len(session.get("tables", [])):
+        session["tables"] = known
+        flash(gettext("The table was removed from this phone's list. Its links still open it."))
+    return redirect(url_for("main.home"))
