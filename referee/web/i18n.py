@@ -56,6 +56,15 @@ PLAYER_WORDING: dict[str, LazyString] = {
     "round.no_ending": _l(
         "the round does not say how it ended: say who went out or who knocked, or how else it ended"
     ),
+    "round.no_ending.gin": _l(
+        "the round does not say how it ended: say who knocked, or that it was a draw or void"
+    ),
+    "round.closing_card_missing": _l(
+        "the round was closed: give the closing card {player} discarded"
+    ),
+    "round.closing_card_contradicts": _l(
+        "the closing card is given as {said}, but {player} discarded {card} in turn {turn_number}"
+    ),
     "round.no_ending.remi": _l(
         "the round does not say how it ended: say who went out, or that it was blocked or void"
     ),

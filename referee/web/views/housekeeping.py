@@ -65,8 +65,11 @@ def _page(
         player_forms=_player_forms(access, editing),
         conflict=conflict or [],
     )
+    body = page[0] if isinstance(page, tuple) else page
     if conflict:
-        return (page[0] if isinstance(page, tuple) else page), 409
+        return body, 409
+    if table_form.name.errors or (editing is not None and editing[1].name.errors):
+        return body, 400
     return page
 
 
