@@ -273,20 +273,25 @@
     // With two decks (manipulation for 3+) a card is used up only when both copies are.
     var copies = parseInt(picker.getAttribute("data-copies") || "1", 10) || 1;
 
+    // manipulation's "table" field lists the whole table after the turn (the table as it
+    // stands, then the cards played): a card counts as often as the most of either says.
     function refresh() {
       var count = {};
+      var onTableField = {};
       var typedJokers = 0;
-      function add(c) { count[c] = (count[c] || 0) + 1; }
-      serverUsed.forEach(add);
+      function add(into, c) { into[c] = (into[c] || 0) + 1; }
+      serverUsed.forEach(function (c) { add(count, c); });
       fields.forEach(function (f) {
+        var into = f.name === "table" ? onTableField : count;
         tokens(f.value).forEach(function (c) {
-          if (/^JK/i.test(c)) typedJokers += 1; else add(c);
+          if (/^JK/i.test(c)) typedJokers += 1; else add(into, c);
         });
       });
       var jokersGone = jokers > 0 && jokersUsed + typedJokers >= jokers;
       picker.querySelectorAll(".pick").forEach(function (b) {
         var code = b.getAttribute("data-code");
-        b.classList.toggle("used", code === "JK" ? jokersGone : (count[code] || 0) >= copies);
+        var n = Math.max(count[code] || 0, onTableField[code] || 0);
+        b.classList.toggle("used", code === "JK" ? jokersGone : n >= copies);
       });
     }
 
