@@ -10,7 +10,6 @@ played ("What can I play?"); neither saves anything.
 
 from __future__ import annotations
 
-import copy
 import json
 from typing import Any
 
@@ -26,13 +25,12 @@ from referee.notation import format_card, format_cards
 from referee.round import RoundInProgress
 from referee.rulesets import TurnStyle
 from referee.table import Play, arrange, best_play, format_table, take_back
-from referee.web import i18n, matchlog, writes
+from referee.web import changes, i18n, matchlog, writes
 from referee.web.access import Access, open_match, open_table
-from referee.web.extensions import db
 from referee.web.feedback import show_error
 from referee.web.fields import choices, numbered
 from referee.web.forms import ActionForm, PlayHintForm
-from referee.web.models import Match, Round
+from referee.web.models import Match
 from referee.web.roundforms import (
     ManipulationTurnForm,
     TurnForm,
@@ -48,8 +46,7 @@ LIVE = "/<any(t,v):mode>/<key>/m/<int:match_id>/live"
 
 
 def _turns(match: Match) -> list[dict[str, Any]]:
-    stored = match.live_round
-    return copy.deepcopy(stored.entry.get("turns", [])) if stored is not None else []
+    return changes.live_turns(match)
 
 
 def _state(match: Match, turns: list[dict[str, Any]]) -> tuple[Any, RefereeError | None]:
@@ -252,11 +249,10 @@ def turn(mode: str, key: str, match_id: int) -> Any:
             if request.form.get("action") == "arrange" and _rearranges_table(state):
                 _arrange(form, state, entry)
             else:
-                matchlog.call_engine(state.apply_turn, entry)
                 location = url_for("live.show", mode=mode, key=key, match_id=match.id)
-                _save_turn(match, turns + [entry])
-                writes.keep_receipt(form.once.data, location)
-                db.session.commit()
+                changes.record_turn(
+                    match, state, turns, entry, once=form.once.data, location=location
+                )
                 return redirect(location)
         except ValidationError:
             pass
@@ -379,18 +375,6 @@ def hint(mode: str, key: str, match_id: int) -> Any:
     return _page(access, match, state, turn_form, hint_form, play)
 
 
-def _save_turn(match: Match, turns: list[dict[str, Any]]) -> None:
-    stored = match.live_round
-    if stored is None:
-        match.rounds.append(
-            Round(number=match.next_round_number, entry={"turns": turns}, complete=False)
-        )
-        writes.changed(match)
-    else:
-        stored.entry = {**stored.entry, "turns": turns}
-        writes.changed_round(match, stored)
-
-
 def _named_turns(match: Match) -> tuple[int | None, bool]:
     """The number of turns an undo or discard button saw, and whether the match is as it saw it."""
     if not ActionForm().validate_on_submit():
@@ -408,22 +392,13 @@ def undo(mode: str, key: str, match_id: int) -> Any:
     access = open_table(mode, key, edit=True)
     match = open_match(access, match_id)
     seen, current = _named_turns(match)
-    stored = match.live_round
     turns = _turns(match)
     if not current:
         if seen is not None and len(turns) == seen - 1:
             flash(gettext("Turn %(number)s was taken back already.", number=seen))
             return _back_to_the_table(access, match)
         return _live_conflict(access, match, seen, turns)
-    if stored is not None and turns:
-        if turns[:-1]:
-            stored.entry = {**stored.entry, "turns": turns[:-1]}
-            writes.changed_round(match, stored)
-        else:
-            match.rounds.remove(stored)
-            db.session.delete(stored)
-            writes.changed(match)
-        db.session.commit()
+    if changes.take_back_turn(match):
         flash(gettext("The last turn was taken back."))
     return _back_to_the_table(access, match)
 
@@ -455,10 +430,7 @@ def discard(mode: str, key: str, match_id: int) -> Any:
         return to_score_sheet(access, match)
     if not current:
         return _live_conflict(access, match, seen, _turns(match))
-    match.rounds.remove(stored)
-    db.session.delete(stored)
-    writes.changed(match)
-    db.session.commit()
+    changes.discard_live_round(match)
     flash(gettext("The live round was discarded."))
     return to_score_sheet(access, match)
 
@@ -489,7 +461,8 @@ def end(mode: str, key: str, match_id: int) -> Any:
     if form.is_submitted() and not conflict and form.validate():
         try:
             entry = build_end(form, players, out, turns)
-            matchlog.verify(match, matchlog.entries(match) + [entry])
+            location = url_for("matches.scoreboard", mode=mode, key=key, match_id=match.id)
+            stored = changes.end_live_round(match, entry, once=form.once.data, location=location)
         except ValidationError:
             pass
         except RefereeError as refused:
@@ -500,15 +473,6 @@ def end(mode: str, key: str, match_id: int) -> Any:
             }
             show_error(form, card_fields(form), refused, state.number, hands)
         else:
-            stored = match.live_round
-            if stored is None:
-                stored = Round(number=match.next_round_number, entry=entry)
-                match.rounds.append(stored)
-            stored.entry, stored.complete = entry, True
-            writes.changed_round(match, stored)
-            location = url_for("matches.scoreboard", mode=mode, key=key, match_id=match.id)
-            writes.keep_receipt(form.once.data, location)
-            db.session.commit()
             flash(gettext("Round %(number)s saved.", number=stored.number))
             return redirect(location)
     page = render_page(
