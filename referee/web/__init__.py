@@ -105,6 +105,9 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
 
     views.register(app)
     security.init_rate_limits(app)
+    from referee.web import api
+
+    api.init_app(app)
     if app.config.get("AUTO_MIGRATE", test_config is None):
         _migrate_empty_sqlite(app)
     return app

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
-from flask import session
+from flask import request, session
 from flask_babel import gettext
 
 from referee.errors import RefereeError
@@ -31,6 +31,8 @@ log = logging.getLogger(__name__)
 
 
 def select_locale() -> str:
+    if request.path.startswith("/api/"):  # no cookie there: the request says
+        return request.accept_languages.best_match(LANGUAGES) or DEFAULT
     lang = session.get("lang")
     if lang in LANGUAGES:
         return str(lang)

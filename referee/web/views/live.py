@@ -66,7 +66,7 @@ def _rearranges_table(state: RoundInProgress) -> bool:
     return state.rules.turn_style is TurnStyle.TABLE
 
 
-def _table_view(state: RoundInProgress) -> list[dict[str, Any]]:
+def table_view(state: RoundInProgress) -> list[dict[str, Any]]:
     """The melds on the table, each card marked with who laid it off (if it was)."""
     melds = []
     for meld in state.table:
@@ -101,13 +101,13 @@ def _cards_on_table(state: RoundInProgress) -> list[str]:
     return sorted({format_card(card) for card in state.used_cards if not card.is_joker})
 
 
-def _next_player(state: RoundInProgress, turns: list[dict[str, Any]]) -> str:
+def next_player(state: RoundInProgress, turns: list[dict[str, Any]]) -> str:
     """Who most likely plays next: the leader, then the seat after the last turn entered."""
     last = turns[-1].get("player") if turns else None
     return state.header.seat_after(last) if last in state.players else state.leader
 
 
-def _table_melds(state: RoundInProgress) -> list[tuple[Card, ...]]:
+def table_melds(state: RoundInProgress) -> list[tuple[Card, ...]]:
     """The cards of every meld on the table, as the table solver takes them."""
     return [meld.cards for meld in state.table]
 
@@ -125,12 +125,12 @@ def _blank_turn_form(access: Access, match: Match, state: RoundInProgress) -> Fl
     if not access.can_edit or state.is_over:
         return None
     form = _turn_form(match, state, formdata=None)
-    form.player.data = _next_player(state, _turns(match))
+    form.player.data = next_player(state, _turns(match))
     form.turns_before.data = str(len(_turns(match)))
     form.for_round.data = str(state.number)
     form.match_version.data = str(match.version)
     if _rearranges_table(state):  # start from the table as it stands
-        form.table.data = format_table(_table_melds(state))
+        form.table.data = format_table(table_melds(state))
     return form
 
 
@@ -166,7 +166,7 @@ def _page(
         rearranges_table=_rearranges_table(state),
         layoffs=bool(state.rules.layoffs) and not _rearranges_table(state),
         turns=_turns(match),
-        melds=_table_view(state),
+        melds=table_view(state),
         accepts=json.dumps(_accepts(state)),
         used=_cards_on_table(state),
         jokers=state.rules.joker_count(len(state.players)),
@@ -329,7 +329,7 @@ def _arrange(form: Any, state: RoundInProgress, entry: dict[str, Any]) -> None:
     if not entry["played"]:
         form.played.errors = [*form.played.errors, gettext("Which cards were played?")]
         return
-    before = _table_melds(state)
+    before = table_melds(state)
     players = len(state.players)
     found = matchlog.call_engine(arrange, before, entry["played"], players, rules=state.rules)
     if found is not None:
@@ -363,7 +363,7 @@ def hint(mode: str, key: str, match_id: int) -> Any:
             play = matchlog.call_engine(
                 best_play,
                 hint_form.hand.cards,
-                _table_melds(state),
+                table_melds(state),
                 len(state.players),
                 rules=state.rules,
             )
