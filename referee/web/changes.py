@@ -70,7 +70,7 @@ def save_round(
     :func:`verify_round`), kept so that the next read need not replay it again.
     """
     if stored is None:
-        stored = Round(number=match.next_round_number, entry=entry)
+        stored = Round(number=match.next_round_number, entry=entry, complete=True)
         match.rounds.append(stored)
         writes.keep_receipt(once, location)
         writes.changed(match)
@@ -206,7 +206,7 @@ def end_live_round(
     state = matchlog.verify(match, matchlog.entries(match) + [entry])
     stored = match.live_round
     if stored is None:
-        stored = Round(number=match.next_round_number, entry=entry)
+        stored = Round(number=match.next_round_number, entry=entry, complete=True)
         match.rounds.append(stored)
     stored.entry, stored.complete = entry, True
     writes.changed_round(match, stored)

@@ -203,6 +203,9 @@ def outlook(match: Match) -> Outlook:
 def remember(match: Match, state: Any) -> None:
     """Keep the engine's replay of the match as it now stands in the session (about to be
     committed), so that the page or answer after a change need not replay it again."""
+    from referee.web.extensions import db
+
+    db.session.flush()  # the rounds as they will be stored (defaults applied)
     try:
         REPLAYS.put(_replay_key(match), Outlook(state, None))
     except (RecursionError, TypeError, ValueError):

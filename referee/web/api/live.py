@@ -100,9 +100,7 @@ def add_turn(asked: dict[str, Any], mode: str | None, key: str | None, match_id:
 @blp.response(200, schemas.LiveRound)
 @blp.errors(404, 409, 422, 428, writes=True)
 @engine_call
-def take_back_turn(
-    mode: str | None, key: str | None, match_id: int, number: int
-) -> Any:
+def take_back_turn(mode: str | None, key: str | None, match_id: int, number: int) -> Any:
     """Take back the last turn (``number`` names it; another turn is a 409)."""
     access, match, token, done = write_start(mode, key, match_id)
     if done is not None:
@@ -140,9 +138,7 @@ def discard_live_round(mode: str | None, key: str | None, match_id: int) -> Any:
 
 
 @blp.table_route(LIVE + "/end", methods=["POST"])
-@blp.arguments(
-    schemas.RoundEnd, example={"hands": {"Budi": ["10H", "QS"], "Andi": ["4S"]}}
-)
+@blp.arguments(schemas.RoundEnd, example={"hands": {"Budi": ["10H", "QS"], "Andi": ["4S"]}})
 @blp.response(201, schemas.Scoreboard)
 @blp.errors(404, 409, 422, 428, writes=True)
 @engine_call
@@ -184,9 +180,7 @@ def arrange(asked: dict[str, Any], mode: str | None, key: str | None, match_id: 
     """manipulation: the table as it stands with these cards played, arranged (nothing saved)."""
     _access, match = match_of(mode, key, match_id)
     state = manipulation_state(match)
-    return tools.arrangement(
-        table_melds(state), asked["played"], len(state.players), state.rules
-    )
+    return tools.arrangement(table_melds(state), asked["played"], len(state.players), state.rules)
 
 
 @blp.table_route(LIVE + "/hint", methods=["POST"])
@@ -199,4 +193,3 @@ def hint(asked: dict[str, Any], mode: str | None, key: str | None, match_id: int
     _access, match = match_of(mode, key, match_id)
     state = manipulation_state(match)
     return tools.play_hint(asked["hand"], table_melds(state), len(state.players), state.rules)
-

@@ -34,7 +34,9 @@ def Cards(max_cards: int = MAX_CARDS, **meta: Any) -> fields.List:  # noqa: N802
 
 def Melds(**meta: Any) -> fields.List:  # noqa: N802
     return fields.List(
-        fields.List(fields.String(validate=validate.Length(1, 12)), validate=validate.Length(max=40)),
+        fields.List(
+            fields.String(validate=validate.Length(1, 12)), validate=validate.Length(max=40)
+        ),
         validate=validate.Length(max=60),
         metadata=meta,
     )
@@ -319,7 +321,10 @@ class NewMatch(StrictSchema):
         Name(),
         required=True,
         validate=validate.Length(1, 10),
-        metadata={"description": "the table's players, in seating order", "example": ["Budi", "Siti"]},
+        metadata={
+            "description": "the table's players, in seating order",
+            "example": ["Budi", "Siti"],
+        },
     )
     first_dealer = fields.String(
         load_default="random",

@@ -163,4 +163,3 @@ def hint(asked: dict[str, Any]) -> Any:
     """manipulation: "what can I play": the most cards of a hand that can join the table."""
     rules = manipulation(asked["players"])
     return play_hint(asked["hand"], asked["before"], asked["players"], rules)
-
