@@ -217,7 +217,8 @@ def conflict(match: Match, message: str | None = None) -> ApiError:
 
 
 def idempotency_token(table: CardTable) -> str | None:
-    """The receipt token of this request's Idempotency-Key (None without one), per table."""
+    """The receipt token of this request's Idempotency-Key (None without one), per table
+    and operation: the same key sent to another operation is another write."""
     key = request.headers.get("Idempotency-Key", "")
     if not key:
         return None
@@ -227,7 +228,8 @@ def idempotency_token(table: CardTable) -> str | None:
             "malformed",
             gettext("An Idempotency-Key has at most %(max)s characters.", max=IDEMPOTENCY_KEY_MAX),
         )
-    digest = hashlib.sha256(f"{table.id}:{key}".encode()).hexdigest()
+    operation = (request.endpoint or "").removesuffix("_bearer")
+    digest = hashlib.sha256(f"{table.id}:{operation}:{key}".encode()).hexdigest()
     return "api:" + digest[:60]
 
 

@@ -15,35 +15,44 @@ from marshmallow import Schema, fields, validate
 from referee.rulesets import RULESETS
 from referee.web.forms import HINT_MAX_CARDS, NAME_MAX, TARGET_MAX
 
-CARD = {"type": "string", "maxLength": 12}
 MAX_CARDS = 120  # two decks and four jokers, and then some
 RULESET_IDS = list(RULESETS)
 
 
-def Card(**meta: Any) -> fields.String:  # noqa: N802 - a field factory reads like a type
-    return fields.String(validate=validate.Length(1, 12), metadata=meta)
+FIELD_OPTIONS = ("required", "load_default", "allow_none")
 
 
-def Cards(max_cards: int = MAX_CARDS, **meta: Any) -> fields.List:  # noqa: N802
+def _split(meta: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
+    """Field options (required, load_default) apart from the documentation (metadata)."""
+    options = {name: meta.pop(name) for name in FIELD_OPTIONS if name in meta}
+    return options, meta
+
+
+def Cards(max_cards: int = MAX_CARDS, **meta: Any) -> fields.List:  # noqa: N802 - a field type
+    options, meta = _split(meta)
     return fields.List(
         fields.String(validate=validate.Length(1, 12)),
         validate=validate.Length(max=max_cards),
         metadata=meta,
+        **options,
     )
 
 
 def Melds(**meta: Any) -> fields.List:  # noqa: N802
+    options, meta = _split(meta)
     return fields.List(
         fields.List(
             fields.String(validate=validate.Length(1, 12)), validate=validate.Length(max=40)
         ),
         validate=validate.Length(max=60),
         metadata=meta,
+        **options,
     )
 
 
 def Name(**meta: Any) -> fields.String:  # noqa: N802
-    return fields.String(validate=validate.Length(1, NAME_MAX), metadata=meta)
+    options, meta = _split(meta)
+    return fields.String(validate=validate.Length(1, NAME_MAX), metadata=meta, **options)
 
 
 class StrictSchema(Schema):

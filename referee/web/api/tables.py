@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from typing import Any
 
 from flask import url_for
@@ -101,6 +102,11 @@ def add_players(asked: dict[str, Any], mode: str | None, key: str | None) -> Any
     return core.created(table_of(access), location)
 
 
+def aware(moment: datetime) -> datetime:
+    """A stored time with its zone (SQLite gives it back without one: it is UTC)."""
+    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
+
+
 def summary_of(match: Match) -> dict[str, Any]:
     seen = matchlog.outlook(match)
     live = match.live_round
@@ -114,7 +120,7 @@ def summary_of(match: Match) -> dict[str, Any]:
         "winners": seen.winners,
         "totals": dict(seen.state.totals) if seen.state is not None else {},
         "version": match.version,
-        "created_at": match.created_at,
+        "created_at": aware(match.created_at),
         "error": i18n.error_text(seen.error) if seen.error is not None else None,
     }
 
