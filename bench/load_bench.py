@@ -153,6 +153,7 @@ function request()
 end
 """
 
+
 def wrk(url: str, seconds: int, script: Path | None = None, headers: list[str] = ()) -> dict:
     command = ["wrk", "-t2", "-c4", f"-d{seconds}s", "--latency"]
     for header in headers:
@@ -182,7 +183,9 @@ def main() -> None:
     database = f"sqlite:///{tmp / 'bench.db'}"
     started = time.monotonic()
     edit_key, view_key = seed(database, args.matches, args.rounds)
-    print(f"seeded {args.matches} matches of {args.rounds} rounds in {time.monotonic() - started:.0f} s")
+    print(
+        f"seeded {args.matches} matches of {args.rounds} rounds in {time.monotonic() - started:.0f} s"
+    )
     env = {
         **os.environ,
         "DATABASE_URL": database,
