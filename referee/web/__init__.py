@@ -104,10 +104,10 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     from referee.web import views
 
     views.register(app)
-    security.init_rate_limits(app)
     from referee.web import api
 
     api.init_app(app)
+    security.init_rate_limits(app)
     if app.config.get("AUTO_MIGRATE", test_config is None):
         _migrate_empty_sqlite(app)
     return app

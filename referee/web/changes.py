@@ -25,6 +25,7 @@ from referee.web import matchlog, writes
 from referee.web.extensions import db
 from referee.web.forms import NAME_MAX, OPTION_LIMITS, OPTION_MESSAGES
 from referee.web.models import CardTable, Match, MatchPlayer, Player, Round
+from referee.web.names import name_key
 
 # -- complete rounds ------------------------------------------------------------------------
 
@@ -313,9 +314,9 @@ def start_match(
 
 
 def taken_names(table: CardTable, names: Sequence[str]) -> list[str]:
-    """The names already at the table (compared case-insensitively)."""
-    existing = {player.name.casefold() for player in table.players}
-    return [name for name in names if name.casefold() in existing]
+    """The names already at the table (compared without case or width)."""
+    existing = {name_key(player.name) for player in table.players}
+    return [name for name in names if name_key(name) in existing]
 
 
 def name_refusal(names: Sequence[str]) -> str | None:
@@ -326,9 +327,9 @@ def name_refusal(names: Sequence[str]) -> str | None:
     for name in names:
         if not name.strip() or len(name) > NAME_MAX:
             return gettext("Player names must be 1 to %(max)s letters long.", max=NAME_MAX)
-        if name.casefold() in seen:
+        if name_key(name) in seen:
             return gettext("%(name)s is written twice.", name=name)
-        seen.add(name.casefold())
+        seen.add(name_key(name))
     return None
 
 

@@ -26,6 +26,7 @@ ERROR_DESCRIPTIONS = {
     413: "Too large",
     422: "The referee refused: the reason, with the round and turn where it applies",
     428: "The write named no version (If-Match)",
+    429: "Too many requests from this address (the anonymous tools, new tables, wrong keys)",
 }
 
 IF_MATCH = {
@@ -75,7 +76,7 @@ class ApiBlueprint(flask_smorest.Blueprint):  # type: ignore[misc]
         """Document the error answers of an operation (and, for a write, its headers)."""
 
         def decorator(func: Any) -> Any:
-            for status in (400, 413, *statuses):
+            for status in (400, 413, 429, *statuses):
                 func = self.alt_response(
                     status, schema=ErrorAnswer, description=ERROR_DESCRIPTIONS[status]
                 )(func)

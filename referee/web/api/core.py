@@ -30,7 +30,7 @@ from werkzeug.exceptions import HTTPException, MethodNotAllowed, NotFound
 
 from referee.errors import RefereeError
 from referee.web import i18n, writes
-from referee.web.access import EDIT, VIEW, Access, find_table
+from referee.web.access import EDIT, KEY_FORMAT, VIEW, Access, find_table
 from referee.web.extensions import db
 from referee.web.models import CardTable, Match
 
@@ -100,7 +100,7 @@ def http_message(status: int) -> str:
             "Another phone saved a change to this table at the same moment, so nothing of"
             " yours was saved. Check the match and send it again."
         ),
-        413: gettext("That file is too big."),
+        413: gettext("That is too much to send at once."),
         500: gettext("Something went wrong on our side. Please go back and try again."),
     }
     return messages.get(status, gettext("Something went wrong."))
@@ -138,7 +138,7 @@ def table_access(mode: str | None, key: str | None, *, edit: bool = False) -> Ac
         if mode is not None and key is not None:
             return find_table(mode, key, edit=edit)
         key = bearer_key()
-        if not key or len(key) > 64:
+        if not KEY_FORMAT.fullmatch(key):
             raise not_found()
         try:
             return find_table(EDIT, key, edit=edit)
@@ -154,18 +154,6 @@ def key_path(access: Access) -> str:
     """The API path of the table as it was reached (the bearer form has no key in it)."""
     bearer = request.view_args is not None and request.view_args.get("mode", "") is None
     return f"{PREFIX}/table" if bearer else f"{PREFIX}/{access.mode}/{access.key}"
-
-
-def key_for_match_version(mode: str | None, key: str | None) -> tuple[Any, str] | None:
-    """The key column and key to check a match's version by (None: no key given)."""
-    if mode is not None and key is not None:
-        if mode not in (EDIT, VIEW) or not key or len(key) > 64:
-            return None
-        return (CardTable.edit_key if mode == EDIT else CardTable.view_key), key
-    key = bearer_key()
-    if not key or len(key) > 64:
-        return None
-    return None, key
 
 
 # -- versions ------------------------------------------------------------------------------
@@ -230,7 +218,7 @@ def idempotency_token(table: CardTable) -> str | None:
         )
     operation = (request.endpoint or "").removesuffix("_bearer")
     digest = hashlib.sha256(f"{table.id}:{operation}:{key}".encode()).hexdigest()
-    return "api:" + digest[:60]
+    return "api-" + digest[:60]
 
 
 def replayed(token: str | None) -> Response | None:
@@ -274,7 +262,7 @@ def idempotency_token_global() -> str | None:
             "malformed",
             gettext("An Idempotency-Key has at most %(max)s characters.", max=IDEMPOTENCY_KEY_MAX),
         )
-    return "api:" + hashlib.sha256(f"new table:{key}".encode()).hexdigest()[:60]
+    return "api-" + hashlib.sha256(f"new table:{key}".encode()).hexdigest()[:60]
 
 
 def created(body: Any, location: str) -> tuple[Any, int, dict[str, str]]:

@@ -11,7 +11,7 @@ from flask_babel import gettext
 from sqlalchemy import or_, select
 
 from referee.web import changes, i18n, labels, matchlog, scoresheet
-from referee.web.access import EDIT, Access, open_match
+from referee.web.access import EDIT, KEY_FORMAT, Access, open_match
 from referee.web.api import core, schemas
 from referee.web.api.base import ApiBlueprint, engine_call
 from referee.web.extensions import db
@@ -125,7 +125,7 @@ def version(mode: str | None, key: str | None, match_id: int) -> Any:
         key = core.bearer_key()
         where = or_(CardTable.edit_key == key, CardTable.view_key == key)
     found = None
-    if key and len(key) <= 64:
+    if key and KEY_FORMAT.fullmatch(key):
         found = db.session.scalar(
             select(Match.version)
             .join(CardTable, Match.table_id == CardTable.id)

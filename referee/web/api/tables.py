@@ -17,6 +17,7 @@ from referee.web.api.base import ApiBlueprint, engine_call
 from referee.web.api.matches import scoreboard_of
 from referee.web.extensions import db
 from referee.web.models import Match
+from referee.web.names import clean_name
 
 blp = ApiBlueprint(
     "api_tables",
@@ -57,10 +58,10 @@ def create_table(asked: dict[str, Any]) -> Any:
     key = core.idempotency_token_global()
     if done := core.replayed(key):
         return done
-    names = [name.strip() for name in asked.get("players") or []]
+    names = [clean_name(name) for name in asked.get("players") or []]
     if names and (refusal := changes.name_refusal(names)):
         raise core.ApiError(422, "refused", refusal)
-    name = asked["name"].strip()
+    name = clean_name(asked["name"])
     if not name:
         raise core.ApiError(422, "refused", gettext("Give the table a name."))
     table = changes.create_table(name, names)
@@ -88,7 +89,7 @@ def add_players(asked: dict[str, Any], mode: str | None, key: str | None) -> Any
     token = core.idempotency_token(access.table)
     if done := core.replayed(token):
         return done
-    names = [name.strip() for name in asked["names"]]
+    names = [clean_name(name) for name in asked["names"]]
     refusal = changes.name_refusal(names)
     taken = changes.taken_names(access.table, names)
     if refusal is None and taken:
