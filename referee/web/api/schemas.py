@@ -402,7 +402,7 @@ class RoundEntry(Schema):
     knock = fields.String(metadata={"description": "gin, manipulation: who knocked"})
     end = fields.String(metadata={"description": "void, blocked, stock, draw"})
     hands = fields.Dict(keys=fields.String(), values=fields.List(fields.String()))
-    melds = fields.Dict(keys=fields.String(), values=fields.Raw())
+    melds = fields.Dict(keys=fields.String(), values=fields.Raw(allow_none=True))
     closer = fields.String()
     closing_card = fields.String()
     turns = fields.List(fields.Dict())
