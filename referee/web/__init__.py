@@ -104,6 +104,9 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     from referee.web import views
 
     views.register(app)
+    from referee.web import api
+
+    api.init_app(app)
     security.init_rate_limits(app)
     if app.config.get("AUTO_MIGRATE", test_config is None):
         _migrate_empty_sqlite(app)

@@ -14,9 +14,10 @@ from dataclasses import dataclass
 
 from flask import abort, session
 from sqlalchemy import select
+from sqlalchemy.orm import selectinload
 
 from referee.web.extensions import db
-from referee.web.models import CardTable, Match
+from referee.web.models import CardTable, Match, MatchPlayer
 from referee.web.writes import lock_rows
 
 EDIT, VIEW = "t", "v"
@@ -45,8 +46,15 @@ def open_table(mode: str, key: str, *, edit: bool = False) -> Access:
 
     A request that writes (``edit`` and not a GET) locks the table's row until it
     commits, so that the writes of the phones around one table run one at a time
-    (:mod:`referee.web.writes`).
+    (:mod:`referee.web.writes`).  The browser remembers the table.
     """
+    access = find_table(mode, key, edit=edit)
+    remember(mode, key)
+    return access
+
+
+def find_table(mode: str, key: str, *, edit: bool = False) -> Access:
+    """:func:`open_table` without remembering it (the JSON API has no cookies)."""
     if mode not in (EDIT, VIEW) or (edit and mode != EDIT) or not KEY_FORMAT.fullmatch(key):
         abort(404)
     column = CardTable.edit_key if mode == EDIT else CardTable.view_key
@@ -56,12 +64,19 @@ def open_table(mode: str, key: str, *, edit: bool = False) -> Access:
     table = db.session.scalar(query)
     if table is None:
         abort(404)
-    remember(mode, key)
     return Access(table, mode)
 
 
+# What every page of a match reads: its seats with their players and its rounds,
+# loaded with the match in two more queries rather than one per seat.
+MATCH_LOADING = (
+    selectinload(Match.seats).joinedload(MatchPlayer.player),
+    selectinload(Match.rounds),
+)
+
+
 def open_match(access: Access, match_id: int) -> Match:
-    match = db.session.get(Match, match_id)
+    match = db.session.get(Match, match_id, options=MATCH_LOADING)
     if match is None or match.table_id != access.table.id:
         abort(404)
     return match

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
-from flask import session
+from flask import request, session
 from flask_babel import LazyString, gettext
 from flask_babel import lazy_gettext as _l
 
@@ -32,6 +32,8 @@ log = logging.getLogger(__name__)
 
 
 def select_locale() -> str:
+    if request.path.startswith("/api/"):  # no cookie there: the request says
+        return request.accept_languages.best_match(LANGUAGES) or DEFAULT
     lang = session.get("lang")
     if lang in LANGUAGES:
         return str(lang)

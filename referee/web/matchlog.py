@@ -9,8 +9,8 @@ Rounds are stored in the engine's canonical form (:func:`canonical_round`:
 known keys only, canonical cards).  Reading a stored round never raises
 anything but a :class:`RefereeError`, so one bad round (stored before imports
 were checked) makes its match "cannot be replayed", not the pages that list it
-fail.  A replay is cached by the text of the document it replays: the log
-stays the truth, and a table page does not replay an unchanged match again.
+fail.  A replay is cached by the text of the rounds it replays: the log
+stays the truth, and a page does not replay an unchanged match again.
 """
 
 from __future__ import annotations
@@ -172,25 +172,44 @@ class _Replays:
 REPLAYS = _Replays(CACHE_SIZE)
 
 
+def _replay_key(match: Match) -> str:
+    """What a replay of the match depends on: its header and its rounds as stored.
+
+    Reading the stored rounds into canonical form costs more than the hash, so the
+    key is taken from them as stored; two spellings of one round replay alike and
+    at worst are replayed once each.
+    """
+    stored = [r.entry for r in match.complete_rounds]
+    text = json.dumps([header(match), stored], sort_keys=True, ensure_ascii=False)
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
 def outlook(match: Match) -> Outlook:
     """The match replayed (or why it cannot be); the same document is replayed only once."""
     try:
-        doc = document(match)
-        key = hashlib.sha256(
-            json.dumps(doc, sort_keys=True, ensure_ascii=False).encode()
-        ).hexdigest()
-    except RefereeError as error:
-        return Outlook(None, error)
+        key = _replay_key(match)
     except (RecursionError, TypeError, ValueError):
         return Outlook(None, MatchFileError(STORED_UNREADABLE))
     seen = REPLAYS.get(key)
     if seen is None:
         try:
-            seen = Outlook(replay(doc), None)
+            seen = Outlook(replay(document(match)), None)
         except RefereeError as error:
             seen = Outlook(None, error)
         REPLAYS.put(key, seen)
     return seen
+
+
+def remember(match: Match, state: Any) -> None:
+    """Keep the engine's replay of the match as it now stands in the session (about to be
+    committed), so that the page or answer after a change need not replay it again."""
+    from referee.web.extensions import db
+
+    db.session.flush()  # the rounds as they will be stored (defaults applied)
+    try:
+        REPLAYS.put(_replay_key(match), Outlook(state, None))
+    except (RecursionError, TypeError, ValueError):
+        pass
 
 
 def verify(match: Match, rounds: Sequence[dict[str, Any]]) -> Any:

@@ -55,6 +55,15 @@ RATE_LIMITED = {
     "tools.gin_analyser": "RATELIMIT_TOOLS",
     "live.hint": "RATELIMIT_TOOLS",
     "tables.create": "RATELIMIT_NEW_TABLES",
+    # The JSON API's anonymous tools and new tables count with the pages'.
+    **{f"api_tools.{name}": "RATELIMIT_TOOLS" for name in ("meld", "gin_hand", "knock", "turn")},
+    **{f"api_tools.{name}": "RATELIMIT_TOOLS" for name in ("arrange_table", "hint")},
+    **{
+        f"api_live.{name}{form}": "RATELIMIT_TOOLS"
+        for name in ("hint", "arrange")
+        for form in ("", "_bearer")
+    },
+    "api_tables.create_table": "RATELIMIT_NEW_TABLES",
 }
 
 DEFAULTS: dict[str, Any] = {

@@ -3,16 +3,18 @@
 from __future__ import annotations
 
 import logging
+from typing import Any
 
 from flask import Flask, render_template, request
 from flask_babel import get_locale, gettext
 from flask_wtf.csrf import CSRFError
 from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.orm.exc import StaleDataError
-from werkzeug.exceptions import HTTPException
+from werkzeug.exceptions import Conflict, HTTPException, InternalServerError
 
 from referee.errors import RefereeError
 from referee.web import cardview, i18n, labels
+from referee.web.api import core as api
 from referee.web.extensions import db
 from referee.web.fields import numbered
 from referee.web.forms import LanguageForm
@@ -52,14 +54,22 @@ def register(app: Flask) -> None:
             "language_form": LanguageForm(formdata=None),
         }
 
+    # The JSON API (/api/v1) answers every error as JSON: see referee.web.api.core.
+    @app.errorhandler(api.ApiError)
+    def api_error(error: api.ApiError) -> Any:
+        db.session.rollback()
+        return api.error_response(error)
+
     @app.errorhandler(CSRFError)
-    def csrf_error(error: CSRFError) -> tuple[str, int]:
+    def csrf_error(error: CSRFError) -> Any:
         db.session.rollback()
         return render_template("errors/csrf.html"), 400
 
     @app.errorhandler(RefereeError)
-    def referee_error(error: RefereeError) -> tuple[str, int]:
+    def referee_error(error: RefereeError) -> Any:
         db.session.rollback()
+        if api.is_api_request():
+            return api.error_response(api.refused(error))
         page = render_template(
             "errors/referee.html", message=i18n.error_text(error), back=referrer_path()
         )
@@ -67,31 +77,39 @@ def register(app: Flask) -> None:
 
     @app.errorhandler(StaleDataError)
     @app.errorhandler(IntegrityError)
-    def write_conflict(error: Exception) -> tuple[str, int]:
+    def write_conflict(error: Exception) -> Any:
         """Two phones wrote at the same instant and the database kept the first: a 409."""
         db.session.rollback()
         log.info("write conflict: %s", type(error).__name__)
+        if api.is_api_request():
+            return api.http_error(Conflict())
         return conflict_page(), 409
 
     @app.errorhandler(OperationalError)
-    def busy_database(error: OperationalError) -> tuple[str, int]:
+    def busy_database(error: OperationalError) -> Any:
         db.session.rollback()
         if "locked" not in str(error.orig) and "could not serialize" not in str(error.orig):
             return unexpected(error)
         log.warning("database busy: %s", error.orig)
+        if api.is_api_request():
+            return api.http_error(Conflict())
         return conflict_page(), 409
 
     @app.errorhandler(HTTPException)
-    def http_error(error: HTTPException) -> tuple[str, int]:
+    def http_error(error: HTTPException) -> Any:
         db.session.rollback()
+        if api.is_api_request():
+            return api.http_error(error)
         code = error.code or 500
         return render_template("errors/http.html", code=code, title=_title(code)), code
 
     @app.errorhandler(Exception)
-    def unexpected(error: Exception) -> tuple[str, int]:
+    def unexpected(error: Exception) -> Any:
         log.exception("unexpected error")
         try:
             db.session.rollback()
+            if api.is_api_request():
+                return api.http_error(InternalServerError())
             return render_template("errors/http.html", code=500, title=_title(500)), 500
         except Exception:  # the page itself failed: a plain one, still friendly
             log.exception("the error page failed too")

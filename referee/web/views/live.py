@@ -10,7 +10,6 @@ played ("What can I play?"); neither saves anything.
 
 from __future__ import annotations
 
-import copy
 import json
 from typing import Any
 
@@ -26,13 +25,12 @@ from referee.notation import format_card, format_cards
 from referee.round import NOT_MARKED_OUT, RoundInProgress
 from referee.rulesets import TurnStyle
 from referee.table import Play, arrange, best_play, format_table, take_back
-from referee.web import i18n, matchlog, writes
+from referee.web import changes, i18n, matchlog, writes
 from referee.web.access import Access, open_match, open_table
-from referee.web.extensions import db
 from referee.web.feedback import show_error
 from referee.web.fields import choices, numbered
 from referee.web.forms import ActionForm, PlayHintForm
-from referee.web.models import Match, Round
+from referee.web.models import Match
 from referee.web.roundforms import (
     ManipulationTurnForm,
     TurnForm,
@@ -48,8 +46,7 @@ LIVE = "/<any(t,v):mode>/<key>/m/<int:match_id>/live"
 
 
 def _turns(match: Match) -> list[dict[str, Any]]:
-    stored = match.live_round
-    return copy.deepcopy(stored.entry.get("turns", [])) if stored is not None else []
+    return changes.live_turns(match)
 
 
 def _state(match: Match, turns: list[dict[str, Any]]) -> tuple[Any, RefereeError | None]:
@@ -69,7 +66,7 @@ def _rearranges_table(state: RoundInProgress) -> bool:
     return state.rules.turn_style is TurnStyle.TABLE
 
 
-def _table_view(state: RoundInProgress) -> list[dict[str, Any]]:
+def table_view(state: RoundInProgress) -> list[dict[str, Any]]:
     """The melds on the table, each card marked with who laid it off (if it was)."""
     melds = []
     for meld in state.table:
@@ -104,13 +101,13 @@ def _cards_on_table(state: RoundInProgress) -> list[str]:
     return sorted(format_card(card) for card in state.used_cards if not card.is_joker)
 
 
-def _next_player(state: RoundInProgress, turns: list[dict[str, Any]]) -> str:
+def next_player(state: RoundInProgress, turns: list[dict[str, Any]]) -> str:
     """Who most likely plays next: the leader, then the seat after the last turn entered."""
     last = turns[-1].get("player") if turns else None
     return state.header.seat_after(last) if last in state.players else state.leader
 
 
-def _table_melds(state: RoundInProgress) -> list[tuple[Card, ...]]:
+def table_melds(state: RoundInProgress) -> list[tuple[Card, ...]]:
     """The cards of every meld on the table, as the table solver takes them."""
     return [meld.cards for meld in state.table]
 
@@ -128,12 +125,12 @@ def _blank_turn_form(access: Access, match: Match, state: RoundInProgress) -> Fl
     if not access.can_edit or state.is_over:
         return None
     form = _turn_form(match, state, formdata=None)
-    form.player.data = _next_player(state, _turns(match))
+    form.player.data = next_player(state, _turns(match))
     form.turns_before.data = str(len(_turns(match)))
     form.for_round.data = str(state.number)
     form.match_version.data = str(match.version)
     if _rearranges_table(state):  # start from the table as it stands
-        form.table.data = format_table(_table_melds(state))
+        form.table.data = format_table(table_melds(state))
     return form
 
 
@@ -169,7 +166,7 @@ def _page(
         rearranges_table=_rearranges_table(state),
         layoffs=bool(state.rules.layoffs) and not _rearranges_table(state),
         turns=_turns(match),
-        melds=_table_view(state),
+        melds=table_view(state),
         accepts=json.dumps(_accepts(state)),
         used=_cards_on_table(state),
         copies=state.rules.copies(len(state.players)),
@@ -255,9 +252,9 @@ def turn(mode: str, key: str, match_id: int) -> Any:
             else:
                 _apply_marking_out(state, entry)
                 location = url_for("live.show", mode=mode, key=key, match_id=match.id)
-                _save_turn(match, turns + [entry])
-                writes.keep_receipt(form.once.data, location)
-                db.session.commit()
+                changes.record_turn(
+                    match, state, turns, entry, once=form.once.data, location=location
+                )
                 return redirect(location)
         except ValidationError:
             pass
@@ -349,7 +346,7 @@ def _arrange(form: Any, state: RoundInProgress, entry: dict[str, Any]) -> None:
     if not entry["played"]:
         form.played.errors = [*form.played.errors, gettext("Which cards were played?")]
         return
-    before = _table_melds(state)
+    before = table_melds(state)
     players = len(state.players)
     found = matchlog.call_engine(arrange, before, entry["played"], players, rules=state.rules)
     if found is not None:
@@ -383,7 +380,7 @@ def hint(mode: str, key: str, match_id: int) -> Any:
             play = matchlog.call_engine(
                 best_play,
                 hint_form.hand.cards,
-                _table_melds(state),
+                table_melds(state),
                 len(state.players),
                 rules=state.rules,
             )
@@ -393,18 +390,6 @@ def hint(mode: str, key: str, match_id: int) -> Any:
         turn_form.played.data = format_cards(play.cards)
         turn_form.table.data = str(play.arrangement)
     return _page(access, match, state, turn_form, hint_form, play)
-
-
-def _save_turn(match: Match, turns: list[dict[str, Any]]) -> None:
-    stored = match.live_round
-    if stored is None:
-        match.rounds.append(
-            Round(number=match.next_round_number, entry={"turns": turns}, complete=False)
-        )
-        writes.changed(match)
-    else:
-        stored.entry = {**stored.entry, "turns": turns}
-        writes.changed_round(match, stored)
 
 
 def _named_turns(match: Match) -> tuple[int | None, bool]:
@@ -424,22 +409,13 @@ def undo(mode: str, key: str, match_id: int) -> Any:
     access = open_table(mode, key, edit=True)
     match = open_match(access, match_id)
     seen, current = _named_turns(match)
-    stored = match.live_round
     turns = _turns(match)
     if not current:
         if seen is not None and len(turns) == seen - 1:
             flash(gettext("Turn %(number)s was taken back already.", number=seen))
             return _back_to_the_table(access, match)
         return _live_conflict(access, match, seen, turns)
-    if stored is not None and turns:
-        if turns[:-1]:
-            stored.entry = {**stored.entry, "turns": turns[:-1]}
-            writes.changed_round(match, stored)
-        else:
-            match.rounds.remove(stored)
-            db.session.delete(stored)
-            writes.changed(match)
-        db.session.commit()
+    if changes.take_back_turn(match):
         flash(gettext("The last turn was taken back."))
     return _back_to_the_table(access, match)
 
@@ -471,10 +447,7 @@ def discard(mode: str, key: str, match_id: int) -> Any:
         return to_score_sheet(access, match)
     if not current:
         return _live_conflict(access, match, seen, _turns(match))
-    match.rounds.remove(stored)
-    db.session.delete(stored)
-    writes.changed(match)
-    db.session.commit()
+    changes.discard_live_round(match)
     flash(gettext("The live round was discarded."))
     return to_score_sheet(access, match)
 
@@ -505,7 +478,8 @@ def end(mode: str, key: str, match_id: int) -> Any:
     if form.is_submitted() and not conflict and form.validate():
         try:
             entry = build_end(form, players, out, turns)
-            matchlog.verify(match, matchlog.entries(match) + [entry])
+            location = url_for("matches.scoreboard", mode=mode, key=key, match_id=match.id)
+            stored = changes.end_live_round(match, entry, once=form.once.data, location=location)
         except ValidationError:
             pass
         except RefereeError as refused:
@@ -516,15 +490,6 @@ def end(mode: str, key: str, match_id: int) -> Any:
             }
             show_error(form, card_fields(form), refused, state.number, hands)
         else:
-            stored = match.live_round
-            if stored is None:
-                stored = Round(number=match.next_round_number, entry=entry)
-                match.rounds.append(stored)
-            stored.entry, stored.complete = entry, True
-            writes.changed_round(match, stored)
-            location = url_for("matches.scoreboard", mode=mode, key=key, match_id=match.id)
-            writes.keep_receipt(form.once.data, location)
-            db.session.commit()
             flash(gettext("Round %(number)s saved.", number=stored.number))
             return redirect(location)
     page = render_page(

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import secrets
 from collections.abc import Mapping
 from typing import Any
 
@@ -16,7 +15,8 @@ from referee.errors import RefereeError
 from referee.matchfile import NOT_A_MATCH, dump_match, load_document, read_match
 from referee.rematch import rematch_dealer
 from referee.rulesets import RULESETS, Ruleset
-from referee.web import i18n, matchlog, scoresheet, writes
+from referee.rulesets.base import PLAYER_COUNT, PLAYER_COUNT_EXACT
+from referee.web import changes, i18n, matchlog, scoresheet, writes
 from referee.web.access import EDIT, KEY_FORMAT, Access, open_match, open_table
 from referee.web.extensions import db
 from referee.web.fields import numbered
@@ -88,7 +88,7 @@ def _setup_page(access: Access, rules: Ruleset, match: Match | None) -> Any:
                 db.session.add(match)
             else:
                 writes.changed(match)
-            _apply_setup(match, header)
+            changes.apply_setup(match, header)
             db.session.flush()
             location = url_for(
                 "matches.scoreboard", mode=access.mode, key=access.key, match_id=match.id
@@ -116,53 +116,27 @@ def _read_setup(form: Any, rules: Ruleset) -> dict[str, Any] | None:
         return None
     seats = numbered(form, "seat")
     seated = [entry.data for entry in seats if entry.data]
-    seen: set[str] = set()
-    for entry in seats:
-        if entry.data and entry.data not in form.known:
-            entry.errors = [gettext("Not a valid choice.")]
-            return None
-        if entry.data and entry.data in seen:
-            entry.errors = [gettext("%(name)s already has a seat.", name=entry.data)]
-            return None
-        seen.add(entry.data)
     try:
-        rules.verify_players(len(seated))
-    except RefereeError as error:
-        seats[0].errors = [*seats[0].errors, i18n.error_text(error)]
-        return None
-    dealer = form.first_dealer.data
-    if dealer == "random":
-        dealer = secrets.choice(seated)
-    elif dealer not in seated:
-        form.first_dealer.errors = [gettext("The first dealer must be one of the players.")]
-        return None
-    try:
+        dealer = changes.seating(rules, seated, form.known, form.first_dealer.data)
         options = setup_options(form, rules)
+        return changes.header_of(rules, seated, dealer, options)
     except ValidationError:
         return None
-    header = {
-        "format": matchlog.FORMAT,
-        "rules": rules.id,
-        "options": options,
-        "players": seated,
-        "first_dealer": dealer,
-    }
-    try:
-        matchlog.verify_header(header)
-    except RefereeError as error:
-        form.form_errors.append(i18n.error_text(error))
+    except changes.SetupRefused as refused:
+        if refused.field == "seat":
+            named = [entry for entry in seats if entry.data == refused.name]
+            named[1 if len(named) > 1 else 0].errors = [refused.message]
+        elif refused.field == "first_dealer":
+            form.first_dealer.errors = [refused.message]
+        else:
+            form.form_errors.append(refused.message)
         return None
-    return header
-
-
-def _apply_setup(match: Match, header: dict[str, Any]) -> None:
-    by_name = {player.name: player for player in match.table.players}
-    match.options = header["options"]
-    match.first_dealer = header["first_dealer"]
-    match.seats.clear()
-    db.session.flush()
-    for seat, name in enumerate(header["players"]):
-        match.seats.append(MatchPlayer(seat=seat, player=by_name[name]))
+    except RefereeError as error:
+        if error.reason.key in (PLAYER_COUNT, PLAYER_COUNT_EXACT):
+            seats[0].errors = [*seats[0].errors, i18n.error_text(error)]
+        else:
+            form.form_errors.append(i18n.error_text(error))
+        return None
 
 
 def _fill_setup(form: Any, match: Match, rules: Ruleset) -> None:

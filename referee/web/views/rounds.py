@@ -13,11 +13,9 @@ from flask_babel import gettext, ngettext
 from wtforms.validators import ValidationError
 
 from referee.errors import RefereeError
-from referee.match import MATCH_OVER
 from referee.matchfile import NOT_A_MATCH, ROUND_NOT_OBJECT, load_document, read_header
-from referee.web import gin_view, i18n, matchlog, writes
+from referee.web import changes, gin_view, i18n, matchlog, writes
 from referee.web.access import open_match, open_table
-from referee.web.extensions import db
 from referee.web.feedback import field_cards, show_error
 from referee.web.fields import numbered
 from referee.web.forms import ActionForm, RoundJsonForm
@@ -94,12 +92,7 @@ def _round_form(access: Any, match: Match, stored: Round | None) -> Any:
     if form.is_submitted() and not conflict and form.validate():
         try:
             entry = build_round(form, match.rules, players)
-            rounds = matchlog.entries(match)
-            if stored is None:
-                rounds.append(entry)
-            else:
-                rounds[number - 1] = entry
-            state, later = _verify_correction(match, rounds, number)
+            state, later = changes.verify_round(match, entry, number)
         except ValidationError:
             pass
         except RefereeError as error:
@@ -115,12 +108,13 @@ def _round_form(access: Any, match: Match, stored: Round | None) -> Any:
                 location = url_for(
                     "matches.scoreboard", mode=access.mode, key=access.key, match_id=match.id
                 )
-                _save(
+                changes.save_round(
                     match,
                     stored,
                     entry,
                     remove_after=bool(later),
-                    once=form.once.data,
+                    state=state,
+                    once=form.once.data if stored is None else None,
                     location=location,
                 )
                 flash(gettext("Round %(number)s saved.", number=number))
@@ -243,25 +237,6 @@ def totals_now(match: Match) -> str:
     )
 
 
-def _verify_correction(
-    match: Match, rounds: list[dict[str, Any]], number: int
-) -> tuple[Any, list[int]]:
-    """Replay the match with round ``number`` as typed; the later rounds in the way, if any.
-
-    When the corrected round ends the match, the engine refuses every round after
-    it ("the match was already over"): the match is then replayed up to round
-    ``number`` and the numbers of the later rounds are returned, for the user to
-    decide whether to remove them.
-    """
-    try:
-        return matchlog.verify(match, rounds), []
-    except RefereeError as error:
-        if error.reason.key != MATCH_OVER or error.round != number + 1 or len(rounds) <= number:
-            raise
-    state = matchlog.verify(match, rounds[:number])
-    return state, list(range(number + 1, len(rounds) + 1))
-
-
 def _span(numbers: list[int]) -> str:
     return str(numbers[0]) if len(numbers) == 1 else f"{numbers[0]}–{numbers[-1]}"
 
@@ -270,29 +245,6 @@ def _preview(match: Match, state: Any, number: int, entry: dict[str, Any]) -> di
     result = state.rounds[number - 1]
     extra = gin_view.adjudication(match, entry) if match.rules == "gin" else None
     return {"result": result, "gin": extra}
-
-
-def _save(
-    match: Match,
-    stored: Round | None,
-    entry: dict[str, Any],
-    remove_after: bool = False,
-    once: str | None = None,
-    location: str = "",
-) -> None:
-    if stored is None:
-        match.rounds.append(Round(number=match.next_round_number, entry=entry))
-        writes.keep_receipt(once, location)
-        writes.changed(match)
-    else:
-        stored.entry = entry
-        stored.previous_entry = None
-        if remove_after:  # the corrected round ends the match: the rounds after it go
-            for later in [r for r in match.rounds if r.number > stored.number]:
-                match.rounds.remove(later)
-                db.session.delete(later)
-        writes.changed_round(match, stored)
-    db.session.commit()
 
 
 @bp.route(MATCH + "/rounds/<int:number>/json", methods=["GET", "POST"])
@@ -316,11 +268,11 @@ def edit_json(mode: str, key: str, match_id: int, number: int) -> Any:
             entry = _read_entry(match, form.entry.data, number)
             rounds = matchlog.entries(match)
             rounds[number - 1] = entry
-            matchlog.verify(match, rounds)
+            state = matchlog.verify(match, rounds)
         except RefereeError as error:
             form.entry.errors.append(i18n.error_text(error))
         else:
-            _save(match, stored, entry)
+            changes.save_round(match, stored, entry, state=state)
             flash(gettext("Round %(number)s saved.", number=number))
             return to_score_sheet(access, match)
     page = render_page(
@@ -379,20 +331,13 @@ def _recorded_before_void(match: Match, stored: Round) -> dict[str, Any] | None:
     return matchlog.readable_entry(match, stored.number, stored.previous_entry) or {}
 
 
-def _replace_entry(
-    match: Match, stored: Round, entry: dict[str, Any], previous: dict[str, Any] | None
-) -> bool:
-    """Give a stored round a new entry if the whole match still replays; say why not if not."""
-    rounds = matchlog.entries(match)
-    rounds[stored.number - 1] = entry
+def _replace_entry(match: Match, stored: Round, change: Any) -> bool:
+    """Void or restore a stored round if the whole match still replays; say why not if not."""
     try:
-        matchlog.verify(match, rounds)
+        change(match, stored)
     except RefereeError as error:
         flash(i18n.error_text(error), "error")
         return False
-    stored.entry, stored.previous_entry = entry, previous
-    writes.changed_round(match, stored)
-    db.session.commit()
     return True
 
 
@@ -436,7 +381,7 @@ def void(mode: str, key: str, match_id: int, number: int) -> Any:
         flash(gettext("Round %(number)s is void.", number=number))
     elif not current:
         return conflict_page(access, match, _round_changed(number))
-    elif stored.complete and _replace_entry(match, stored, {"end": "void"}, stored.entry):
+    elif stored.complete and _replace_entry(match, stored, changes.void_round):
         flash(gettext("Round %(number)s is void.", number=number))
     return to_score_sheet(access, match)
 
@@ -450,7 +395,7 @@ def restore(mode: str, key: str, match_id: int, number: int) -> Any:
         flash(gettext("Round %(number)s is restored.", number=number))
     elif not current:
         return conflict_page(access, match, _round_changed(number))
-    elif stored.previous_entry and _replace_entry(match, stored, stored.previous_entry, None):
+    elif stored.previous_entry and _replace_entry(match, stored, changes.restore_round):
         flash(gettext("Round %(number)s is restored.", number=number))
     return to_score_sheet(access, match)
 
@@ -471,8 +416,7 @@ def undo(mode: str, key: str, match_id: int) -> Any:
         if number is not None:
             flash(gettext("Round %(number)s was removed already.", number=number))
         return to_score_sheet(access, match)
-    complete = match.complete_rounds
-    if match.live_round is not None or not complete or complete[-1] is not named:
+    if not changes.is_last_round(match, named):
         later = [r.number for r in match.rounds if r.number > named.number]
         return conflict_page(
             access,
@@ -489,9 +433,6 @@ def undo(mode: str, key: str, match_id: int) -> Any:
         )
     if writes.version_of(request.form.get("round_version")) != named.version:
         return conflict_page(access, match, _round_changed(named.number))
-    match.rounds.remove(named)
-    db.session.delete(named)
-    writes.changed(match)
-    db.session.commit()
+    changes.remove_last_round(match, named)
     flash(gettext("Round %(number)s removed.", number=named.number))
     return to_score_sheet(access, match)

@@ -1,0 +1,273 @@
+"""What every operation of the JSON API shares: keys, versions, repeats and errors.
+
+- **Keys.**  A table is reached with the same keys as its pages: in the path
+  (``/api/v1/t/<edit key>/...``, ``/api/v1/v/<view key>/...``) or, under
+  ``/api/v1/table/...``, in an ``Authorization: Bearer <key>`` header (either
+  key; the edit key can write).  Never in a query string, which ends up in logs.
+  A wrong, unknown or view-only key where the edit key is needed: 404, never 403.
+- **Versions.**  Every write to a match names the match as the client last saw
+  it, with ``If-Match: "m<id>v<version>"`` (the ETag of every read of the match).
+  A write without it is refused with 428, a stale one with 409 and the current
+  version in the body; nothing is saved either way.
+- **Repeats.**  A write with an ``Idempotency-Key`` header is carried out once:
+  the same key again (a retry after a lost answer) answers with what the first
+  one made, marked ``Idempotent-Replayed: true``.  The key is kept as a
+  :class:`~referee.web.models.WriteReceipt` of the table, like the pages'
+  one-time tokens.
+- **Errors** are JSON, ``{"error": {"code", "status", "message", ...}}``, with
+  the referee's reason in the language of ``Accept-Language`` (Indonesian by
+  default) and the round and turn where they apply.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from typing import Any
+
+from flask import Response, current_app, jsonify, request
+from flask_babel import gettext
+from werkzeug.exceptions import HTTPException, MethodNotAllowed, NotFound
+
+from referee.errors import RefereeError
+from referee.web import i18n, writes
+from referee.web.access import EDIT, KEY_FORMAT, VIEW, Access, find_table
+from referee.web.extensions import db
+from referee.web.models import CardTable, Match
+
+PREFIX = "/api/v1"
+IDEMPOTENCY_KEY_MAX = 200
+
+
+def is_api_request() -> bool:
+    return request.path == PREFIX or request.path.startswith(PREFIX + "/")
+
+
+class ApiError(Exception):
+    """An answer other than success: a status, a code for programs, a message for people."""
+
+    def __init__(self, status: int, code: str, message: str, **details: Any) -> None:
+        super().__init__(message)
+        self.status = status
+        self.code = code
+        self.message = message
+        self.details = details
+        self.headers: dict[str, str] = {}
+
+
+def refused(error: RefereeError) -> ApiError:
+    """The engine refused: 422 with its reason, and the round and turn it names."""
+    return ApiError(
+        422,
+        "refused",
+        i18n.error_text(error, where=False),
+        reason=error.reason.key,
+        round=error.round,
+        turn=error.turn,
+    )
+
+
+def error_response(error: ApiError) -> Response:
+    body = {"code": error.code, "status": error.status, "message": error.message}
+    body.update(error.details)
+    body.setdefault("round", None)
+    body.setdefault("turn", None)
+    response = jsonify(error=body)
+    response.status_code = error.status
+    response.headers.update(error.headers)
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+HTTP_CODES = {
+    400: "malformed",
+    404: "not_found",
+    405: "method_not_allowed",
+    409: "conflict",
+    413: "too_large",
+    415: "unsupported_media_type",
+    428: "precondition_required",
+    429: "too_many_requests",
+    500: "server_error",
+}
+
+
+def http_message(status: int) -> str:
+    messages = {
+        400: gettext("That request could not be understood."),
+        404: gettext("There is nothing here. Check the link you were given."),
+        405: gettext("That page does not take this kind of request."),
+        409: gettext(
+            "Another phone saved a change to this table at the same moment, so nothing of"
+            " yours was saved. Check the match and send it again."
+        ),
+        413: gettext("That is too much to send at once."),
+        500: gettext("Something went wrong on our side. Please go back and try again."),
+    }
+    return messages.get(status, gettext("Something went wrong."))
+
+
+def http_error(error: HTTPException) -> Response:
+    """A Werkzeug HTTP error (from routing, a size limit, a parser) as the API's JSON."""
+    status = error.code or 500
+    details: dict[str, Any] = {}
+    data = getattr(error, "data", None)
+    if isinstance(data, dict) and "messages" in data:  # webargs: what was wrong in the body
+        details["errors"] = data["messages"]
+    found = ApiError(status, HTTP_CODES.get(status, "error"), http_message(status), **details)
+    if isinstance(error, MethodNotAllowed) and error.valid_methods:
+        found.headers["Allow"] = ", ".join(error.valid_methods)
+    return error_response(found)
+
+
+def not_found() -> ApiError:
+    return ApiError(404, "not_found", http_message(404))
+
+
+# -- keys ---------------------------------------------------------------------------------
+
+
+def bearer_key() -> str:
+    header = request.headers.get("Authorization", "")
+    scheme, _, key = header.partition(" ")
+    return key.strip() if scheme.lower() == "bearer" else ""
+
+
+def table_access(mode: str | None, key: str | None, *, edit: bool = False) -> Access:
+    """The table of a path key (``mode`` t or v) or, without one, of the bearer key; or 404."""
+    try:
+        if mode is not None and key is not None:
+            return find_table(mode, key, edit=edit)
+        key = bearer_key()
+        if not KEY_FORMAT.fullmatch(key):
+            raise not_found()
+        try:
+            return find_table(EDIT, key, edit=edit)
+        except NotFound:
+            if edit:
+                raise
+            return find_table(VIEW, key)
+    except NotFound:
+        raise not_found() from None
+
+
+def key_path(access: Access) -> str:
+    """The API path of the table as it was reached (the bearer form has no key in it)."""
+    bearer = request.view_args is not None and request.view_args.get("mode", "") is None
+    return f"{PREFIX}/table" if bearer else f"{PREFIX}/{access.mode}/{access.key}"
+
+
+# -- versions ------------------------------------------------------------------------------
+
+
+def etag_of(match: Match) -> str:
+    return f"m{match.id}v{match.version}"
+
+
+def require_version(match: Match) -> None:
+    """The write names the match's current version (If-Match), or it is refused."""
+    named = request.if_match
+    if not named or named.star_tag:
+        raise ApiError(
+            428,
+            "precondition_required",
+            gettext(
+                'Name the version of the match this change was made from: If-Match: "%(etag)s".',
+                etag=etag_of(match),
+            ),
+            version=match.version,
+            etag=etag_of(match),
+        )
+    if not named.contains(etag_of(match)):
+        raise conflict(match)
+
+
+def conflict(match: Match, message: str | None = None) -> ApiError:
+    """409: the match is not as the write assumed; its current version and totals."""
+    from referee.web.matchlog import outlook
+
+    text = message or gettext(
+        "The match was changed on another phone meanwhile: nothing was saved."
+    )
+    seen = outlook(match)
+    error = ApiError(
+        409,
+        "conflict",
+        text,
+        version=match.version,
+        etag=etag_of(match),
+        totals=dict(seen.state.totals) if seen.state is not None else None,
+    )
+    error.headers["ETag"] = f'"{etag_of(match)}"'
+    return error
+
+
+# -- repeats -------------------------------------------------------------------------------
+
+
+def idempotency_token(table: CardTable) -> str | None:
+    """The receipt token of this request's Idempotency-Key (None without one), per table
+    and operation: the same key sent to another operation is another write."""
+    key = request.headers.get("Idempotency-Key", "")
+    if not key:
+        return None
+    if len(key) > IDEMPOTENCY_KEY_MAX:
+        raise ApiError(
+            400,
+            "malformed",
+            gettext("An Idempotency-Key has at most %(max)s characters.", max=IDEMPOTENCY_KEY_MAX),
+        )
+    operation = (request.endpoint or "").removesuffix("_bearer")
+    digest = hashlib.sha256(f"{table.id}:{operation}:{key}".encode()).hexdigest()
+    return "api-" + digest[:60]
+
+
+def replayed(token: str | None) -> Response | None:
+    """What the write carried out with this token answered, if it was carried out: the
+    same status, and what its path reads now."""
+    done = writes.receipt(token)
+    if not done:
+        return None
+    status_text, _, rest = done.partition(" ")
+    path, _, location = rest.partition(" ")
+    adapter = current_app.url_map.bind("localhost")
+    try:
+        endpoint, args = adapter.match(path, method="GET")
+    except HTTPException:
+        endpoint, args = None, {}
+    if endpoint is None:
+        response = jsonify(replayed=True)
+    else:
+        response = current_app.make_response(current_app.view_functions[endpoint](**args))
+    response.status_code = int(status_text) if status_text.isdigit() else 200
+    response.headers["Idempotent-Replayed"] = "true"
+    if location:
+        response.headers["Location"] = location
+    return response
+
+
+def receipt_location(status: int, path: str, location: str = "") -> str:
+    """What a receipt keeps: the status answered, the path whose reading was the answer,
+    and the Location header, if any."""
+    return f"{status} {path} {location}".strip()
+
+
+def idempotency_token_global() -> str | None:
+    """The receipt token of a creation that belongs to no table yet (a new table)."""
+    key = request.headers.get("Idempotency-Key", "")
+    if not key:
+        return None
+    if len(key) > IDEMPOTENCY_KEY_MAX:
+        raise ApiError(
+            400,
+            "malformed",
+            gettext("An Idempotency-Key has at most %(max)s characters.", max=IDEMPOTENCY_KEY_MAX),
+        )
+    return "api-" + hashlib.sha256(f"new table:{key}".encode()).hexdigest()[:60]
+
+
+def created(body: Any, location: str) -> tuple[Any, int, dict[str, str]]:
+    return body, 201, {"Location": location}
+
+
+def rollback() -> None:
+    db.session.rollback()

@@ -1,0 +1,195 @@
+"""The live round, turn by turn: read it, add a turn, take the last one back, discard the
+round, end it with the hands left; and, in manipulation, arrange the table or hint a play."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask_babel import gettext
+
+from referee.rulesets import TurnStyle
+from referee.web import changes, matchlog
+from referee.web.api import core, schemas, tools
+from referee.web.api.base import ApiBlueprint, engine_call
+from referee.web.api.matches import (
+    MATCH,
+    match_of,
+    match_path,
+    scoreboard_of,
+    with_etag,
+    write_start,
+)
+from referee.web.models import Match
+from referee.web.views.live import next_player, table_melds, table_view
+
+blp = ApiBlueprint(
+    "api_live",
+    __name__,
+    url_prefix=core.PREFIX,
+    description="The round being played, turn by turn.",
+)
+LIVE = MATCH + "/live"
+
+
+def live_state(match: Match) -> Any:
+    """The round so far (the engine's RoundInProgress); 422 for a game without turns."""
+    state = matchlog.live(match, changes.live_turns(match))
+    if state.rules.turn_style is TurnStyle.NONE:
+        raise core.ApiError(
+            422, "refused", gettext("A round of this game is entered when it ends.")
+        )
+    return state
+
+
+def live_of(match: Match, state: Any) -> dict[str, Any]:
+    turns = changes.live_turns(match)
+    return {
+        "number": state.number,
+        "dealer": state.dealer,
+        "started": match.live_round is not None,
+        "turns": turns,
+        "table": table_view(state),
+        "hand_sizes": {name: state.hand_size(name) for name in match.player_names},
+        "out": state.out,
+        "over": state.is_over,
+        "next_player": None if state.is_over else next_player(state, turns),
+        "match_version": match.version,
+        "etag": core.etag_of(match),
+    }
+
+
+@blp.table_route(LIVE)
+@blp.response(200, schemas.LiveRound)
+@blp.errors(404, 422)
+@engine_call
+def live_round(mode: str | None, key: str | None, match_id: int) -> Any:
+    """The round being played: its turns, the table (who laid each card), hand sizes."""
+    _access, match = match_of(mode, key, match_id)
+    return with_etag(live_of(match, live_state(match)), match)
+
+
+@blp.table_route(LIVE + "/turns", methods=["POST"])
+@blp.arguments(schemas.TurnEntry, example={"player": "Siti", "melds": [["7S", "8S", "9S"]]})
+@blp.response(201, schemas.LiveRound)
+@blp.errors(404, 409, 422, 428, writes=True)
+@engine_call
+def add_turn(asked: dict[str, Any], mode: str | None, key: str | None, match_id: int) -> Any:
+    """Record a turn (a ``referee-match/1`` turn object): the engine checks it on the round
+    so far and refuses it (422) with the reason; the round starts with its first turn."""
+    access, match, token, done = write_start(mode, key, match_id)
+    if done is not None:
+        return done
+    state = live_state(match)
+    if state.is_over:
+        raise core.conflict(match, gettext("%(name)s went out.", name=state.out))
+    turns = changes.live_turns(match)
+    path = match_path(access, match) + "/live"
+    location = f"{path}/turns/{len(turns) + 1}"
+    changes.record_turn(
+        match,
+        state,
+        turns,
+        dict(asked),
+        once=token,
+        location=core.receipt_location(201, path, location),
+    )
+    return with_etag(live_of(match, live_state(match)), match, 201, Location=location)
+
+
+@blp.table_route(LIVE + "/turns/<int(max=100000):number>", methods=["DELETE"])
+@blp.response(200, schemas.LiveRound)
+@blp.errors(404, 409, 422, 428, writes=True)
+@engine_call
+def take_back_turn(mode: str | None, key: str | None, match_id: int, number: int) -> Any:
+    """Take back the last turn (``number`` names it; another turn is a 409)."""
+    access, match, token, done = write_start(mode, key, match_id)
+    if done is not None:
+        return done
+    turns = changes.live_turns(match)
+    if not 1 <= number <= len(turns):
+        raise core.not_found()
+    if number != len(turns):
+        raise core.conflict(
+            match,
+            gettext(
+                "Turn %(number)s is not the last: only the last turn can be taken back.",
+                number=number,
+            ),
+        )
+    path = match_path(access, match) + "/live"
+    changes.take_back_turn(match, once=token, location=core.receipt_location(200, path))
+    return with_etag(live_of(match, live_state(match)), match)
+
+
+@blp.table_route(LIVE, methods=["DELETE"])
+@blp.response(200, schemas.Scoreboard)
+@blp.errors(404, 409, 428, writes=True)
+def discard_live_round(mode: str | None, key: str | None, match_id: int) -> Any:
+    """Discard the round being played, with all its turns."""
+    access, match, token, done = write_start(mode, key, match_id)
+    if done is not None:
+        return done
+    if match.live_round is None:
+        raise core.not_found()
+    changes.discard_live_round(
+        match, once=token, location=core.receipt_location(200, match_path(access, match))
+    )
+    return with_etag(scoreboard_of(match), match)
+
+
+@blp.table_route(LIVE + "/end", methods=["POST"])
+@blp.arguments(schemas.RoundEnd, example={"hands": {"Budi": ["10H", "QS"], "Andi": ["4S"]}})
+@blp.response(201, schemas.Scoreboard)
+@blp.errors(404, 409, 422, 428, writes=True)
+@engine_call
+def end_round(asked: dict[str, Any], mode: str | None, key: str | None, match_id: int) -> Any:
+    """End the round being played: how it ended (unless a turn emptied a hand) and the
+    hands left. The engine checks the whole round on the match and saves it."""
+    access, match, token, done = write_start(mode, key, match_id)
+    if done is not None:
+        return done
+    live_state(match)
+    turns = changes.live_turns(match)
+    entry = {name: value for name, value in asked.items() if name != "turns"} | {"turns": turns}
+    number = match.next_round_number
+    location = f"{match_path(access, match)}/rounds/{number}"
+    changes.end_live_round(
+        match,
+        entry,
+        once=token,
+        location=core.receipt_location(201, match_path(access, match), location),
+    )
+    return with_etag(scoreboard_of(match), match, 201, Location=location)
+
+
+def manipulation_state(match: Match) -> Any:
+    state = live_state(match)
+    if state.rules.turn_style is not TurnStyle.TABLE:
+        raise core.ApiError(
+            422, "refused", gettext("Only manipulation lets a turn rearrange the table.")
+        )
+    return state
+
+
+@blp.table_route(LIVE + "/arrange", methods=["POST"])
+@blp.arguments(schemas.LiveArrange)
+@blp.response(200, schemas.Arrangement)
+@blp.errors(404, 422)
+@engine_call
+def arrange(asked: dict[str, Any], mode: str | None, key: str | None, match_id: int) -> Any:
+    """manipulation: the table as it stands with these cards played, arranged (nothing saved)."""
+    _access, match = match_of(mode, key, match_id)
+    state = manipulation_state(match)
+    return tools.arrangement(table_melds(state), asked["played"], len(state.players), state.rules)
+
+
+@blp.table_route(LIVE + "/hint", methods=["POST"])
+@blp.arguments(schemas.LiveHint)
+@blp.response(200, schemas.Hint)
+@blp.errors(404, 422)
+@engine_call
+def hint(asked: dict[str, Any], mode: str | None, key: str | None, match_id: int) -> Any:
+    """manipulation: the most cards of this hand that can join the table now (nothing saved)."""
+    _access, match = match_of(mode, key, match_id)
+    state = manipulation_state(match)
+    return tools.play_hint(asked["hand"], table_melds(state), len(state.players), state.rules)

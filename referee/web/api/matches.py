@@ -1,0 +1,346 @@
+"""A match: its scoreboard, its version, its export, and its rounds (add, correct, void,
+restore, remove the last).  Every write names the match's version (If-Match)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from flask import Response, jsonify, request
+from flask_babel import gettext
+from sqlalchemy import or_, select
+
+from referee.web import changes, i18n, labels, matchlog, scoresheet
+from referee.web.access import EDIT, KEY_FORMAT, Access, open_match
+from referee.web.api import core, schemas
+from referee.web.api.base import ApiBlueprint, engine_call
+from referee.web.extensions import db
+from referee.web.models import CardTable, Match, Round
+
+blp = ApiBlueprint(
+    "api_matches",
+    __name__,
+    url_prefix=core.PREFIX,
+    description="A match: scoreboard, version, export, and its rounds.",
+)
+MATCH = "/m/<int(max=2147483647):match_id>"
+ROUND = MATCH + "/rounds/<int(max=100000):number>"
+
+
+def scoreboard_of(match: Match) -> dict[str, Any]:
+    seen = matchlog.outlook(match)
+    sheet = scoresheet.build(match, seen.state)
+    live = match.live_round
+    rows = []
+    for row in sheet.rows:
+        rows.append(
+            {
+                "number": row.number,
+                "dealer": row.dealer,
+                "outcome": row.outcome_key,
+                "label": row.outcome,
+                "winners": row.winners,
+                "scores": row.scores,
+                "running": row.running,
+                "voided": bool(row.stored and row.stored.voided),
+                "version": row.stored.version if row.stored else None,
+            }
+        )
+    return {
+        "id": match.id,
+        "rules": match.rules,
+        "options": dict(match.options or {}),
+        "players": sheet.players,
+        "first_dealer": match.first_dealer,
+        "version": match.version,
+        "etag": core.etag_of(match),
+        "target": sheet.target,
+        "hands": sheet.hands,
+        "rounds": rows,
+        "totals": sheet.totals,
+        "bonuses": sheet.bonuses,
+        "finished": sheet.finished,
+        "winners": sheet.winners,
+        "next_dealer": sheet.next_dealer,
+        "leaders": sheet.leaders,
+        "live": {"number": live.number, "turns": len(live.entry.get("turns", []))}
+        if live is not None
+        else None,
+        "error": error_body(seen.error) if seen.error is not None else None,
+    }
+
+
+def error_body(error: Any) -> dict[str, Any]:
+    return {
+        "code": "refused",
+        "status": 422,
+        "message": i18n.error_text(error, where=False),
+        "reason": error.reason.key,
+        "round": error.round,
+        "turn": error.turn,
+    }
+
+
+def with_etag(body: Any, match: Match, status: int = 200, **headers: str) -> Any:
+    return body, status, {"ETag": f'"{core.etag_of(match)}"', **headers}
+
+
+def match_of(mode: str | None, key: str | None, match_id: int, *, edit: bool = False) -> Any:
+    access = core.table_access(mode, key, edit=edit)
+    try:
+        return access, open_match(access, match_id)
+    except Exception as error:  # abort(404)
+        if getattr(error, "code", None) == 404:
+            raise core.not_found() from None
+        raise
+
+
+def match_path(access: Access, match: Match) -> str:
+    return f"{core.key_path(access)}/m/{match.id}"
+
+
+@blp.table_route(MATCH)
+@blp.response(200, schemas.Scoreboard)
+@blp.errors(404)
+def scoreboard(mode: str | None, key: str | None, match_id: int) -> Any:
+    """The score sheet: every round with its scores and running totals, the totals, who
+    deals next, the match end and its winners.  ``etag`` (also the ETag header) is what
+    a write names in If-Match."""
+    _access, match = match_of(mode, key, match_id)
+    return with_etag(scoreboard_of(match), match)
+
+
+@blp.table_route(MATCH + "/version")
+@blp.response(200, schemas.Version)
+@blp.alt_response(304, description="Not modified: the match is as the If-None-Match names it")
+@blp.errors(404)
+def version(mode: str | None, key: str | None, match_id: int) -> Any:
+    """Has the match changed? Its version as an ETag: 304 while If-None-Match still names it.
+
+    It reads one small row and writes nothing: ask it as often as once a second."""
+    if mode is not None and key is not None:
+        column = CardTable.edit_key if mode == EDIT else CardTable.view_key
+        where = column == key
+    else:
+        key = core.bearer_key()
+        where = or_(CardTable.edit_key == key, CardTable.view_key == key)
+    found = None
+    if key and KEY_FORMAT.fullmatch(key):
+        found = db.session.scalar(
+            select(Match.version)
+            .join(CardTable, Match.table_id == CardTable.id)
+            .where(Match.id == match_id, where)
+        )
+    if found is None:
+        raise core.not_found()
+    response = jsonify(version=found)
+    response.set_etag(f"m{match_id}v{found}")
+    response.headers["Cache-Control"] = "no-cache"
+    return response.make_conditional(request)
+
+
+@blp.table_route(MATCH + "/export")
+@blp.response(200, schemas.Document)
+@blp.errors(404, 422)
+@engine_call
+def export(mode: str | None, key: str | None, match_id: int) -> Any:
+    """The match file (``referee-match/1``), as the pages' export downloads it."""
+    _access, match = match_of(mode, key, match_id)
+    body = json.dumps(matchlog.document(match), ensure_ascii=False, indent=2) + "\n"
+    return Response(
+        body,
+        mimetype="application/json",
+        headers={"ETag": f'"{core.etag_of(match)}"'},
+    )
+
+
+def stored_round(match: Match, number: int) -> Round:
+    found = next((r for r in match.rounds if r.number == number), None)
+    if found is None:
+        raise core.not_found()
+    return found
+
+
+def round_of(match: Match, stored: Round) -> dict[str, Any]:
+    seen = matchlog.outlook(match)
+    result = None
+    if seen.state is not None and stored.complete and stored.number <= len(seen.state.rounds):
+        played = seen.state.rounds[stored.number - 1]
+        result = {
+            "dealer": str(played.dealer),
+            "outcome": labels.outcome_key(played),
+            "label": labels.outcome_label(played, seen.state.rules),
+            "winners": list(played.winners),
+            "scores": {name: int(score) for name, score in dict(played.scores).items()},
+        }
+    return {
+        "number": stored.number,
+        "complete": stored.complete,
+        "voided": stored.voided,
+        "version": stored.version,
+        "entry": stored.entry,
+        "result": result,
+        "match_version": match.version,
+        "etag": core.etag_of(match),
+    }
+
+
+@blp.table_route(ROUND)
+@blp.response(200, schemas.StoredRound)
+@blp.errors(404)
+def get_round(mode: str | None, key: str | None, match_id: int, number: int) -> Any:
+    """One round: as entered (its round object) and as the referee scored it."""
+    _access, match = match_of(mode, key, match_id)
+    return with_etag(round_of(match, stored_round(match, number)), match)
+
+
+def write_start(mode: str | None, key: str | None, match_id: int) -> Any:
+    """The first steps of every write: the table locked, a repeat answered, the version named."""
+    access, match = match_of(mode, key, match_id, edit=True)
+    token = core.idempotency_token(access.table)
+    done = core.replayed(token)
+    if done is None:
+        core.require_version(match)
+    return access, match, token, done
+
+
+def round_entry(asked: dict[str, Any], match: Match, number: int) -> dict[str, Any]:
+    """The round object sent, read by the engine into its canonical form (or 422)."""
+    header = matchlog.call_engine(matchlog.read_header, matchlog.header(match))
+    return matchlog.canonical_round(asked, header, number)
+
+
+@blp.table_route(MATCH + "/rounds", methods=["POST"])
+@blp.arguments(schemas.RoundEntry, example=schemas.ROUND_EXAMPLE)
+@blp.response(201, schemas.Scoreboard)
+@blp.errors(404, 409, 422, 428, writes=True)
+@engine_call
+def add_round(asked: dict[str, Any], mode: str | None, key: str | None, match_id: int) -> Any:
+    """Save the next round from its final table (a ``referee-match/1`` round object).
+
+    The engine replays the whole match with it: a round that cannot have happened,
+    or a match already over, is refused (422) with the reason."""
+    access, match, token, done = write_start(mode, key, match_id)
+    if done is not None:
+        return done
+    if match.live_round is not None:
+        raise core.conflict(
+            match, gettext("A round is being played live: finish it or discard it first.")
+        )
+    number = match.next_round_number
+    entry = round_entry(asked, match, number)
+    state, _later = changes.verify_round(match, entry, number)
+    location = f"{match_path(access, match)}/rounds/{number}"
+    changes.save_round(
+        match,
+        None,
+        entry,
+        state=state,
+        once=token,
+        location=core.receipt_location(201, match_path(access, match), location),
+    )
+    return with_etag(scoreboard_of(match), match, 201, Location=location)
+
+
+@blp.table_route(ROUND, methods=["PUT"])
+@blp.arguments(schemas.CorrectionQuery, location="query")
+@blp.arguments(schemas.RoundEntry, example=schemas.ROUND_EXAMPLE)
+@blp.response(200, schemas.Scoreboard)
+@blp.errors(404, 409, 422, 428, writes=True)
+@engine_call
+def correct_round(
+    options: dict[str, Any],
+    asked: dict[str, Any],
+    mode: str | None,
+    key: str | None,
+    match_id: int,
+    number: int,
+) -> Any:
+    """Correct a saved round: everything after it is recomputed.
+
+    When the corrected round ends the match, the rounds after it are in the way:
+    409 naming them (``later``), unless ``remove_later=true`` says to remove them."""
+    access, match, token, done = write_start(mode, key, match_id)
+    if done is not None:
+        return done
+    stored = stored_round(match, number)
+    if not stored.complete:
+        raise core.not_found()
+    entry = round_entry(asked, match, number)
+    state, later = changes.verify_round(match, entry, number)
+    if later and not options["remove_later"]:
+        error = core.conflict(
+            match,
+            gettext(
+                "Round %(number)s now ends the match: the rounds after it would be removed.",
+                number=number,
+            ),
+        )
+        error.details["later"] = later
+        raise error
+    path = f"{match_path(access, match)}/rounds/{number}"
+    changes.save_round(
+        match,
+        stored,
+        entry,
+        remove_after=bool(later),
+        state=state,
+        once=token,
+        location=core.receipt_location(200, match_path(access, match)),
+    )
+    return with_etag(scoreboard_of(match), match, 200, **{"Content-Location": path})
+
+
+@blp.table_route(ROUND + "/void", methods=["POST"])
+@blp.response(200, schemas.Scoreboard)
+@blp.errors(404, 409, 422, 428, writes=True)
+@engine_call
+def void_round(mode: str | None, key: str | None, match_id: int, number: int) -> Any:
+    """Make a saved round void (a misdeal, an argument); it can be restored."""
+    access, match, token, done = write_start(mode, key, match_id)
+    if done is not None:
+        return done
+    stored = stored_round(match, number)
+    if not stored.complete:
+        raise core.not_found()
+    if not stored.voided:
+        changes.void_round(match, stored)
+    return with_etag(scoreboard_of(match), match)
+
+
+@blp.table_route(ROUND + "/restore", methods=["POST"])
+@blp.response(200, schemas.Scoreboard)
+@blp.errors(404, 409, 422, 428, writes=True)
+@engine_call
+def restore_round(mode: str | None, key: str | None, match_id: int, number: int) -> Any:
+    """Undo a void: the round as it was entered counts again (if the match still replays)."""
+    access, match, token, done = write_start(mode, key, match_id)
+    if done is not None:
+        return done
+    stored = stored_round(match, number)
+    if stored.voided:
+        changes.restore_round(match, stored)
+    return with_etag(scoreboard_of(match), match)
+
+
+@blp.table_route(ROUND, methods=["DELETE"])
+@blp.response(200, schemas.Scoreboard)
+@blp.errors(404, 409, 428, writes=True)
+def remove_round(mode: str | None, key: str | None, match_id: int, number: int) -> Any:
+    """Remove the last saved round (undo). Only the last: another is a 409."""
+    access, match, token, done = write_start(mode, key, match_id)
+    if done is not None:
+        return done
+    stored = stored_round(match, number)
+    if not changes.is_last_round(match, stored):
+        raise core.conflict(
+            match,
+            gettext(
+                "Round %(number)s is not the last: only the last round can be removed.",
+                number=number,
+            ),
+        )
+    changes.remove_last_round(
+        match, stored, once=token, location=core.receipt_location(200, match_path(access, match))
+    )
+    return with_etag(scoreboard_of(match), match)

@@ -1,0 +1,502 @@
+"""The JSON the API reads and writes, as marshmallow schemas (the OpenAPI document's schemas).
+
+Request schemas check only the shape (types, lengths, how many): whether the
+cards make a meld, whether a round can have happened, is the engine's to say,
+with a 422 and its reason.  Card codes are the notation of MATCH_FORMAT.md
+(``10H``, ``TH``, ``JK``, ``JK=7H`` on a table).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from marshmallow import Schema, fields, validate
+
+from referee.rulesets import RULESETS
+from referee.web.forms import HINT_MAX_CARDS, NAME_MAX, TARGET_MAX
+
+MAX_CARDS = 120  # two decks and four jokers, and then some
+RULESET_IDS = list(RULESETS)
+
+
+FIELD_OPTIONS = ("required", "load_default", "allow_none")
+
+
+def _split(meta: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
+    """Field options (required, load_default) apart from the documentation (metadata)."""
+    options = {name: meta.pop(name) for name in FIELD_OPTIONS if name in meta}
+    return options, meta
+
+
+def Cards(max_cards: int = MAX_CARDS, **meta: Any) -> fields.List:  # noqa: N802 - a field type
+    options, meta = _split(meta)
+    return fields.List(
+        fields.String(validate=validate.Length(1, 12)),
+        validate=validate.Length(max=max_cards),
+        metadata=meta,
+        **options,
+    )
+
+
+def Melds(**meta: Any) -> fields.List:  # noqa: N802
+    options, meta = _split(meta)
+    return fields.List(
+        fields.List(
+            fields.String(validate=validate.Length(1, 12)), validate=validate.Length(max=40)
+        ),
+        validate=validate.Length(max=60),
+        metadata=meta,
+        **options,
+    )
+
+
+def Name(**meta: Any) -> fields.String:  # noqa: N802
+    options, meta = _split(meta)
+    return fields.String(validate=validate.Length(1, NAME_MAX), metadata=meta, **options)
+
+
+class StrictSchema(Schema):
+    class Meta:
+        ordered = True
+
+
+# -- errors --------------------------------------------------------------------------------
+
+
+class ErrorBody(StrictSchema):
+    code = fields.String(
+        required=True,
+        metadata={
+            "description": "malformed (400), not_found (404), conflict (409), too_large (413),"
+            " refused (422: the referee's reason), precondition_required (428), ...",
+            "example": "refused",
+        },
+    )
+    status = fields.Integer(required=True, metadata={"example": 422})
+    message = fields.String(
+        required=True,
+        metadata={
+            "description": "for people, in the language of Accept-Language (id by default, en)",
+            "example": "8S is missing between 7S and 9S",
+        },
+    )
+    round = fields.Integer(allow_none=True, metadata={"description": "the round it is about"})
+    turn = fields.Integer(allow_none=True, metadata={"description": "the turn it is about"})
+    reason = fields.String(
+        metadata={"description": "the referee's message key (422)", "example": "meld.run_gap"}
+    )
+    version = fields.Integer(metadata={"description": "the match's current version (409, 428)"})
+    etag = fields.String(metadata={"description": "its ETag, for If-Match (409, 428)"})
+    totals = fields.Dict(
+        keys=fields.String(),
+        values=fields.Integer(),
+        allow_none=True,
+        metadata={"description": "the match's totals now (409)"},
+    )
+    later = fields.List(
+        fields.Integer(), metadata={"description": "the rounds a correction would remove (409)"}
+    )
+    errors = fields.Dict(metadata={"description": "what was wrong in the request (400)"})
+    field = fields.String(metadata={"description": "the setup field a refusal is about (422)"})
+
+
+class ErrorAnswer(StrictSchema):
+    error = fields.Nested(ErrorBody, required=True)
+
+
+# -- tools ---------------------------------------------------------------------------------
+
+
+class MeldCheck(StrictSchema):
+    rules = fields.String(
+        required=True, validate=validate.OneOf(RULESET_IDS), metadata={"example": "remi"}
+    )
+    ace = fields.String(
+        validate=validate.OneOf(["low", "high-low"]),
+        metadata={"description": "rummy's ace option (other rulesets ignore it)"},
+    )
+    cards = Cards(example=["7S", "8S", "9S"], description="the cards to check")
+    onto = Cards(
+        description="a meld on the table: check the cards as a lay-off onto it",
+        example=["4H", "4D", "4C"],
+    )
+
+
+class MeldVerdict(StrictSchema):
+    legal = fields.Boolean(required=True)
+    kind = fields.String(allow_none=True, metadata={"description": "set or run"})
+    meld = fields.List(fields.String(), allow_none=True, metadata={"description": "as it stands"})
+    reason = fields.String(allow_none=True, metadata={"description": "why not, when illegal"})
+    reason_key = fields.String(allow_none=True)
+
+
+class GinHand(StrictSchema):
+    cards = Cards(
+        30,
+        required=True,
+        example=["7S", "8S", "9S", "7H", "7D", "2C", "3C", "4C", "KD", "QH"],
+        description="10 or 11 cards",
+    )
+
+
+class GinArrangement(StrictSchema):
+    cards = fields.List(fields.String())
+    melds = fields.List(fields.List(fields.String()))
+    deadwood_cards = fields.List(fields.String())
+    deadwood = fields.Integer()
+    discard = fields.String(allow_none=True)
+    gin = fields.Boolean()
+    big_gin = fields.Boolean()
+    can_knock = fields.Boolean()
+
+
+class GinKnock(StrictSchema):
+    knocker = Cards(30, required=True, description="the knocker's 10 cards, after the discard")
+    defender = Cards(30, required=True, description="the defender's 10 cards")
+    melds = Melds(description="the knocker's melds as spread (default: the best spread)")
+
+
+class GinDefender(GinArrangement):
+    deadwood_before_layoffs = fields.Integer()
+
+
+class GinLayoff(StrictSchema):
+    cards = fields.List(fields.String())
+    onto = fields.List(fields.String())
+
+
+class GinAdjudication(StrictSchema):
+    knocker = fields.Nested(GinArrangement)
+    defender = fields.Nested(GinDefender)
+    layoffs = fields.List(fields.Nested(GinLayoff))
+    knocker_deadwood = fields.Integer()
+    defender_deadwood = fields.Integer()
+    outcome = fields.String(metadata={"description": "knock, gin or undercut"})
+    winner = fields.String(metadata={"description": "knocker or defender"})
+    points = fields.Integer()
+    scores = fields.Dict(keys=fields.String(), values=fields.Integer())
+    reason = fields.String()
+
+
+TABLE_EXAMPLE = [["7S", "8S", "9S"], ["JK=4H", "4D", "4C"]]
+
+
+class TableTurn(StrictSchema):
+    players = fields.Integer(
+        load_default=3,
+        validate=validate.Range(1, 10),
+        metadata={"description": "players at the table (2-5 play manipulation)"},
+    )
+    before = Melds(load_default=list, example=TABLE_EXAMPLE, description="the table before")
+    played = Cards(load_default=list, example=["10S"], description="cards played from the hand")
+    after = Melds(
+        required=True,
+        example=[["7S", "8S", "9S", "10S"], ["JK=4H", "4D", "4C"]],
+        description="the whole table after the turn",
+    )
+    draws = fields.Integer(
+        validate=validate.Range(1, 3), metadata={"description": "cards drawn this turn"}
+    )
+
+
+class TableVerdict(StrictSchema):
+    legal = fields.Boolean(required=True)
+    reasons = fields.List(fields.String(), required=True)
+
+
+class TableArrange(StrictSchema):
+    players = fields.Integer(load_default=3, validate=validate.Range(1, 10))
+    before = Melds(load_default=list, example=TABLE_EXAMPLE)
+    played = Cards(required=True, example=["10S", "JS"])
+
+
+class Arrangement(StrictSchema):
+    arrangeable = fields.Boolean(required=True)
+    table = fields.List(fields.List(fields.String()), allow_none=True)
+    take_back = fields.List(fields.String(), required=True)
+
+
+class TableHint(StrictSchema):
+    players = fields.Integer(load_default=3, validate=validate.Range(1, 10))
+    before = Melds(load_default=list, example=TABLE_EXAMPLE)
+    hand = Cards(HINT_MAX_CARDS, required=True, example=["10S", "QD", "6S", "JK"])
+
+
+class LiveArrange(StrictSchema):
+    played = Cards(required=True, example=["10S", "JS"])
+
+
+class LiveHint(StrictSchema):
+    hand = Cards(HINT_MAX_CARDS, required=True, example=["10S", "QD", "6S", "JK"])
+
+
+class Hint(StrictSchema):
+    cards = fields.List(fields.String(), required=True)
+    table = fields.List(fields.List(fields.String()), allow_none=True)
+
+
+# -- tables --------------------------------------------------------------------------------
+
+
+class NewTable(StrictSchema):
+    name = fields.String(
+        required=True, validate=validate.Length(1, 80), metadata={"example": "Friday at Budi's"}
+    )
+    players = fields.List(
+        Name(), validate=validate.Length(max=50), metadata={"example": ["Budi", "Siti", "Andi"]}
+    )
+
+
+class NewPlayers(StrictSchema):
+    names = fields.List(
+        Name(), required=True, validate=validate.Length(1, 50), metadata={"example": ["Dewi"]}
+    )
+
+
+class Table(StrictSchema):
+    name = fields.String(required=True)
+    mode = fields.String(required=True, metadata={"description": "t: edit key, v: view key"})
+    edit_key = fields.String(metadata={"description": "with the edit key only"})
+    view_key = fields.String(required=True)
+    players = fields.List(fields.String(), required=True)
+    matches = fields.String(required=True, metadata={"description": "the match list's path"})
+    pages = fields.Dict(keys=fields.String(), values=fields.String())
+
+
+class MatchListQuery(StrictSchema):
+    limit = fields.Integer(load_default=20, validate=validate.Range(1, 100))
+    before = fields.Integer(
+        validate=validate.Range(1, 2**31 - 1),
+        metadata={"description": "the next page: matches older than this id"},
+    )
+
+
+class MatchSummary(StrictSchema):
+    id = fields.Integer(required=True)
+    rules = fields.String(required=True)
+    players = fields.List(fields.String(), required=True)
+    rounds = fields.Integer(required=True)
+    live = fields.Boolean(required=True)
+    finished = fields.Boolean(required=True)
+    winners = fields.List(fields.String(), required=True)
+    totals = fields.Dict(keys=fields.String(), values=fields.Integer(), required=True)
+    version = fields.Integer(required=True)
+    created_at = fields.DateTime(required=True)
+    error = fields.String(allow_none=True)
+
+
+class MatchList(StrictSchema):
+    matches = fields.List(fields.Nested(MatchSummary), required=True)
+    next = fields.Integer(
+        allow_none=True, metadata={"description": "pass as ?before= for the next page"}
+    )
+
+
+class PlayerFigures(StrictSchema):
+    name = fields.String()
+    matches = fields.Integer()
+    won = fields.Integer()
+    rounds = fields.Integer()
+    rounds_won = fields.Integer()
+    points = fields.Integer()
+    best = fields.Integer(allow_none=True)
+    average = fields.Float(allow_none=True)
+
+
+class RulesetFigures(StrictSchema):
+    rules = fields.String()
+    matches = fields.Integer()
+    finished = fields.Integer()
+    players = fields.List(fields.Nested(PlayerFigures))
+
+
+class Statistics(StrictSchema):
+    groups = fields.List(fields.Nested(RulesetFigures), required=True)
+    unreadable = fields.Integer(required=True)
+
+
+class Options(StrictSchema):
+    target = fields.Integer(validate=validate.Range(1, TARGET_MAX), metadata={"example": 200})
+    hands = fields.Integer(validate=validate.Range(1, 100))
+    ace = fields.String(validate=validate.OneOf(["low", "high-low"]))
+    must_discard = fields.Boolean()
+
+
+class NewMatch(StrictSchema):
+    rules = fields.String(
+        required=True, validate=validate.OneOf(RULESET_IDS), metadata={"example": "remi"}
+    )
+    players = fields.List(
+        Name(),
+        required=True,
+        validate=validate.Length(1, 10),
+        metadata={
+            "description": "the table's players, in seating order",
+            "example": ["Budi", "Siti"],
+        },
+    )
+    first_dealer = fields.String(
+        load_default="random",
+        validate=validate.Length(1, NAME_MAX),
+        metadata={"description": "a player, or random", "example": "Budi"},
+    )
+    options = fields.Nested(Options, load_default=dict)
+
+
+# -- matches -------------------------------------------------------------------------------
+
+
+class RoundRow(StrictSchema):
+    number = fields.Integer(required=True)
+    dealer = fields.String(required=True)
+    outcome = fields.String(required=True, metadata={"description": "the engine's outcome"})
+    label = fields.String(required=True, metadata={"description": "the outcome, in words"})
+    winners = fields.List(fields.String(), required=True)
+    scores = fields.Dict(keys=fields.String(), values=fields.Integer(), required=True)
+    running = fields.Dict(keys=fields.String(), values=fields.Integer(), required=True)
+    voided = fields.Boolean(required=True)
+    version = fields.Integer(allow_none=True)
+
+
+class LiveSummary(StrictSchema):
+    number = fields.Integer(required=True)
+    turns = fields.Integer(required=True)
+
+
+class Scoreboard(StrictSchema):
+    id = fields.Integer(required=True)
+    rules = fields.String(required=True)
+    options = fields.Dict(required=True)
+    players = fields.List(fields.String(), required=True)
+    first_dealer = fields.String(required=True)
+    version = fields.Integer(required=True)
+    etag = fields.String(required=True, metadata={"example": "m3v7"})
+    target = fields.Integer(allow_none=True)
+    hands = fields.Integer(allow_none=True)
+    rounds = fields.List(fields.Nested(RoundRow), required=True)
+    totals = fields.Dict(keys=fields.String(), values=fields.Integer(), required=True)
+    bonuses = fields.Dict(keys=fields.String(), values=fields.Integer(), required=True)
+    finished = fields.Boolean(required=True)
+    winners = fields.List(fields.String(), required=True)
+    next_dealer = fields.String(allow_none=True)
+    leaders = fields.List(fields.String(), required=True)
+    live = fields.Nested(LiveSummary, allow_none=True)
+    error = fields.Nested(ErrorBody, allow_none=True)
+
+
+class Version(StrictSchema):
+    version = fields.Integer(required=True)
+
+
+ROUND_EXAMPLE = {"out": "Siti", "hands": {"Budi": ["10H", "QS"]}}
+
+
+class RoundEntry(Schema):
+    """A round object of ``referee-match/1`` (MATCH_FORMAT.md), checked by the engine."""
+
+    class Meta:
+        unknown = "include"
+
+    out = fields.String(metadata={"description": "remi, rummy, manipulation: who went out"})
+    at_once = fields.Boolean()
+    knock = fields.String(metadata={"description": "gin, manipulation: who knocked"})
+    end = fields.String(metadata={"description": "void, blocked, stock, draw"})
+    hands = fields.Dict(keys=fields.String(), values=fields.List(fields.String()))
+    melds = fields.Dict(keys=fields.String(), values=fields.Raw(allow_none=True))
+    closer = fields.String()
+    closing_card = fields.String()
+    turns = fields.List(fields.Dict())
+
+
+class CorrectionQuery(StrictSchema):
+    remove_later = fields.Boolean(
+        load_default=False,
+        metadata={
+            "description": "when the corrected round ends the match, remove the rounds after it"
+        },
+    )
+
+
+class RoundResult(StrictSchema):
+    dealer = fields.String()
+    outcome = fields.String()
+    label = fields.String()
+    winners = fields.List(fields.String())
+    scores = fields.Dict(keys=fields.String(), values=fields.Integer())
+
+
+class StoredRound(StrictSchema):
+    number = fields.Integer(required=True)
+    complete = fields.Boolean(required=True)
+    voided = fields.Boolean(required=True)
+    version = fields.Integer(required=True)
+    entry = fields.Dict(required=True, metadata={"description": "the round object as entered"})
+    result = fields.Nested(RoundResult, allow_none=True)
+    match_version = fields.Integer(required=True)
+    etag = fields.String(required=True)
+
+
+class TurnEntry(Schema):
+    """A turn object of ``referee-match/1``, checked by the engine on the round so far."""
+
+    class Meta:
+        unknown = "include"
+
+    player = fields.String(required=True, validate=validate.Length(1, NAME_MAX))
+    melds = fields.List(fields.List(fields.String()))
+    layoffs = fields.List(fields.Dict())
+    took_discard = fields.List(fields.String())
+    discard = fields.String()
+    played = fields.List(fields.String())
+    table = fields.List(fields.List(fields.String()))
+    out = fields.Boolean()
+
+
+class RoundEnd(Schema):
+    """How a live round ended: the round object's ending (its turns are the live round's)."""
+
+    class Meta:
+        unknown = "include"
+
+    end = fields.String(metadata={"description": "stock, blocked, void (no one went out)"})
+    knock = fields.String()
+    hands = fields.Dict(keys=fields.String(), values=fields.List(fields.String()))
+
+
+class TableCard(StrictSchema):
+    code = fields.String()
+    by = fields.String(allow_none=True, metadata={"description": "who laid it off, if laid off"})
+
+
+class TableMeld(StrictSchema):
+    number = fields.Integer()
+    owner = fields.String(allow_none=True)
+    cards = fields.List(fields.Nested(TableCard))
+
+
+class LiveRound(StrictSchema):
+    number = fields.Integer(required=True)
+    dealer = fields.String(required=True)
+    started = fields.Boolean(required=True, metadata={"description": "has a turn been saved"})
+    turns = fields.List(fields.Dict(), required=True)
+    table = fields.List(fields.Nested(TableMeld), required=True)
+    hand_sizes = fields.Dict(keys=fields.String(), values=fields.Integer(allow_none=True))
+    out = fields.String(allow_none=True)
+    over = fields.Boolean(required=True)
+    next_player = fields.String(allow_none=True)
+    match_version = fields.Integer(required=True)
+    etag = fields.String(required=True)
+
+
+class Document(Schema):
+    """A ``referee-match/1`` document (MATCH_FORMAT.md)."""
+
+    class Meta:
+        unknown = "include"
+
+    format = fields.String(metadata={"example": "referee-match/1"})
+    rules = fields.String()
+    options = fields.Dict()
+    players = fields.List(fields.String())
+    first_dealer = fields.String()
+    rounds = fields.List(fields.Dict())

@@ -1,0 +1,223 @@
+"""Card tables: create one, read it, add players, its matches (list and new), its statistics."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+from flask import url_for
+from flask_babel import gettext
+from sqlalchemy import select
+
+from referee.rulesets import find_ruleset
+from referee.web import changes, i18n, matchlog, stats
+from referee.web.access import EDIT, MATCH_LOADING, Access
+from referee.web.api import core, schemas
+from referee.web.api.base import ApiBlueprint, engine_call
+from referee.web.api.matches import scoreboard_of
+from referee.web.extensions import db
+from referee.web.models import Match
+from referee.web.names import clean_name
+
+blp = ApiBlueprint(
+    "api_tables",
+    __name__,
+    url_prefix=core.PREFIX,
+    description="Card tables (the group that plays together), their players and matches.",
+)
+
+
+def table_of(access: Access) -> dict[str, Any]:
+    table = access.table
+    found: dict[str, Any] = {
+        "name": table.name,
+        "mode": access.mode,
+        "view_key": table.view_key,
+        "players": [player.name for player in table.players],
+        "matches": core.key_path(access) + "/matches",
+        "pages": {"view": url_for("tables.show", mode="v", key=table.view_key)},
+    }
+    if access.can_edit:
+        found["edit_key"] = table.edit_key
+        found["pages"]["edit"] = url_for("tables.show", mode=EDIT, key=table.edit_key)
+    return found
+
+
+@blp.route("/tables", methods=["POST"])
+@blp.arguments(schemas.NewTable, example={"name": "Friday at Budi's", "players": ["Budi", "Siti"]})
+@blp.response(201, schemas.Table)
+@blp.errors(422)
+@blp.doc(parameters=[])
+def create_table(asked: dict[str, Any]) -> Any:
+    """Create a card table (with its first players): its edit and view keys come back.
+
+    With an ``Idempotency-Key`` header, the same request again answers the table it made.
+    """
+    from referee.web import writes
+
+    key = core.idempotency_token_global()
+    if done := core.replayed(key):
+        return done
+    names = [clean_name(name) for name in asked.get("players") or []]
+    if names and (refusal := changes.name_refusal(names)):
+        raise core.ApiError(422, "refused", refusal)
+    name = clean_name(asked["name"])
+    if not name:
+        raise core.ApiError(422, "refused", gettext("Give the table a name."))
+    table = changes.create_table(name, names)
+    location = f"{core.PREFIX}/t/{table.edit_key}"
+    writes.keep_receipt(key, core.receipt_location(201, location, location))
+    db.session.commit()
+    return core.created(table_of(Access(table, EDIT)), location)
+
+
+@blp.table_route("")
+@blp.response(200, schemas.Table)
+@blp.errors(404)
+def table(mode: str | None, key: str | None) -> Any:
+    """The table: its name, keys (the edit key only to the edit key), players."""
+    return table_of(core.table_access(mode, key))
+
+
+@blp.table_route("/players", methods=["POST"])
+@blp.arguments(schemas.NewPlayers)
+@blp.response(201, schemas.Table)
+@blp.errors(404, 422, writes=True)
+def add_players(asked: dict[str, Any], mode: str | None, key: str | None) -> Any:
+    """Add players to the table (needs the edit key). A name already there is refused (422)."""
+    access = core.table_access(mode, key, edit=True)
+    token = core.idempotency_token(access.table)
+    if done := core.replayed(token):
+        return done
+    names = [clean_name(name) for name in asked["names"]]
+    refusal = changes.name_refusal(names)
+    taken = changes.taken_names(access.table, names)
+    if refusal is None and taken:
+        refusal = gettext("Already at this table: %(names)s", names=", ".join(taken))
+    if refusal:
+        raise core.ApiError(422, "refused", refusal)
+    location = core.key_path(access)
+    changes.add_players(
+        access.table, names, once=token, location=core.receipt_location(201, location, location)
+    )
+    return core.created(table_of(access), location)
+
+
+def aware(moment: datetime) -> datetime:
+    """A stored time with its zone (SQLite gives it back without one: it is UTC)."""
+    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
+
+
+def summary_of(match: Match) -> dict[str, Any]:
+    seen = matchlog.outlook(match)
+    live = match.live_round
+    return {
+        "id": match.id,
+        "rules": match.rules,
+        "players": match.player_names,
+        "rounds": len(seen.state.rounds) if seen.state is not None else len(match.complete_rounds),
+        "live": live is not None,
+        "finished": seen.finished,
+        "winners": seen.winners,
+        "totals": dict(seen.state.totals) if seen.state is not None else {},
+        "version": match.version,
+        "created_at": aware(match.created_at),
+        "error": i18n.error_text(seen.error) if seen.error is not None else None,
+    }
+
+
+@blp.table_route("/matches")
+@blp.arguments(schemas.MatchListQuery, location="query")
+@blp.response(200, schemas.MatchList)
+@blp.errors(404)
+def match_list(asked: dict[str, Any], mode: str | None, key: str | None) -> Any:
+    """The table's matches, newest first, a page at a time (``next``: the next page's ``before``)."""
+    access = core.table_access(mode, key)
+    query = select(Match).where(Match.table_id == access.table.id)
+    if asked.get("before"):
+        query = query.where(Match.id < asked["before"])
+    limit = asked["limit"]
+    found = list(
+        db.session.scalars(query.order_by(Match.id.desc()).limit(limit + 1).options(*MATCH_LOADING))
+    )
+    more = len(found) > limit
+    found = found[:limit]
+    return {
+        "matches": [summary_of(match) for match in found],
+        "next": found[-1].id if more and found else None,
+    }
+
+
+@blp.table_route("/stats")
+@blp.response(200, schemas.Statistics)
+@blp.errors(404)
+def statistics(mode: str | None, key: str | None) -> Any:
+    """The table's statistics per ruleset, from every match as the engine replays it."""
+    access = core.table_access(mode, key)
+    figures = stats.for_table(access.table)
+    return {
+        "groups": [
+            {
+                "rules": group.rules,
+                "matches": group.matches,
+                "finished": group.finished,
+                "players": [
+                    {
+                        "name": player.name,
+                        "matches": player.matches,
+                        "won": player.won,
+                        "rounds": player.rounds,
+                        "rounds_won": player.rounds_won,
+                        "points": player.points,
+                        "best": player.best,
+                        "average": player.average,
+                    }
+                    for player in group.players
+                ],
+            }
+            for group in figures.groups
+        ],
+        "unreadable": figures.unreadable,
+    }
+
+
+@blp.table_route("/matches", methods=["POST"])
+@blp.arguments(
+    schemas.NewMatch,
+    example={
+        "rules": "remi",
+        "players": ["Budi", "Siti"],
+        "first_dealer": "Budi",
+        "options": {"target": 200},
+    },
+)
+@blp.response(201, schemas.Scoreboard)
+@blp.errors(404, 422, writes=True)
+@engine_call
+def start_match(asked: dict[str, Any], mode: str | None, key: str | None) -> Any:
+    """Start a match of the table's players (needs the edit key); the engine checks the setup."""
+    access = core.table_access(mode, key, edit=True)
+    token = core.idempotency_token(access.table)
+    if done := core.replayed(token):
+        return done
+    rules = find_ruleset(asked["rules"])
+    options = {name: value for name, value in asked["options"].items() if name in rules.options}
+    unknown = sorted(set(asked["options"]) - set(options))
+    if unknown:
+        find_ruleset(asked["rules"], asked["options"])  # the engine says which option it lacks
+    setup = changes.Setup(asked["players"], asked["first_dealer"], options)
+    known = [player.name for player in access.table.players]
+    try:
+        header = changes.match_header(rules, setup, known)
+    except changes.SetupRefused as refusal:
+        raise core.ApiError(422, "refused", refusal.message, field=refusal.field) from None
+    base = core.key_path(access)
+    match = changes.start_match(
+        access.table,
+        header,
+        once=token,
+        location=lambda made: core.receipt_location(
+            201, f"{base}/m/{made.id}", f"{base}/m/{made.id}"
+        ),
+    )
+    return core.created(scoreboard_of(match), f"{base}/m/{match.id}")

@@ -1,0 +1,352 @@
+"""The changes a match goes through, shared by the pages and the JSON API.
+
+Each function is one step of :mod:`referee.web.writes`' discipline: the
+change is tried on the whole match by the engine first (:func:`matchlog.verify`,
+or the live round's own check), then stored, the versions raised, the one-time
+receipt kept and the transaction committed.  The callers (a page's view, an API
+operation) read the request, check the versions it names and say what happened;
+no rule is decided here or there: a refusal is the engine's :class:`RefereeError`.
+"""
+
+from __future__ import annotations
+
+import copy
+import secrets
+from collections.abc import Collection, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from flask_babel import gettext
+
+from referee.errors import RefereeError
+from referee.match import MATCH_OVER
+from referee.rulesets import Ruleset
+from referee.web import matchlog, writes
+from referee.web.extensions import db
+from referee.web.forms import NAME_MAX, OPTION_LIMITS, OPTION_MESSAGES
+from referee.web.models import CardTable, Match, MatchPlayer, Player, Round
+from referee.web.names import name_key
+
+# -- complete rounds ------------------------------------------------------------------------
+
+
+def verify_round(match: Match, entry: dict[str, Any], number: int) -> tuple[Any, list[int]]:
+    """Replay the match with round ``number`` as ``entry`` (a new round when it is the next).
+
+    Returns the replayed state and the later rounds in the way: when a corrected
+    round ends the match, the engine refuses every round after it ("the match was
+    already over"); the match is then replayed up to round ``number`` and the
+    numbers of the later rounds are returned, for the caller to decide whether to
+    remove them.  Any other refusal is raised.
+    """
+    rounds = matchlog.entries(match)
+    if number > len(rounds):
+        rounds.append(entry)
+    else:
+        rounds[number - 1] = entry
+    try:
+        state = matchlog.verify(match, rounds)
+    except RefereeError as error:
+        if error.reason.key != MATCH_OVER or error.round != number + 1 or len(rounds) <= number:
+            raise
+    else:
+        return state, []
+    state = matchlog.verify(match, rounds[:number])
+    return state, list(range(number + 1, len(rounds) + 1))
+
+
+def save_round(
+    match: Match,
+    stored: Round | None,
+    entry: dict[str, Any],
+    *,
+    remove_after: bool = False,
+    state: Any = None,
+    once: str | None = None,
+    location: str = "",
+) -> Round:
+    """Store a verified round: a new one (``stored`` None) or a correction of ``stored``.
+
+    ``state`` is the engine's replay of the match as it will be stored (from
+    :func:`verify_round`), kept so that the next read need not replay it again.
+    """
+    if stored is None:
+        stored = Round(number=match.next_round_number, entry=entry, complete=True)
+        match.rounds.append(stored)
+        writes.keep_receipt(once, location)
+        writes.changed(match)
+    else:
+        stored.entry = entry
+        stored.previous_entry = None
+        if remove_after:  # the corrected round ends the match: the rounds after it go
+            for later in [r for r in match.rounds if r.number > stored.number]:
+                match.rounds.remove(later)
+                db.session.delete(later)
+        writes.changed_round(match, stored)
+        writes.keep_receipt(once, location)
+    if state is not None:
+        matchlog.remember(match, state)
+    db.session.commit()
+    return stored
+
+
+def replace_entry(
+    match: Match, stored: Round, entry: dict[str, Any], previous: dict[str, Any] | None
+) -> None:
+    """Give a stored round a new entry (void, restore) if the whole match still replays.
+
+    Raises the engine's RefereeError, saving nothing, if it does not.
+    """
+    rounds = matchlog.entries(match)
+    rounds[stored.number - 1] = entry
+    state = matchlog.verify(match, rounds)
+    stored.entry, stored.previous_entry = entry, previous
+    writes.changed_round(match, stored)
+    matchlog.remember(match, state)
+    db.session.commit()
+
+
+def void_round(match: Match, stored: Round) -> None:
+    replace_entry(match, stored, {"end": "void"}, stored.entry)
+
+
+def restore_round(match: Match, stored: Round) -> None:
+    """Undo a void: the entry it replaced comes back (if the match still replays with it)."""
+    if stored.previous_entry:
+        replace_entry(match, stored, stored.previous_entry, None)
+
+
+def is_last_round(match: Match, stored: Round) -> bool:
+    """Whether ``stored`` is the last saved round, with no live round after it."""
+    complete = match.complete_rounds
+    return match.live_round is None and bool(complete) and complete[-1] is stored
+
+
+def remove_last_round(
+    match: Match, stored: Round, *, once: str | None = None, location: str = ""
+) -> None:
+    match.rounds.remove(stored)
+    db.session.delete(stored)
+    writes.changed(match)
+    writes.keep_receipt(once, location)
+    db.session.commit()
+
+
+# -- the live round -------------------------------------------------------------------------
+
+
+def live_turns(match: Match) -> list[dict[str, Any]]:
+    """The turns of the live round so far (a copy), or none."""
+    stored = match.live_round
+    return copy.deepcopy(stored.entry.get("turns", [])) if stored is not None else []
+
+
+def store_turns(match: Match, turns: list[dict[str, Any]]) -> None:
+    """The live round's turns are now ``turns`` (the round starts with its first turn)."""
+    stored = match.live_round
+    if stored is None:
+        match.rounds.append(
+            Round(number=match.next_round_number, entry={"turns": turns}, complete=False)
+        )
+        writes.changed(match)
+    else:
+        stored.entry = {**stored.entry, "turns": turns}
+        writes.changed_round(match, stored)
+
+
+def record_turn(
+    match: Match,
+    state: Any,
+    turns: list[dict[str, Any]],
+    turn: dict[str, Any],
+    *,
+    once: str | None = None,
+    location: str = "",
+) -> None:
+    """Check a turn on the round so far (``state``, the engine's RoundInProgress) and store it."""
+    matchlog.call_engine(state.apply_turn, turn)
+    store_turns(match, turns + [turn])
+    writes.keep_receipt(once, location)
+    db.session.commit()
+
+
+def take_back_turn(match: Match, *, once: str | None = None, location: str = "") -> bool:
+    """Remove the last turn (with it the live round, when it was the first); False if none."""
+    stored = match.live_round
+    turns = live_turns(match)
+    if stored is None or not turns:
+        return False
+    if turns[:-1]:
+        stored.entry = {**stored.entry, "turns": turns[:-1]}
+        writes.changed_round(match, stored)
+    else:
+        match.rounds.remove(stored)
+        db.session.delete(stored)
+        writes.changed(match)
+    writes.keep_receipt(once, location)
+    db.session.commit()
+    return True
+
+
+def discard_live_round(match: Match, *, once: str | None = None, location: str = "") -> bool:
+    stored = match.live_round
+    if stored is None:
+        return False
+    match.rounds.remove(stored)
+    db.session.delete(stored)
+    writes.changed(match)
+    writes.keep_receipt(once, location)
+    db.session.commit()
+    return True
+
+
+def end_live_round(
+    match: Match, entry: dict[str, Any], *, once: str | None = None, location: str = ""
+) -> Round:
+    """Verify the live round's round object on the whole match and store it as complete."""
+    state = matchlog.verify(match, matchlog.entries(match) + [entry])
+    stored = match.live_round
+    if stored is None:
+        stored = Round(number=match.next_round_number, entry=entry, complete=True)
+        match.rounds.append(stored)
+    stored.entry, stored.complete = entry, True
+    writes.changed_round(match, stored)
+    writes.keep_receipt(once, location)
+    matchlog.remember(match, state)
+    db.session.commit()
+    return stored
+
+
+# -- matches --------------------------------------------------------------------------------
+
+
+class SetupRefused(ValueError):
+    """A match setup the app refuses, in words; ``field`` names what it is about
+    (``seat``, with the ``name`` seated, ``first_dealer``, or an option)."""
+
+    def __init__(self, message: str, field: str = "", name: str = "") -> None:
+        super().__init__(message)
+        self.message = message
+        self.field = field
+        self.name = name
+
+
+@dataclass(frozen=True)
+class Setup:
+    """A match setup as asked for: seats in order, the first dealer ("random" allowed)."""
+
+    seated: Sequence[str]
+    first_dealer: str
+    options: dict[str, Any]
+
+
+def seating(rules: Ruleset, seated: Sequence[str], known: Collection[str], dealer: str) -> str:
+    """Check the seats (the table's players, once each, as many as the game takes) and
+    return the first dealer (drawn at random for ``random``).
+
+    Raises :class:`SetupRefused`, or the engine's RuleError for the number of players.
+    """
+    seen: set[str] = set()
+    for name in seated:
+        if name not in known:
+            raise SetupRefused(gettext("Not a valid choice."), "seat", name)
+        if name in seen:
+            raise SetupRefused(gettext("%(name)s already has a seat.", name=name), "seat", name)
+        seen.add(name)
+    rules.verify_players(len(seated))
+    if dealer == "random":
+        return secrets.choice(list(seated))
+    if dealer not in seated:
+        raise SetupRefused(gettext("The first dealer must be one of the players."), "first_dealer")
+    return dealer
+
+
+def header_of(
+    rules: Ruleset, seated: Sequence[str], dealer: str, options: dict[str, Any]
+) -> dict[str, Any]:
+    """The ``referee-match/1`` header, with the options within the app's limits and the
+    whole checked by the engine (RefereeError if it refuses)."""
+    for option, (low, high) in OPTION_LIMITS.items():
+        value = options.get(option)
+        if isinstance(value, int) and not isinstance(value, bool) and not low <= value <= high:
+            raise SetupRefused(str(OPTION_MESSAGES[option] % {"min": low, "max": high}), option)
+    header = {
+        "format": matchlog.FORMAT,
+        "rules": rules.id,
+        "options": dict(options),
+        "players": list(seated),
+        "first_dealer": dealer,
+    }
+    matchlog.verify_header(header)
+    return header
+
+
+def match_header(rules: Ruleset, setup: Setup, known: Collection[str]) -> dict[str, Any]:
+    """The checked header of a setup; ``known`` are the table's players."""
+    dealer = seating(rules, setup.seated, known, setup.first_dealer)
+    return header_of(rules, setup.seated, dealer, setup.options)
+
+
+def apply_setup(match: Match, header: dict[str, Any]) -> None:
+    by_name = {player.name: player for player in match.table.players}
+    match.options = header["options"]
+    match.first_dealer = header["first_dealer"]
+    match.seats.clear()
+    db.session.flush()
+    for seat, name in enumerate(header["players"]):
+        match.seats.append(MatchPlayer(seat=seat, player=by_name[name]))
+
+
+def start_match(
+    table: CardTable, header: dict[str, Any], *, once: str | None = None, location: Any = ""
+) -> Match:
+    """A new match of ``table`` from a checked header (``location`` may be a function of it)."""
+    match = Match(table=table, rules=header["rules"])
+    db.session.add(match)
+    apply_setup(match, header)
+    db.session.flush()
+    writes.keep_receipt(once, location(match) if callable(location) else location)
+    db.session.commit()
+    return match
+
+
+# -- tables ---------------------------------------------------------------------------------
+
+
+def taken_names(table: CardTable, names: Sequence[str]) -> list[str]:
+    """The names already at the table (compared without case or width)."""
+    existing = {name_key(player.name) for player in table.players}
+    return [name for name in names if name_key(name) in existing]
+
+
+def name_refusal(names: Sequence[str]) -> str | None:
+    """Why a list of new player names is refused (the players form's rules), or None."""
+    if not names:
+        return gettext("Write at least one name.")
+    seen: set[str] = set()
+    for name in names:
+        if not name.strip() or len(name) > NAME_MAX:
+            return gettext("Player names must be 1 to %(max)s letters long.", max=NAME_MAX)
+        if name_key(name) in seen:
+            return gettext("%(name)s is written twice.", name=name)
+        seen.add(name_key(name))
+    return None
+
+
+def add_players(
+    table: CardTable, names: Sequence[str], *, once: str | None = None, location: str = ""
+) -> None:
+    for name in names:
+        db.session.add(Player(table=table, name=name))
+    writes.keep_receipt(once, location)
+    db.session.commit()
+
+
+def create_table(name: str, players: Sequence[str] = ()) -> CardTable:
+    """A new card table (not yet committed: the caller keeps its receipt and commits)."""
+    table = CardTable(name=name)
+    db.session.add(table)
+    for player in players:
+        db.session.add(Player(table=table, name=player))
+    db.session.flush()
+    return table
