@@ -30,7 +30,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from referee.cards import Card
 from referee.errors import MatchFileError, RefereeError, RuleError
@@ -64,6 +64,9 @@ from referee.round import (
 )
 from referee.rulesets import MatchProgress, Ruleset, TurnStyle
 from referee.scoring import Ending, Outcome, RoundEnding, RoundScore, nobody_scores
+
+if TYPE_CHECKING:
+    from referee.gin import Adjudication
 
 # -- messages --------------------------------------------------------------------------------
 
@@ -165,7 +168,8 @@ class RoundResult:
     all at once (the round counts double).  ``hands`` are the cards left,
     ``hand_values`` what they count; ``melds_by_player`` the melds each
     player laid (as laid, before lay-offs); ``table`` the table at the end of
-    a round entered turn by turn; ``notes`` say how the score was counted.
+    a round entered turn by turn; ``notes`` say how the score was counted;
+    ``adjudication`` is a gin knock's settlement (both arrangements, the lay-offs).
     """
 
     number: int
@@ -184,6 +188,7 @@ class RoundResult:
     table: tuple[TableMeld, ...] = ()
     notes: tuple[Reason, ...] = ()
     record: RoundRecord | None = None
+    adjudication: Adjudication | None = None
 
     @property
     def is_void(self) -> bool:
@@ -440,6 +445,7 @@ def _score_round(header: MatchHeader, record: RoundRecord, dealer: str, number: 
         table=live.table if live is not None else (),
         notes=score.notes,
         record=record,
+        adjudication=score.adjudication,
     )
 
 
@@ -472,7 +478,7 @@ def _reconcile_turns(
 def _at_once(
     rules: Ruleset, live: RoundInProgress | None, record: RoundRecord, player: str | None
 ) -> bool:
-    if not rules.at_once_doubles:
+    if not rules.counts_at_once:
         return False
     if live is None:
         return bool(record.at_once)

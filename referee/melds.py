@@ -70,6 +70,9 @@ JOKER_DOES_NOT_FIT = define_message(
 JOKER_FITS_NOWHERE = define_message(
     "meld.joker_fits_nowhere", "{joker} stands for {card}, which does not fit with {others}"
 )
+NUMBERED_MELD_ILLEGAL = define_message(
+    "meld.numbered_illegal", "meld {index} ({meld}) is not legal: {reason}"
+)
 LAYOFF_CLOSED = define_message(
     "layoff.closed", "melds on the table are closed in {rules}: no lay-offs"
 )
@@ -180,13 +183,13 @@ def _check_structure(cards: tuple[Card, ...], rules: Ruleset) -> MeldVerdict:
         if any(card.is_bare_joker for card in cards):
             return _refuse(BARE_JOKER)
         jokers = sum(card.is_joker for card in cards)
-        most = rules.joker_count(rules.max_players)
+        most = rules.most_jokers
         if jokers > most:
             return _refuse(TOO_MANY_JOKERS, count=jokers, most=most)
     if len(cards) < 3:
         return _refuse(TOO_FEW, cards=listing, count=len(cards))
     faces = [_face(card) for card in cards]
-    if not rules.jokers:  # one deck: no card exists twice
+    if rules.most_copies == 1:  # one deck: no card exists twice
         naturals = Counter(card for card in cards if not card.is_joker)
         for card, count in naturals.items():
             if count > 1:

@@ -99,7 +99,7 @@ from typing import Any, TypeAlias
 
 from referee.cards import SUITS, Card, Rank, Suit
 from referee.errors import RuleError
-from referee.melds import BARE_JOKER, Meld, check_meld
+from referee.melds import BARE_JOKER, NUMBERED_MELD_ILLEGAL, Meld, check_meld
 from referee.messages import Reason, define_message
 from referee.notation import format_card, format_cards, parse_cards
 from referee.rulesets import Ruleset, find_ruleset
@@ -120,7 +120,6 @@ CARDS_APPEARED = define_message(
     "table.cards_appeared",
     "{cards} is on the table after the turn but was neither on it before nor played",
 )
-MELD_ILLEGAL = define_message("table.meld_illegal", "meld {index} ({meld}) is not legal: {reason}")
 EMPTY_MELD = define_message("table.empty_meld", "meld {index} has no cards")
 JOKER_RULE = define_message(
     "table.joker_rule",
@@ -268,7 +267,12 @@ def check_turn(
         verdict = check_meld(meld, ruleset)
         if not verdict.legal:
             reasons.append(
-                Reason.of(MELD_ILLEGAL, index=index, meld=format_cards(meld), reason=verdict.reason)
+                Reason.of(
+                    NUMBERED_MELD_ILLEGAL,
+                    index=index,
+                    meld=format_cards(meld),
+                    reason=verdict.reason,
+                )
             )
 
     if any(card.is_bare_joker for meld in table_before for card in meld):
