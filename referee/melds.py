@@ -298,6 +298,32 @@ def _explain_joker(cards: tuple[Card, ...], rules: Ruleset) -> MeldVerdict | Non
     return None
 
 
+def in_rank_order(cards: Iterable[Card]) -> tuple[Card, ...]:
+    """The cards of a group shaped like a run (one suit, no rank twice) in rank order, the
+    ace after a king when the group holds a king and no 2; any other group as it is.
+
+    Meld cards may be written in any order; writers emit runs in rank order.
+
+    >>> format_cards(in_rank_order(parse_cards('AH KH QH'))), format_cards(in_rank_order(
+    ...     parse_cards('3S AS 2S')))
+    ('QH KH AH', 'AS 2S 3S')
+    """
+    group = tuple(cards)
+    faces = [card.stands_for for card in group]
+    if any(face is None for face in faces):
+        return group
+    ranks = {face.rank for face in faces if face is not None}
+    if len({face.suit for face in faces if face is not None}) != 1 or len(ranks) != len(group):
+        return group
+    ace_high = Rank.KING in ranks and Rank.TWO not in ranks
+
+    def position(card: Card) -> int:
+        rank = _rank(_face(card))
+        return ACE_HIGH if rank is Rank.ACE and ace_high else int(rank)
+
+    return tuple(sorted(group, key=position))
+
+
 def verify_meld(cards: str | Iterable[str | Card], rules: Ruleset | str) -> Meld:
     """The legal meld made of ``cards``, or :class:`RuleError` with the reason."""
     verdict = check_meld(cards, rules)

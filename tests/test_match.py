@@ -1124,13 +1124,37 @@ def test_manipulation_live_turns_follow_the_formal_table_check() -> None:
     }
     assert live_round(base, [first]).table[0].cards[-1] == Card.parse("JK=8H")
     refused = [
-        (["9S", "10S"], [["5H", "6H", "7H"], ["9S", "10S", "JK=JS"]], "8H was on the table"),
+        (
+            ["9S", "10S"],
+            [["5H", "6H", "7H"], ["9S", "10S", "JK=JS"]],
+            "a joker stood for 8H before the turn and no longer does",
+        ),
         (["8H"], [["6H", "7H", "8H", "JK=9H"]], "5H left the table"),
         (["9H"], [["5H", "6H", "7H", "JK=8H", "9H", "10H"]], "10H is on the table after"),
-        ([], [["5H", "6H", "7H", "JK=8H"]], "at least one card from the hand"),
+        (["9H", "QS"], [["5H", "6H", "7H", "JK=8H", "9H"]], "QS was played from the hand but"),
+        ([], [["JK=4H", "5H", "6H", "7H"]], "at least one card from the hand"),
     ]
     for played, table, words in refused:
         turn = {"player": "Ana", "played": played, "table": table}
         with pytest.raises(RuleError, match=words) as caught:
             live_round(base, [first, turn])
         assert (caught.value.round, caught.value.turn) == (1, 2)
+
+
+def test_manipulation_turn_that_only_draws() -> None:
+    # RULES.md Decision: nothing put down, written "played": [] with the table unchanged
+    # (the melds in any order) or with the table left out
+    base = match("manipulation", [], players=["Ana", "Bima"])
+    first = {"player": "Bima", "played": ["5H", "6H", "7H"], "table": [["5H", "6H", "7H"]]}
+    for draw in (
+        {"player": "Ana", "played": []},
+        {"player": "Ana", "played": [], "table": [["7H", "5H", "6H"]]},
+    ):
+        live = live_round(base, [first, draw])
+        assert [str(meld.meld) for meld in live.table] == ["5H 6H 7H"]
+        assert live.played["Ana"] == ()
+    # a turn that only draws does not empty a hand; and a table needs its cards played
+    with pytest.raises(RuleError, match="only drew"):
+        live_round(base, [first, {"player": "Ana", "played": [], "out": True}])
+    with pytest.raises(RuleError, match='needs "table"'):
+        live_round(base, [first, {"player": "Ana", "played": ["8H"]}])
