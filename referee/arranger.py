@@ -88,7 +88,7 @@ from typing import Any, TypeAlias
 from referee.cards import SUITS, Card, Rank, Suit
 from referee.errors import RuleError
 from referee.integrity import PLACE_MELD, CardPlaces
-from referee.melds import BARE_JOKER, Meld, check_meld
+from referee.melds import BARE_JOKER, Meld, MeldKind
 from referee.messages import Reason, define_message
 from referee.notation import format_card, format_cards
 from referee.rulesets import Ruleset
@@ -193,8 +193,9 @@ def _verify_deck(
 
 
 def _cell(card: Card) -> tuple[int, int]:
-    assert card.suit is not None and card.rank is not None
-    return SUITS.index(card.suit), int(card.rank)
+    """A natural card's (suit position, rank), from its bit."""
+    bit = card.bit
+    return bit >> 4, (bit & 15) + 1
 
 
 def _grid() -> list[list[int]]:
@@ -266,7 +267,7 @@ class _Problem:
             elif real[_natural(card)]:  # its real card is on the table: free already
                 problem.free_jokers += 1
             else:
-                s, r = _cell(card)
+                s, r = _cell(_natural(card))
                 problem.bound[s][r] += 1
         for card in hand:
             if card.is_joker:
@@ -365,23 +366,26 @@ class _Problem:
                     rest = rest[: len(rest) - high]
                 columns[r].extend(rest)
             for position in range(1, _HIGH + 1):
-                named = Card.joker(Card(_rank_at(position), suit))
-                columns[position].extend([named] * path.run_jokers[s][position])
+                if path.run_jokers[s][position]:
+                    named = Card.joker(Card(_rank_at(position), suit))
+                    columns[position].extend([named] * path.run_jokers[s][position])
             runs.extend(part for run in _runs_of(columns) for part in _cut(run))
         sets: list[list[Card]] = []
         for r in range(1, 14):
             sets.extend(_sets_of(set_cards[r], path.set_jokers[r], Rank(r)))
         _place_spare_jokers(runs, sets, path.spare_jokers)
-        melds = [[card for _, card in run] for run in runs] + sets
-        return Arrangement(tuple(_as_meld(meld, self.rules) for meld in melds))
+        melds = [Meld(MeldKind.RUN, tuple(card for _, card in run)) for run in runs]
+        melds.extend(Meld(MeldKind.SET, tuple(sorted(meld, key=_suit_of))) for meld in sets)
+        return Arrangement(tuple(melds))
 
     def _cards_for(self, s: int, r: int, used: int) -> list[Card]:
         """The cards that play as suit ``s``, rank ``r``: table, hand cards used, and the
         jokers bound to it (unless a copy from the hand freed them)."""
-        cards = list(self.cards_at.get((s, r), []))
-        cards.extend(self.hand_at.get((s, r), [])[:used])
-        still_bound = 0 if used else self.bound[s][r]
-        cards.extend([Card.joker(Card(Rank(r), SUITS[s]))] * still_bound)
+        cards = list(self.cards_at.get((s, r), ()))
+        if used:
+            cards.extend(self.hand_at[(s, r)][:used])
+        elif self.bound[s][r]:
+            cards.extend([Card.joker(Card(Rank(r), SUITS[s]))] * self.bound[s][r])
         return cards
 
 
@@ -479,10 +483,9 @@ def _fill_a_set(sets: list[list[Card]]) -> bool:
     return False
 
 
-def _as_meld(cards: list[Card], rules: Ruleset) -> Meld:
-    verdict = check_meld(cards, rules)
-    assert verdict.meld is not None, f"the solver built an illegal meld {format_cards(cards)}"
-    return verdict.meld
+def _suit_of(card: Card) -> int:
+    """A set's order: by suit (a card of the set as it plays, joker or not)."""
+    return _natural(card).bit >> 4
 
 
 # ---------------------------------------------------------------------------

@@ -85,9 +85,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from operator import itemgetter
 from typing import Any, NamedTuple, TypeAlias
 
-from referee.cards import RANKS, SUITS, Card
+from referee.cards import JOKER_BIT, RANKS, SUITS, Card
 from referee.errors import RuleError
 from referee.melds import NUMBERED_MELD_ILLEGAL, check_meld
 from referee.messages import Reason, define_message
@@ -168,12 +169,11 @@ _LANE = 0x1FFF  # the 13 ranks of one suit
 _EVERY_LANE = 0x0001_0001_0001_0001  # a rank mask times this is that rank in every suit
 _SUIT_INDEX = {suit: index for index, suit in enumerate(SUITS)}
 
-_S, _H, _D, _C = SUITS
 _CARD_AT: list[Card | None] = [None] * 64
 for _suit in SUITS:
     for _rank in RANKS:
         _card = Card(_rank, _suit)
-        _CARD_AT[16 * _SUIT_INDEX[_suit] + _rank - 1] = _card
+        _CARD_AT[_card.bit] = _card
 
 
 def _build_tables() -> tuple[
@@ -207,21 +207,14 @@ _TOP0, _TOP1, _TOP2, _TOP3 = _TOP
 
 
 def mask_of(cards: Iterable[Card]) -> int:
-    """The bit mask of natural cards (bit ``16 * suit + rank - 1``, suits in S H D C order)."""
+    """The bit mask of natural cards (bit ``16 * suit + rank - 1``, suits in S H D C order,
+    which is :attr:`Card.bit`); a joker is refused."""
     mask = 0
     for card in cards:
-        mask |= _bit(card)
+        if card.is_joker:
+            raise RuleError(JOKER, card=format_card(card))
+        mask |= 1 << card.bit
     return mask
-
-
-def _bit(card: Card) -> int:
-    # Identity tests on the suit: much cheaper than hashing a Card or a Suit.
-    suit = card.suit
-    rank = card.rank
-    if rank is None or card.is_joker:
-        raise RuleError(JOKER, card=format_card(card))
-    lane = 0 if suit is _S else 16 if suit is _H else 32 if suit is _D else 48
-    return 1 << (lane + rank - 1)
 
 
 def cards_of(mask: int) -> tuple[Card, ...]:
@@ -306,14 +299,21 @@ def _choices(pattern: int, own: int, layoffs: int) -> tuple[int, list[list[int]]
 
 
 def _scores(pattern: int, removals: list[int], eleven: bool) -> list[int]:
+    """Each removal's deadwood; for 11 cards ``64 * (deadwood after the best discard) +
+    the discard's value``, so that among equal deadwoods the least valuable discard (none,
+    for big gin) comes first."""
     dead = _DEAD
     if eleven:
         return [
-            dead[(r := pattern & ~x) & _LANE]
-            + dead[r >> 16 & _LANE]
-            + dead[r >> 32 & _LANE]
-            + dead[r >> 48]
-            - (
+            (
+                dead[(r := pattern & ~x) & _LANE]
+                + dead[r >> 16 & _LANE]
+                + dead[r >> 32 & _LANE]
+                + dead[r >> 48]
+                << 6
+            )
+            - 63
+            * (
                 max(
                     _TOP0[r & _LANE],
                     _TOP1[r >> 16 & _LANE],
@@ -334,14 +334,16 @@ def _scores(pattern: int, removals: list[int], eleven: bool) -> list[int]:
 
 
 def _optimise(pattern: int, own: int, layoffs: int, eleven: bool) -> tuple[int, list[int]]:
-    """The least deadwood and every set/lay-off removal mask that reaches it."""
+    """The least deadwood and every set/lay-off removal mask that reaches it (for 11 cards,
+    with the least valuable discard among them)."""
     forced, choices = _choices(pattern, own, layoffs)
     removals = [forced]
     for options in choices:
         removals = [x | o for x in removals for o in options]
     scores = _scores(pattern, removals, eleven)
     best = min(scores)
-    return best, [x for x, s in zip(removals, scores, strict=True) if s == best]
+    found = [x for x, s in zip(removals, scores, strict=True) if s == best]
+    return (best >> 6 if eleven else best), found
 
 
 def deadwood_of_mask(mask: int) -> int:
@@ -516,32 +518,36 @@ KnockResult = Adjudication
 def _hand(cards: CardsIn, whose: Reason | None = None) -> tuple[tuple[Card, ...], int]:
     """The cards as a tuple and as a mask; jokers and repeated cards refused.
 
-    Card objects in a list or tuple are taken as they are (no parsing); ``whose`` names
-    the hand in the message about a repeated card ("the hand" when not given).
+    Card objects in a list or tuple are taken as they are, one bit each (see
+    :attr:`Card.bit`); anything else is parsed.  ``whose`` names the hand in the
+    message about a repeated card ("the hand" when not given).
     """
     kind = type(cards)
-    hand: tuple[Card, ...] = (
-        tuple(cards)  # type: ignore[arg-type]  # checked card by card below
-        if kind is tuple or kind is list
-        else parse_cards(cards)
-    )
-    spades, hearts, diamonds = _S, _H, _D
+    if kind is tuple or kind is list:
+        hand: tuple[Card, ...] = tuple(cards)  # type: ignore[arg-type]
+        mask = 0
+        try:
+            for card in hand:
+                mask |= 1 << card.bit
+        except AttributeError:  # card codes in the list
+            hand = parse_cards(hand)
+        else:
+            if mask < _JOKER and mask.bit_count() == len(hand):
+                return hand, mask
+    else:
+        hand = parse_cards(cards)
     mask = 0
     for card in hand:
-        if type(card) is not Card:  # card codes in a list: read them, then count again
-            return _hand(parse_cards(hand), whose)
-        rank = card.rank
-        if rank is None or card.is_joker:
+        if card.is_joker:
             raise RuleError(JOKER, card=format_card(card))
-        suit = card.suit
-        lane = 0 if suit is spades else 16 if suit is hearts else 32 if suit is diamonds else 48
-        bit = 1 << lane + rank - 1
+        bit = 1 << card.bit
         if mask & bit:
             raise RuleError(REPEATED_CARD, card=format_card(card), whose=whose or _THE_HAND)
         mask |= bit
     return hand, mask
 
 
+_JOKER = 1 << JOKER_BIT
 _THE_HAND = Reason.of(THE_HAND)
 
 # The cards of a lane's 13-bit pattern, per suit, filled in as patterns are met.
@@ -556,6 +562,35 @@ def _lane_cards(lane: int, pattern: int) -> tuple[Card, ...]:
         cards = cards_of(pattern << 16 * lane)
         _LANE_CARDS[lane][pattern] = cards
     return cards
+
+
+# What one lane's pattern adds up to once the sets are taken out, per suit, filled in as
+# patterns are met: the value of its dead cards, its dead cards, its maximal runs in rank
+# order, their first cards as ``rank << 2 | suit`` (to order melds by), its most valuable
+# dead card as ``value << 6 | bit`` (0 if none: see _TOP), and its dead cards but that one.
+_LaneInfo: TypeAlias = tuple[
+    int, tuple[Card, ...], tuple[tuple[Card, ...], ...], tuple[int, ...], int, tuple[Card, ...]
+]
+_LANE_INFO: list[list[_LaneInfo | None]] = [[None] * 8192 for _ in SUITS]
+
+
+def _lane_info(lane: int, pattern: int) -> _LaneInfo:
+    info = _LANE_INFO[lane][pattern]
+    if info is None:
+        runs = _RUN[pattern]
+        dead = pattern & ~runs
+        blocks = _blocks(runs)
+        top = _TOP[lane][pattern]
+        info = (
+            _DEAD[pattern],
+            _lane_cards(lane, dead),
+            tuple(_lane_cards(lane, block) for block in blocks),
+            tuple(((block & -block).bit_length() - 1) << 2 | lane for block in blocks),
+            top,
+            _lane_cards(lane, dead & ~(1 << (top & 15))) if top else (),
+        )
+        _LANE_INFO[lane][pattern] = info
+    return info
 
 
 # The cards of a set: per rank, keyed by ``(mask >> rank) & _EVERY_LANE``.
@@ -594,30 +629,13 @@ def _cards_of(mask: int) -> tuple[Card, ...]:
 def _melds_of(hand: int, sets: int) -> tuple[list[tuple[Card, ...]], int]:
     """The sets in ``sets`` (one per rank) and the maximal runs of the rest, ordered by
     their first card (rank, then suit); and the dead cards."""
-    keyed: list[tuple[int, tuple[Card, ...]]] = []
-    if sets:
-        ranks = (sets | sets >> 16 | sets >> 32 | sets >> 48) & _LANE
-        while ranks:
-            low = ranks & -ranks
-            ranks ^= low
-            rank = low.bit_length() - 1
-            suits = sets >> rank & _EVERY_LANE
-            keyed.append(
-                (rank << 2 | ((suits & -suits).bit_length() - 1) >> 4, _SET_CARDS[rank][suits])
-            )
+    keyed = _set_melds(sets) if sets else []
     rest = hand & ~sets
-    runs = _runnable(rest)
-    blocks = runs
-    while blocks:
-        low = blocks & -blocks
-        block = blocks & ~(blocks + low)  # the consecutive bits from ``low`` upward
-        blocks ^= block
-        bit = low.bit_length() - 1
-        lane = bit >> 4
-        keyed.append(((bit & 15) << 2 | lane, _lane_cards(lane, block >> 16 * lane)))
-    if len(keyed) > 1:
-        keyed.sort()
-    return [meld for _, meld in keyed], rest & ~runs
+    for lane in range(4):
+        info = _lane_info(lane, rest >> 16 * lane & _LANE)
+        keyed.extend(zip(info[3], info[2], strict=True))
+    keyed.sort()
+    return [meld for _, meld in keyed], rest & ~_runnable(rest)
 
 
 def _blocks(mask: int) -> list[int]:
@@ -670,6 +688,10 @@ _new_arrangement = tuple.__new__
 def best_arrangement(cards: CardsIn, rules: Ruleset | None = None) -> Arrangement:
     """The arrangement of 10 cards leaving the least deadwood; for 11, the best discard too.
 
+    ``can_knock`` compares the deadwood with the knock limit of ``rules`` (gin's 10 when
+    not given).  Card objects in a list or tuple are read as they are; cards may also be
+    given as a string or a list of codes.
+
     >>> a = best_arrangement('7S 8S 9S 7H 7D KC 2C 3H 4D 5C')
     >>> [format_cards(m) for m in a.melds], a.deadwood, a.can_knock
     (['7S 8S 9S'], 38, False)
@@ -679,19 +701,84 @@ def best_arrangement(cards: CardsIn, rules: Ruleset | None = None) -> Arrangemen
     """
     hand, mask = _hand(cards)
     size = len(hand)
-    limit = _knock_limit(rules)
-    if size == 10:
-        melds, dead = _melds_of(mask, _set_choice(mask, False))
-        return _arrangement(hand, melds, dead, limit)
-    if size != 11:
+    if size != 10 and size != 11:
         raise RuleError(ARRANGEMENT_SIZE, count=size)
-    melds, dead = _melds_of(mask, _set_choice(mask, True))
-    if not dead:
-        return _new_arrangement(Arrangement, (hand, tuple(melds), (), 0, None, True, True, True))
-    top = max(
-        _TOP0[dead & _LANE], _TOP1[dead >> 16 & _LANE], _TOP2[dead >> 32 & _LANE], _TOP3[dead >> 48]
+    eleven = size == 11
+    a = mask & _LANE
+    b = mask >> 16 & _LANE
+    c = mask >> 32 & _LANE
+    d = mask >> 48
+    sets = 0
+    trips = a & b & (c | d) | c & d & (a | b)
+    if trips:  # ranks held 3 or 4 times: their sets, chosen when they compete with runs
+        if trips & (_RUN[a] | _RUN[b] | _RUN[c] | _RUN[d]):
+            sets = _optimise(mask, mask, 0, eleven)[1][0]
+        else:
+            sets = mask & trips * _EVERY_LANE
+        rest = mask & ~sets
+        a = rest & _LANE
+        b = rest >> 16 & _LANE
+        c = rest >> 32 & _LANE
+        d = rest >> 48
+    lanes = _LANE_INFO
+    in_a = lanes[0][a] or _lane_info(0, a)
+    in_b = lanes[1][b] or _lane_info(1, b)
+    in_c = lanes[2][c] or _lane_info(2, c)
+    in_d = lanes[3][d] or _lane_info(3, d)
+    melds = in_a[2] + in_b[2] + in_c[2] + in_d[2]  # runs, suit by suit
+    if sets or len(melds) > 1:  # in order of their first cards: rank, then suit
+        keyed = _set_melds(sets) if sets else []
+        keyed.extend(zip(in_a[3] + in_b[3] + in_c[3] + in_d[3], melds, strict=True))
+        keyed.sort()
+        melds = tuple(map(_second, keyed))
+    deadwood = in_a[0] + in_b[0] + in_c[0] + in_d[0]
+    limit = _GIN_LIMIT if rules is None else _knock_limit(rules)
+    if not eleven:
+        return _new_arrangement(
+            Arrangement,
+            (
+                hand,
+                melds,
+                in_a[1] + in_b[1] + in_c[1] + in_d[1],
+                deadwood,
+                None,
+                deadwood == 0,
+                False,
+                deadwood <= limit,
+            ),
+        )
+    top = max(in_a[4], in_b[4], in_c[4], in_d[4])  # the most valuable dead card
+    if not top:  # big gin: all 11 melded
+        return _new_arrangement(Arrangement, (hand, melds, (), 0, None, True, True, True))
+    bit = top & 63
+    if top == in_a[4]:  # its suit's dead cards but that one
+        dead = in_a[5] + in_b[1] + in_c[1] + in_d[1]
+    elif top == in_b[4]:
+        dead = in_a[1] + in_b[5] + in_c[1] + in_d[1]
+    elif top == in_c[4]:
+        dead = in_a[1] + in_b[1] + in_c[5] + in_d[1]
+    else:
+        dead = in_a[1] + in_b[1] + in_c[1] + in_d[5]
+    deadwood -= top >> 6
+    return _new_arrangement(
+        Arrangement,
+        (hand, melds, dead, deadwood, _CARD_AT[bit], deadwood == 0, False, deadwood <= limit),
     )
-    return _arrangement(hand, melds, dead & ~(1 << (top & 63)), limit, _CARD_AT[top & 63])
+
+
+def _set_melds(sets: int) -> list[tuple[int, tuple[Card, ...]]]:
+    """The sets of ``sets`` (one per rank), each keyed by its first card."""
+    keyed = []
+    ranks = (sets | sets >> 16 | sets >> 32 | sets >> 48) & _LANE
+    while ranks:
+        low = ranks & -ranks
+        ranks ^= low
+        rank = low.bit_length() - 1
+        suits = sets >> rank & _EVERY_LANE
+        keyed.append(
+            (rank << 2 | ((suits & -suits).bit_length() - 1) >> 4, _SET_CARDS[rank][suits])
+        )
+    return keyed
 
 
 def least_deadwood(cards: CardsIn) -> int:
@@ -708,32 +795,14 @@ def least_deadwood(cards: CardsIn) -> int:
     return best_discard_of_mask(mask)[0]
 
 
+_GIN_LIMIT = RULES.knock_limit or 0
+_second = itemgetter(1)
+
+
 def _knock_limit(rules: Ruleset | None) -> int:
     limit = (rules or RULES).knock_limit
     assert limit is not None, "a gin ruleset has a knock limit"
     return limit
-
-
-def _set_choice(mask: int, eleven: bool) -> int:
-    """The cards put into sets by an optimal arrangement (big gin preferred for 11 cards)."""
-    a = mask & _LANE
-    b = mask >> 16 & _LANE
-    c = mask >> 32 & _LANE
-    d = mask >> 48
-    trips = a & b & (c | d) | c & d & (a | b)
-    if not trips:
-        return 0
-    if not trips & (_RUN[a] | _RUN[b] | _RUN[c] | _RUN[d]):
-        return mask & trips * _EVERY_LANE
-    _best, removals = _optimise(mask, mask, 0, eleven)
-    if eleven and len(removals) > 1:
-        return min(removals, key=lambda x: _dead_value(mask, x))
-    return removals[0]
-
-
-def _dead_value(hand: int, sets: int) -> int:
-    rest = hand & ~sets
-    return _value(rest & ~_runnable(rest))
 
 
 def _read_melds(
