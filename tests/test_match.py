@@ -809,16 +809,19 @@ def test_remi_indonesia_totals_may_go_negative_and_lowest_deals_ties_clockwise()
     assert state.rounds[1].dealer == "P2" and state.next_dealer == "P3"
 
 
+# Target 30.  Both: 30 + 15 melded, minus 5 in hand = 40: tied at the top.
+INDONESIA_TIE: dict[str, Any] = {
+    "end": "stock",
+    "melds": {
+        "Budi": [["JC", "QC", "KC"], ["5H", "6H", "7H"]],
+        "Siti": [["JH", "QH", "KH"], ["5S", "6S", "7S"]],
+    },
+    "hands": {"Budi": ["2D"], "Siti": ["2S"]},
+}
+
+
 def test_remi_indonesia_tie_at_the_top_plays_on_until_it_breaks() -> None:
-    # Target 30.  Both: 30 + 15 melded, minus 5 in hand = 40: tied at the top, play on.
-    tie = {
-        "end": "stock",
-        "melds": {
-            "Budi": [["JC", "QC", "KC"], ["5H", "6H", "7H"]],
-            "Siti": [["JH", "QH", "KH"], ["5S", "6S", "7S"]],
-        },
-        "hands": {"Budi": ["2D"], "Siti": ["2S"]},
-    }
+    tie = INDONESIA_TIE  # 40 each at target 30: play on
     state = replay(match("remi-indonesia", [tie], players=["Budi", "Siti"], target=30))
     assert not state.finished and state.winners == ()
     assert state.next_dealer == "Siti"  # tied lowest: first clockwise after Budi
@@ -838,21 +841,12 @@ def test_remi_indonesia_tie_at_the_top_plays_on_until_it_breaks() -> None:
 def test_remi_indonesia_ends_once_the_tie_breaks_even_below_the_target() -> None:
     # RULES.md Decision: once the target has been reached, the match ends as soon as one
     # total is highest alone, even if the tie-break rounds took it below the target.
-    tie = {
-        "end": "stock",
-        "melds": {
-            "Budi": [["JC", "QC", "KC"], ["5H", "6H", "7H"]],
-            "Siti": [["JH", "QH", "KH"], ["5S", "6S", "7S"]],
-        },
-        "hands": {"Budi": ["2D"], "Siti": ["2S"]},
-    }
+    tie = INDONESIA_TIE
     # Round 1: 40 each (see above), the target 30 is reached with a tie: play on.
     # Round 2, stock, nothing melded: Budi QD 2C = 10 + 5 = 15, Siti QS 2H = 15:
     # 25 each, both below 30 and still tied: play on.
     still_tied = {"end": "stock", "hands": {"Budi": ["QD", "2C"], "Siti": ["QS", "2H"]}}
-    state = replay(
-        match("remi-indonesia", [tie, still_tied], players=["Budi", "Siti"], target=30)
-    )
+    state = replay(match("remi-indonesia", [tie, still_tied], players=["Budi", "Siti"], target=30))
     assert state.totals == {"Budi": 25, "Siti": 25} and not state.finished
     # Round 3, stock: Budi 3C = 5 -> 20, Siti KD JD = 20 -> 5: Budi is highest alone.
     breaks = {"end": "stock", "hands": {"Budi": ["3C"], "Siti": ["KD", "JD"]}}

@@ -165,4 +165,3 @@ def test_the_toy_is_gone_after_its_block() -> None:
     assert "toy" not in RULESETS
     with pytest.raises(RuleError, match='"toy" is not a ruleset'):
         find_ruleset("toy")
-
