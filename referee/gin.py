@@ -566,10 +566,16 @@ def _lane_cards(lane: int, pattern: int) -> tuple[Card, ...]:
 
 # What one lane's pattern adds up to once the sets are taken out, per suit, filled in as
 # patterns are met: the value of its dead cards, its dead cards, its maximal runs in rank
-# order, their first cards as ``rank << 2 | suit`` (to order melds by), its most valuable
-# dead card as ``value << 6 | bit`` (0 if none: see _TOP), and its dead cards but that one.
+# order, the same runs each keyed by its first card as ``rank << 2 | suit`` (to order
+# melds by), its most valuable dead card as ``value << 6 | bit`` (0 if none: see _TOP),
+# and its dead cards but that one.
 _LaneInfo: TypeAlias = tuple[
-    int, tuple[Card, ...], tuple[tuple[Card, ...], ...], tuple[int, ...], int, tuple[Card, ...]
+    int,
+    tuple[Card, ...],
+    tuple[tuple[Card, ...], ...],
+    tuple[tuple[int, tuple[Card, ...]], ...],
+    int,
+    tuple[Card, ...],
 ]
 _LANE_INFO: list[list[_LaneInfo | None]] = [[None] * 8192 for _ in SUITS]
 
@@ -581,11 +587,13 @@ def _lane_info(lane: int, pattern: int) -> _LaneInfo:
         dead = pattern & ~runs
         blocks = _blocks(runs)
         top = _TOP[lane][pattern]
+        runs_cards = tuple(_lane_cards(lane, block) for block in blocks)
+        keys = (((block & -block).bit_length() - 1) << 2 | lane for block in blocks)
         info = (
             _DEAD[pattern],
             _lane_cards(lane, dead),
-            tuple(_lane_cards(lane, block) for block in blocks),
-            tuple(((block & -block).bit_length() - 1) << 2 | lane for block in blocks),
+            runs_cards,
+            tuple(zip(keys, runs_cards, strict=True)),
             top,
             _lane_cards(lane, dead & ~(1 << (top & 15))) if top else (),
         )
@@ -593,10 +601,12 @@ def _lane_info(lane: int, pattern: int) -> _LaneInfo:
     return info
 
 
-# The cards of a set: per rank, keyed by ``(mask >> rank) & _EVERY_LANE``.
-_SET_CARDS: list[dict[int, tuple[Card, ...]]] = [
+# A set, keyed by its first card (see _LaneInfo): per rank, by ``(mask >> rank) &
+# _EVERY_LANE``.
+_Keyed: TypeAlias = tuple[tuple[int, tuple[Card, ...]], ...]
+_SET_CARDS: list[dict[int, _Keyed]] = [
     {
-        suits: cards_of(suits << rank)
+        suits: ((rank << 2 | ((suits & -suits).bit_length() - 1) >> 4, cards_of(suits << rank)),)
         for suits in (
             a | b << 16 | c << 32 | d << 48
             for a in (0, 1)
@@ -604,6 +614,7 @@ _SET_CARDS: list[dict[int, tuple[Card, ...]]] = [
             for c in (0, 1)
             for d in (0, 1)
         )
+        if suits
     }
     for rank in range(13)
 ]
@@ -629,11 +640,10 @@ def _cards_of(mask: int) -> tuple[Card, ...]:
 def _melds_of(hand: int, sets: int) -> tuple[list[tuple[Card, ...]], int]:
     """The sets in ``sets`` (one per rank) and the maximal runs of the rest, ordered by
     their first card (rank, then suit); and the dead cards."""
-    keyed = _set_melds(sets) if sets else []
+    keyed = list(_set_melds(sets)) if sets else []
     rest = hand & ~sets
     for lane in range(4):
-        info = _lane_info(lane, rest >> 16 * lane & _LANE)
-        keyed.extend(zip(info[3], info[2], strict=True))
+        keyed.extend(_lane_info(lane, rest >> 16 * lane & _LANE)[3])
     keyed.sort()
     return [meld for _, meld in keyed], rest & ~_runnable(rest)
 
@@ -727,10 +737,10 @@ def best_arrangement(cards: CardsIn, rules: Ruleset | None = None) -> Arrangemen
     in_d = lanes[3][d] or _lane_info(3, d)
     melds = in_a[2] + in_b[2] + in_c[2] + in_d[2]  # runs, suit by suit
     if sets or len(melds) > 1:  # in order of their first cards: rank, then suit
-        keyed = _set_melds(sets) if sets else []
-        keyed.extend(zip(in_a[3] + in_b[3] + in_c[3] + in_d[3], melds, strict=True))
-        keyed.sort()
-        melds = tuple(map(_second, keyed))
+        keyed = in_a[3] + in_b[3] + in_c[3] + in_d[3]
+        if sets:
+            keyed += _set_melds(sets)
+        melds = tuple(map(_second, sorted(keyed)))
     deadwood = in_a[0] + in_b[0] + in_c[0] + in_d[0]
     limit = _GIN_LIMIT if rules is None else _knock_limit(rules)
     if not eleven:
@@ -766,18 +776,19 @@ def best_arrangement(cards: CardsIn, rules: Ruleset | None = None) -> Arrangemen
     )
 
 
-def _set_melds(sets: int) -> list[tuple[int, tuple[Card, ...]]]:
+def _set_melds(sets: int) -> _Keyed:
     """The sets of ``sets`` (one per rank), each keyed by its first card."""
-    keyed = []
     ranks = (sets | sets >> 16 | sets >> 32 | sets >> 48) & _LANE
+    low = ranks & -ranks
+    if low == ranks:  # one set, the usual case
+        rank = low.bit_length() - 1
+        return _SET_CARDS[rank][sets >> rank & _EVERY_LANE]
+    keyed: _Keyed = ()
     while ranks:
         low = ranks & -ranks
         ranks ^= low
         rank = low.bit_length() - 1
-        suits = sets >> rank & _EVERY_LANE
-        keyed.append(
-            (rank << 2 | ((suits & -suits).bit_length() - 1) >> 4, _SET_CARDS[rank][suits])
-        )
+        keyed += _SET_CARDS[rank][sets >> rank & _EVERY_LANE]
     return keyed
 
 
