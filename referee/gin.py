@@ -268,6 +268,10 @@ def _choices(pattern: int, own: int, layoffs: int) -> tuple[int, list[list[int]]
     if not trips and not layoffs:
         return forced, choices
     runnable = _runnable(pattern)
+    # Suits whose cards (and table cards) are the same ranks can be swapped without
+    # changing any deadwood; so the first rank that sets a card aside needs only one
+    # suit of each such group (every choice has a swapped twin that uses it).
+    twins = not layoffs
     while trips:
         low = trips & -trips
         trips ^= low
@@ -279,10 +283,18 @@ def _choices(pattern: int, own: int, layoffs: int) -> tuple[int, list[list[int]]
         options = [cards]
         if cards.bit_count() == 4:
             rest = hits
+            seen: list[tuple[int, int]] = []
             while rest:
                 one = rest & -rest
                 rest ^= one
+                if twins:
+                    shift = (one.bit_length() - 1) & ~15
+                    lanes = (own >> shift & _LANE, pattern >> shift & _LANE)
+                    if lanes in seen:
+                        continue
+                    seen.append(lanes)
                 options.append(cards ^ one)
+            twins = False
             if hits.bit_count() >= 2:
                 options.append(0)
         else:
