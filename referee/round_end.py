@@ -44,7 +44,7 @@ TWO_ENDINGS = define_message(
 )
 CLOSER_NOT_IN_RULES = define_message(
     "round.closer_not_in_rules",
-    'no closing card closes a round of {rules}: give "out" with the winner, not "closer"',
+    "no closing card closes a round of {rules}: name who went out, not who closed",
 )
 OUT_CONTRADICTS = define_message(
     "round.out_contradicts",

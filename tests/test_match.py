@@ -391,7 +391,7 @@ def test_a_round_ends_one_way_only(
 def test_closer_is_remi_indonesia_s_word_only() -> None:
     error = error_of(match("remi", [{"closer": "Budi", "hands": {"Siti": ["3C"], "Andi": ["4C"]}}]))
     assert error.message == (
-        'no closing card closes a round of Remi: give "out" with the winner, not "closer"'
+        "no closing card closes a round of Remi: name who went out, not who closed"
     )
 
 
