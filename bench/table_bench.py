@@ -8,6 +8,10 @@ a table swapped for another, kept when no arrangement exists), and times
 integer programme of the ``rummikub-solver`` package (den Hertog and Hulshof's
 model, via cvxpy), and the ratio of the times is reported.
 
+Every table is also timed through the search alone (the arranger's rank DP on the
+table already read into counts, ``referee.arranger``), so that the cost of the public
+call around it (reading the cards, counting the deck, building the melds) shows.
+
 Then the "what can I play" hint: ``best_play`` for a hand of 10-14 cards
 against tables of 20, 40, 60, 80 and 92 cards (92 is the largest table that
 leaves a 14-card hand in the deck) laid out as melds, with 0, 1 or 2 of their
@@ -41,8 +45,13 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from referee.arranger import _decide_both_ways, _Problem  # noqa: E402
 from referee.cards import SUITS, Card, Rank  # noqa: E402
+from referee.notation import parse_cards  # noqa: E402
+from referee.rulesets import find_ruleset  # noqa: E402
 from referee.table import arrange, best_play  # noqa: E402
+
+RULES = find_ruleset("manipulation")
 
 SIZES = (20, 40, 60, 80, 106)
 HINT_SIZES = (20, 40, 60, 80, 92)
@@ -170,14 +179,20 @@ class Ilp:
         return found is not None, elapsed
 
 
-def timed(table: list[str], repeat: int = 1) -> tuple[bool, float]:
-    """Whether ``table`` can be arranged, and the fastest of ``repeat`` timings."""
-    best = float("inf")
+def timed(table: list[str], repeat: int = 1) -> tuple[bool, float, float]:
+    """Whether ``table`` can be arranged, and the fastest of ``repeat`` timings of the
+    public call and of the search alone."""
+    best = search = float("inf")
+    cards = parse_cards(table)
     for _ in range(repeat):
         start = CLOCK()
         found = arrange([], table, 3)
         best = min(best, CLOCK() - start)
-    return found is not None, best
+        problem = _Problem.for_turn((), cards, RULES, 3)
+        start = CLOCK()
+        _decide_both_ways(problem.table, problem.free_jokers)
+        search = min(search, CLOCK() - start)
+    return found is not None, best, search
 
 
 def hint_case(rng: random.Random, size: int, jokers: int) -> tuple[list[list[str]], list[str]]:
@@ -279,6 +294,7 @@ def main() -> None:
     )
     print("" if ilp is None else f" {'ILP median':>10} {'ILP worst':>9} {'agree':>6}")
     all_times: dict[int, list[float]] = {size: [] for size in SIZES}
+    search_times: dict[int, list[float]] = {size: [] for size in SIZES}
     ilp_times: dict[int, list[float]] = {size: [] for size in SIZES}
     for size in SIZES:
         for jokers in (0, 1, 2):
@@ -292,9 +308,10 @@ def main() -> None:
                     continue
                 ours, theirs, agree = [], [], 0
                 for table in tables:
-                    answer, elapsed = timed(table, args.repeat)
+                    answer, elapsed, search = timed(table, args.repeat)
                     assert answer == (kind == "solvable"), (size, jokers, kind, table)
                     ours.append(elapsed)
+                    search_times[size].append(search)
                     if ilp is not None:
                         their_answer, their_time = ilp.arrangeable(table)
                         theirs.append(their_time)
@@ -313,12 +330,15 @@ def main() -> None:
                 print(line, flush=True)
                 rows.append((size, jokers, kind, ours, theirs, agree))
     print()
-    print("per size, all tables:")
-    print(f"{'cards':>5} {'median ms':>10} {'worst ms':>9}", end="")
+    print("per size, all tables (search: the search alone, the same tables):")
+    print(f"{'cards':>5} {'median ms':>10} {'worst ms':>9} {'search median':>14}", end="")
     print("" if ilp is None else f" {'ILP median':>10} {'ILP worst':>9} {'ILP/ours (median)':>18}")
     for size in SIZES:
         ours = all_times[size]
-        line = f"{size:>5} {statistics.median(ours) * 1e3:>10.2f} {max(ours) * 1e3:>9.2f}"
+        line = (
+            f"{size:>5} {statistics.median(ours) * 1e3:>10.2f} {max(ours) * 1e3:>9.2f}"
+            f" {statistics.median(search_times[size]) * 1e3:>14.2f}"
+        )
         if ilp_times[size]:
             theirs = ilp_times[size]
             ratio = statistics.median(theirs) / statistics.median(ours)

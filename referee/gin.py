@@ -6,16 +6,25 @@ Public API (cards may be given as a string, or as a list of strings or :class:`C
   least deadwood; for 11 cards (after the draw) also the best discard, big gin included.
 * :func:`adjudicate_knock` -- a knock settled: both arrangements, the defender's melds and
   lay-offs chosen jointly for the least deadwood, and the score (knock, undercut or gin).
-* :func:`score_knock_round` -- the same for the match replay, by player name.
+* :func:`adjudicate_round` and :func:`score_knock_round` -- the same for the match
+  replay, by player name.
+* :func:`least_deadwood` -- the number alone.
 * :func:`deadwood_of_mask` and :func:`best_discard_of_mask` -- the bare numbers on a card
-  mask (see :func:`mask_of`), for callers that need speed.
+  mask (see :func:`mask_of`).
+
+The public calls are the fast path: card objects in a list or tuple are read without
+parsing (identity tests on the suit, one bit per card), the melds and the deadwood cards
+come from per-lane tables of card tuples, and :class:`Arrangement` is a named tuple; so
+:func:`best_arrangement` costs a few microseconds more than the solver on the bare mask.
+Spreads are checked by :mod:`referee.melds`; the knock limit and the bonuses are the
+ruleset's data.
 
 >>> best = best_arrangement('7S 8S 9S 7H 7D 2C 3H 4D 5C KC')
 >>> [format_cards(meld) for meld in best.melds], best.deadwood
 (['7S 8S 9S'], 38)
 >>> knock = adjudicate_knock('7C 8C 9C 2S 2H 2D 5H 6H 7H AS',
 ...                          '6C 10C 4D 10S JS QS KS 9H 9D 9S')
->>> knock.defender_deadwood_before_layoffs, knock.defender_deadwood, knock.outcome
+>>> knock.defender_deadwood_before_layoffs, knock.defender_deadwood, knock.outcome.value
 (20, 4, 'knock')
 
 How the optimum is found, and why it is exact
@@ -76,19 +85,19 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, TypeAlias
+from operator import itemgetter
+from typing import Any, NamedTuple, TypeAlias
 
-from referee.cards import RANKS, SUITS, Card
+from referee.cards import JOKER_BIT, RANKS, SUITS, Card
 from referee.errors import RuleError
+from referee.melds import NUMBERED_MELD_ILLEGAL, check_meld
 from referee.messages import Reason, define_message
 from referee.notation import format_card, format_cards, parse_cards
-from referee.rulesets import find_ruleset
+from referee.rulesets import Ruleset, find_ruleset
+from referee.scoring import Outcome
 
 CardsIn: TypeAlias = "str | Card | Iterable[str | Card]"
 MeldsIn: TypeAlias = "str | Iterable[str | Card | Iterable[str | Card]]"
-
-GIN_BONUS = 25
-UNDERCUT_BONUS = 25
 
 ARRANGEMENT_SIZE = define_message(
     "gin.arrangement_size",
@@ -106,32 +115,14 @@ IN_BOTH_HANDS = define_message(
 )
 JOKER = define_message("gin.joker", "gin is played without jokers: {card} cannot be in a hand")
 KNOCK_TOO_HIGH = define_message(
-    "gin.knock_too_high",
+    "gin.knock_too_high_limit",
     "{who} cannot knock: the least deadwood of that hand is {deadwood} ({cards}), "
-    "and a knock needs 10 or less",
+    "and a knock needs {limit} or less",
 )
 SPREAD_TOO_HIGH = define_message(
-    "gin.spread_too_high",
+    "gin.spread_too_high_limit",
     "{who} cannot knock with that spread: it leaves {deadwood} deadwood ({cards}), "
-    "and a knock needs 10 or less",
-)
-MELD_TOO_SHORT = define_message(
-    "gin.meld_too_short", "meld {number} ({cards}) has {count} cards: a meld needs at least 3"
-)
-MELD_REPEATS = define_message("gin.meld_repeats", "meld {number} ({cards}) has {card} twice")
-MELD_GAP = define_message(
-    "gin.meld_gap",
-    "meld {number} ({cards}) is not a run: {missing} is missing between {low} and {high}",
-)
-MELD_ACE_HIGH = define_message(
-    "gin.meld_ace_high",
-    "meld {number} ({cards}) is not a run: the ace is low in gin (A-2-3), "
-    "so Q-K-A and K-A-2 are not runs",
-)
-MELD_MIXED = define_message(
-    "gin.meld_mixed",
-    "meld {number} ({cards}) is neither a set (3 or 4 cards of one rank) "
-    "nor a run (3 or more cards of one suit in a row)",
+    "and a knock needs {limit} or less",
 )
 MELD_NOT_IN_HAND = define_message(
     "gin.meld_not_in_hand", "{card} in meld {number} is not in {whose}"
@@ -146,9 +137,9 @@ UNKNOWN_KNOCKER = define_message(
     "gin.unknown_knocker", "{name} knocked but has no hand in this round"
 )
 WHY_GIN = define_message(
-    "gin.why_gin",
+    "gin.why_gin_bonus",
     "gin: {knocker} melded every card, so nothing is laid off; {knocker} scores "
-    "{defender}'s deadwood {deadwood} + 25 = {points}",
+    "{defender}'s deadwood {deadwood} + {bonus} = {points}",
 )
 WHY_KNOCK = define_message(
     "gin.why_knock",
@@ -156,15 +147,20 @@ WHY_KNOCK = define_message(
     "{knocker_deadwood}; {knocker} scores {defender_deadwood} - {knocker_deadwood} = {points}",
 )
 WHY_UNDERCUT = define_message(
-    "gin.why_undercut",
+    "gin.why_undercut_bonus",
     "undercut: {defender}'s deadwood {defender_deadwood} is not higher than {knocker}'s "
-    "{knocker_deadwood}; {defender} scores {knocker_deadwood} - {defender_deadwood} + 25 "
+    "{knocker_deadwood}; {defender} scores {knocker_deadwood} - {defender_deadwood} + {bonus} "
     "= {points}",
 )
+THE_HAND = define_message("gin.the_hand", "the hand")
+HAND_OF = define_message("gin.hand_of", "{who}'s hand")
+THE_KNOCKER = define_message("gin.the_knocker", "the knocker")
+THE_DEFENDER = define_message("gin.the_defender", "the defender")
 
 RULES = find_ruleset("gin")
-assert RULES.knock_limit is not None
-KNOCK_LIMIT: int = RULES.knock_limit
+"""The ruleset the solver's card values come from; knock limit and bonuses are read
+from the ruleset each call is given (this one by default)."""
+
 
 # ---------------------------------------------------------------------------------------
 # Card masks and lane tables
@@ -173,12 +169,11 @@ _LANE = 0x1FFF  # the 13 ranks of one suit
 _EVERY_LANE = 0x0001_0001_0001_0001  # a rank mask times this is that rank in every suit
 _SUIT_INDEX = {suit: index for index, suit in enumerate(SUITS)}
 
-_S, _H, _D, _C = SUITS
 _CARD_AT: list[Card | None] = [None] * 64
 for _suit in SUITS:
     for _rank in RANKS:
         _card = Card(_rank, _suit)
-        _CARD_AT[16 * _SUIT_INDEX[_suit] + _rank - 1] = _card
+        _CARD_AT[_card.bit] = _card
 
 
 def _build_tables() -> tuple[
@@ -212,21 +207,14 @@ _TOP0, _TOP1, _TOP2, _TOP3 = _TOP
 
 
 def mask_of(cards: Iterable[Card]) -> int:
-    """The bit mask of natural cards (bit ``16 * suit + rank - 1``, suits in S H D C order)."""
+    """The bit mask of natural cards (bit ``16 * suit + rank - 1``, suits in S H D C order,
+    which is :attr:`Card.bit`); a joker is refused."""
     mask = 0
     for card in cards:
-        mask |= _bit(card)
+        if card.is_joker:
+            raise RuleError(JOKER, card=format_card(card))
+        mask |= 1 << card.bit
     return mask
-
-
-def _bit(card: Card) -> int:
-    # Identity tests on the suit: much cheaper than hashing a Card or a Suit.
-    suit = card.suit
-    rank = card.rank
-    if rank is None or card.is_joker:
-        raise RuleError(JOKER, card=format_card(card))
-    lane = 0 if suit is _S else 16 if suit is _H else 32 if suit is _D else 48
-    return 1 << (lane + rank - 1)
 
 
 def cards_of(mask: int) -> tuple[Card, ...]:
@@ -280,6 +268,10 @@ def _choices(pattern: int, own: int, layoffs: int) -> tuple[int, list[list[int]]
     if not trips and not layoffs:
         return forced, choices
     runnable = _runnable(pattern)
+    # Suits whose cards (and table cards) are the same ranks can be swapped without
+    # changing any deadwood; so the first rank that sets a card aside needs only one
+    # suit of each such group (every choice has a swapped twin that uses it).
+    twins = not layoffs
     while trips:
         low = trips & -trips
         trips ^= low
@@ -291,10 +283,18 @@ def _choices(pattern: int, own: int, layoffs: int) -> tuple[int, list[list[int]]
         options = [cards]
         if cards.bit_count() == 4:
             rest = hits
+            seen: list[tuple[int, int]] = []
             while rest:
                 one = rest & -rest
                 rest ^= one
+                if twins:
+                    shift = (one.bit_length() - 1) & ~15
+                    lanes = (own >> shift & _LANE, pattern >> shift & _LANE)
+                    if lanes in seen:
+                        continue
+                    seen.append(lanes)
                 options.append(cards ^ one)
+            twins = False
             if hits.bit_count() >= 2:
                 options.append(0)
         else:
@@ -311,14 +311,21 @@ def _choices(pattern: int, own: int, layoffs: int) -> tuple[int, list[list[int]]
 
 
 def _scores(pattern: int, removals: list[int], eleven: bool) -> list[int]:
+    """Each removal's deadwood; for 11 cards ``64 * (deadwood after the best discard) +
+    the discard's value``, so that among equal deadwoods the least valuable discard (none,
+    for big gin) comes first."""
     dead = _DEAD
     if eleven:
         return [
-            dead[(r := pattern & ~x) & _LANE]
-            + dead[r >> 16 & _LANE]
-            + dead[r >> 32 & _LANE]
-            + dead[r >> 48]
-            - (
+            (
+                dead[(r := pattern & ~x) & _LANE]
+                + dead[r >> 16 & _LANE]
+                + dead[r >> 32 & _LANE]
+                + dead[r >> 48]
+                << 6
+            )
+            - 63
+            * (
                 max(
                     _TOP0[r & _LANE],
                     _TOP1[r >> 16 & _LANE],
@@ -339,14 +346,16 @@ def _scores(pattern: int, removals: list[int], eleven: bool) -> list[int]:
 
 
 def _optimise(pattern: int, own: int, layoffs: int, eleven: bool) -> tuple[int, list[int]]:
-    """The least deadwood and every set/lay-off removal mask that reaches it."""
+    """The least deadwood and every set/lay-off removal mask that reaches it (for 11 cards,
+    with the least valuable discard among them)."""
     forced, choices = _choices(pattern, own, layoffs)
     removals = [forced]
     for options in choices:
         removals = [x | o for x in removals for o in options]
     scores = _scores(pattern, removals, eleven)
     best = min(scores)
-    return best, [x for x, s in zip(removals, scores, strict=True) if s == best]
+    found = [x for x, s in zip(removals, scores, strict=True) if s == best]
+    return (best >> 6 if eleven else best), found
 
 
 def deadwood_of_mask(mask: int) -> int:
@@ -408,9 +417,9 @@ def best_discard_of_mask(mask: int) -> tuple[int, int]:
 # Results
 
 
-@dataclass(frozen=True)
-class Arrangement:
-    """A hand counted in melds and deadwood.
+class Arrangement(NamedTuple):
+    """A hand counted in melds and deadwood (immutable; a named tuple, so that the public
+    call costs little more than the solver).
 
     For 11 cards, ``discard`` is the best card to throw and the melds and deadwood are
     those of the 10 cards left; with big gin (all 11 melded) ``discard`` is ``None``.
@@ -459,7 +468,9 @@ class Adjudication:
 
     ``defender`` holds the defender's own melds and the deadwood left after the
     lay-offs; ``defender_deadwood_before_layoffs`` is the defender's least deadwood
-    without any lay-off.  ``winner`` is ``"knocker"`` or ``"defender"``.
+    without any lay-off.  ``outcome`` is :attr:`Outcome.KNOCK`, :attr:`Outcome.GIN`
+    or :attr:`Outcome.UNDERCUT`; ``winner`` is ``"knocker"`` or ``"defender"``, and
+    ``names`` (knocker, defender) name them.
     """
 
     knocker: Arrangement
@@ -468,7 +479,7 @@ class Adjudication:
     knocker_deadwood: int
     defender_deadwood: int
     defender_deadwood_before_layoffs: int
-    outcome: str  # "knock", "gin" or "undercut"
+    outcome: Outcome
     winner: str
     points: int
     why: Reason
@@ -487,6 +498,11 @@ class Adjudication:
     def defender_points(self) -> int:
         return self.points if self.winner == "defender" else 0
 
+    @property
+    def winner_name(self) -> str | Reason:
+        """The round winner, as ``names`` calls them."""
+        return self.names[0] if self.winner == "knocker" else self.names[1]
+
     def to_json(self) -> dict[str, Any]:
         defender = self.defender.to_json()
         defender["deadwood_before_layoffs"] = self.defender_deadwood_before_layoffs
@@ -496,7 +512,7 @@ class Adjudication:
             "layoffs": [layoff.to_json() for layoff in self.layoffs],
             "knocker_deadwood": self.knocker_deadwood,
             "defender_deadwood": self.defender_deadwood,
-            "outcome": self.outcome,
+            "outcome": self.outcome.value,
             "winner": self.winner,
             "points": self.points,
             "scores": {"knocker": self.knocker_points, "defender": self.defender_points},
@@ -508,45 +524,140 @@ KnockResult = Adjudication
 
 
 # ---------------------------------------------------------------------------------------
-# Reading hands and melds
+# Reading hands; cards of masks, by lane
 
 
-def _hand(cards: CardsIn, whose: Reason) -> tuple[tuple[Card, ...], int]:
-    """The cards as a tuple and as a mask; jokers and repeated cards refused."""
-    if isinstance(cards, tuple | list) and all(type(card) is Card for card in cards):
-        hand = tuple(cards)
+def _hand(cards: CardsIn, whose: Reason | None = None) -> tuple[tuple[Card, ...], int]:
+    """The cards as a tuple and as a mask; jokers and repeated cards refused.
+
+    Card objects in a list or tuple are taken as they are, one bit each (see
+    :attr:`Card.bit`); anything else is parsed.  ``whose`` names the hand in the
+    message about a repeated card ("the hand" when not given).
+    """
+    kind = type(cards)
+    if kind is tuple or kind is list:
+        hand: tuple[Card, ...] = tuple(cards)  # type: ignore[arg-type]
+        mask = 0
+        try:
+            for card in hand:
+                mask |= 1 << card.bit
+        except AttributeError:  # card codes in the list
+            hand = parse_cards(hand)
+        else:
+            if mask < _JOKER and mask.bit_count() == len(hand):
+                return hand, mask
     else:
         hand = parse_cards(cards)
     mask = 0
     for card in hand:
-        bit = _bit(card)
+        if card.is_joker:
+            raise RuleError(JOKER, card=format_card(card))
+        bit = 1 << card.bit
         if mask & bit:
-            raise RuleError(REPEATED_CARD, card=format_card(card), whose=whose)
+            raise RuleError(REPEATED_CARD, card=format_card(card), whose=whose or _THE_HAND)
         mask |= bit
     return hand, mask
 
 
-def _meld_key(meld: tuple[Card, ...]) -> tuple[int, int]:
-    first = meld[0]
-    assert first.rank is not None and first.suit is not None
-    return (int(first.rank), _SUIT_INDEX[first.suit])
+_JOKER = 1 << JOKER_BIT
+_THE_HAND = Reason.of(THE_HAND)
+
+# The cards of a lane's 13-bit pattern, per suit, filled in as patterns are met.
+_LANE_CARDS: list[list[tuple[Card, ...] | None]] = [[None] * 8192 for _ in SUITS]
+for _lane in _LANE_CARDS:
+    _lane[0] = ()
+
+
+def _lane_cards(lane: int, pattern: int) -> tuple[Card, ...]:
+    cards = _LANE_CARDS[lane][pattern]
+    if cards is None:
+        cards = cards_of(pattern << 16 * lane)
+        _LANE_CARDS[lane][pattern] = cards
+    return cards
+
+
+# What one lane's pattern adds up to once the sets are taken out, per suit, filled in as
+# patterns are met: the value of its dead cards, its dead cards, its maximal runs in rank
+# order, the same runs each keyed by its first card as ``rank << 2 | suit`` (to order
+# melds by), its most valuable dead card as ``value << 6 | bit`` (0 if none: see _TOP),
+# and its dead cards but that one.
+_LaneInfo: TypeAlias = tuple[
+    int,
+    tuple[Card, ...],
+    tuple[tuple[Card, ...], ...],
+    tuple[tuple[int, tuple[Card, ...]], ...],
+    int,
+    tuple[Card, ...],
+]
+_LANE_INFO: list[list[_LaneInfo | None]] = [[None] * 8192 for _ in SUITS]
+
+
+def _lane_info(lane: int, pattern: int) -> _LaneInfo:
+    info = _LANE_INFO[lane][pattern]
+    if info is None:
+        runs = _RUN[pattern]
+        dead = pattern & ~runs
+        blocks = _blocks(runs)
+        top = _TOP[lane][pattern]
+        runs_cards = tuple(_lane_cards(lane, block) for block in blocks)
+        keys = (((block & -block).bit_length() - 1) << 2 | lane for block in blocks)
+        info = (
+            _DEAD[pattern],
+            _lane_cards(lane, dead),
+            runs_cards,
+            tuple(zip(keys, runs_cards, strict=True)),
+            top,
+            _lane_cards(lane, dead & ~(1 << (top & 15))) if top else (),
+        )
+        _LANE_INFO[lane][pattern] = info
+    return info
+
+
+# A set, keyed by its first card (see _LaneInfo): per rank, by ``(mask >> rank) &
+# _EVERY_LANE``.
+_Keyed: TypeAlias = tuple[tuple[int, tuple[Card, ...]], ...]
+_SET_CARDS: list[dict[int, _Keyed]] = [
+    {
+        suits: ((rank << 2 | ((suits & -suits).bit_length() - 1) >> 4, cards_of(suits << rank)),)
+        for suits in (
+            a | b << 16 | c << 32 | d << 48
+            for a in (0, 1)
+            for b in (0, 1)
+            for c in (0, 1)
+            for d in (0, 1)
+        )
+        if suits
+    }
+    for rank in range(13)
+]
+
+
+def _cards_of(mask: int) -> tuple[Card, ...]:
+    """:func:`cards_of`, four look-ups once the lanes have been met."""
+    lanes = _LANE_CARDS
+    a = lanes[0][mask & _LANE]
+    b = lanes[1][mask >> 16 & _LANE]
+    c = lanes[2][mask >> 32 & _LANE]
+    d = lanes[3][mask >> 48]
+    if a is None or b is None or c is None or d is None:
+        return (
+            _lane_cards(0, mask & _LANE)
+            + _lane_cards(1, mask >> 16 & _LANE)
+            + _lane_cards(2, mask >> 32 & _LANE)
+            + _lane_cards(3, mask >> 48)
+        )
+    return a + b + c + d
 
 
 def _melds_of(hand: int, sets: int) -> tuple[list[tuple[Card, ...]], int]:
-    """The sets in ``sets`` (one per rank) and the maximal runs of the rest; the dead cards."""
-    melds: list[tuple[Card, ...]] = []
-    ranks = (sets | sets >> 16 | sets >> 32 | sets >> 48) & _LANE
-    while ranks:
-        low = ranks & -ranks
-        ranks ^= low
-        melds.append(cards_of(sets & low * _EVERY_LANE))
+    """The sets in ``sets`` (one per rank) and the maximal runs of the rest, ordered by
+    their first card (rank, then suit); and the dead cards."""
+    keyed = list(_set_melds(sets)) if sets else []
     rest = hand & ~sets
-    runs = _runnable(rest)
-    for block in _blocks(runs):
-        melds.append(cards_of(block))
-    if len(melds) > 1:
-        melds.sort(key=_meld_key)
-    return melds, rest & ~runs
+    for lane in range(4):
+        keyed.extend(_lane_info(lane, rest >> 16 * lane & _LANE)[3])
+    keyed.sort()
+    return [meld for _, meld in keyed], rest & ~_runnable(rest)
 
 
 def _blocks(mask: int) -> list[int]:
@@ -560,22 +671,48 @@ def _blocks(mask: int) -> list[int]:
     return out
 
 
+def _meld_key(meld: tuple[Card, ...]) -> tuple[int, int]:
+    first = meld[0]
+    assert first.rank is not None and first.suit is not None
+    return (int(first.rank), _SUIT_INDEX[first.suit])
+
+
 def _arrangement(
-    cards: tuple[Card, ...], melds: Sequence[tuple[Card, ...]], dead: int
+    cards: tuple[Card, ...],
+    melds: Sequence[tuple[Card, ...]],
+    dead: int,
+    limit: int,
+    discard: Card | None = None,
 ) -> Arrangement:
     deadwood = _value(dead)
-    return Arrangement(
-        cards=cards,
-        melds=tuple(melds),
-        deadwood_cards=cards_of(dead),
-        deadwood=deadwood,
-        is_gin=deadwood == 0,
-        can_knock=deadwood <= KNOCK_LIMIT,
+    return _new_arrangement(
+        Arrangement,
+        (
+            cards,
+            tuple(melds),
+            _cards_of(dead),
+            deadwood,
+            discard,
+            deadwood == 0,
+            False,
+            deadwood <= limit,
+        ),
     )
 
 
-def best_arrangement(cards: CardsIn) -> Arrangement:
+_new_arrangement = tuple.__new__
+
+
+# ---------------------------------------------------------------------------------------
+# The public calls
+
+
+def best_arrangement(cards: CardsIn, rules: Ruleset | None = None) -> Arrangement:
     """The arrangement of 10 cards leaving the least deadwood; for 11, the best discard too.
+
+    ``can_knock`` compares the deadwood with the knock limit of ``rules`` (gin's 10 when
+    not given).  Card objects in a list or tuple are read as they are; cards may also be
+    given as a string or a list of codes.
 
     >>> a = best_arrangement('7S 8S 9S 7H 7D KC 2C 3H 4D 5C')
     >>> [format_cards(m) for m in a.melds], a.deadwood, a.can_knock
@@ -584,54 +721,87 @@ def best_arrangement(cards: CardsIn) -> Arrangement:
     >>> format_card(b.discard), b.deadwood, b.can_knock
     ('KD', 5, True)
     """
-    hand, mask = _hand(cards, Reason.of(THE_HAND))
-    if len(hand) not in (10, 11):
-        raise RuleError(ARRANGEMENT_SIZE, count=len(hand))
-    eleven = len(hand) == 11
-    sets = _set_choice(mask, eleven)
-    melds, dead = _melds_of(mask, sets)
-    if not eleven:
-        return _arrangement(hand, melds, dead)
-    if not dead:
-        return Arrangement(hand, tuple(melds), (), 0, None, True, True, True)
-    top = max(
-        _TOP0[dead & _LANE], _TOP1[dead >> 16 & _LANE], _TOP2[dead >> 32 & _LANE], _TOP3[dead >> 48]
-    )
-    discard = _CARD_AT[top & 63]
-    assert discard is not None
-    arrangement = _arrangement(hand, melds, dead & ~(1 << (top & 63)))
-    return Arrangement(
-        hand,
-        arrangement.melds,
-        arrangement.deadwood_cards,
-        arrangement.deadwood,
-        discard,
-        arrangement.is_gin,
-        False,
-        arrangement.can_knock,
-    )
-
-
-def _set_choice(mask: int, eleven: bool) -> int:
-    """The cards put into sets by an optimal arrangement (big gin preferred for 11 cards)."""
+    hand, mask = _hand(cards)
+    size = len(hand)
+    if size != 10 and size != 11:
+        raise RuleError(ARRANGEMENT_SIZE, count=size)
+    eleven = size == 11
     a = mask & _LANE
     b = mask >> 16 & _LANE
     c = mask >> 32 & _LANE
     d = mask >> 48
+    sets = 0
     trips = a & b & (c | d) | c & d & (a | b)
-    if not trips:
-        return 0
-    if not trips & (_RUN[a] | _RUN[b] | _RUN[c] | _RUN[d]):
-        return mask & trips * _EVERY_LANE
-    _best, removals = _optimise(mask, mask, 0, eleven)
-    if eleven and len(removals) > 1:
-        return min(removals, key=lambda x: _dead_value(mask, x))
-    return removals[0]
+    if trips:  # ranks held 3 or 4 times: their sets, chosen when they compete with runs
+        if trips & (_RUN[a] | _RUN[b] | _RUN[c] | _RUN[d]):
+            sets = _optimise(mask, mask, 0, eleven)[1][0]
+        else:
+            sets = mask & trips * _EVERY_LANE
+        rest = mask & ~sets
+        a = rest & _LANE
+        b = rest >> 16 & _LANE
+        c = rest >> 32 & _LANE
+        d = rest >> 48
+    lanes = _LANE_INFO
+    in_a = lanes[0][a] or _lane_info(0, a)
+    in_b = lanes[1][b] or _lane_info(1, b)
+    in_c = lanes[2][c] or _lane_info(2, c)
+    in_d = lanes[3][d] or _lane_info(3, d)
+    melds = in_a[2] + in_b[2] + in_c[2] + in_d[2]  # runs, suit by suit
+    if sets or len(melds) > 1:  # in order of their first cards: rank, then suit
+        keyed = in_a[3] + in_b[3] + in_c[3] + in_d[3]
+        if sets:
+            keyed += _set_melds(sets)
+        melds = tuple(map(_second, sorted(keyed)))
+    deadwood = in_a[0] + in_b[0] + in_c[0] + in_d[0]
+    limit = _GIN_LIMIT if rules is None else _knock_limit(rules)
+    if not eleven:
+        return _new_arrangement(
+            Arrangement,
+            (
+                hand,
+                melds,
+                in_a[1] + in_b[1] + in_c[1] + in_d[1],
+                deadwood,
+                None,
+                deadwood == 0,
+                False,
+                deadwood <= limit,
+            ),
+        )
+    top = max(in_a[4], in_b[4], in_c[4], in_d[4])  # the most valuable dead card
+    if not top:  # big gin: all 11 melded
+        return _new_arrangement(Arrangement, (hand, melds, (), 0, None, True, True, True))
+    bit = top & 63
+    if top == in_a[4]:  # its suit's dead cards but that one
+        dead = in_a[5] + in_b[1] + in_c[1] + in_d[1]
+    elif top == in_b[4]:
+        dead = in_a[1] + in_b[5] + in_c[1] + in_d[1]
+    elif top == in_c[4]:
+        dead = in_a[1] + in_b[1] + in_c[5] + in_d[1]
+    else:
+        dead = in_a[1] + in_b[1] + in_c[1] + in_d[5]
+    deadwood -= top >> 6
+    return _new_arrangement(
+        Arrangement,
+        (hand, melds, dead, deadwood, _CARD_AT[bit], deadwood == 0, False, deadwood <= limit),
+    )
 
 
-def _dead_value(hand: int, sets: int) -> int:
-    rest = hand & ~sets
-    return _value(rest & ~_runnable(rest))
+def _set_melds(sets: int) -> _Keyed:
+    """The sets of ``sets`` (one per rank), each keyed by its first card."""
+    ranks = (sets | sets >> 16 | sets >> 32 | sets >> 48) & _LANE
+    low = ranks & -ranks
+    if low == ranks:  # one set, the usual case
+        rank = low.bit_length() - 1
+        return _SET_CARDS[rank][sets >> rank & _EVERY_LANE]
+    keyed: _Keyed = ()
+    while ranks:
+        low = ranks & -ranks
+        ranks ^= low
+        rank = low.bit_length() - 1
+        keyed += _SET_CARDS[rank][sets >> rank & _EVERY_LANE]
+    return keyed
 
 
 def least_deadwood(cards: CardsIn) -> int:
@@ -640,11 +810,29 @@ def least_deadwood(cards: CardsIn) -> int:
     >>> least_deadwood('6S 8C 9H 4S 9C 9S 7C 8H 7S 7H 4H')
     21
     """
-    return best_arrangement(cards).deadwood
+    hand, mask = _hand(cards)
+    if len(hand) == 10:
+        return deadwood_of_mask(mask)
+    if len(hand) != 11:
+        raise RuleError(ARRANGEMENT_SIZE, count=len(hand))
+    return best_discard_of_mask(mask)[0]
 
 
-def _read_melds(melds: MeldsIn, hand: tuple[Card, ...], whose: Reason) -> list[tuple[Card, ...]]:
-    """The knocker's spread, checked: legal melds, from the hand, no card twice."""
+_GIN_LIMIT = RULES.knock_limit or 0
+_second = itemgetter(1)
+
+
+def _knock_limit(rules: Ruleset | None) -> int:
+    limit = (rules or RULES).knock_limit
+    assert limit is not None, "a gin ruleset has a knock limit"
+    return limit
+
+
+def _read_melds(
+    melds: MeldsIn, hand: tuple[Card, ...], whose: Reason, rules: Ruleset
+) -> list[tuple[Card, ...]]:
+    """The knocker's spread, checked: legal melds (by :mod:`referee.melds`), from the hand,
+    no card twice; each in its meld's order (a run by rank, a set by suit)."""
     if isinstance(melds, str):
         parts = melds.split("|") if melds.strip() else []
         groups: list[tuple[Card, ...]] = [parse_cards(part) for part in parts]
@@ -654,11 +842,16 @@ def _read_melds(melds: MeldsIn, hand: tuple[Card, ...], whose: Reason) -> list[t
     where: dict[Card, int] = {}
     out = []
     for number, group in enumerate(groups, start=1):
-        text = format_cards(group)
-        for card in group:
-            if card.is_joker:
-                raise RuleError(JOKER, card=format_card(card))
-        _check_meld(number, group, text)
+        verdict = check_meld(group, rules)
+        if verdict.meld is None:
+            raise RuleError(
+                Reason.of(
+                    NUMBERED_MELD_ILLEGAL,
+                    index=number,
+                    meld=format_cards(group),
+                    reason=verdict.reason,
+                )
+            )
         for card in group:
             if card not in held:
                 raise RuleError(
@@ -669,60 +862,12 @@ def _read_melds(melds: MeldsIn, hand: tuple[Card, ...], whose: Reason) -> list[t
                     MELD_CARD_TWICE, card=format_card(card), first=where[card], second=number
                 )
             where[card] = number
-        out.append(_normalised(group))
+        out.append(verdict.meld.cards)
     return out
-
-
-def _check_meld(number: int, group: tuple[Card, ...], text: str) -> None:
-    if len(group) < 3:
-        raise RuleError(MELD_TOO_SHORT, number=number, cards=text, count=len(group))
-    seen: set[Card] = set()
-    for card in group:
-        if card in seen:
-            raise RuleError(MELD_REPEATS, number=number, cards=text, card=format_card(card))
-        seen.add(card)
-    if len({card.rank for card in group}) == 1:
-        return  # a set: one rank, no card twice, so 3 or 4 different suits
-    if len({card.suit for card in group}) != 1:
-        raise RuleError(MELD_MIXED, number=number, cards=text)
-    ranks = sorted(int(card.rank) for card in group if card.rank is not None)
-    for low, high in zip(ranks, ranks[1:], strict=False):
-        if high != low + 1:
-            suit = group[0].suit
-            assert suit is not None
-            if ranks[0] == 1 and ranks[-1] == 13 and _wraps(ranks):
-                raise RuleError(MELD_ACE_HIGH, number=number, cards=text)
-            missing = Card(RANKS[low], suit)
-            raise RuleError(
-                MELD_GAP,
-                number=number,
-                cards=text,
-                missing=format_card(missing),
-                low=format_card(Card(RANKS[low - 1], suit)),
-                high=format_card(Card(RANKS[high - 1], suit)),
-            )
-
-
-def _wraps(ranks: list[int]) -> bool:
-    """Whether the ranks would be consecutive if the ace could follow the king."""
-    shifted = sorted(14 if r == 1 else r for r in ranks)
-    return all(b == a + 1 for a, b in zip(shifted, shifted[1:], strict=False))
-
-
-def _normalised(meld: tuple[Card, ...]) -> tuple[Card, ...]:
-    if len({card.rank for card in meld}) == 1:
-        return tuple(sorted(meld, key=lambda c: _SUIT_INDEX[c.suit] if c.suit else 0))
-    return tuple(sorted(meld, key=lambda c: int(c.rank) if c.rank else 0))
 
 
 # ---------------------------------------------------------------------------------------
 # Knock adjudication
-
-
-THE_HAND = define_message("gin.the_hand", "the hand")
-HAND_OF = define_message("gin.hand_of", "{who}'s hand")
-THE_KNOCKER = define_message("gin.the_knocker", "the knocker")
-THE_DEFENDER = define_message("gin.the_defender", "the defender")
 
 
 def _possessive(name: str | Reason) -> Reason:
@@ -735,6 +880,7 @@ def adjudicate_knock(
     knocker_melds: MeldsIn | None = None,
     *,
     names: tuple[str, str] | None = None,
+    rules: Ruleset | None = None,
 ) -> Adjudication:
     """Settle a knock: arrangements, the defender's best melds and lay-offs, the score.
 
@@ -743,13 +889,16 @@ def adjudicate_knock(
     list of melds, or a string with melds separated by ``|``); otherwise the knocker's
     least-deadwood arrangement is used, and among equal ones the one that leaves the
     defender the most deadwood.  ``names`` (knocker, defender) only changes the wording of
-    reasons, which otherwise say "the knocker" and "the defender".
+    reasons, which otherwise say "the knocker" and "the defender".  The knock limit and
+    the bonuses are those of ``rules`` (``gin`` when not given).
 
     >>> result = adjudicate_knock('7C 8C 9C 2S 2H 2D 5H 6H 7H AS',
     ...                           '6C 10C 4D 10S JS QS KS 9H 9D 9S')
-    >>> result.outcome, result.winner, result.points
+    >>> result.outcome.value, result.winner, result.points
     ('knock', 'knocker', 3)
     """
+    rules = rules or RULES
+    limit = _knock_limit(rules)
     knocker_name, defender_name = names or (Reason.of(THE_KNOCKER), Reason.of(THE_DEFENDER))
     k_whose, d_whose = _possessive(knocker_name), _possessive(defender_name)
     k_hand, k_mask = _hand(knocker, k_whose)
@@ -764,17 +913,21 @@ def adjudicate_knock(
 
     spreads: list[list[tuple[Card, ...]]]
     if knocker_melds is not None:
-        spread = _read_melds(knocker_melds, k_hand, k_whose)
+        spread = _read_melds(knocker_melds, k_hand, k_whose, rules)
         dead = k_mask & ~mask_of(c for meld in spread for c in meld)
         deadwood = _value(dead)
-        if deadwood > KNOCK_LIMIT:
-            raise RuleError(SPREAD_TOO_HIGH, who=knocker_name, deadwood=deadwood, cards=_text(dead))
+        if deadwood > limit:
+            raise RuleError(
+                SPREAD_TOO_HIGH, who=knocker_name, deadwood=deadwood, cards=_text(dead), limit=limit
+            )
         spreads = [spread]
     else:
         deadwood, removals = _optimise(k_mask, k_mask, 0, False)
-        if deadwood > KNOCK_LIMIT:
+        if deadwood > limit:
             melds, dead = _melds_of(k_mask, removals[0])
-            raise RuleError(KNOCK_TOO_HIGH, who=knocker_name, deadwood=deadwood, cards=_text(dead))
+            raise RuleError(
+                KNOCK_TOO_HIGH, who=knocker_name, deadwood=deadwood, cards=_text(dead), limit=limit
+            )
         spreads = [_melds_of(k_mask, x)[0] for x in removals]
     gin = deadwood == 0
 
@@ -787,7 +940,7 @@ def adjudicate_knock(
     _, spread, defence = best
 
     k_dead = k_mask & ~mask_of(c for meld in spread for c in meld)
-    k_arrangement = _arrangement(k_hand, spread, k_dead)
+    k_arrangement = _arrangement(k_hand, spread, k_dead, limit)
     alone = deadwood_of_mask(d_mask)
     d_arrangement = Arrangement(
         cards=d_hand,
@@ -795,16 +948,22 @@ def adjudicate_knock(
         deadwood_cards=cards_of(defence.dead),
         deadwood=defence.deadwood,
         is_gin=defence.deadwood == 0 and not defence.layoffs,
-        can_knock=defence.deadwood <= KNOCK_LIMIT,
+        can_knock=defence.deadwood <= limit,
     )
     k_dw, d_dw = deadwood, defence.deadwood
+    bonuses = rules.bonuses
     if gin:
-        outcome, winner, points = "gin", "knocker", d_dw + GIN_BONUS
+        outcome, winner, points = Outcome.GIN, "knocker", d_dw + bonuses.gin
         why = Reason.of(
-            WHY_GIN, knocker=knocker_name, defender=defender_name, deadwood=d_dw, points=points
+            WHY_GIN,
+            knocker=knocker_name,
+            defender=defender_name,
+            deadwood=d_dw,
+            bonus=bonuses.gin,
+            points=points,
         )
     elif d_dw > k_dw:
-        outcome, winner, points = "knock", "knocker", d_dw - k_dw
+        outcome, winner, points = Outcome.KNOCK, "knocker", d_dw - k_dw
         why = Reason.of(
             WHY_KNOCK,
             knocker=knocker_name,
@@ -814,13 +973,15 @@ def adjudicate_knock(
             points=points,
         )
     else:
-        outcome, winner, points = "undercut", "defender", k_dw - d_dw + UNDERCUT_BONUS
+        outcome, winner = Outcome.UNDERCUT, "defender"
+        points = k_dw - d_dw + bonuses.undercut
         why = Reason.of(
             WHY_UNDERCUT,
             knocker=knocker_name,
             defender=defender_name,
             knocker_deadwood=k_dw,
             defender_deadwood=d_dw,
+            bonus=bonuses.undercut,
             points=points,
         )
     return Adjudication(
@@ -913,36 +1074,52 @@ def _defend(d_mask: int, spread: Sequence[tuple[Card, ...]], gin: bool) -> _Defe
     return _Defence(deadwood, melds, layoffs, dead)
 
 
-def score_knock_round(
+def adjudicate_round(
     knocker_name: str,
     hands: Mapping[str, Sequence[Card] | Sequence[str] | str],
     knocker_melds: Sequence[Sequence[Card]] | MeldsIn | None = None,
-) -> tuple[str, str, dict[str, int]]:
-    """A knocked gin round for the match replay: (outcome, round winner, scores).
-
-    ``outcome`` is ``"knock"`` when the knocker wins without gin, ``"gin"`` for gin or big
-    gin, ``"undercut"`` when the defender wins.  Both players appear in the scores.
-
-    >>> score_knock_round('Budi', {'Budi': '7C 8C 9C 2S 2H 2D 5H 6H 7H AS',
-    ...                            'Siti': '6C 10C 4D 10S JS QS KS 9H 9D 9S'})
-    ('knock', 'Budi', {'Budi': 3, 'Siti': 0})
-    """
+    *,
+    rules: Ruleset | None = None,
+) -> Adjudication:
+    """A knocked round of the match, by player name: ``hands`` has both players' hands."""
     if len(hands) != 2:
         raise RuleError(NOT_TWO_HANDS, count=len(hands))
     if knocker_name not in hands:
         raise RuleError(UNKNOWN_KNOCKER, name=knocker_name)
     defender_name = next(name for name in hands if name != knocker_name)
-    result = adjudicate_knock(
+    return adjudicate_knock(
         hands[knocker_name],
         hands[defender_name],
         knocker_melds,
         names=(knocker_name, defender_name),
+        rules=rules,
     )
-    winner = knocker_name if result.winner == "knocker" else defender_name
+
+
+def score_knock_round(
+    knocker_name: str,
+    hands: Mapping[str, Sequence[Card] | Sequence[str] | str],
+    knocker_melds: Sequence[Sequence[Card]] | MeldsIn | None = None,
+) -> tuple[Outcome, str, dict[str, int]]:
+    """A knocked gin round for the match replay: (outcome, round winner, scores).
+
+    ``outcome`` is :attr:`Outcome.KNOCK` when the knocker wins without gin,
+    :attr:`Outcome.GIN` for gin or big gin, :attr:`Outcome.UNDERCUT` when the defender
+    wins.  Both players appear in the scores.
+
+    >>> outcome, winner, scores = score_knock_round(
+    ...     'Budi', {'Budi': '7C 8C 9C 2S 2H 2D 5H 6H 7H AS',
+    ...              'Siti': '6C 10C 4D 10S JS QS KS 9H 9D 9S'})
+    >>> outcome.value, winner, scores
+    ('knock', 'Budi', {'Budi': 3, 'Siti': 0})
+    """
+    result = adjudicate_round(knocker_name, hands, knocker_melds)
+    knocker, defender = result.names
+    assert isinstance(knocker, str) and isinstance(defender, str)
     return (
         result.outcome,
-        winner,
-        {knocker_name: result.knocker_points, defender_name: result.defender_points},
+        knocker if result.winner == "knocker" else defender,
+        {knocker: result.knocker_points, defender: result.defender_points},
     )
 
 
@@ -952,6 +1129,7 @@ __all__ = [
     "KnockResult",
     "Layoff",
     "adjudicate_knock",
+    "adjudicate_round",
     "best_arrangement",
     "best_discard_of_mask",
     "cards_of",

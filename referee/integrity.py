@@ -1,5 +1,10 @@
 """Deck integrity: no card of a round in more places than the deck holds copies.
 
+This is the one place the deck is counted: the match replay, the live round,
+the manipulation turn check and its arranger all record where they see each
+card and ask :class:`CardPlaces`.  Real cards and jokers are counted as the
+physical cards they are (a joker standing for 7H is a joker, not a 7H).
+
 Every place a card is seen (a hand, a meld, the closing card) is recorded as a
 translatable :class:`~referee.messages.Reason`, so that the error names each
 copy's place: "QS is in Siti's hand and in meld 2".
@@ -60,8 +65,10 @@ class CardPlaces:
         for card in cards:
             self.seen.setdefault(physical_card(card), []).append(place)
 
-    def verify(self, rules: Ruleset, players: int) -> None:
+    def problems(self, rules: Ruleset, players: int) -> list[Reason]:
+        """Every card seen more often than the deck of ``players`` holds it, with its places."""
         copies, jokers = rules.copies(players), rules.joker_count(players)
+        found = []
         for card, places in self.seen.items():
             limit = jokers if card.is_joker else copies
             if len(places) <= limit:
@@ -69,11 +76,20 @@ class CardPlaces:
             where = join_reasons(_describe_places(places))
             if card.is_joker:
                 if jokers == 0:
-                    raise RuleError(DECK_NO_JOKERS, rules=rules.name, places=where)
-                raise RuleError(DECK_JOKERS, places=where, count=jokers)
-            if copies == 1:
-                raise RuleError(DECK_ONE_COPY, card=str(card), places=where)
-            raise RuleError(DECK_COPIES, card=str(card), places=where, copies=copies)
+                    found.append(Reason.of(DECK_NO_JOKERS, rules=rules.name, places=where))
+                else:
+                    found.append(Reason.of(DECK_JOKERS, places=where, count=jokers))
+            elif copies == 1:
+                found.append(Reason.of(DECK_ONE_COPY, card=str(card), places=where))
+            else:
+                found.append(Reason.of(DECK_COPIES, card=str(card), places=where, copies=copies))
+        return found
+
+    def verify(self, rules: Ruleset, players: int) -> None:
+        """:class:`RuleError` for the first card seen too often."""
+        problems = self.problems(rules, players)
+        if problems:
+            raise RuleError(problems[0])
 
 
 def _describe_places(places: list[Reason]) -> list[Reason]:

@@ -12,7 +12,8 @@ count) carrying the 1-based round and turn where it is.  Unknown keys are
 ignored.
 
 Whether the rounds follow the rules is not checked here: that is the replay's
-job (:func:`referee.match.replay`).
+job (:func:`referee.match.replay`).  The cards of a meld may be written in any
+order; a meld shaped like a run is read (and so written back) in rank order.
 
 :func:`dump_match` writes the canonical document back (canonical card
 strings, only the keys that carry information), so that
@@ -35,6 +36,7 @@ from typing import Any
 
 from referee.cards import Card
 from referee.errors import MatchFileError, RefereeError
+from referee.melds import in_rank_order
 from referee.messages import define_message
 from referee.notation import format_card, parse_card, parse_cards
 from referee.rulesets import Ruleset, find_ruleset
@@ -370,13 +372,14 @@ def _cards(value: Any, key: str) -> tuple[Card, ...]:
 
 
 def _melds(value: Any, key: str) -> tuple[tuple[Card, ...], ...]:
+    """Melds, each a list of cards in any order; a run is kept in rank order."""
     if not isinstance(value, list | tuple):
         raise MatchFileError(MUST_BE_MELDS, field=key)
     melds = []
     for meld in value:
         if not isinstance(meld, list | tuple | str):
             raise MatchFileError(MUST_BE_MELDS, field=key)
-        melds.append(_cards(meld, key))
+        melds.append(in_rank_order(_cards(meld, key)))
     return tuple(melds)
 
 

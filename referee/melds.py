@@ -70,6 +70,9 @@ JOKER_DOES_NOT_FIT = define_message(
 JOKER_FITS_NOWHERE = define_message(
     "meld.joker_fits_nowhere", "{joker} stands for {card}, which does not fit with {others}"
 )
+NUMBERED_MELD_ILLEGAL = define_message(
+    "meld.numbered_illegal", "meld {index} ({meld}) is not legal: {reason}"
+)
 LAYOFF_CLOSED = define_message(
     "layoff.closed", "melds on the table are closed in {rules}: no lay-offs"
 )
@@ -180,13 +183,13 @@ def _check_structure(cards: tuple[Card, ...], rules: Ruleset) -> MeldVerdict:
         if any(card.is_bare_joker for card in cards):
             return _refuse(BARE_JOKER)
         jokers = sum(card.is_joker for card in cards)
-        most = rules.joker_count(rules.max_players)
+        most = rules.most_jokers
         if jokers > most:
             return _refuse(TOO_MANY_JOKERS, count=jokers, most=most)
     if len(cards) < 3:
         return _refuse(TOO_FEW, cards=listing, count=len(cards))
     faces = [_face(card) for card in cards]
-    if not rules.jokers:  # one deck: no card exists twice
+    if rules.most_copies == 1:  # one deck: no card exists twice
         naturals = Counter(card for card in cards if not card.is_joker)
         for card, count in naturals.items():
             if count > 1:
@@ -293,6 +296,32 @@ def _explain_joker(cards: tuple[Card, ...], rules: Ruleset) -> MeldVerdict | Non
             options=" / ".join(options[:4]),
         )
     return None
+
+
+def in_rank_order(cards: Iterable[Card]) -> tuple[Card, ...]:
+    """The cards of a group shaped like a run (one suit, no rank twice) in rank order, the
+    ace after a king when the group holds a king and no 2; any other group as it is.
+
+    Meld cards may be written in any order; writers emit runs in rank order.
+
+    >>> format_cards(in_rank_order(parse_cards('AH KH QH'))), format_cards(in_rank_order(
+    ...     parse_cards('3S AS 2S')))
+    ('QH KH AH', 'AS 2S 3S')
+    """
+    group = tuple(cards)
+    faces = [card.stands_for for card in group]
+    if any(face is None for face in faces):
+        return group
+    ranks = {face.rank for face in faces if face is not None}
+    if len({face.suit for face in faces if face is not None}) != 1 or len(ranks) != len(group):
+        return group
+    ace_high = Rank.KING in ranks and Rank.TWO not in ranks
+
+    def position(card: Card) -> int:
+        rank = _rank(_face(card))
+        return ACE_HIGH if rank is Rank.ACE and ace_high else int(rank)
+
+    return tuple(sorted(group, key=position))
 
 
 def verify_meld(cards: str | Iterable[str | Card], rules: Ruleset | str) -> Meld:

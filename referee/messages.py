@@ -6,7 +6,8 @@ A module defines each of its messages once, next to the rule it belongs to::
     raise RuleError(GAP, missing="8S", low="7S", high="9S")
 
 The English template is the translation key (``define_message`` is a Babel
-keyword, so ``pybabel extract -k define_message:2`` finds every one).  A
+keyword, so ``pybabel extract -k define_message:2`` finds every one).  Display
+texts that are data rather than reasons (a ruleset's name) use :func:`define_text`.  A
 parameter may itself be a :class:`Reason` (or a list of them), which is
 rendered, and translated, in place.
 """
@@ -28,6 +29,19 @@ def define_message(key: str, template: str) -> str:
     if known != template:
         raise ValueError(f"message key {key!r} is defined twice with different texts")
     return key
+
+
+def define_text(key: str, text: str) -> str:
+    """Register a display text (a ruleset's name, a label) under ``key``; return the text.
+
+    Unlike a reason, the English text itself is what the caller keeps (as data on a
+    ruleset, say); it is the translation key, so the web layer shows it through its
+    catalogue (``gettext(text)``).  Registered like a message, it is extracted with
+    ``pybabel extract -k define_text:2`` and held to the same "every engine text has a
+    translation" check.
+    """
+    define_message(key, text)
+    return text
 
 
 @dataclass(frozen=True)

@@ -37,6 +37,10 @@ TURN_STYLE_TABLE = define_message(
     'a turn of {rules} gives "played" (the cards put down from hand) and "table" (every meld '
     'on the table after the turn), not "melds" or "layoffs"',
 )
+ONLY_DREW_NOT_OUT = define_message(
+    "round.only_drew_not_out",
+    "{player} put nothing on the table in this turn (only drew), so cannot have gone out",
+)
 NO_TURNS = define_message(
     "round.no_turns",
     "a round of {rules} is entered as its final hands, without turns",
@@ -448,16 +452,25 @@ class RoundInProgress:
         self._verify_taking(turn)
         if turn.played is None:
             raise RuleError(TABLE_TURN_NEEDS, rules=rules.name, field="played")
-        if turn.table is None:
-            raise RuleError(TABLE_TURN_NEEDS, rules=rules.name, field="table")
         before = tuple(meld.cards for meld in self.table)
         played = tuple(physical_card(card) for card in turn.played)
-        after = turn.table
+        if turn.table is not None:
+            after = turn.table
+        elif not played:  # a turn that only draws: "played": [] and the table as it was
+            after = before
+        else:
+            raise RuleError(TABLE_TURN_NEEDS, rules=rules.name, field="table")
+        if not played and turn.out:
+            raise RuleError(ONLY_DREW_NOT_OUT, player=player)
         verify_table_turn(before, played, after, len(self.players), rules=rules)
-        melds = [
-            TableMeld(number, None, None, verify_meld(cards, rules))
-            for number, cards in enumerate(after, 1)
-        ]
+        melds = (
+            list(self.table)
+            if not played
+            else [
+                TableMeld(number, None, None, verify_meld(cards, rules))
+                for number, cards in enumerate(after, 1)
+            ]
+        )
         return replace(
             self,
             turns=self.turns + (turn,),

@@ -30,6 +30,7 @@ from referee.cards import Card
 from referee.messages import Reason, define_message
 
 if TYPE_CHECKING:
+    from referee.gin import Adjudication
     from referee.rulesets import Ruleset
 
 TAKES_HANDS = define_message(
@@ -40,30 +41,35 @@ AT_ONCE_DOUBLES = define_message(
     "{winner} went out all at once: the {points} points left in the other hands count double, "
     "{total}",
 )
+AT_ONCE_MULTIPLIES = define_message(
+    "score.at_once_multiplies",
+    "{winner} went out all at once: the {points} points left in the other hands count "
+    "{factor} times, {total}",
+)
 BLOCKED = define_message("score.blocked", "the round was blocked: everyone scores 0")
 VOID = define_message("score.void", "the round was voided: everyone scores 0")
 DRAW = define_message("score.draw", "the round was a draw: everyone scores 0")
 OWN_MELDS = define_message("score.own_melds", "{player}: melds {melds} minus hand {hand} = {score}")
 CLOSING_BONUS = define_message(
-    "score.closing_bonus", "{player} closed with {card}: 10 x {value} = {bonus} more"
+    "score.closing_bonus", "{player} closed with {card}: {factor} x {value} = {bonus} more"
 )
 LOWEST_HAND = define_message(
     "score.lowest_hand",
     "{winner} has the lowest hand ({value}) and scores the differences to the others: {points}",
 )
 UNDERCUT_BONUS = define_message(
-    "score.undercut_bonus", "{winner} did not knock and takes the undercut bonus of 10"
+    "score.undercut_bonus", "{winner} did not knock and takes the undercut bonus of {bonus}"
 )
 KNOCKER_TIED = define_message(
     "score.knocker_tied", "{knocker} knocked but tied for the lowest hand, so loses the tie"
 )
 EMPTY_HAND_BONUS = define_message(
-    "score.empty_hand_bonus", "{winner} has played the whole hand: 25 more"
+    "score.empty_hand_bonus", "{winner} has played the whole hand: {bonus} more"
 )
 
 
-class Outcome(enum.Enum):
-    """How a round ended, as the replay output names it."""
+class Outcome(enum.StrEnum):
+    """How a round ended, as the replay output names it (a string: ``Outcome.GIN == "gin"``)."""
 
     OUT = "out"
     KNOCK = "knock"
@@ -109,7 +115,10 @@ class RoundEnding:
 
 @dataclass(frozen=True)
 class RoundScore:
-    """What a round scored: ``scores`` has every player, in seating order."""
+    """What a round scored: ``scores`` has every player, in seating order.
+
+    ``adjudication`` is a gin knock's settlement (arrangements, lay-offs, why).
+    """
 
     outcome: Outcome
     winners: tuple[str, ...]
@@ -117,6 +126,7 @@ class RoundScore:
     notes: tuple[Reason, ...] = ()
     undercut: bool = False
     hand_values: Mapping[str, int] = field(default_factory=dict)
+    adjudication: Adjudication | None = None
 
 
 def zero_scores(players: Sequence[str]) -> dict[str, int]:
@@ -141,7 +151,7 @@ def winner_takes_hands(rules: Ruleset, ending: RoundEnding) -> RoundScore:
     """``remi`` and ``rummy``: the winner takes every card still held by the others.
 
     Going out all at once (``remi``'s *habis sekaligus*, ``rummy``'s going
-    rummy) doubles the round.
+    rummy) multiplies the round by the ruleset's factor (x2).
     """
     if ending.ending is Ending.BLOCKED:
         return nobody_scores(ending, Outcome.BLOCKED)
@@ -150,9 +160,19 @@ def winner_takes_hands(rules: Ruleset, ending: RoundEnding) -> RoundScore:
     values = hand_values(rules, ending)
     points = sum(value for player, value in values.items() if player != winner)
     scores = zero_scores(ending.players)
-    if ending.at_once:
-        scores[winner] = 2 * points
-        note = Reason.of(AT_ONCE_DOUBLES, winner=winner, points=points, total=2 * points)
+    factor = rules.bonuses.at_once_factor
+    if ending.at_once and factor != 1:
+        scores[winner] = factor * points
+        if factor == 2:
+            note = Reason.of(AT_ONCE_DOUBLES, winner=winner, points=points, total=2 * points)
+        else:
+            note = Reason.of(
+                AT_ONCE_MULTIPLIES,
+                winner=winner,
+                points=points,
+                factor=factor,
+                total=scores[winner],
+            )
     else:
         scores[winner] = points
         note = Reason.of(TAKES_HANDS, winner=winner, points=points)
@@ -166,7 +186,8 @@ def meld_points(rules: Ruleset, melds: Sequence[Sequence[Card]]) -> int:
 def own_melds_minus_hand(rules: Ruleset, ending: RoundEnding) -> RoundScore:
     """``remi-indonesia``: everyone scores their own melds minus their hand.
 
-    The closer adds 10 x the value of the closing card; scores may be negative.
+    The closer adds the ruleset's factor (10) x the value of the closing card; scores
+    may be negative.
     """
     values = hand_values(rules, ending)
     scores: dict[str, int] = {}
@@ -182,18 +203,20 @@ def own_melds_minus_hand(rules: Ruleset, ending: RoundEnding) -> RoundScore:
         return RoundScore(Outcome.STOCK, (), scores, tuple(notes), hand_values=values)
     assert ending.ending is Ending.OUT and ending.player and ending.closing_card
     closer, card = ending.player, ending.closing_card
-    bonus = 10 * rules.value(card)
+    factor = rules.bonuses.closing_card_factor
+    bonus = factor * rules.value(card)
     scores[closer] += bonus
     notes.append(
         Reason.of(
-            CLOSING_BONUS, player=closer, card=str(card), value=rules.value(card), bonus=bonus
+            CLOSING_BONUS,
+            player=closer,
+            card=str(card),
+            factor=factor,
+            value=rules.value(card),
+            bonus=bonus,
         )
     )
     return RoundScore(Outcome.OUT, (closer,), scores, tuple(notes), hand_values=values)
-
-
-UNDERCUT_POINTS = 10
-EMPTY_HAND_POINTS = 25
 
 
 def lowest_hand_wins(rules: Ruleset, ending: RoundEnding) -> RoundScore:
@@ -201,9 +224,10 @@ def lowest_hand_wins(rules: Ruleset, ending: RoundEnding) -> RoundScore:
 
     Each winner scores the sum of the differences between every other hand
     and their own (with two players, simply the difference).  A winner who
-    did not knock adds the undercut bonus (10), except when the stock ran
-    out; a knocker who ties for lowest loses the tie to the others, who all
-    score as sole winners; a winner with an empty hand adds 25.
+    did not knock adds the undercut bonus (``rules.bonuses.undercut``, 10),
+    except when the stock ran out; a knocker who ties for lowest loses the tie
+    to the others, who all score as sole winners; a winner with an empty hand
+    adds ``rules.bonuses.empty_hand`` (25).
     """
     values = hand_values(rules, ending)
     lowest = min(values.values())
@@ -226,11 +250,11 @@ def lowest_hand_wins(rules: Ruleset, ending: RoundEnding) -> RoundScore:
         own = values[winner]
         points = sum(value - own for player, value in values.items() if player != winner)
         notes.append(Reason.of(LOWEST_HAND, winner=winner, value=own, points=points))
-        if undercut:
-            points += UNDERCUT_POINTS
-            notes.append(Reason.of(UNDERCUT_BONUS, winner=winner))
-        if not ending.hands[winner]:
-            points += EMPTY_HAND_POINTS
-            notes.append(Reason.of(EMPTY_HAND_BONUS, winner=winner))
+        if undercut and rules.bonuses.undercut:
+            points += rules.bonuses.undercut
+            notes.append(Reason.of(UNDERCUT_BONUS, winner=winner, bonus=rules.bonuses.undercut))
+        if not ending.hands[winner] and rules.bonuses.empty_hand:
+            points += rules.bonuses.empty_hand
+            notes.append(Reason.of(EMPTY_HAND_BONUS, winner=winner, bonus=rules.bonuses.empty_hand))
         scores[winner] = points
     return RoundScore(outcome, winners, scores, tuple(notes), undercut=undercut, hand_values=values)

@@ -367,6 +367,34 @@ def test_a_round_must_say_how_it_ended() -> None:
     assert error.round == 1 and "how it ended" in error.message
 
 
+@pytest.mark.parametrize(
+    ("rules", "round_", "first", "second"),
+    [
+        ("remi", {"end": "blocked", "out": "Budi"}, '"end": "blocked"', '"out"'),
+        ("remi", {"end": "void", "out": "Budi"}, '"end": "void"', '"out"'),
+        ("manipulation", {"end": "stock", "knock": "Siti"}, '"end": "stock"', '"knock"'),
+        ("remi-indonesia", {"end": "void", "closer": "Andi"}, '"end": "void"', '"closer"'),
+        ("manipulation", {"knock": "Siti", "out": "Budi"}, '"knock"', '"out"'),
+        ("remi-indonesia", {"out": "Siti", "closer": "Andi"}, '"out"', '"closer"'),
+    ],
+)
+def test_a_round_ends_one_way_only(
+    rules: str, round_: dict[str, Any], first: str, second: str
+) -> None:
+    # MATCH_FORMAT.md: "end" beside "out", "knock" or "closer" is an error
+    hands = {"Budi": ["3C"], "Siti": ["4C"], "Andi": ["5C"]}
+    error = error_of(match(rules, [dict(round_, hands=hands)]))
+    assert (error.round, error.turn) == (1, None)
+    assert error.message == f"a round ends one way only, but this one gives {first} and {second}"
+
+
+def test_closer_is_remi_indonesia_s_word_only() -> None:
+    error = error_of(match("remi", [{"closer": "Budi", "hands": {"Siti": ["3C"], "Andi": ["4C"]}}]))
+    assert error.message == (
+        "no closing card closes a round of Remi: name who went out, not who closed"
+    )
+
+
 def test_rummy_has_no_blocked_rounds() -> None:
     error = error_of(match("rummy", [{"end": "blocked"}]))
     assert 'cannot end "blocked"' in error.message
@@ -513,10 +541,14 @@ def test_rummy_hands_option_ends_after_n_counted_rounds_with_a_shared_win() -> N
 
 
 def test_rummy_hands_option_wins_over_target() -> None:
+    # RULES.md Decision: with both "hands" and "target", "hands" decides.
     # 20 points pass a target of 10, but with hands=2 the match goes on.
     rounds = [{"out": "Budi", "hands": {"Siti": ["KS"], "Andi": ["QS"]}}]
     state = replay(match("rummy", rounds, target=10, hands=2))
     assert not state.finished and state.next_dealer == "Siti"
+    # and after 1 round of hands=1 it is over, 20 points far from a target of 500
+    state = replay(match("rummy", rounds, target=500, hands=1))
+    assert state.finished and state.winners == ("Budi",)
 
 
 def test_rummy_default_target_is_150() -> None:
@@ -777,16 +809,19 @@ def test_remi_indonesia_totals_may_go_negative_and_lowest_deals_ties_clockwise()
     assert state.rounds[1].dealer == "P2" and state.next_dealer == "P3"
 
 
+# Target 30.  Both: 30 + 15 melded, minus 5 in hand = 40: tied at the top.
+INDONESIA_TIE: dict[str, Any] = {
+    "end": "stock",
+    "melds": {
+        "Budi": [["JC", "QC", "KC"], ["5H", "6H", "7H"]],
+        "Siti": [["JH", "QH", "KH"], ["5S", "6S", "7S"]],
+    },
+    "hands": {"Budi": ["2D"], "Siti": ["2S"]},
+}
+
+
 def test_remi_indonesia_tie_at_the_top_plays_on_until_it_breaks() -> None:
-    # Target 30.  Both: 30 + 15 melded, minus 5 in hand = 40: tied at the top, play on.
-    tie = {
-        "end": "stock",
-        "melds": {
-            "Budi": [["JC", "QC", "KC"], ["5H", "6H", "7H"]],
-            "Siti": [["JH", "QH", "KH"], ["5S", "6S", "7S"]],
-        },
-        "hands": {"Budi": ["2D"], "Siti": ["2S"]},
-    }
+    tie = INDONESIA_TIE  # 40 each at target 30: play on
     state = replay(match("remi-indonesia", [tie], players=["Budi", "Siti"], target=30))
     assert not state.finished and state.winners == ()
     assert state.next_dealer == "Siti"  # tied lowest: first clockwise after Budi
@@ -801,6 +836,37 @@ def test_remi_indonesia_tie_at_the_top_plays_on_until_it_breaks() -> None:
     assert (
         state.finished and state.winners == ("Siti",) and state.totals == {"Budi": 35, "Siti": 105}
     )
+
+
+def test_remi_indonesia_ends_once_the_tie_breaks_even_below_the_target() -> None:
+    # RULES.md Decision: once the target has been reached, the match ends as soon as one
+    # total is highest alone, even if the tie-break rounds took it below the target.
+    tie = INDONESIA_TIE
+    # Round 1: 40 each (see above), the target 30 is reached with a tie: play on.
+    # Round 2, stock, nothing melded: Budi QD 2C = 10 + 5 = 15, Siti QS 2H = 15:
+    # 25 each, both below 30 and still tied: play on.
+    still_tied = {"end": "stock", "hands": {"Budi": ["QD", "2C"], "Siti": ["QS", "2H"]}}
+    state = replay(match("remi-indonesia", [tie, still_tied], players=["Budi", "Siti"], target=30))
+    assert state.totals == {"Budi": 25, "Siti": 25} and not state.finished
+    # Round 3, stock: Budi 3C = 5 -> 20, Siti KD JD = 20 -> 5: Budi is highest alone.
+    breaks = {"end": "stock", "hands": {"Budi": ["3C"], "Siti": ["KD", "JD"]}}
+    state = replay(
+        match("remi-indonesia", [tie, still_tied, breaks], players=["Budi", "Siti"], target=30)
+    )
+    assert state.totals == {"Budi": 20, "Siti": 5}
+    assert state.finished and state.winners == ("Budi",) and state.next_dealer is None
+
+
+def test_remi_indonesia_below_the_target_never_reached_goes_on() -> None:
+    # Budi 20 alone at the top, but 20 < 30 and nobody ever reached 30: not over.
+    round_ = {
+        "end": "stock",
+        "melds": {"Budi": [["5H", "6H", "7H"], ["2C", "3C", "4C"]]},
+        "hands": {"Budi": ["2D", "3D"], "Siti": ["KD", "JD"]},
+    }
+    # Budi 30 - 10 = 20, Siti -20.
+    state = replay(match("remi-indonesia", [round_], players=["Budi", "Siti"], target=30))
+    assert state.totals == {"Budi": 20, "Siti": -20} and not state.finished
 
 
 # -- manipulation ----------------------------------------------------------------------------
@@ -1124,13 +1190,37 @@ def test_manipulation_live_turns_follow_the_formal_table_check() -> None:
     }
     assert live_round(base, [first]).table[0].cards[-1] == Card.parse("JK=8H")
     refused = [
-        (["9S", "10S"], [["5H", "6H", "7H"], ["9S", "10S", "JK=JS"]], "8H was on the table"),
+        (
+            ["9S", "10S"],
+            [["5H", "6H", "7H"], ["9S", "10S", "JK=JS"]],
+            "a joker stood for 8H before the turn and no longer does",
+        ),
         (["8H"], [["6H", "7H", "8H", "JK=9H"]], "5H left the table"),
         (["9H"], [["5H", "6H", "7H", "JK=8H", "9H", "10H"]], "10H is on the table after"),
-        ([], [["5H", "6H", "7H", "JK=8H"]], "at least one card from the hand"),
+        (["9H", "QS"], [["5H", "6H", "7H", "JK=8H", "9H"]], "QS was played from the hand but"),
+        ([], [["JK=4H", "5H", "6H", "7H"]], "at least one card from the hand"),
     ]
     for played, table, words in refused:
         turn = {"player": "Ana", "played": played, "table": table}
         with pytest.raises(RuleError, match=words) as caught:
             live_round(base, [first, turn])
         assert (caught.value.round, caught.value.turn) == (1, 2)
+
+
+def test_manipulation_turn_that_only_draws() -> None:
+    # RULES.md Decision: nothing put down, written "played": [] with the table unchanged
+    # (the melds in any order) or with the table left out
+    base = match("manipulation", [], players=["Ana", "Bima"])
+    first = {"player": "Bima", "played": ["5H", "6H", "7H"], "table": [["5H", "6H", "7H"]]}
+    for draw in (
+        {"player": "Ana", "played": []},
+        {"player": "Ana", "played": [], "table": [["7H", "5H", "6H"]]},
+    ):
+        live = live_round(base, [first, draw])
+        assert [str(meld.meld) for meld in live.table] == ["5H 6H 7H"]
+        assert live.played["Ana"] == ()
+    # a turn that only draws does not empty a hand; and a table needs its cards played
+    with pytest.raises(RuleError, match="only drew"):
+        live_round(base, [first, {"player": "Ana", "played": [], "out": True}])
+    with pytest.raises(RuleError, match='needs "table"'):
+        live_round(base, [first, {"player": "Ana", "played": ["8H"]}])

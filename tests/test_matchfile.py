@@ -19,6 +19,7 @@ from referee.matchfile import (
     read_turn,
 )
 from referee.messages import CATALOGUE
+from referee.rulesets import RULESETS
 
 
 def document(**changes: Any) -> dict[str, Any]:
@@ -86,9 +87,10 @@ def test_unknown_format_is_refused() -> None:
 def test_unknown_ruleset_is_refused_naming_the_choices() -> None:
     error = error_of(document(rules="canasta"))
     assert isinstance(error, RuleError)
-    assert error.message == (
+    assert error.message.startswith(
         '"canasta" is not a ruleset; choose one of remi, rummy, remi-indonesia, manipulation, gin'
     )
+    assert error.message.endswith(", ".join(RULESETS))  # every registered ruleset
 
 
 def test_missing_rules_and_players() -> None:
@@ -237,6 +239,31 @@ def test_dump_writes_canonical_cards_and_reads_back_the_same() -> None:
     assert dumped["rounds"][2]["closing_card"] == "AS"
     assert read_match(dumped) == read_match(raw)
     assert read_match(json.dumps(dumped)) == read_match(raw)
+
+
+def test_meld_cards_in_any_order_runs_written_in_rank_order() -> None:
+    # MATCH_FORMAT.md: the cards of a meld may be written in any order; writers emit runs
+    # in rank order (the ace after the king in Q-K-A).  Sets keep the order written.
+    raw = document(
+        rules="rummy",
+        options={"ace": "high-low"},
+        rounds=[
+            {
+                "turns": [
+                    {"player": "Siti", "melds": [["9S", "7S", "8S"], ["AH", "KH", "QH"]]},
+                    {"player": "Andi", "melds": [["3D", "AD", "2D"], ["KC", "KS", "KD"]]},
+                ],
+                "end": "void",
+            },
+            {"melds": {"Siti": [["4H", "2H", "3H"]]}, "closer": "Siti", "closing_card": "AS"},
+        ],
+    )
+    dumped = dump_match(read_match(raw))
+    turns = dumped["rounds"][0]["turns"]
+    assert turns[0]["melds"] == [["7S", "8S", "9S"], ["QH", "KH", "AH"]]
+    assert turns[1]["melds"] == [["AD", "2D", "3D"], ["KC", "KS", "KD"]]
+    assert dumped["rounds"][1]["melds"] == {"Siti": [["2H", "3H", "4H"]]}
+    assert read_match(dumped) == read_match(raw)
 
 
 def test_read_turn_for_the_live_round_carries_its_position() -> None:

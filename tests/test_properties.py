@@ -18,17 +18,12 @@ from referee.errors import RefereeError
 from referee.match import live_round, replay
 from referee.matchfile import dump_match, read_match
 from referee.notation import format_card, format_cards, parse_card, parse_cards
+from referee.rulesets import RULESETS, FinalTable
+from referee.scoring import Ending
 
 DECK = [str(card) for card in standard_deck()]
 NAMES = ["Budi", "Siti", "Andi", "Dewi", "Rina", "Eko"]
-RULES = ["remi", "rummy", "remi-indonesia", "manipulation", "gin"]
-PLAYER_RANGE = {
-    "remi": (2, 4),
-    "rummy": (2, 6),
-    "remi-indonesia": (2, 4),
-    "manipulation": (2, 5),
-    "gin": (2, 2),
-}
+RULES = list(RULESETS)  # every registered ruleset: a new one is tested without editing
 
 
 def outcome(document: Any) -> Any:
@@ -44,33 +39,35 @@ def outcome(document: Any) -> Any:
 
 @st.composite
 def final_table_rounds(draw: st.DrawFn) -> dict[str, Any]:
-    rules = draw(st.sampled_from(RULES))
-    low, high = PLAYER_RANGE[rules]
-    players = NAMES[: draw(st.integers(low, high))]
+    """A final-table round of any ruleset, built from the answers its round form asks for."""
+    rules = RULESETS[draw(st.sampled_from(RULES))]
+    players = NAMES[: draw(st.integers(rules.min_players, min(rules.max_players, len(NAMES))))]
+    form = rules.round_form
+    choice = draw(st.sampled_from([c for c in form.endings if c.hands]))
     cards = draw(st.permutations(DECK))
     sizes = [draw(st.integers(1, 4)) for _ in players]
     hands, start = {}, 0
     for player, size in zip(players, sizes, strict=True):
         hands[player] = cards[start : start + size]
         start += size
-    winner = draw(st.sampled_from(players))
-    round_: dict[str, Any] = {"hands": hands}
-    if rules in ("remi", "rummy"):
-        round_ |= {"out": winner, "at_once": draw(st.booleans())}
-    elif rules == "remi-indonesia":
-        melds = {}
+    winner = draw(st.sampled_from(players)) if choice.names else None
+    if choice.ending is Ending.OUT and winner is not None:
+        hands[winner] = []
+    melds = {}
+    if form.player_melds:
         for player in players:
             if draw(st.booleans()):
                 melds[player] = [cards[start : start + 3]]
                 start += 3
-        round_ |= {"melds": melds, "closer": winner, "closing_card": cards[start]}
-    elif rules == "manipulation":
-        round_ |= draw(st.sampled_from([{"knock": winner}, {"out": winner}, {"end": "stock"}]))
-    else:
-        round_ |= {"knock": winner}
-    if winner in hands and rules != "manipulation":
-        hands[winner] = []
-    return {"rules": rules, "players": players, "rounds": [round_]}
+    answers = FinalTable(
+        choice.key,
+        winner,
+        hands,
+        at_once=draw(st.booleans()),
+        closing_card=cards[start],
+        melds=melds,
+    )
+    return {"rules": rules.id, "players": players, "rounds": [form.entry(answers)]}
 
 
 @settings(max_examples=150, suppress_health_check=[HealthCheck.too_slow])
@@ -225,7 +222,8 @@ def test_any_bytes_are_refused_with_a_referee_error(data: bytes) -> None:
 @settings(max_examples=200, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(st.fixed_dictionaries({}, optional=TURN_KEYS), max_size=4), st.sampled_from(RULES))
 def test_live_round_raises_only_referee_errors(turns: list[Any], rules: str) -> None:
-    players = NAMES[:2] if rules == "gin" else NAMES[:3]
+    ruleset = RULESETS[rules]
+    players = NAMES[: max(ruleset.min_players, min(3, ruleset.max_players))]
     try:
         live = live_round({"rules": rules, "players": players}, turns)
     except RefereeError:

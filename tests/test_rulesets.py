@@ -1,7 +1,12 @@
-"""The five rulesets as data (RULES.md), found by id."""
+"""The rulesets as data (RULES.md), found by id.
+
+Tests that concern every ruleset iterate the registry, so a sixth ruleset is
+tested by them without editing this file.
+"""
 
 from __future__ import annotations
 
+import importlib
 import pkgutil
 
 import pytest
@@ -9,21 +14,58 @@ import pytest
 import referee.rulesets
 from referee.cards import Card
 from referee.errors import RuleError
-from referee.rulesets import RULESETS, AceOrder, TurnStyle, find_ruleset
-from referee.scoring import Ending
+from referee.messages import CATALOGUE
+from referee.rulesets import (
+    OUTCOME_LABELS,
+    RULESETS,
+    AceOrder,
+    FinalTable,
+    TurnStyle,
+    find_ruleset,
+)
+from referee.scoring import Ending, Outcome
+
+SHIPPED = ["remi", "rummy", "remi-indonesia", "manipulation", "gin"]
 
 
 def value(rules_id: str, card: str, **options: object) -> int:
     return find_ruleset(rules_id, options).value(Card.parse(card))
 
 
-def test_the_five_rulesets_in_the_order_of_rules_md() -> None:
-    assert list(RULESETS) == ["remi", "rummy", "remi-indonesia", "manipulation", "gin"]
+def test_the_five_rulesets_of_rules_md_in_its_order() -> None:
+    assert [rules_id for rules_id in RULESETS if rules_id in SHIPPED] == SHIPPED
 
 
-def test_each_ruleset_is_one_module_of_the_package() -> None:
-    modules = {info.name for info in pkgutil.iter_modules(referee.rulesets.__path__)}
-    assert modules - {"base"} == {"remi", "rummy", "remi_indonesia", "manipulation", "gin"}
+def test_each_ruleset_module_of_the_package_is_registered() -> None:
+    for info in pkgutil.iter_modules(referee.rulesets.__path__):
+        if info.name == "base":
+            continue
+        module = importlib.import_module(f"referee.rulesets.{info.name}")
+        assert RULESETS[module.RULESET.id] is module.RULESET
+
+
+@pytest.mark.parametrize("rules_id", list(RULESETS))
+def test_every_ruleset_is_complete_data(rules_id: str) -> None:
+    rules = RULESETS[rules_id]
+    assert rules.name and rules.description
+    assert set(rules.deal_sizes) == set(range(rules.min_players, rules.max_players + 1))
+    form = rules.round_form
+    assert form.endings[-1].ending is Ending.VOID  # a round may always be voided
+    assert len({choice.key for choice in form.endings}) == len(form.endings)
+    for choice in form.endings:
+        assert choice.label and (choice.who is None) == (choice.names is None)
+    assert rules.target is None or rules.target in rules.target_choices
+    for outcome in Outcome:
+        assert rules.outcome_key(outcome, at_once=True) in OUTCOME_LABELS
+
+
+@pytest.mark.parametrize("rules_id", SHIPPED)
+def test_display_texts_are_registered_for_translation(rules_id: str) -> None:
+    rules = RULESETS[rules_id]
+    texts = set(CATALOGUE.values())
+    assert rules.name in texts and rules.description in texts
+    assert all(choice.label in texts for choice in rules.round_form.endings)
+    assert set(OUTCOME_LABELS.values()) <= texts
 
 
 def test_unknown_ruleset() -> None:
@@ -142,3 +184,130 @@ def test_turn_styles_and_turn_rules_as_data() -> None:
     assert find_ruleset("remi").taken_discard_not_last
     assert find_ruleset("remi").hand_never_grows and find_ruleset("rummy").hand_never_grows
     assert not find_ruleset("manipulation").hand_never_grows
+
+
+# -- what a front end asks the ruleset instead of its id ----------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("rules_id", "targets"),
+    [
+        ("remi", (50, 100, 200)),
+        ("rummy", (100, 150, 200)),
+        ("remi-indonesia", (300, 500, 1000)),
+        ("manipulation", (100, 150, 200)),
+        ("gin", (50, 100)),  # RULES.md: 50 (quick) or 100 (standard)
+    ],
+)
+def test_target_choices_hold_the_default(rules_id: str, targets: tuple[int, ...]) -> None:
+    assert find_ruleset(rules_id).target_choices == targets
+
+
+def test_bonus_numbers_are_ruleset_data() -> None:
+    # RULES.md: remi/rummy x2 all at once; remi-indonesia closer 10 x the card;
+    # manipulation undercut 10, empty hand 25, +100 at the target, +25 per round won;
+    # gin and undercut 25; knock at 5 or less (manipulation), 10 or less (gin)
+    assert find_ruleset("remi").bonuses.at_once_factor == 2
+    assert find_ruleset("rummy").bonuses.at_once_factor == 2
+    assert find_ruleset("remi-indonesia").bonuses.closing_card_factor == 10
+    manipulation = find_ruleset("manipulation").bonuses
+    assert (manipulation.undercut, manipulation.empty_hand) == (10, 25)
+    assert (manipulation.reaching_target, manipulation.round_won) == (100, 25)
+    gin = find_ruleset("gin").bonuses
+    assert (gin.gin, gin.undercut) == (25, 25)
+    assert (find_ruleset("manipulation").knock_limit, find_ruleset("gin").knock_limit) == (5, 10)
+
+
+def test_outcome_label_keys() -> None:
+    assert find_ruleset("remi").outcome_key(Outcome.OUT, at_once=True) == "at_once"
+    assert find_ruleset("remi").outcome_key(Outcome.OUT) == "out"
+    assert find_ruleset("remi-indonesia").outcome_key(Outcome.OUT) == "closed"
+    assert find_ruleset("manipulation").outcome_key(Outcome.UNDERCUT) == "undercut"
+    assert OUTCOME_LABELS["stock"] == "stock ran out"
+
+
+@pytest.mark.parametrize(
+    ("rules_id", "endings"),
+    [
+        ("remi", ["out", "blocked", "void"]),
+        ("rummy", ["out", "void"]),
+        ("remi-indonesia", ["closed", "stock", "void"]),
+        ("manipulation", ["knock", "out", "stock", "void"]),
+        ("gin", ["knock", "draw", "void"]),
+    ],
+)
+def test_round_form_endings(rules_id: str, endings: list[str]) -> None:
+    form = find_ruleset(rules_id).round_form
+    assert [choice.key for choice in form.endings] == endings
+    assert [c.key for c in form.live_endings] == [e for e in endings if e not in ("out", "closed")]
+
+
+HANDS = {"Budi": ["10H"], "Siti": ["2C", "3C"]}
+
+
+@pytest.mark.parametrize(
+    ("rules_id", "answers", "entry"),
+    [
+        # MATCH_FORMAT.md's final-table keys, per ruleset
+        (
+            "remi",
+            FinalTable("out", "Siti", {"Budi": ["10H"], "Siti": []}, at_once=True),
+            {"out": "Siti", "at_once": True, "hands": {"Budi": ["10H"]}},
+        ),
+        ("remi", FinalTable("blocked"), {"end": "blocked"}),
+        ("rummy", FinalTable("void", "Siti", HANDS), {"end": "void"}),
+        (
+            "remi-indonesia",
+            FinalTable(
+                "closed",
+                "Siti",
+                {"Budi": ["10H"], "Siti": []},
+                closing_card="AS",
+                melds={"Siti": [["2H", "3H", "4H"]], "Budi": []},
+            ),
+            {
+                "closer": "Siti",
+                "closing_card": "AS",
+                "melds": {"Siti": [["2H", "3H", "4H"]]},
+                "hands": {"Budi": ["10H"]},
+            },
+        ),
+        (
+            "remi-indonesia",
+            FinalTable("stock", None, HANDS, melds={"Siti": [["2H", "3H", "4H"]]}),
+            {"end": "stock", "melds": {"Siti": [["2H", "3H", "4H"]]}, "hands": HANDS},
+        ),
+        (
+            "manipulation",
+            FinalTable("out", "Siti", {"Budi": ["10H"], "Siti": []}),
+            {"out": "Siti", "hands": {"Budi": ["10H"]}},
+        ),
+        ("manipulation", FinalTable("knock", "Siti", HANDS), {"knock": "Siti", "hands": HANDS}),
+        ("manipulation", FinalTable("stock", None, HANDS), {"end": "stock", "hands": HANDS}),
+        (
+            "gin",
+            FinalTable("knock", "Budi", HANDS, knocker_melds=[["7C", "8C", "9C"]]),
+            {"knock": "Budi", "melds": {"Budi": [["7C", "8C", "9C"]]}, "hands": HANDS},
+        ),
+        ("gin", FinalTable("knock", "Budi", HANDS), {"knock": "Budi", "hands": HANDS}),
+        ("gin", FinalTable("draw"), {"end": "draw"}),
+    ],
+)
+def test_round_form_builds_the_match_file_round(
+    rules_id: str, answers: FinalTable, entry: dict[str, object]
+) -> None:
+    form = find_ruleset(rules_id).round_form
+    assert form.entry(answers) == entry
+    read_back = form.answers(entry)
+    assert read_back is not None
+    assert form.entry(read_back) == entry
+
+
+def test_round_form_refuses_what_it_does_not_offer() -> None:
+    form = find_ruleset("rummy").round_form
+    with pytest.raises(KeyError):
+        form.entry(FinalTable("blocked"))
+    with pytest.raises(ValueError, match="names a player"):
+        form.entry(FinalTable("out", None, HANDS))
+    assert form.answers({"end": "blocked"}) is None
+    assert form.answers({"turns": [], "end": "void"}) is None

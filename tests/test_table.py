@@ -62,8 +62,20 @@ def test_first_meld_on_an_empty_table_is_a_full_meld_from_hand() -> None:
     assert "not legal" in reasons([], "QH QS", ["QH QS"])
 
 
-def test_at_least_one_card_from_hand() -> None:
-    text = reasons(["7S 8S 9S", "4H 4D 4C 4S"], "", ["7S 8S 9S", "4H 4D 4C 4S"])
+def test_a_turn_that_only_draws_is_legal() -> None:
+    # RULES.md Decision: a turn that puts nothing down is legal, played: [] and the table
+    # unchanged; melds and their cards may be listed in any order
+    assert legal(["7S 8S 9S", "4H 4D 4C 4S"], "", ["4S 4H 4D 4C", "9S 8S 7S"])
+    assert legal([], "", [])
+    assert legal(["7S 8S 9S"], "", ["7S 8S 9S"], draws=3)  # no melding after the third draw
+
+
+def test_rearranging_needs_a_card_from_hand() -> None:
+    # "the player must add at least one card from hand": splitting a run without playing
+    text = reasons(["4S 5S 6S 7S 8S 9S"], "", ["4S 5S 6S", "7S 8S 9S"])
+    assert text == "a turn that melds must put at least one card from the hand on the table"
+    # nor may a joker be renamed by a turn that plays nothing
+    text = reasons(["5H 6H 7H JK=8H"], "", ["JK=4H 5H 6H 7H"])
     assert "at least one card from the hand" in text
 
 
@@ -75,7 +87,16 @@ def test_no_melding_after_the_third_draw() -> None:
 
 def test_no_card_may_leave_the_table() -> None:
     text = reasons(["7S 8S 9S 10S"], "JS", ["8S 9S 10S JS"])
-    assert "7S left the table" in text
+    assert text == "7S left the table: no card may leave the table during a turn"
+
+
+def test_a_card_played_must_reach_the_table() -> None:
+    # QD was played from the hand: it never was on the table, so it did not "leave" it
+    text = reasons(["7S 8S 9S"], "10S QD", ["7S 8S 9S 10S"])
+    assert text == "QD was played from the hand but is not on the table after the turn"
+    # with two decks a copy on the table and a copy played: the one played is missing
+    text = reasons(["7H 8H 9H"], "7H 7S 7D", ["7H 8H 9H", "7S 7D 7C"])
+    assert "7H was played from the hand but is not on the table after the turn" in text
 
 
 def test_cards_may_not_appear_from_nowhere() -> None:
@@ -101,11 +122,14 @@ def test_two_identical_cards_never_in_one_set() -> None:
 
 
 def test_joker_may_not_change_its_card() -> None:
+    # no real 7H on the table after the turn: the joker must still stand for 7H
     text = reasons(["5H 6H JK=7H"], "4H", ["JK=3H 4H 5H 6H"])
     assert text == (
-        "7H was on the table 1 times before the turn (jokers standing for it included) and "
-        "only 0 times after it: a joker keeps its card until a real 7H from the hand replaces it"
+        "a joker stood for 7H before the turn and no longer does, but no real 7H is on the "
+        "table after it: a joker keeps its card until a real 7H replaces it"
     )
+    # moved to another meld, it keeps its card
+    assert legal(["5H 6H JK=7H", "8H 9H 10H"], "4H", ["4H 5H 6H", "JK=7H 8H 9H 10H"])
 
 
 def test_joker_freed_by_the_real_card_from_hand_must_be_used_again() -> None:
@@ -116,19 +140,39 @@ def test_joker_freed_by_the_real_card_from_hand_must_be_used_again() -> None:
     assert "JK left the table" in reasons(before, "7H", ["5H 6H 7H", "9C 10C JC"])
 
 
-def test_joker_not_freed_by_a_copy_already_on_the_table() -> None:
+def test_a_real_card_taken_from_another_meld_frees_a_joker() -> None:
+    # RULES.md: the real card may come from another meld.  The 7H leaves the set for the
+    # run, replacing the joker, which takes the set's free seat as 7C.
     before = ["5H 6H JK=7H", "7H 7S 7D"]
-    text = reasons(before, "4H", ["4H 5H 6H 7H", "7S 7D JK=7C"])
-    assert "7H was on the table 2 times" in text
+    assert legal(before, "4H", ["4H 5H 6H 7H", "7S 7D JK=7C"])
+    # Formal check: fewer jokers stand for 7H (1 -> 0) and a real 7H is on the table after.
+
+
+def test_one_real_card_frees_every_joker_standing_for_it() -> None:
+    # a real card may replace a joker, move on and replace another within the turn
+    before = ["6H JK=7H 8H", "JK=7H 7S 7D"]
+    assert legal(before, "7H", ["6H 7H 8H JK=9H", "JK=7C 7S 7D"])
+    # jokers for 7H: 2 -> 0, real 7H after: yes.  Without the real 7H it is refused:
+    text = reasons(before, "9H", ["6H JK=7H 8H 9H", "JK=7C 7S 7D"])
+    assert "a joker stood for 7H before the turn and no longer does" in text
+
+
+def test_a_joker_may_name_a_card_whose_real_copies_are_on_the_table() -> None:
+    # two players, one deck: the only 7H is in the run, yet a joker may stand for 7H
+    assert legal(["7H 8H 9H"], "JK 7S 7D", ["7H 8H 9H", "JK=7H 7S 7D"], players=2)
+    assert arrange(["7H 8H 9H", "7S 7D JK=7H"], "10H", 2) is not None
 
 
 def test_deck_limits_depend_on_the_players() -> None:
-    assert "7H is there 2 times, but 2 players play with 1 of each card" in reasons(
+    # counted by referee.integrity, naming every place of the card
+    assert "7H is in meld 1 and in meld 2" in reasons(
         ["7H 8H 9H"], "7H 7S 7D", ["7H 8H 9H", "7H 7S 7D"], players=2
     )
     assert legal(["7H 8H 9H"], "7H 7S 7D", ["7H 8H 9H", "7H 7S 7D"], players=3)
     text = reasons(["7H 8H JK=9H"], "JK", ["7H 8H JK=9H JK=10H"], players=2)
-    assert "2 jokers are there, but 2 players play with 1" in text
+    assert "a joker is twice in meld 1, but the deck has only 1 joker(s)" in text
+    text = reasons(["7H 8H 9H", "7C 7S 7D"], "7H 7H", ["7H 8H 9H", "7C 7S 7D 7H", "5H 6H 7H"])
+    assert "7H is in meld 1, in meld 2 and in meld 3, but the two decks hold only 2 of it" in text
     with pytest.raises(RuleError):
         check_turn([], "7H 8H 9H", ["7H 8H 9H"], players=6)
 
@@ -203,8 +247,10 @@ def test_two_identical_cards_go_to_different_melds() -> None:
 
 
 def test_arrange_refuses_a_deck_it_cannot_have() -> None:
-    with pytest.raises(RuleError, match="2 times"):
+    with pytest.raises(RuleError, match="7H is in meld 1 and among the cards played"):
         arrange(["7H 8H 9H"], "7H 7S 7D", 2)
+    with pytest.raises(RuleError, match="7H is in meld 1 and in the hand"):
+        best_play("7H 7S 7D", ["7H 8H 9H"], 2)
     with pytest.raises(RuleError, match="name the card"):
         arrange(["7H 8H JK"], "10H", 3)
 
@@ -234,15 +280,30 @@ def test_hint_frees_a_joker_with_the_real_card() -> None:
     assert set(map(str, play.cards)) == {"7H", "JH", "QH"}
 
 
-def test_two_jokers_for_one_card_and_a_real_copy_frees_one() -> None:
-    table = ["6H JK=7H 8H", "JK=7H 7S 7D"]
-    found = arrange(table, "7H", 3)
+def test_a_real_copy_on_the_table_frees_the_joker_for_the_arranger() -> None:
+    # 2C 3C need a third card: only the joker, free because the real 7H is on the table;
+    # the 7H moves from the set (7S 7D 7C stays a set) into the run in the joker's place
+    before = ["5H 6H JK=7H", "7H 7S 7D 7C"]
+    found = arrange(before, "2C 3C", 3)
     assert found is not None
-    assert legal(table, "7H", found.to_json())
-    assert sum(str(card) == "JK=7H" for card in found.cards) == 1  # one stays 7H, one is free
+    assert legal(before, "2C 3C", found.to_json())
+    assert sorted(map(str, best_play("2C 3C", before, 3).cards)) == ["2C", "3C"]
+    # without a real 7H on the table the joker stays 7H and 2C 3C cannot go down
+    assert arrange(["5H 6H JK=7H", "7S 7D 7C"], "2C 3C", 3) is None
+
+
+def test_one_real_copy_frees_both_jokers_for_the_arranger() -> None:
+    # both jokers stood for 7H; the real 7H frees both: 2C 3C JK=4C and 10D JD JK=QD
+    table = ["6H JK=7H 8H", "JK=7H 7S 7D 7C"]
+    found = arrange(table, "7H 2C 3C 10D JD", 3)
+    assert found is not None
+    assert legal(table, "7H 2C 3C 10D JD", found.to_json())
+    assert not any(str(card) == "JK=7H" for card in found.cards)
+    play = best_play("7H 2C 3C 10D JD", table, 3)
+    assert sorted(map(str, play.cards)) == ["10D", "2C", "3C", "7H", "JD"]
     # a joker freed by its real card may go on the end of the run it leaves: 2H 3H 4H JK=5H
     assert arrange(["JK=2H 3H 4H"], "2H", 3) is not None
-    play = best_play("7H 7C", table, 3)
+    play = best_play("7H 7C", ["6H JK=7H 8H", "JK=7H 7S 7D"], 3)
     assert sorted(map(str, play.cards)) == ["7C", "7H"]
 
 
@@ -432,11 +493,18 @@ def test_constructed_tables_are_always_solved(rng: random.Random, count: int, jo
     found = arrange([], cards, 3)
     assert found is not None
     assert legal([], cards, found.to_json())  # type: ignore[arg-type]
-    # the same table with its jokers bound to their cards: they keep them
+    # the same table with its jokers bound to their cards: they keep them, unless a real
+    # copy of their card is on the table (then they may stand for anything)
     before = [[str(card) for card in meld] for meld in melds]
     again = arrange(before, [], 3)
     assert again is not None
-    assert Counter(map(str, again.cards)) == Counter(name for meld in before for name in meld)
+    real = {name for meld in before for name in meld if not name.startswith("JK")}
+    bound = [name for meld in before for name in meld if name.startswith("JK=")]
+    kept = Counter(name for meld in before for name in meld if name not in bound)
+    kept.update(name for name in bound if name[3:] not in real)
+    assert not kept - Counter(map(str, again.cards))
+    assert Counter(c.in_hand for c in again.cards) == Counter(c.in_hand for c in cards)
+    assert all(check_meld(meld.cards, "manipulation").legal for meld in again.melds)
 
 
 @settings(max_examples=150, deadline=None)

@@ -49,6 +49,29 @@ def test_illegal_turn_json(before: str, tmp_path: Path, capsys: pytest.CaptureFi
     }
 
 
+def test_a_turn_that_only_draws(
+    before: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # RULES.md Decision: nothing played, the table unchanged (in any order): legal
+    after = write_json(tmp_path, "same.json", [["KC", "KH", "KD"], ["9S", "8S", "7S"]])
+    code, out = run(["table", "--before", before, "--after", after], capsys)
+    assert (code, out) == (0, "legal\n")
+    code, out = run(["table", "--before", before, "--after", after, "--draws", "3"], capsys)
+    assert (code, out) == (0, "legal\n")
+
+
+def test_a_card_played_that_misses_the_table(
+    before: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    after = write_json(tmp_path, "a.json", [["7S", "8S", "9S", "10S"], ["KH", "KD", "KC"]])
+    argv = ["table", "--before", before, "--played", "10S QD", "--after", after, "--json"]
+    code, out = run(argv, capsys)
+    assert code == 1
+    assert json.loads(out)["reasons"] == [
+        "QD was played from the hand but is not on the table after the turn"
+    ]
+
+
 def test_third_draw_and_players(
     before: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -7,6 +7,10 @@ adding a sixth ruleset touches one new file (and its tests).  The shared
 machinery is in :mod:`referee.rulesets.base`; the shared ways of scoring a
 round are in :mod:`referee.scoring`.
 
+:func:`register_ruleset` adds a ruleset defined elsewhere (a test's toy game)
+until :func:`unregister_ruleset`; :func:`registered_ruleset` does both around a
+``with`` block.
+
 Options from the match file (``target``, ``hands``, ``ace``,
 ``must_discard``) give a new value through :meth:`Ruleset.with_options`.
 """
@@ -15,17 +19,30 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from typing import Any
 
 from referee.cards import Card, Rank
 from referee.errors import RuleError
 from referee.messages import define_message
 from referee.rulesets.base import (
+    BLOCKED,
+    CLOSED,
+    DRAW,
     FACE_VALUES,
+    KNOCK,
+    OUT,
+    OUTCOME_LABELS,
+    STOCK,
+    VOID,
     AceOrder,
+    Bonuses,
+    EndingChoice,
+    FinalTable,
     MatchEnd,
     MatchProgress,
+    RoundForm,
     Ruleset,
     TurnStyle,
     card_values,
@@ -54,6 +71,36 @@ def _discover() -> dict[str, Ruleset]:
 RULESETS: dict[str, Ruleset] = _discover()
 
 
+def _sort_registry() -> None:
+    ordered = sorted(RULESETS.values(), key=lambda rules: (rules.menu_order, rules.id))
+    RULESETS.clear()
+    RULESETS.update((rules.id, rules) for rules in ordered)
+
+
+def register_ruleset(rules: Ruleset) -> Ruleset:
+    """Add a ruleset defined outside this package (``ValueError`` if its id is taken)."""
+    if rules.id in RULESETS:
+        raise ValueError(f"a ruleset {rules.id!r} is already registered")
+    RULESETS[rules.id] = rules
+    _sort_registry()
+    return rules
+
+
+def unregister_ruleset(ruleset_id: str) -> None:
+    """Remove a ruleset added with :func:`register_ruleset`."""
+    RULESETS.pop(ruleset_id, None)
+
+
+@contextmanager
+def registered_ruleset(rules: Ruleset) -> Iterator[Ruleset]:
+    """The ruleset registered for the ``with`` block, and removed after it."""
+    register_ruleset(rules)
+    try:
+        yield rules
+    finally:
+        unregister_ruleset(rules.id)
+
+
 def find_ruleset(ruleset_id: str, options: Mapping[str, Any] | None = None) -> Ruleset:
     """The ruleset with this id, with ``options`` applied.
 
@@ -67,15 +114,30 @@ def find_ruleset(ruleset_id: str, options: Mapping[str, Any] | None = None) -> R
 
 
 __all__ = [
+    "BLOCKED",
+    "CLOSED",
+    "DRAW",
     "FACE_VALUES",
+    "KNOCK",
+    "OUT",
+    "OUTCOME_LABELS",
     "RULESETS",
+    "STOCK",
+    "VOID",
     "AceOrder",
+    "Bonuses",
     "Card",
+    "EndingChoice",
+    "FinalTable",
     "MatchEnd",
     "MatchProgress",
     "Rank",
+    "RoundForm",
     "Ruleset",
     "TurnStyle",
     "card_values",
     "find_ruleset",
+    "register_ruleset",
+    "registered_ruleset",
+    "unregister_ruleset",
 ]

@@ -1,8 +1,10 @@
 """The :class:`Ruleset` value and the match-level hooks shared by the rulesets.
 
-A ruleset is data (deal sizes, card values, ace order, which endings a round
-may have, how turns are entered, the discard-pile rules) plus three hooks for
-what really differs between games:
+A ruleset is data (its name and one-line description, deal sizes, the deck,
+card values, ace order, how turns are entered, the discard-pile rules, every
+bonus number, the target presets, and how a round entered as its final table
+is asked for: :class:`RoundForm`) plus three hooks for what really differs
+between games:
 
 - ``score_round(rules, ending) -> RoundScore``: a checked round's scores
   (see :mod:`referee.scoring`);
@@ -12,19 +14,23 @@ what really differs between games:
 
 Voided rounds never reach the hooks: they score 0, keep the dealer and
 count for nothing (see :mod:`referee.match`).
+
+Texts a player reads (names, descriptions, form labels) are English data
+registered with :func:`~referee.messages.define_text`: the web layer shows
+them through its translation catalogue.
 """
 
 from __future__ import annotations
 
 import enum
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 from referee.cards import Card
 from referee.errors import RuleError
-from referee.messages import define_message
-from referee.scoring import Ending, RoundEnding, RoundScore, winner_takes_hands
+from referee.messages import define_message, define_text
+from referee.scoring import Ending, Outcome, RoundEnding, RoundScore, winner_takes_hands
 
 UNKNOWN_OPTION = define_message(
     "rules.unknown_option", '{rules} has no option "{option}"; its options are {known}'
@@ -78,7 +84,8 @@ class MatchProgress:
 
     ``totals`` include the round just played; ``rounds_counted`` is the number
     of rounds played that were not voided; ``rounds_won`` counts, per player,
-    the rounds they won (alone or tied).
+    the rounds they won (alone or tied); ``history`` holds the totals after
+    every counted round, the last being ``totals``.
     """
 
     players: tuple[str, ...]
@@ -87,6 +94,15 @@ class MatchProgress:
     totals: Mapping[str, int]
     rounds_counted: int
     rounds_won: Mapping[str, int]
+    history: tuple[Mapping[str, int], ...] = ()
+
+    def target_reached(self, target: int) -> bool:
+        """Whether some total has reached ``target``, after this round or an earlier one."""
+        return any(
+            totals[player] >= target
+            for totals in (*self.history, self.totals)
+            for player in self.players
+        )
 
 
 @dataclass(frozen=True)
@@ -136,8 +152,211 @@ def first_to_target(rules: Ruleset, progress: MatchProgress) -> MatchEnd:
 
 
 @dataclass(frozen=True)
+class Bonuses:
+    """Every bonus number of a ruleset; 0 (or a factor of 1) where it has none."""
+
+    at_once_factor: int = 1  # the round counts this many times for going out all at once
+    closing_card_factor: int = 0  # the closer adds this many times the closing card's value
+    undercut: int = 0  # a round winner who did not knock (manipulation 10, gin 25)
+    empty_hand: int = 0  # a round winner with an empty hand (manipulation 25)
+    gin: int = 0  # a gin (25)
+    reaching_target: int = 0  # at the match end, each player at the target (manipulation 100)
+    round_won: int = 0  # at the match end, every other player per round won (manipulation 25)
+
+
+@dataclass(frozen=True)
+class EndingChoice:
+    """One way a round can end, as a round form offers it.
+
+    ``key`` is the form's value and the outcome's label key (``out``, ``closed``,
+    ``knock``, ``blocked``, ``stock``, ``draw``, ``void``); ``names`` is the match-file
+    key that names the player (``out``, ``closer``, ``knock``), ``None`` when the
+    ending names nobody (``"end": ...``); ``hands`` whether the hands left are asked.
+    ``label`` and ``who`` (the question naming the player) are English display texts.
+    """
+
+    key: str
+    ending: Ending
+    label: str
+    who: str | None = None
+    names: str | None = None
+    hands: bool = True
+
+
+OUT = EndingChoice(
+    "out",
+    Ending.OUT,
+    define_text("ending.out", "Someone went out"),
+    define_text("ending.out.who", "Who went out?"),
+    "out",
+)
+CLOSED = EndingChoice(
+    "closed",
+    Ending.OUT,
+    define_text("ending.closed", "Someone closed (discarded the last card)"),
+    define_text("ending.closed.who", "Who closed?"),
+    "closer",
+)
+KNOCK = EndingChoice(
+    "knock",
+    Ending.KNOCK,
+    define_text("ending.knock", "Someone knocked"),
+    define_text("ending.knock.who", "Who knocked?"),
+    "knock",
+)
+BLOCKED = EndingChoice(
+    "blocked",
+    Ending.BLOCKED,
+    define_text("ending.blocked", "Blocked (stock ran out twice, or 120 turns)"),
+    hands=False,
+)
+STOCK = EndingChoice("stock", Ending.STOCK, define_text("ending.stock", "The stock ran out"))
+DRAW = EndingChoice(
+    "draw", Ending.DRAW, define_text("ending.draw", "Draw (2 cards left in the stock)"), hands=False
+)
+VOID = EndingChoice(
+    "void",
+    Ending.VOID,
+    define_text("ending.void", "Void (misdeal, a card seen, an argument)"),
+    hands=False,
+)
+
+
+@dataclass(frozen=True)
+class FinalTable:
+    """The answers of a round entered as its final table (see :class:`RoundForm`).
+
+    ``ending`` is an :attr:`EndingChoice.key`; ``player`` who went out, closed or
+    knocked; ``hands`` every player's cards left (card codes); ``melds`` every player's
+    melds in the order laid (``remi-indonesia``); ``knocker_melds`` the knocker's spread
+    as made (``gin``, optional).
+    """
+
+    ending: str
+    player: str | None = None
+    hands: Mapping[str, Sequence[str]] = field(default_factory=dict)
+    at_once: bool = False
+    closing_card: str | None = None
+    melds: Mapping[str, Sequence[Sequence[str]]] = field(default_factory=dict)
+    knocker_melds: Sequence[Sequence[str]] = ()
+
+
+@dataclass(frozen=True)
+class RoundForm:
+    """What a round entered as its final table asks for (MATCH_FORMAT.md, "final table only").
+
+    ``endings`` in the order a form offers them; ``at_once`` whether "all at once"
+    is asked (``remi``, ``rummy``); ``closing_card`` whether the closing card is
+    (``remi-indonesia``); ``player_melds`` whether every player's melds are
+    (``remi-indonesia``, with the hands); ``knocker_melds`` whether the knocker's
+    own spread may be given (``gin``).
+
+    >>> from referee.rulesets import find_ruleset
+    >>> form = find_ruleset('remi').round_form
+    >>> form.entry(FinalTable('out', 'Siti', {'Budi': ['10H'], 'Siti': []}, at_once=True))
+    {'out': 'Siti', 'at_once': True, 'hands': {'Budi': ['10H']}}
+    """
+
+    endings: tuple[EndingChoice, ...]
+    at_once: bool = False
+    closing_card: bool = False
+    player_melds: bool = False
+    knocker_melds: bool = False
+
+    def choice(self, key: str) -> EndingChoice:
+        """The ending offered under ``key`` (``KeyError`` if there is none)."""
+        for choice in self.endings:
+            if choice.key == key:
+                return choice
+        raise KeyError(key)
+
+    @property
+    def live_endings(self) -> tuple[EndingChoice, ...]:
+        """How a round entered turn by turn can end when no turn emptied a hand."""
+        return tuple(choice for choice in self.endings if choice.ending is not Ending.OUT)
+
+    def entry(self, answers: FinalTable) -> dict[str, Any]:
+        """The round object of the match file that the answers describe.
+
+        Whether it is a possible round is the replay's question; an ending that names
+        a player needs one (``ValueError`` otherwise, as for an unknown ending).
+        """
+        choice = self.choice(answers.ending)
+        if choice.names is None:
+            entry: dict[str, Any] = {"end": choice.ending.value}
+        elif not answers.player:
+            raise ValueError(f"the ending {choice.key!r} names a player")
+        else:
+            entry = {choice.names: answers.player}
+        if not choice.hands:
+            return entry
+        out = answers.player if choice.ending is Ending.OUT else None
+        if self.at_once and choice.ending is Ending.OUT:
+            entry["at_once"] = bool(answers.at_once)
+        if self.closing_card and choice.ending is Ending.OUT:
+            entry["closing_card"] = answers.closing_card
+        if self.player_melds:
+            entry["melds"] = {
+                player: [list(meld) for meld in melds]
+                for player, melds in answers.melds.items()
+                if melds
+            }
+        if self.knocker_melds and choice.ending is Ending.KNOCK and answers.knocker_melds:
+            entry["melds"] = {answers.player: [list(meld) for meld in answers.knocker_melds]}
+        entry["hands"] = {
+            player: list(cards) for player, cards in answers.hands.items() if player != out or cards
+        }
+        return entry
+
+    def answers(self, entry: Mapping[str, Any]) -> FinalTable | None:
+        """The answers a stored final-table round object gives; ``None`` for a round entered
+        turn by turn, or one this form does not offer."""
+        if "turns" in entry:
+            return None
+        choice = next((c for c in self.endings if c.names is not None and entry.get(c.names)), None)
+        if choice is None:
+            end = entry.get("end")
+            choice = next(
+                (c for c in self.endings if c.names is None and c.ending.value == end), None
+            )
+        if choice is None:
+            return None
+        player = entry.get(choice.names) if choice.names is not None else None
+        melds = entry.get("melds") or {}
+        return FinalTable(
+            choice.key,
+            player,
+            {name: list(cards) for name, cards in (entry.get("hands") or {}).items()},
+            bool(entry.get("at_once")),
+            entry.get("closing_card"),
+            {} if not self.player_melds else {name: list(m) for name, m in melds.items()},
+            melds.get(player, ()) if self.knocker_melds and player else (),
+        )
+
+
+OUTCOME_LABELS = {
+    "out": define_text("outcome.out", "went out"),
+    "closed": define_text("outcome.closed", "closed"),
+    "at_once": define_text("outcome.at_once", "went out at once ×2"),
+    "knock": define_text("outcome.knock", "knock"),
+    "gin": define_text("outcome.gin", "gin"),
+    "undercut": define_text("outcome.undercut", "undercut"),
+    "blocked": define_text("outcome.blocked", "blocked"),
+    "stock": define_text("outcome.stock", "stock ran out"),
+    "draw": define_text("outcome.draw", "draw"),
+    "void": define_text("outcome.void", "void"),
+}
+"""The outcomes of replayed rounds in words (English display texts), by
+:meth:`Ruleset.outcome_key`."""
+
+
+@dataclass(frozen=True)
 class Ruleset:
     """One game of the rummy family: its data and its hooks.
+
+    ``name`` and ``description`` are English display texts (see
+    :func:`~referee.messages.define_text`).  The deck is ``decks`` 52-card decks
+    (per number of players; one when not given) with ``jokers_per_deck`` jokers each.
 
     >>> from referee.rulesets import find_ruleset
     >>> find_ruleset('remi').deal_size(3)
@@ -149,28 +368,30 @@ class Ruleset:
     min_players: int
     max_players: int
     deal_sizes: Mapping[int, int]
+    round_form: RoundForm = RoundForm((OUT, VOID))
+    description: str = ""
+    decks: Mapping[int, int] = field(default_factory=dict)
+    jokers_per_deck: int = 0
     values: tuple[int, ...] = FACE_VALUES
     joker_value: int = 0
     ace_order: AceOrder = AceOrder.LOW
     high_ace_value: int | None = None  # what an ace is worth once it may also be high
     runs_mix_number_and_picture: bool = True
     layoffs: bool = True
-    jokers: bool = False
     target: int | None = 100
+    target_presets: tuple[int, ...] = ()  # targets a match setup offers besides the default
     hands: int | None = None
     must_discard: bool = False
     options: tuple[str, ...] = ("target",)
-    description: str = ""
     turn_style: TurnStyle = TurnStyle.MELDS
-    endings: frozenset[Ending] = frozenset({Ending.OUT, Ending.VOID})
     hand_never_grows: bool = False  # each turn draws one card and discards one
     run_first: bool = False  # a set only after the player's first run of the round
     discard_depth: int = 1  # how deep into the discard pile a player may take
     taken_discard_not_last: bool = False  # may not leave the taken discard as the last card
     taken_discard_melded_at_once: bool = False  # the deepest taken card is melded at once
-    at_once_doubles: bool = False  # going out all at once doubles the round
     closing_card: bool = False  # the round is closed by discarding a closing card, which scores
     knock_limit: int | None = None
+    bonuses: Bonuses = Bonuses()
     final_hand_size: int | None = None  # every hand's size when the round is scored
     leader_offset: int = 1  # the first turn is this many seats after the dealer
     menu_order: int = 100  # where the ruleset comes in lists
@@ -178,6 +399,34 @@ class Ruleset:
     score_round: ScoreHook = field(default=winner_takes_hands, compare=False, repr=False)
     next_dealer: DealerHook = field(default=dealer_moves_clockwise, compare=False, repr=False)
     match_end: MatchEndHook = field(default=first_to_target, compare=False, repr=False)
+
+    @property
+    def endings(self) -> frozenset[Ending]:
+        """How a round may end (the endings its round form offers)."""
+        return frozenset(choice.ending for choice in self.round_form.endings)
+
+    @property
+    def jokers(self) -> bool:
+        return self.jokers_per_deck > 0
+
+    @property
+    def counts_at_once(self) -> bool:
+        """Whether going out all at once changes the round's score."""
+        return self.bonuses.at_once_factor != 1
+
+    @property
+    def target_choices(self) -> tuple[int, ...]:
+        """The targets a match setup offers: the presets and the default, in order."""
+        return tuple(sorted({*self.target_presets, *([self.target] if self.target else [])}))
+
+    def outcome_key(self, outcome: Outcome, at_once: bool = False) -> str:
+        """The key of a round outcome's words in :data:`OUTCOME_LABELS`: ``at_once`` for a
+        round won all at once, ``closed`` for going out where a closing card closes."""
+        if outcome is Outcome.OUT and at_once and self.counts_at_once:
+            return "at_once"
+        if outcome is Outcome.OUT and self.closing_card:
+            return "closed"
+        return outcome.value
 
     def value(self, card: Card) -> int:
         """What a card held in hand counts."""
@@ -194,12 +443,19 @@ class Ruleset:
 
     def copies(self, players: int) -> int:
         """How many copies of each natural card the deck holds."""
-        return 2 if self.jokers and players >= 3 else 1
+        return self.decks.get(players, 1)
 
     def joker_count(self, players: int) -> int:
-        if not self.jokers:
-            return 0
-        return 2 if players >= 3 else 1
+        return self.jokers_per_deck * self.copies(players)
+
+    @property
+    def most_copies(self) -> int:
+        """The most copies of a card the deck holds, whatever the number of players."""
+        return max(self.copies(n) for n in range(self.min_players, self.max_players + 1))
+
+    @property
+    def most_jokers(self) -> int:
+        return max(self.joker_count(n) for n in range(self.min_players, self.max_players + 1))
 
     def verify_players(self, count: int) -> None:
         if not self.min_players <= count <= self.max_players:

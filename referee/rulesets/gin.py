@@ -8,8 +8,18 @@ deals the next, a draw keeps the dealer.
 
 from __future__ import annotations
 
-from referee.messages import define_message
-from referee.rulesets.base import MatchProgress, Ruleset, TurnStyle, card_values
+from referee.messages import define_message, define_text
+from referee.rulesets.base import (
+    DRAW,
+    KNOCK,
+    VOID,
+    Bonuses,
+    MatchProgress,
+    RoundForm,
+    Ruleset,
+    TurnStyle,
+    card_values,
+)
 from referee.scoring import Ending, Outcome, RoundEnding, RoundScore, nobody_scores
 
 NO_ENDING = define_message(
@@ -19,18 +29,26 @@ NO_ENDING = define_message(
 
 
 def score_gin_round(rules: Ruleset, ending: RoundEnding) -> RoundScore:
-    """A knock adjudicated by :func:`referee.gin.score_knock_round`; a draw scores 0."""
+    """A knock adjudicated by :func:`referee.gin.adjudicate_round`; a draw scores 0.
+
+    The adjudication (arrangements, lay-offs, why) comes with the score.
+    """
     if ending.ending is Ending.DRAW:
         return nobody_scores(ending, Outcome.DRAW)
-    from referee.gin import score_knock_round
+    from referee.gin import adjudicate_round
 
     assert ending.ending is Ending.KNOCK and ending.player is not None
-    outcome, winner, scores = score_knock_round(ending.player, ending.hands, ending.knocker_melds)
+    result = adjudicate_round(ending.player, ending.hands, ending.knocker_melds, rules=rules)
+    knocker, defender = result.names
+    scores = {knocker: result.knocker_points, defender: result.defender_points}
+    winner = result.winner_name
+    assert isinstance(winner, str)
     return RoundScore(
-        Outcome(str(outcome)),
+        result.outcome,
         (winner,),
-        {player: int(scores.get(player, 0)) for player in ending.players},
-        undercut=str(outcome) == Outcome.UNDERCUT.value,
+        {player: scores.get(player, 0) for player in ending.players},
+        undercut=result.outcome is Outcome.UNDERCUT,
+        adjudication=result,
     )
 
 
@@ -44,16 +62,20 @@ def loser_deals(rules: Ruleset, progress: MatchProgress) -> str:
 
 RULESET = Ruleset(
     id="gin",
-    name="Gin Rummy",
+    name=define_text("ruleset.gin.name", "Gin Rummy"),
+    description=define_text(
+        "ruleset.gin.description", "Two players, knock at 10 or less, gin and undercut bonus 25"
+    ),
     min_players=2,
     max_players=2,
     deal_sizes={2: 10},
     values=card_values(1, None, 10, 10),
     target=100,
-    description="Two players, knock at 10 or less, gin and undercut bonus 25",
+    target_presets=(50,),
     turn_style=TurnStyle.NONE,
-    endings=frozenset({Ending.KNOCK, Ending.DRAW, Ending.VOID}),
+    round_form=RoundForm((KNOCK, DRAW, VOID), knocker_melds=True),
     knock_limit=10,
+    bonuses=Bonuses(gin=25, undercut=25),
     final_hand_size=10,
     score_round=score_gin_round,
     next_dealer=loser_deals,

@@ -7,16 +7,22 @@ hand wins the round; at the end of the match each player at the target adds
 
 from __future__ import annotations
 
-from referee.messages import define_message
+from referee.messages import define_message, define_text
 from referee.rulesets.base import (
+    KNOCK,
+    OUT,
+    STOCK,
+    VOID,
     AceOrder,
+    Bonuses,
     MatchEnd,
     MatchProgress,
+    RoundForm,
     Ruleset,
     TurnStyle,
     best_players,
 )
-from referee.scoring import Ending, lowest_hand_wins
+from referee.scoring import lowest_hand_wins
 
 NO_ENDING = define_message(
     "round.no_ending.manipulation",
@@ -25,19 +31,19 @@ NO_ENDING = define_message(
 )
 
 
-TARGET_BONUS = 100
-ROUND_WON_BONUS = 25
-
-
 def target_with_bonuses(rules: Ruleset, progress: MatchProgress) -> MatchEnd:
-    """When one or more totals reach the target: each of them adds 100, every other
-    player 25 per round won; the highest total wins, a tie is shared."""
+    """When one or more totals reach the target: each of them adds the target bonus (100),
+    every other player the bonus per round won (25) for each round won; the highest total
+    wins, a tie is shared."""
     assert rules.target is not None
     reached = [player for player in progress.players if progress.totals[player] >= rules.target]
     if not reached:
         return MatchEnd(False)
+    per_round = rules.bonuses.round_won
     bonuses = {
-        player: TARGET_BONUS if player in reached else ROUND_WON_BONUS * progress.rounds_won[player]
+        player: rules.bonuses.reaching_target
+        if player in reached
+        else per_round * progress.rounds_won[player]
         for player in progress.players
     }
     final = {player: progress.totals[player] + bonuses[player] for player in progress.players}
@@ -46,19 +52,25 @@ def target_with_bonuses(rules: Ruleset, progress: MatchProgress) -> MatchEnd:
 
 RULESET = Ruleset(
     id="manipulation",
-    name="Manipulation Rummy",
+    name=define_text("ruleset.manipulation.name", "Manipulation Rummy"),
+    description=define_text(
+        "ruleset.manipulation.description",
+        "Carousel: jokers, the whole table may be rearranged, knock at 5 or less",
+    ),
     min_players=2,
     max_players=5,
     deal_sizes={2: 10, 3: 10, 4: 10, 5: 10},
+    decks={2: 1, 3: 2, 4: 2, 5: 2},
+    jokers_per_deck=1,
     joker_value=25,
     ace_order=AceOrder.LOW_OR_HIGH,
-    jokers=True,
     target=150,
-    description="Carousel: jokers, the whole table may be rearranged, knock at 5 or less",
+    target_presets=(100, 200),
     turn_style=TurnStyle.TABLE,
-    endings=frozenset({Ending.OUT, Ending.KNOCK, Ending.STOCK, Ending.VOID}),
+    round_form=RoundForm((KNOCK, OUT, STOCK, VOID)),
     discard_depth=0,
     knock_limit=5,
+    bonuses=Bonuses(undercut=10, empty_hand=25, reaching_target=100, round_won=25),
     score_round=lowest_hand_wins,
     match_end=target_with_bonuses,
     no_ending_message=NO_ENDING,

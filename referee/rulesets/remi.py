@@ -7,9 +7,9 @@ blocked; the deal moves clockwise, blocked rounds too.
 
 from __future__ import annotations
 
-from referee.messages import define_message
-from referee.rulesets.base import Ruleset
-from referee.scoring import Ending, winner_takes_hands
+from referee.messages import define_message, define_text
+from referee.rulesets.base import BLOCKED, OUT, VOID, Bonuses, RoundForm, Ruleset
+from referee.scoring import winner_takes_hands
 
 NO_ENDING = define_message(
     "round.no_ending.remi",
@@ -20,17 +20,21 @@ NO_ENDING = define_message(
 
 RULESET = Ruleset(
     id="remi",
-    name="Remi",
+    name=define_text("ruleset.remi.name", "Remi"),
+    description=define_text(
+        "ruleset.remi.description",
+        "Indonesian house Remi: lay off onto anyone's melds, the winner takes the "
+        "losers' hands, x2 for going out all at once",
+    ),
     min_players=2,
     max_players=4,
     deal_sizes={2: 10, 3: 7, 4: 7},
     target=100,
-    description="Indonesian house Remi: lay off onto anyone's melds, the winner takes the "
-    "losers' hands, x2 for going out all at once",
-    endings=frozenset({Ending.OUT, Ending.BLOCKED, Ending.VOID}),
+    target_presets=(50, 200),
+    round_form=RoundForm((OUT, BLOCKED, VOID), at_once=True),
     hand_never_grows=True,
     taken_discard_not_last=True,
-    at_once_doubles=True,
+    bonuses=Bonuses(at_once_factor=2),
     score_round=winner_takes_hands,
     no_ending_message=NO_ENDING,
     menu_order=1,

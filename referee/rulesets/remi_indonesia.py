@@ -7,16 +7,21 @@ next, and a tie at the top after the target plays on.
 
 from __future__ import annotations
 
-from referee.messages import define_message
+from referee.messages import define_message, define_text
 from referee.rulesets.base import (
+    CLOSED,
+    STOCK,
+    VOID,
     AceOrder,
+    Bonuses,
     MatchEnd,
     MatchProgress,
+    RoundForm,
     Ruleset,
     best_players,
     card_values,
 )
-from referee.scoring import Ending, own_melds_minus_hand
+from referee.scoring import own_melds_minus_hand
 
 NO_ENDING = define_message(
     "round.no_ending.remi_indonesia",
@@ -38,9 +43,13 @@ def lowest_total_deals(rules: Ruleset, progress: MatchProgress) -> str:
 
 
 def highest_total_once_target_reached(rules: Ruleset, progress: MatchProgress) -> MatchEnd:
-    """Over as soon as any total reaches the target; a tie at the top plays on."""
+    """Over as soon as any total reaches the target; a tie at the top plays on.
+
+    Once the target has been reached, the match ends as soon as one total is highest
+    alone, even if the rounds played to break a tie took it back below the target.
+    """
     assert rules.target is not None
-    if not any(progress.totals[player] >= rules.target for player in progress.players):
+    if not progress.target_reached(rules.target):
         return MatchEnd(False)
     best = best_players(progress.totals, progress.players)
     return MatchEnd(True, best) if len(best) == 1 else MatchEnd(False)
@@ -48,7 +57,11 @@ def highest_total_once_target_reached(rules: Ruleset, progress: MatchProgress) -
 
 RULESET = Ruleset(
     id="remi-indonesia",
-    name="Remi Indonesia",
+    name=define_text("ruleset.remi_indonesia.name", "Remi Indonesia"),
+    description=define_text(
+        "ruleset.remi_indonesia.description",
+        "Everyone scores their own melds minus their hand; closing-card bonus x10",
+    ),
     min_players=2,
     max_players=4,
     deal_sizes={2: 7, 3: 7, 4: 7},
@@ -57,13 +70,14 @@ RULESET = Ruleset(
     runs_mix_number_and_picture=False,
     layoffs=False,
     target=500,
+    target_presets=(300, 1000),
     must_discard=True,
-    description="Everyone scores their own melds minus their hand; closing-card bonus x10",
-    endings=frozenset({Ending.OUT, Ending.STOCK, Ending.VOID}),
+    round_form=RoundForm((CLOSED, STOCK, VOID), closing_card=True, player_melds=True),
     run_first=True,
     discard_depth=3,
     taken_discard_melded_at_once=True,
     closing_card=True,
+    bonuses=Bonuses(closing_card_factor=10),
     leader_offset=0,
     score_round=own_melds_minus_hand,
     next_dealer=lowest_total_deals,

@@ -7,9 +7,9 @@ the other hands, doubled for going rummy; no blocked rounds.
 
 from __future__ import annotations
 
-from referee.messages import define_message
-from referee.rulesets.base import Ruleset
-from referee.scoring import Ending, winner_takes_hands
+from referee.messages import define_message, define_text
+from referee.rulesets.base import OUT, VOID, Bonuses, RoundForm, Ruleset
+from referee.scoring import winner_takes_hands
 
 NO_ENDING = define_message(
     "round.no_ending.rummy",
@@ -20,17 +20,21 @@ NO_ENDING = define_message(
 
 RULESET = Ruleset(
     id="rummy",
-    name="Rummy",
+    name=define_text("ruleset.rummy.name", "Rummy"),
+    description=define_text(
+        "ruleset.rummy.description",
+        "Basic Rummy for 2-6 players, with the ace-high and must-discard variants",
+    ),
     min_players=2,
     max_players=6,
     deal_sizes={2: 10, 3: 7, 4: 7, 5: 6, 6: 6},
     target=150,
+    target_presets=(100, 200),
     high_ace_value=15,
     options=("target", "hands", "ace", "must_discard"),
-    description="Basic Rummy for 2-6 players, with the ace-high and must-discard variants",
-    endings=frozenset({Ending.OUT, Ending.VOID}),
+    round_form=RoundForm((OUT, VOID), at_once=True),
     hand_never_grows=True,
-    at_once_doubles=True,
+    bonuses=Bonuses(at_once_factor=2),
     score_round=winner_takes_hands,
     no_ending_message=NO_ENDING,
     menu_order=2,

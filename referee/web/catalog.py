@@ -21,7 +21,7 @@ from referee.web import ROOT, TRANSLATIONS
 from referee.web.i18n import compile_catalog
 
 PO = TRANSLATIONS / "id" / "LC_MESSAGES" / "messages.po"
-KEYWORDS = ["-k", "_l", "-k", "define_message:2"]
+KEYWORDS = ["-k", "_l", "-k", "define_message:2", "-k", "define_text:2"]
 WIDTH = "100"  # the width the committed .po is written in: an update changes only what changed
 
 
