@@ -71,13 +71,16 @@ def find_table(mode: str, key: str, *, edit: bool = False) -> Access:
 # loaded with the match in two more queries rather than one per seat.
 MATCH_LOADING = (
     selectinload(Match.seats).joinedload(MatchPlayer.player),
-    selectinload(Match.rounds),
+    selectinload(Match.stored_rounds),
 )
 
 
-def open_match(access: Access, match_id: int) -> Match:
+def open_match(access: Access, match_id: int, *, deleted: bool = False) -> Match:
+    """The table's match (404 if it is not one, or if it is deleted unless ``deleted``)."""
     match = db.session.get(Match, match_id, options=MATCH_LOADING)
     if match is None or match.table_id != access.table.id:
+        abort(404)
+    if (match.deleted_at is not None) != deleted:
         abort(404)
     return match
 

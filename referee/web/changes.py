@@ -24,7 +24,7 @@ from referee.rulesets import Ruleset
 from referee.web import matchlog, writes
 from referee.web.extensions import db
 from referee.web.forms import NAME_MAX, OPTION_LIMITS, OPTION_MESSAGES
-from referee.web.models import CardTable, Match, MatchPlayer, Player, Round
+from referee.web.models import CardTable, Match, MatchPlayer, Player, Round, now
 from referee.web.names import name_key
 
 # -- complete rounds ------------------------------------------------------------------------
@@ -64,6 +64,7 @@ def save_round(
     state: Any = None,
     once: str | None = None,
     location: str = "",
+    via: str = "t",
 ) -> Round:
     """Store a verified round: a new one (``stored`` None) or a correction of ``stored``.
 
@@ -72,16 +73,16 @@ def save_round(
     """
     if stored is None:
         stored = Round(number=match.next_round_number, entry=entry, complete=True)
-        match.rounds.append(stored)
+        writes.add_round(match, stored)
         writes.keep_receipt(once, location)
         writes.changed(match)
     else:
+        writes.record(match, stored, "corrected", stored.entry, entry, via)
         stored.entry = entry
         stored.previous_entry = None
         if remove_after:  # the corrected round ends the match: the rounds after it go
-            for later in [r for r in match.rounds if r.number > stored.number]:
-                match.rounds.remove(later)
-                db.session.delete(later)
+            for later in [r for r in match.stored_rounds if r.number > stored.number]:
+                writes.remove_round(match, later)
         writes.changed_round(match, stored)
         writes.keep_receipt(once, location)
     if state is not None:
@@ -91,7 +92,13 @@ def save_round(
 
 
 def replace_entry(
-    match: Match, stored: Round, entry: dict[str, Any], previous: dict[str, Any] | None
+    match: Match,
+    stored: Round,
+    entry: dict[str, Any],
+    previous: dict[str, Any] | None,
+    *,
+    what: str,
+    via: str = "t",
 ) -> None:
     """Give a stored round a new entry (void, restore) if the whole match still replays.
 
@@ -100,20 +107,21 @@ def replace_entry(
     rounds = matchlog.entries(match)
     rounds[stored.number - 1] = entry
     state = matchlog.verify(match, rounds)
+    writes.record(match, stored, what, stored.entry, entry, via)
     stored.entry, stored.previous_entry = entry, previous
     writes.changed_round(match, stored)
     matchlog.remember(match, state)
     db.session.commit()
 
 
-def void_round(match: Match, stored: Round) -> None:
-    replace_entry(match, stored, {"end": "void"}, stored.entry)
+def void_round(match: Match, stored: Round, *, via: str = "t") -> None:
+    replace_entry(match, stored, {"end": "void"}, stored.entry, what="voided", via=via)
 
 
-def restore_round(match: Match, stored: Round) -> None:
+def restore_round(match: Match, stored: Round, *, via: str = "t") -> None:
     """Undo a void: the entry it replaced comes back (if the match still replays with it)."""
     if stored.previous_entry:
-        replace_entry(match, stored, stored.previous_entry, None)
+        replace_entry(match, stored, stored.previous_entry, None, what="restored", via=via)
 
 
 def is_last_round(match: Match, stored: Round) -> bool:
@@ -123,12 +131,26 @@ def is_last_round(match: Match, stored: Round) -> bool:
 
 
 def remove_last_round(
-    match: Match, stored: Round, *, once: str | None = None, location: str = ""
+    match: Match, stored: Round, *, once: str | None = None, location: str = "", via: str = "t"
 ) -> None:
-    match.rounds.remove(stored)
-    db.session.delete(stored)
-    writes.changed(match)
+    """Delete the last round softly: it stays stored, restorable while it would be the last."""
+    writes.record(match, stored, "deleted", stored.entry, None, via)
+    stored.deleted_at = now()
+    writes.changed_round(match, stored)
     writes.keep_receipt(once, location)
+    db.session.commit()
+
+
+def undelete_round(match: Match, stored: Round, *, via: str = "t") -> None:
+    """Bring back the deleted round (``match.deleted_round``) if the match replays with it.
+
+    Raises the engine's RefereeError, saving nothing, if it does not.
+    """
+    state = matchlog.verify(match, [*matchlog.entries(match), stored.entry])
+    writes.record(match, stored, "undeleted", None, stored.entry, via)
+    stored.deleted_at = None
+    writes.changed_round(match, stored)
+    matchlog.remember(match, state)
     db.session.commit()
 
 
@@ -145,8 +167,8 @@ def store_turns(match: Match, turns: list[dict[str, Any]]) -> None:
     """The live round's turns are now ``turns`` (the round starts with its first turn)."""
     stored = match.live_round
     if stored is None:
-        match.rounds.append(
-            Round(number=match.next_round_number, entry={"turns": turns}, complete=False)
+        writes.add_round(
+            match, Round(number=match.next_round_number, entry={"turns": turns}, complete=False)
         )
         writes.changed(match)
     else:
@@ -180,8 +202,7 @@ def take_back_turn(match: Match, *, once: str | None = None, location: str = "")
         stored.entry = {**stored.entry, "turns": turns[:-1]}
         writes.changed_round(match, stored)
     else:
-        match.rounds.remove(stored)
-        db.session.delete(stored)
+        writes.remove_round(match, stored)
         writes.changed(match)
     writes.keep_receipt(once, location)
     db.session.commit()
@@ -192,8 +213,7 @@ def discard_live_round(match: Match, *, once: str | None = None, location: str =
     stored = match.live_round
     if stored is None:
         return False
-    match.rounds.remove(stored)
-    db.session.delete(stored)
+    writes.remove_round(match, stored)
     writes.changed(match)
     writes.keep_receipt(once, location)
     db.session.commit()
@@ -208,7 +228,7 @@ def end_live_round(
     stored = match.live_round
     if stored is None:
         stored = Round(number=match.next_round_number, entry=entry, complete=True)
-        match.rounds.append(stored)
+        writes.add_round(match, stored)
     stored.entry, stored.complete = entry, True
     writes.changed_round(match, stored)
     writes.keep_receipt(once, location)

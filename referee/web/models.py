@@ -47,9 +47,14 @@ class CardTable(db.Model):
     players: Mapped[list[Player]] = relationship(
         back_populates="table", order_by="Player.name", cascade="all, delete-orphan"
     )
-    matches: Mapped[list[Match]] = relationship(
+    stored_matches: Mapped[list[Match]] = relationship(
         back_populates="table", order_by="Match.id.desc()", cascade="all, delete-orphan"
     )
+
+    @property
+    def matches(self) -> tuple[Match, ...]:
+        """The matches that are not deleted (archived ones included), newest first; read only."""
+        return tuple(match for match in self.stored_matches if match.deleted_at is None)
 
 
 class Player(db.Model):
@@ -77,16 +82,45 @@ class Match(db.Model):
         sa.DateTime(timezone=True), default=now, onupdate=now
     )
     version: Mapped[int] = mapped_column(default=1, server_default="1")
+    # Hidden from the table's list (still counted in statistics); None while it is not.
+    archived_at: Mapped[datetime | None] = mapped_column(sa.DateTime(timezone=True))
+    # Restorable for DELETED_MATCH_LIFETIME, then purged; out of the list and the statistics.
+    deleted_at: Mapped[datetime | None] = mapped_column(sa.DateTime(timezone=True), index=True)
 
     __mapper_args__ = {"version_id_col": version, "version_id_generator": False}
 
-    table: Mapped[CardTable] = relationship(back_populates="matches")
+    table: Mapped[CardTable] = relationship(back_populates="stored_matches")
     seats: Mapped[list[MatchPlayer]] = relationship(
         back_populates="match", order_by="MatchPlayer.seat", cascade="all, delete-orphan"
     )
-    rounds: Mapped[list[Round]] = relationship(
+    # Every stored round, deleted ones included: add and remove rounds here
+    # (through :mod:`referee.web.writes`), read them through ``rounds``.
+    stored_rounds: Mapped[list[Round]] = relationship(
         back_populates="match", order_by="Round.number", cascade="all, delete-orphan"
     )
+    changes: Mapped[list[RoundChange]] = relationship(
+        back_populates="match", order_by="RoundChange.id", cascade="all, delete-orphan"
+    )
+
+    @property
+    def rounds(self) -> tuple[Round, ...]:
+        """The rounds of the match (a deleted round is not one of them); read only."""
+        return tuple(r for r in self.stored_rounds if r.deleted_at is None)
+
+    @property
+    def deleted_round(self) -> Round | None:
+        """The deleted round that can still be restored: it would again be the last round."""
+        rounds = self.rounds
+        if any(not r.complete for r in rounds):
+            return None
+        return next(
+            (
+                r
+                for r in self.stored_rounds
+                if r.deleted_at is not None and r.number == len(rounds) + 1
+            ),
+            None,
+        )
 
     @property
     def player_names(self) -> list[str]:
@@ -143,14 +177,46 @@ class Round(db.Model):
         sa.DateTime(timezone=True), default=now, onupdate=now
     )
     version: Mapped[int] = mapped_column(default=1, server_default="1")
+    # A deleted round stays stored (restorable) until another round takes its number.
+    deleted_at: Mapped[datetime | None] = mapped_column(sa.DateTime(timezone=True))
 
     __mapper_args__ = {"version_id_col": version, "version_id_generator": False}
 
-    match: Mapped[Match] = relationship(back_populates="rounds")
+    match: Mapped[Match] = relationship(back_populates="stored_rounds")
 
     @property
     def voided(self) -> bool:
         return self.entry.get("end") == "void"
+
+
+class RoundChange(db.Model):
+    """One change to a saved round, for the audit trail on the round's page.
+
+    Written in the same transaction as the change.  ``what`` is one of
+    :data:`CHANGE_KINDS`; ``before`` and ``after`` are the round objects on
+    either side (None where the round was not there); ``via`` is the access
+    mode of the link used ("t" the edit link), never its key.  The round may be
+    gone for good later (``round_id`` then becomes NULL): ``number`` stays.
+    """
+
+    __tablename__ = "round_changes"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    match_id: Mapped[int] = mapped_column(sa.ForeignKey("matches.id"), index=True)
+    round_id: Mapped[int | None] = mapped_column(
+        sa.ForeignKey("rounds.id", ondelete="SET NULL"), index=True
+    )
+    number: Mapped[int]
+    changed_at: Mapped[datetime] = mapped_column(sa.DateTime(timezone=True), default=now)
+    what: Mapped[str] = mapped_column(sa.String(16))
+    before: Mapped[dict[str, Any] | None] = mapped_column(sa.JSON)
+    after: Mapped[dict[str, Any] | None] = mapped_column(sa.JSON)
+    via: Mapped[str] = mapped_column(sa.String(8))
+
+    match: Mapped[Match] = relationship(back_populates="changes")
+
+
+CHANGE_KINDS = ("corrected", "voided", "restored", "deleted", "undeleted")
 
 
 class WriteReceipt(db.Model):

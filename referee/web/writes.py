@@ -33,7 +33,7 @@ from sqlalchemy import delete, event, select
 from sqlalchemy.engine import Engine
 
 from referee.web.extensions import db
-from referee.web.models import Match, Round, WriteReceipt, now
+from referee.web.models import Match, Round, RoundChange, WriteReceipt, now
 
 # How long a SQLite writer waits for the one before it (milliseconds).
 SQLITE_BUSY_TIMEOUT_MS = 15_000
@@ -131,6 +131,44 @@ def changed(match: Match) -> None:
 def changed_round(match: Match, stored: Round) -> None:
     stored.version = stored.version + 1
     changed(match)
+
+
+def add_round(match: Match, stored: Round) -> None:
+    """A new round takes its number: a deleted round that held it is gone for good."""
+    for gone in [r for r in match.stored_rounds if r.deleted_at is not None]:
+        if gone.number >= stored.number:
+            remove_round(match, gone)
+    db.session.flush()  # the number is free before the new round is inserted
+    match.stored_rounds.append(stored)
+
+
+def remove_round(match: Match, stored: Round) -> None:
+    """A round removed for good (a live round discarded, rounds cut after a correction)."""
+    match.stored_rounds.remove(stored)
+    db.session.delete(stored)
+
+
+def record(
+    match: Match,
+    stored: Round,
+    what: str,
+    before: dict[str, Any] | None,
+    after: dict[str, Any] | None,
+    via: str,
+) -> None:
+    """Keep a change of a saved round in the audit trail, in the same transaction."""
+    if stored.id is None:
+        db.session.flush()
+    match.changes.append(
+        RoundChange(
+            round_id=stored.id,
+            number=stored.number,
+            what=what,
+            before=before,
+            after=after,
+            via=via,
+        )
+    )
 
 
 def live_round_of(match: Match) -> Round | None:

@@ -120,7 +120,10 @@ def form_page(url: str) -> str | None:
             return path[: -len(suffix)] + "/live"
     if path.endswith("/rounds/undo"):
         return path[: -len("rounds/undo")]
-    found = re.match(r"(.*/rounds/\d+)/(void|restore)$", path)
+    found = re.match(r"(.*/rounds/\d+)/(void|restore|undelete)$", path)
+    if found:
+        return found.group(1)
+    found = re.match(r"(.*/m/\d+/)(archive|unarchive|delete)$", path)
     if found:
         return found.group(1)
     if path.endswith("/players"):

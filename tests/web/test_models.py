@@ -70,7 +70,7 @@ def test_round_entry_is_stored_exactly_as_entered(database):
         "hands": {"Budi": ["10H", "QS"]},
         "zeta": [1, {"b": 2, "a": 1}],
     }
-    match.rounds.append(Round(number=1, entry=entry))
+    match.stored_rounds.append(Round(number=1, entry=entry))
     db.session.commit()
     db.session.expire_all()
     stored = db.session.get(Match, match.id).rounds[0]
@@ -104,7 +104,7 @@ def test_a_player_name_is_unique_per_table(database):
 
 def test_a_round_number_is_unique_per_match(database):
     match = a_match()
-    match.rounds.append(Round(number=1, entry={"end": "void"}))
+    match.stored_rounds.append(Round(number=1, entry={"end": "void"}))
     db.session.commit()
     db.session.add(Round(match_id=match.id, number=1, entry={"end": "void"}))
     with pytest.raises(sa.exc.IntegrityError):
@@ -114,8 +114,8 @@ def test_a_round_number_is_unique_per_match(database):
 
 def test_the_live_round_is_not_a_complete_round(database):
     match = a_match()
-    match.rounds.append(Round(number=1, entry={"end": "void"}))
-    match.rounds.append(Round(number=2, entry={"turns": []}, complete=False))
+    match.stored_rounds.append(Round(number=1, entry={"end": "void"}))
+    match.stored_rounds.append(Round(number=2, entry={"turns": []}, complete=False))
     db.session.commit()
     assert [r.number for r in match.complete_rounds] == [1]
     assert match.live_round.number == 2

@@ -90,10 +90,12 @@ def match_id(match_url):
 
 
 def stored_rounds(engine, match_url):
+    """The rounds of the match as stored (a deleted round, kept to be restored, is not one)."""
     with engine.connect() as connection:
         rows = connection.execute(
             sa.text(
-                "SELECT number, entry, complete FROM rounds WHERE match_id = :m ORDER BY number"
+                "SELECT number, entry, complete FROM rounds"
+                " WHERE match_id = :m AND deleted_at IS NULL ORDER BY number"
             ),
             {"m": match_id(match_url)},
         ).all()

@@ -151,7 +151,7 @@ def test_a_double_tap_on_delete_removes_one_round(client, table):
     first = client.submit(match + "rounds/undo", button, fresh=False)
     second = client.submit(match + "rounds/undo", button, fresh=False)
     assert first.status_code == 302 and second.status_code == 302
-    assert "Round 3 was removed already." in text(client.get(match))
+    assert "Round 3 was deleted already." in text(client.get(match))
     assert rounds_on_sheet(client, match) == 2
 
 

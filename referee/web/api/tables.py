@@ -133,7 +133,7 @@ def summary_of(match: Match) -> dict[str, Any]:
 def match_list(asked: dict[str, Any], mode: str | None, key: str | None) -> Any:
     """The table's matches, newest first, a page at a time (``next``: the next page's ``before``)."""
     access = core.table_access(mode, key)
-    query = select(Match).where(Match.table_id == access.table.id)
+    query = select(Match).where(Match.table_id == access.table.id, Match.deleted_at.is_(None))
     if asked.get("before"):
         query = query.where(Match.id < asked["before"])
     limit = asked["limit"]

@@ -13,21 +13,27 @@ that the phones following it update.
 
 from __future__ import annotations
 
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from flask import Blueprint, abort, flash, redirect, session, url_for
+import click
+from flask import Blueprint, abort, flash, redirect, request, session, url_for
 from flask_babel import gettext
 from sqlalchemy import or_, select
 
 from referee.renaming import rename_in_round
-from referee.web.access import EDIT, KEY_FORMAT, Access, open_table
+from referee.web import writes
+from referee.web.access import EDIT, KEY_FORMAT, Access, open_match, open_table
 from referee.web.extensions import db
-from referee.web.forms import ForgetTableForm, RenamePlayerForm, RenameTableForm
-from referee.web.models import CardTable, Match, MatchPlayer, Player
+from referee.web.forms import ActionForm, ForgetTableForm, RenamePlayerForm, RenameTableForm
+from referee.web.models import CardTable, Match, MatchPlayer, Player, now
 from referee.web.names import name_key
-from referee.web.views.pages import render_page
+from referee.web.views.pages import render_page, to_score_sheet
+from referee.web.views.rounds import conflict_page
 
-bp = Blueprint("housekeeping", __name__)
+bp = Blueprint("housekeeping", __name__, cli_group=None)
+# A deleted match can be restored for this long; then it is purged.
+DELETED_MATCH_LIFETIME = timedelta(days=30)
 SETTINGS = "/t/<key>/settings"
 
 
@@ -159,7 +165,7 @@ def _rename_everywhere(player: Player, old: str, new: str) -> None:
     for match in matches:
         if match.first_dealer == old:
             match.first_dealer = new
-        for stored in match.rounds:
+        for stored in match.stored_rounds:
             entry = rename_in_round(stored.entry, old, new)
             previous = (
                 rename_in_round(stored.previous_entry, old, new)
@@ -169,6 +175,9 @@ def _rename_everywhere(player: Player, old: str, new: str) -> None:
             if entry != stored.entry or previous != stored.previous_entry:
                 stored.entry, stored.previous_entry = entry, previous
                 stored.version = stored.version + 1
+        for change in match.changes:  # the audit trail names the player as now called
+            change.before = rename_in_round(change.before, old, new) if change.before else None
+            change.after = rename_in_round(change.after, old, new) if change.after else None
         match.version = match.version + 1
 
 
@@ -192,3 +201,117 @@ def forget() -> Any:
         session["tables"] = known
         flash(gettext("The table was removed from this phone's list. Its links still open it."))
     return redirect(url_for("main.home"))
+
+
+# -- archive or delete a whole match -------------------------------------------------------
+
+MATCH = "/t/<key>/m/<int:match_id>"
+
+
+def recently_deleted(table: CardTable) -> list[Match]:
+    """The table's deleted matches that can still be restored, most recently deleted first."""
+    since = now() - DELETED_MATCH_LIFETIME
+    kept = [m for m in table.stored_matches if m.deleted_at is not None and _aware(m) > since]
+    return sorted(kept, key=_aware, reverse=True)
+
+
+def _aware(match: Match) -> datetime:
+    moment = match.deleted_at or now()
+    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)  # SQLite forgets the zone
+
+
+def purge_deleted(table_id: int | None = None) -> int:
+    """Remove for good the matches deleted more than DELETED_MATCH_LIFETIME ago."""
+    query = select(Match).where(Match.deleted_at < now() - DELETED_MATCH_LIFETIME)
+    if table_id is not None:
+        query = query.where(Match.table_id == table_id)
+    expired = list(db.session.scalars(query))
+    for match in expired:
+        db.session.delete(match)
+    return len(expired)
+
+
+@bp.cli.command("purge-deleted")
+def purge_deleted_command() -> None:
+    """Remove for good the matches deleted more than 30 days ago."""
+    count = purge_deleted()
+    db.session.commit()
+    click.echo(f"{count} deleted matches purged")
+
+
+def _match_button(key: str, match_id: int, *, deleted: bool = False) -> tuple[Access, Match]:
+    access = open_table(EDIT, key, edit=True)
+    if not ActionForm().validate_on_submit():
+        abort(400)
+    match = open_match(access, match_id, deleted=deleted)
+    return access, match
+
+
+@bp.post(MATCH + "/archive")
+def archive(key: str, match_id: int) -> Any:
+    access, match = _match_button(key, match_id)
+    if match.archived_at is None:
+        match.archived_at = now()
+        writes.changed(match)
+        db.session.commit()
+    flash(gettext("The match is archived: it is listed under “Archived matches”."))
+    return redirect(url_for("tables.show", mode=access.mode, key=key))
+
+
+@bp.post(MATCH + "/unarchive")
+def unarchive(key: str, match_id: int) -> Any:
+    access, match = _match_button(key, match_id)
+    if match.archived_at is not None:
+        match.archived_at = None
+        writes.changed(match)
+        db.session.commit()
+    flash(gettext("The match is back in the list."))
+    return to_score_sheet(access, match)
+
+
+@bp.post(MATCH + "/delete")
+def delete_match(key: str, match_id: int) -> Any:
+    access = open_table(EDIT, key, edit=True)
+    if not ActionForm().validate_on_submit():
+        abort(400)
+    match = db.session.get(Match, match_id)
+    if match is not None and match.table_id == access.table.id and match.deleted_at is not None:
+        flash(gettext("The match was deleted already."))  # asked twice: it is done
+        return redirect(url_for("tables.show", mode=access.mode, key=key))
+    match = open_match(access, match_id)
+    if writes.version_of(request.form.get("match_version")) != match.version:
+        return conflict_page(
+            access,
+            match,
+            gettext("The match was changed on another phone meanwhile; it was not deleted."),
+        )
+    purge_deleted(access.table.id)
+    match.deleted_at = now()
+    writes.changed(match)
+    db.session.commit()
+    flash(
+        gettext(
+            "The match was deleted. It can be restored for 30 days from “Recently deleted”"
+            " on the table's page."
+        )
+    )
+    return redirect(url_for("tables.show", mode=access.mode, key=key))
+
+
+@bp.post(MATCH + "/undelete")
+def undelete_match(key: str, match_id: int) -> Any:
+    access = open_table(EDIT, key, edit=True)
+    if not ActionForm().validate_on_submit():
+        abort(400)
+    match = db.session.get(Match, match_id)
+    if match is not None and match.table_id == access.table.id and match.deleted_at is None:
+        flash(gettext("The match is restored."))  # asked twice: it is done
+        return to_score_sheet(access, match)
+    match = open_match(access, match_id, deleted=True)
+    if match not in recently_deleted(access.table):
+        abort(404)  # past the 30 days: gone for good
+    match.deleted_at = None
+    writes.changed(match)
+    db.session.commit()
+    flash(gettext("The match is restored."))
+    return to_score_sheet(access, match)

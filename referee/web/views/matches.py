@@ -327,7 +327,7 @@ def _import(table: CardTable, form: ImportForm) -> Match | None:
         by_name[name] = player
         match.seats.append(MatchPlayer(seat=seat, player=player))
     for number, entry in enumerate(canonical["rounds"], start=1):
-        match.rounds.append(Round(number=number, entry=entry))
+        match.stored_rounds.append(Round(number=number, entry=entry))
     db.session.add(match)
     return match
 

@@ -14,7 +14,7 @@ from wtforms.validators import ValidationError
 
 from referee.errors import RefereeError
 from referee.matchfile import NOT_A_MATCH, ROUND_NOT_OBJECT, load_document, read_header
-from referee.web import changes, gin_view, i18n, matchlog, writes
+from referee.web import audit, changes, gin_view, i18n, matchlog, writes
 from referee.web.access import open_match, open_table
 from referee.web.feedback import field_cards, show_error
 from referee.web.fields import numbered
@@ -272,7 +272,7 @@ def edit_json(mode: str, key: str, match_id: int, number: int) -> Any:
         except RefereeError as error:
             form.entry.errors.append(i18n.error_text(error))
         else:
-            changes.save_round(match, stored, entry, state=state)
+            changes.save_round(match, stored, entry, state=state, via=access.mode)
             flash(gettext("Round %(number)s saved.", number=number))
             return to_score_sheet(access, match)
     page = render_page(
@@ -305,7 +305,8 @@ def _read_entry(match: Match, text: str, number: int) -> dict[str, Any]:
 def show(mode: str, key: str, match_id: int, number: int) -> str:
     access = open_table(mode, key)
     match = open_match(access, match_id)
-    stored = _stored(match, number)
+    deleted = match.deleted_round
+    stored = deleted if deleted is not None and deleted.number == number else _stored(match, number)
     seen = matchlog.outlook(match)
     result = None
     if seen.state is not None and stored.complete and number <= len(seen.state.rounds):
@@ -321,6 +322,7 @@ def show(mode: str, key: str, match_id: int, number: int) -> str:
         live=following(access, match, request.path),
         gin=gin_view.adjudication(match, stored.entry) if result and match.rules == "gin" else None,
         recorded=_recorded_before_void(match, stored),
+        changes=audit.trail(match, stored),
     )
 
 
@@ -331,10 +333,10 @@ def _recorded_before_void(match: Match, stored: Round) -> dict[str, Any] | None:
     return matchlog.readable_entry(match, stored.number, stored.previous_entry) or {}
 
 
-def _replace_entry(match: Match, stored: Round, change: Any) -> bool:
+def _replace_entry(access: Any, match: Match, stored: Round, change: Any) -> bool:
     """Void or restore a stored round if the whole match still replays; say why not if not."""
     try:
-        change(match, stored)
+        change(match, stored, via=access.mode)
     except RefereeError as error:
         flash(i18n.error_text(error), "error")
         return False
@@ -381,7 +383,7 @@ def void(mode: str, key: str, match_id: int, number: int) -> Any:
         flash(gettext("Round %(number)s is void.", number=number))
     elif not current:
         return conflict_page(access, match, _round_changed(number))
-    elif stored.complete and _replace_entry(match, stored, changes.void_round):
+    elif stored.complete and _replace_entry(access, match, stored, changes.void_round):
         flash(gettext("Round %(number)s is void.", number=number))
     return to_score_sheet(access, match)
 
@@ -395,26 +397,30 @@ def restore(mode: str, key: str, match_id: int, number: int) -> Any:
         flash(gettext("Round %(number)s is restored.", number=number))
     elif not current:
         return conflict_page(access, match, _round_changed(number))
-    elif stored.previous_entry and _replace_entry(match, stored, changes.restore_round):
+    elif stored.previous_entry and _replace_entry(access, match, stored, changes.restore_round):
         flash(gettext("Round %(number)s is restored.", number=number))
     return to_score_sheet(access, match)
 
 
-@bp.post(MATCH + "/rounds/undo")
+@bp.route(MATCH + "/rounds/undo", methods=["GET", "POST"])
 def undo(mode: str, key: str, match_id: int) -> Any:
-    """Remove the last saved round: the one the button names, only while it is the last.
+    """Delete the last saved round: the one the button names, only while it is the last.
 
-    Asking again for a round that is gone does nothing (a double tap removes one round).
+    GET is the confirm page (the score sheet's button leads there without
+    JavaScript); its form POSTs the delete.  The round stays stored, marked
+    deleted, and can be restored while it would again be the last round.
+    Asking again for a round that is deleted does nothing (a double tap deletes one round).
     """
     access = open_table(mode, key, edit=True)
     match = open_match(access, match_id)
-    if not ActionForm().validate_on_submit():
+    if request.method == "POST" and not ActionForm().validate_on_submit():
         abort(400)
-    named = writes.round_with_id(match, request.form.get("round_id"))
-    number = writes.version_of(request.form.get("round_number"))
+    asked = request.form if request.method == "POST" else request.args
+    named = writes.round_with_id(match, asked.get("round_id"))
+    number = writes.version_of(asked.get("round_number"))
     if named is None:
         if number is not None:
-            flash(gettext("Round %(number)s was removed already.", number=number))
+            flash(gettext("Round %(number)s was deleted already.", number=number))
         return to_score_sheet(access, match)
     if not changes.is_last_round(match, named):
         later = [r.number for r in match.rounds if r.number > named.number]
@@ -431,8 +437,66 @@ def undo(mode: str, key: str, match_id: int) -> Any:
                 rounds=_span(later) if later else "?",
             ),
         )
-    if writes.version_of(request.form.get("round_version")) != named.version:
+    if writes.version_of(asked.get("round_version")) != named.version:
         return conflict_page(access, match, _round_changed(named.number))
-    changes.remove_last_round(match, named)
-    flash(gettext("Round %(number)s removed.", number=named.number))
+    if request.method == "GET":
+        return render_page(
+            "matches/round_delete.html",
+            access=access,
+            match=match,
+            stored=named,
+            entry=matchlog.readable_entry(match, named.number, named.entry) or {},
+        )
+    changes.remove_last_round(match, named, via=access.mode)
+    flash(
+        gettext(
+            "Round %(number)s deleted. It can be restored from the score sheet until"
+            " another round is entered.",
+            number=named.number,
+        )
+    )
+    return to_score_sheet(access, match)
+
+
+@bp.post(MATCH + "/rounds/<int:number>/undelete")
+def undelete(mode: str, key: str, match_id: int, number: int) -> Any:
+    """Bring a deleted round back, only while it would again be the last round."""
+    access = open_table(mode, key, edit=True)
+    match = open_match(access, match_id)
+    if not ActionForm().validate_on_submit():
+        abort(400)
+    named_id = writes.version_of(request.form.get("round_id"))
+    named = next((r for r in match.stored_rounds if r.id == named_id), None)
+    named_version = writes.version_of(request.form.get("round_version"))
+    if (
+        named is not None
+        and named.deleted_at is None
+        and named_version is not None
+        and named.version == named_version + 1
+    ):  # asked twice: it is done (a SQLite id taken again by a new round has version 1)
+        flash(gettext("Round %(number)s is restored.", number=named.number))
+        return to_score_sheet(access, match)
+    if named is None or named is not match.deleted_round:
+        return conflict_page(
+            access,
+            match,
+            gettext(
+                "Round %(number)s cannot come back: another round has taken its place"
+                " (or a round before it was removed). Enter it again if it was played.",
+                number=number,
+            ),
+        )
+    if named_version != named.version:
+        return conflict_page(access, match, _round_changed(number))
+    try:
+        changes.undelete_round(match, named, via=access.mode)
+    except RefereeError as error:
+        flash(
+            gettext("Round %(number)s cannot come back:", number=number)
+            + " "
+            + i18n.error_text(error),
+            "error",
+        )
+        return to_score_sheet(access, match)
+    flash(gettext("Round %(number)s is restored.", number=number))
     return to_score_sheet(access, match)

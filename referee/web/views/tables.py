@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, flash, redirect, url_for
+from flask import Blueprint, flash, redirect, request, url_for
 from flask_babel import gettext
 
 from referee.web import stats, writes
@@ -14,6 +14,7 @@ from referee.web.forms import PlayersForm, TableForm, split_names
 from referee.web.matchlog import outlook
 from referee.web.models import CardTable, Player
 from referee.web.names import name_key
+from referee.web.views.housekeeping import recently_deleted
 from referee.web.views.pages import render_page
 
 bp = Blueprint("tables", __name__)
@@ -44,9 +45,16 @@ def show(mode: str, key: str) -> Any:
 
 
 def _page(access: Access, players_form: PlayersForm) -> Any:
-    matches = [(match, outlook(match)) for match in access.table.matches]
+    archived = request.args.get("show") == "archived"
+    shown = [m for m in access.table.matches if (m.archived_at is not None) == archived]
     return render_page(
-        "tables/show.html", access=access, matches=matches, players_form=players_form
+        "tables/show.html",
+        access=access,
+        matches=[(match, outlook(match)) for match in shown],
+        archived=archived,
+        archived_count=sum(1 for m in access.table.matches if m.archived_at is not None),
+        recently_deleted=recently_deleted(access.table) if access.can_edit else [],
+        players_form=players_form,
     )
 
 

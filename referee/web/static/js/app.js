@@ -56,7 +56,17 @@
   function enhance(root) {
     root.querySelectorAll("form[data-confirm]").forEach(function (form) {
       form.addEventListener("submit", function (event) {
-        if (!window.confirm(form.getAttribute("data-confirm"))) event.preventDefault();
+        if (!window.confirm(form.getAttribute("data-confirm"))) {
+          event.preventDefault();
+        } else if (form.hasAttribute("data-confirm-post")) {
+          // Confirmed here: skip the confirm page (the form's GET) and post the change itself.
+          var token = document.createElement("input");
+          token.type = "hidden";
+          token.name = "csrf_token";
+          token.value = form.getAttribute("data-confirm-post");
+          form.appendChild(token);
+          form.method = "post";
+        }
       });
     });
     root.querySelectorAll("button[data-confirm]").forEach(function (button) {
