@@ -60,7 +60,7 @@ test: $(STAMP) system-deps lint typecheck
 	if url=$$(.ci/pg_start 2>/dev/null | tail -1) && [ -n "$$url" ]; then export TEST_PG_URL=$$url; \
 	else echo "PostgreSQL not available: its tests will be skipped"; fi; \
 	trap '.ci/pg_stop --purge >/dev/null 2>&1 || true' EXIT; \
-	$(BIN)/pytest -q -n 2 --dist loadfile
+	HYPOTHESIS_PROFILE=ci $(BIN)/pytest -q -n 2 --dist loadfile
 
 bench: $(STAMP)
 	$(BIN)/python bench/gin_bench.py

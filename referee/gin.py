@@ -252,11 +252,15 @@ def _runnable(pattern: int) -> int:
 # The search
 
 
-def _choices(pattern: int, own: int, layoffs: int) -> tuple[int, list[list[int]]]:
+def _choices(
+    pattern: int, own: int, layoffs: int, every_spread: bool = False
+) -> tuple[int, list[list[int]]]:
     """Cards always removed by sets or set lay-offs, and the remaining choices to try.
 
     ``own`` holds the cards that may form sets, ``pattern`` the cards whose runs count
     (``own`` plus any table run cards), ``layoffs`` the own cards that fit a table set.
+    ``every_spread`` keeps choices that differ only by swapping twin suits: the
+    defender's lay-offs can tell them apart.
     """
     a = own & _LANE
     b = own >> 16 & _LANE
@@ -271,7 +275,7 @@ def _choices(pattern: int, own: int, layoffs: int) -> tuple[int, list[list[int]]
     # Suits whose cards (and table cards) are the same ranks can be swapped without
     # changing any deadwood; so the first rank that sets a card aside needs only one
     # suit of each such group (every choice has a swapped twin that uses it).
-    twins = not layoffs
+    twins = not layoffs and not every_spread
     while trips:
         low = trips & -trips
         trips ^= low
@@ -345,10 +349,12 @@ def _scores(pattern: int, removals: list[int], eleven: bool) -> list[int]:
     ]
 
 
-def _optimise(pattern: int, own: int, layoffs: int, eleven: bool) -> tuple[int, list[int]]:
+def _optimise(
+    pattern: int, own: int, layoffs: int, eleven: bool, every_spread: bool = False
+) -> tuple[int, list[int]]:
     """The least deadwood and every set/lay-off removal mask that reaches it (for 11 cards,
     with the least valuable discard among them)."""
-    forced, choices = _choices(pattern, own, layoffs)
+    forced, choices = _choices(pattern, own, layoffs, every_spread)
     removals = [forced]
     for options in choices:
         removals = [x | o for x in removals for o in options]
@@ -922,7 +928,7 @@ def adjudicate_knock(
             )
         spreads = [spread]
     else:
-        deadwood, removals = _optimise(k_mask, k_mask, 0, False)
+        deadwood, removals = _optimise(k_mask, k_mask, 0, False, every_spread=True)
         if deadwood > limit:
             melds, dead = _melds_of(k_mask, removals[0])
             raise RuleError(

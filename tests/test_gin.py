@@ -366,6 +366,17 @@ def test_gin_undercut_scores_difference_plus_25() -> None:
     assert (r.knocker_points, r.defender_points) == (0, 30)
 
 
+def test_gin_knocker_spreads_the_twin_suit_that_blocks_a_layoff() -> None:
+    # Spades and diamonds both hold 2-3-4: the knocker keeps 4 deadwood either by running
+    # 2S-3S-4S (4D dead) or 2D-3D-4D (4S dead). Only the spade run takes the defender's AS,
+    # so the knocker spreads the diamond run; the defender keeps AS: 1 <= 4 is an undercut
+    # worth 4 - 1 + 25 = 28.
+    r = gin.adjudicate_knock("2S 3S 4S 2H 3H 2C 3C 2D 3D 4D", "5S 5H 5D 6S 6H 6C 7S 7H 7D AS")
+    assert (r.knocker_deadwood, r.defender_deadwood) == (4, 1)
+    assert r.knocker.deadwood_cards == cards("4S") and not r.layoffs
+    assert (r.outcome, r.winner, r.points) == ("undercut", "defender", 28)
+
+
 def test_gin_no_layoffs_on_gin() -> None:
     knocker = "7C 8C 9C 2S 2H 2D 5H 6H 7H 8H"
     defender = "6C 10C 2C 9H 4H KS KH KD QS AD"
