@@ -235,3 +235,80 @@ class WriteReceipt(db.Model):
     created_at: Mapped[datetime] = mapped_column(
         sa.DateTime(timezone=True), default=now, index=True
     )
+
+
+class MatchSummary(db.Model):
+    """What the match list and the statistics need of one match, derived from its log.
+
+    Written only by :mod:`referee.web.summary`, which replays the match through
+    the engine in the same flush as every change of its rounds, seats or options;
+    ``flask history check`` recomputes every summary from the log and reports any
+    difference.  ``state`` is ``playing``, ``finished`` or ``broken`` (the log
+    cannot be replayed); ``last_played_at`` is when its latest round was
+    entered (when the match was set up, before its first round).
+    """
+
+    __tablename__ = "match_summaries"
+    __table_args__ = (
+        sa.Index("ix_match_summaries_listing", "table_id", "last_played_at", "match_id"),
+    )
+
+    match_id: Mapped[int] = mapped_column(
+        sa.ForeignKey("matches.id", ondelete="CASCADE"), primary_key=True
+    )
+    table_id: Mapped[int] = mapped_column(sa.ForeignKey("card_tables.id", ondelete="CASCADE"))
+    rules: Mapped[str] = mapped_column(sa.String(40))
+    state: Mapped[str] = mapped_column(sa.String(10))
+    rounds: Mapped[int]  # complete rounds, void ones included
+    rounds_played: Mapped[int]  # complete rounds that are not void
+    last_played_at: Mapped[datetime] = mapped_column(sa.DateTime(timezone=True))
+
+    seats: Mapped[list[SeatSummary]] = relationship(
+        back_populates="summary", order_by="SeatSummary.seat", cascade="all, delete-orphan"
+    )
+
+
+class SeatSummary(db.Model):
+    """One player's figures in one match, derived from its log with :class:`MatchSummary`.
+
+    ``counted`` is true when the match can be replayed and has a round that is
+    not void: the statistics count only those.  ``points`` are the round scores
+    (match-end bonuses are in ``total`` only); ``best_round`` the highest of them.
+    Gins and undercuts are counted for the player who scored them and "against"
+    the player who conceded them (the undercut knocker).
+    """
+
+    __tablename__ = "seat_summaries"
+    __table_args__ = (
+        sa.Index("ix_seat_summaries_player", "table_id", "player_id", "last_played_at"),
+    )
+
+    match_id: Mapped[int] = mapped_column(
+        sa.ForeignKey("match_summaries.match_id", ondelete="CASCADE"), primary_key=True
+    )
+    player_id: Mapped[int] = mapped_column(
+        sa.ForeignKey("players.id", ondelete="CASCADE"), primary_key=True
+    )
+    table_id: Mapped[int] = mapped_column(sa.ForeignKey("card_tables.id", ondelete="CASCADE"))
+    rules: Mapped[str] = mapped_column(sa.String(40))
+    seat: Mapped[int]
+    counted: Mapped[bool]
+    finished: Mapped[bool]
+    won: Mapped[bool]
+    total: Mapped[int]
+    rounds: Mapped[int]
+    rounds_won: Mapped[int]
+    points: Mapped[int]
+    points_won: Mapped[int]
+    best_round: Mapped[int | None]
+    best_round_number: Mapped[int | None]
+    at_once: Mapped[int]
+    knocks: Mapped[int]
+    gins: Mapped[int]
+    gins_against: Mapped[int]
+    undercuts: Mapped[int]
+    undercuts_against: Mapped[int]
+    last_played_at: Mapped[datetime] = mapped_column(sa.DateTime(timezone=True))
+
+    summary: Mapped[MatchSummary] = relationship(back_populates="seats")
+    player: Mapped[Player] = relationship()
