@@ -269,9 +269,7 @@ def write(connection: Connection, match_id: int, derived: Derived | None) -> Non
     """Replace a match's summary rows with ``derived`` (remove them when it is None)."""
     connection.execute(sa.delete(SEAT_SUMMARIES).where(SEAT_SUMMARIES.c.match_id == match_id))
     if derived is None:
-        connection.execute(
-            sa.delete(MATCH_SUMMARIES).where(MATCH_SUMMARIES.c.match_id == match_id)
-        )
+        connection.execute(sa.delete(MATCH_SUMMARIES).where(MATCH_SUMMARIES.c.match_id == match_id))
         return
     values = {key: value for key, value in derived.match.items() if key != "match_id"}
     updated = connection.execute(
@@ -365,7 +363,9 @@ class Difference:
 
     def __str__(self) -> str:
         where = f"match {self.match_id}" + (f", {self.player}" if self.player else "")
-        return f"{where}: {self.figure} is stored as {self.stored!r}, the log gives {self.derived!r}"
+        return (
+            f"{where}: {self.figure} is stored as {self.stored!r}, the log gives {self.derived!r}"
+        )
 
 
 def check(connection: Connection, *, fix: bool = False) -> list[Difference]:
@@ -405,7 +405,9 @@ def compare(
         )
     }
     by_player = {figures["player_id"]: figures for figures in derived.seats}
-    name_of = {figures["player_id"]: name for figures, name in zip(derived.seats, names, strict=True)}
+    name_of = {
+        figures["player_id"]: name for figures, name in zip(derived.seats, names, strict=True)
+    }
     for player_id in sorted(seats.keys() | by_player.keys()):
         name = name_of.get(player_id, f"player {player_id}")
         if player_id not in seats:
