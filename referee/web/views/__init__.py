@@ -25,9 +25,9 @@ log = logging.getLogger(__name__)
 
 
 def register(app: Flask) -> None:
-    from referee.web.views import housekeeping, live, main, matches, rounds, tables, tools
+    from referee.web.views import history, housekeeping, live, main, matches, rounds, tables, tools
 
-    for module in (main, tables, matches, rounds, live, tools, housekeeping):
+    for module in (main, tables, matches, rounds, live, tools, housekeeping, history):
         app.register_blueprint(module.bp)
     summary.install()
 

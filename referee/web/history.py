@@ -1,0 +1,620 @@
+"""A table's history from the stored summaries: the match list, statistics and head-to-head.
+
+Nothing here replays a match: every figure is read from the summaries that
+:mod:`referee.web.summary` keeps with each match, in a few queries whatever
+the table's size.  The match list is paged by a cursor (the last match shown),
+newest first, so a page costs the same with 100 matches or 10,000.
+
+Definitions (shown on the pages too):
+
+- a match *counts* for a player once it can be replayed and has a round that
+  is not void; *rounds* are rounds that are not void (blocked rounds and draws
+  are rounds played);
+- *win rate*: matches won out of finished matches;
+- *points per round won*: the round scores of the rounds won, divided by them;
+- *longest winning streak*: finished matches won one after the other, in the
+  order they were last played;
+- a match belongs to the day its latest round was played (the period filters,
+  the list's dates and its order).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, date, datetime, time, timedelta
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy.orm import aliased
+
+from referee.web.extensions import db
+from referee.web.models import MatchSummary, Player, SeatSummary
+from referee.web.summary import BROKEN, FINISHED, as_utc
+
+PAGE_SIZE = 20
+EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+RECENT_TOGETHER = 10
+
+
+@dataclass(frozen=True)
+class Filters:
+    """What a page is narrowed to; every part is optional."""
+
+    player_id: int | None = None
+    rules: str | None = None
+    state: str | None = None
+    since: date | None = None
+    until: date | None = None
+
+    def period(self, column: Any) -> list[Any]:
+        """Conditions keeping ``column`` (a played-at time) within the period."""
+        conditions = []
+        if self.since is not None:
+            conditions.append(column >= datetime.combine(self.since, time(), UTC))
+        if self.until is not None:
+            conditions.append(
+                column < datetime.combine(self.until + timedelta(days=1), time(), UTC)
+            )
+        return conditions
+
+
+# -- the match list ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Cursor:
+    """A place in the list: the last match shown (its played-at time and id)."""
+
+    played_at: datetime
+    match_id: int
+
+    def __str__(self) -> str:
+        micros = (as_utc(self.played_at) - EPOCH) // timedelta(microseconds=1)
+        return f"{micros}.{self.match_id}"
+
+    @classmethod
+    def parse(cls, text: str | None) -> Cursor | None:
+        """The cursor written by ``str``; None for anything else."""
+        micros, _, match_id = (text or "").partition(".")
+        if not (micros.isdigit() and match_id.isdigit()) or len(micros) > 18:
+            return None
+        return cls(EPOCH + timedelta(microseconds=int(micros)), int(match_id))
+
+
+@dataclass
+class ListedSeat:
+    name: str
+    total: int
+    won: bool
+
+
+@dataclass
+class ListedMatch:
+    id: int
+    rules: str
+    state: str
+    rounds: int
+    rounds_played: int
+    played_at: datetime
+    seats: list[ListedSeat] = field(default_factory=list)
+
+    @property
+    def finished(self) -> bool:
+        return self.state == FINISHED
+
+    @property
+    def broken(self) -> bool:
+        return self.state == BROKEN
+
+    @property
+    def winners(self) -> list[str]:
+        return [seat.name for seat in self.seats if seat.won]
+
+
+@dataclass
+class MatchPage:
+    matches: list[ListedMatch]
+    older: Cursor | None  # the cursor of the next page down, if there is one
+    newer: Cursor | None  # the cursor of the page above, if this is not the first
+
+
+def match_page(
+    table_id: int,
+    filters: Filters = Filters(),
+    *,
+    before: Cursor | None = None,
+    after: Cursor | None = None,
+    size: int = PAGE_SIZE,
+) -> MatchPage:
+    """One page of the table's matches, newest first: two queries."""
+    summary = MatchSummary
+    query = sa.select(summary).where(summary.table_id == table_id)
+    if filters.rules:
+        query = query.where(summary.rules == filters.rules)
+    if filters.state:
+        query = query.where(summary.state == filters.state)
+    query = query.where(*filters.period(summary.last_played_at))
+    if filters.player_id is not None:
+        query = query.where(
+            sa.exists().where(
+                SeatSummary.match_id == summary.match_id,
+                SeatSummary.player_id == filters.player_id,
+            )
+        )
+    key = sa.tuple_(summary.last_played_at, summary.match_id)
+    newest_first = after is None
+    if before is not None:
+        query = query.where(key < sa.tuple_(before.played_at, before.match_id))
+    if after is not None:
+        query = query.where(key > sa.tuple_(after.played_at, after.match_id))
+    order = (summary.last_played_at, summary.match_id)
+    query = query.order_by(*(column.desc() for column in order) if newest_first else order)
+    rows = list(db.session.scalars(query.limit(size + 1)))
+    more = len(rows) > size
+    rows = rows[:size]
+    if not newest_first:
+        rows.reverse()
+    matches = [
+        ListedMatch(
+            row.match_id,
+            row.rules,
+            row.state,
+            row.rounds,
+            row.rounds_played,
+            row.last_played_at,
+        )
+        for row in rows
+    ]
+    _add_seats(matches)
+    cursors = [Cursor(m.played_at, m.id) for m in matches]
+    if newest_first:
+        older = cursors[-1] if more else None
+        newer = cursors[0] if before is not None and cursors else None
+    else:
+        older = cursors[-1] if cursors else None
+        newer = cursors[0] if more else None
+    return MatchPage(matches, older, newer)
+
+
+def _add_seats(matches: list[ListedMatch]) -> None:
+    by_id = {match.id: match for match in matches}
+    if not by_id:
+        return
+    rows = db.session.execute(
+        sa.select(SeatSummary.match_id, Player.name, SeatSummary.total, SeatSummary.won)
+        .join(Player, Player.id == SeatSummary.player_id)
+        .where(SeatSummary.match_id.in_(by_id))
+        .order_by(SeatSummary.match_id, SeatSummary.seat)
+    )
+    for row in rows:
+        by_id[row.match_id].seats.append(ListedSeat(row.name, row.total, row.won))
+
+
+# -- statistics --------------------------------------------------------------------------------
+
+# The figures summed over a player's matches (SeatSummary columns).
+SUMMED = (
+    "rounds",
+    "rounds_won",
+    "points",
+    "points_won",
+    "at_once",
+    "knocks",
+    "gins",
+    "gins_against",
+    "undercuts",
+    "undercuts_against",
+)
+
+
+@dataclass
+class Figures:
+    """A player's figures over some matches of one ruleset (or of all, ``rules`` None)."""
+
+    rules: str | None
+    player_id: int
+    name: str
+    matches: int = 0
+    finished: int = 0
+    won: int = 0
+    rounds: int = 0
+    rounds_won: int = 0
+    points: int = 0
+    points_won: int = 0
+    at_once: int = 0
+    knocks: int = 0
+    gins: int = 0
+    gins_against: int = 0
+    undercuts: int = 0
+    undercuts_against: int = 0
+    best_round: int | None = None
+    best_at: tuple[int, int] | None = None  # match id, round number
+    longest_streak: int = 0
+    last_played: datetime | None = None
+
+    @property
+    def win_rate(self) -> float | None:
+        """Matches won out of finished matches, 0 to 1 (None before any finished)."""
+        return self.won / self.finished if self.finished else None
+
+    @property
+    def points_per_round_won(self) -> float | None:
+        return self.points_won / self.rounds_won if self.rounds_won else None
+
+
+def _figure_columns() -> list[Any]:
+    as_int = sa.Integer
+    return [
+        sa.func.count().label("matches"),
+        sa.func.sum(sa.cast(SeatSummary.finished, as_int)).label("finished"),
+        sa.func.sum(sa.cast(SeatSummary.won, as_int)).label("won"),
+        *(sa.func.sum(getattr(SeatSummary, name)).label(name) for name in SUMMED),
+        sa.func.max(SeatSummary.best_round).label("best_round"),
+        sa.func.max(SeatSummary.last_played_at).label("last_played"),
+    ]
+
+
+def _counted(table_id: int, filters: Filters) -> list[Any]:
+    conditions = [
+        SeatSummary.table_id == table_id,
+        SeatSummary.counted.is_(True),
+        *filters.period(SeatSummary.last_played_at),
+    ]
+    if filters.rules:
+        conditions.append(SeatSummary.rules == filters.rules)
+    if filters.player_id is not None:
+        conditions.append(SeatSummary.player_id == filters.player_id)
+    return conditions
+
+
+def _fill(figures: Figures, row: Any) -> Figures:
+    figures.matches = row.matches
+    figures.finished = int(row.finished or 0)
+    figures.won = int(row.won or 0)
+    for name in SUMMED:
+        setattr(figures, name, int(getattr(row, name) or 0))
+    figures.best_round = row.best_round
+    figures.last_played = row.last_played
+    return figures
+
+
+def _best_rounds(conditions: Sequence[Any]) -> dict[tuple[str, int], tuple[int, int]]:
+    """Where each player's highest round of each ruleset was scored (its first time)."""
+    ranked = (
+        sa.select(
+            SeatSummary.rules,
+            SeatSummary.player_id,
+            SeatSummary.match_id,
+            SeatSummary.best_round_number,
+            sa.func.row_number()
+            .over(
+                partition_by=(SeatSummary.rules, SeatSummary.player_id),
+                order_by=(
+                    SeatSummary.best_round.desc(),
+                    SeatSummary.last_played_at,
+                    SeatSummary.match_id,
+                ),
+            )
+            .label("rank"),
+        )
+        .where(*conditions, SeatSummary.best_round.is_not(None))
+        .subquery()
+    )
+    rows = db.session.execute(sa.select(ranked).where(ranked.c.rank == 1))
+    return {(row.rules, row.player_id): (row.match_id, row.best_round_number) for row in rows}
+
+
+@dataclass
+class RulesetGroup:
+    """One ruleset's matches at the table and its players' figures."""
+
+    rules: str
+    matches: int = 0
+    finished: int = 0
+    players: list[Figures] = field(default_factory=list)
+
+    def shows(self, figure: str) -> bool:
+        """Whether a figure is worth a column: somebody at the table has one."""
+        return any(getattr(player, figure) for player in self.players)
+
+
+@dataclass
+class TableStatistics:
+    groups: list[RulesetGroup]
+    broken: int
+
+    @property
+    def matches(self) -> int:
+        return sum(group.matches for group in self.groups)
+
+    @property
+    def finished(self) -> int:
+        return sum(group.finished for group in self.groups)
+
+
+def table_statistics(table_id: int, filters: Filters = Filters()) -> TableStatistics:
+    """Every player's figures per ruleset at a table: three queries."""
+    summary = MatchSummary
+    conditions = [summary.table_id == table_id, *filters.period(summary.last_played_at)]
+    if filters.rules:
+        conditions.append(summary.rules == filters.rules)
+    counts = db.session.execute(
+        sa.select(
+            summary.rules,
+            summary.state,
+            sa.func.count().label("matches"),
+        )
+        .where(*conditions, sa.or_(summary.rounds_played > 0, summary.state == BROKEN))
+        .group_by(summary.rules, summary.state)
+    )
+    groups: dict[str, RulesetGroup] = {}
+    broken = 0
+    for row in counts:
+        if row.state == BROKEN:
+            broken += row.matches
+            continue
+        group = groups.setdefault(row.rules, RulesetGroup(row.rules))
+        group.matches += row.matches
+        if row.state == FINISHED:
+            group.finished += row.matches
+    where = _counted(table_id, filters)
+    rows = db.session.execute(
+        sa.select(SeatSummary.rules, SeatSummary.player_id, Player.name, *_figure_columns())
+        .join(Player, Player.id == SeatSummary.player_id)
+        .where(*where)
+        .group_by(SeatSummary.rules, SeatSummary.player_id, Player.name)
+    )
+    best = _best_rounds(where)
+    for row in rows:
+        figures = _fill(Figures(row.rules, row.player_id, row.name), row)
+        figures.best_at = best.get((row.rules, row.player_id))
+        groups.setdefault(row.rules, RulesetGroup(row.rules)).players.append(figures)
+    for group in groups.values():
+        group.players.sort(key=lambda p: (-p.won, -p.rounds_won, p.name))
+    ordered = sorted(groups.values(), key=lambda group: (-group.matches, group.rules))
+    return TableStatistics(ordered, broken)
+
+
+@dataclass
+class Period:
+    """A stretch of time on the results chart: matches played and won in it."""
+
+    start: date
+    label: str
+    played: int = 0
+    won: int = 0
+
+
+@dataclass
+class PlayerStatistics:
+    player: Player
+    overall: Figures
+    by_rules: list[Figures]
+    periods: list[Period]
+    step: str  # "month", "quarter" or "year": the length of each period
+
+
+def player_statistics(
+    table_id: int, player: Player, filters: Filters = Filters()
+) -> PlayerStatistics:
+    """One player's figures per ruleset and overall, and their results over time: three queries."""
+    filters = Filters(player.id, filters.rules, None, filters.since, filters.until)
+    where = _counted(table_id, filters)
+    by_rules = [
+        _fill(Figures(row.rules, player.id, player.name), row)
+        for row in db.session.execute(
+            sa.select(SeatSummary.rules, *_figure_columns())
+            .where(*where)
+            .group_by(SeatSummary.rules)
+            .order_by(sa.func.count().desc(), SeatSummary.rules)
+        )
+    ]
+    best = _best_rounds(where)
+    for figures in by_rules:
+        figures.best_at = best.get((str(figures.rules), player.id))
+    timeline = db.session.execute(
+        sa.select(
+            SeatSummary.rules,
+            SeatSummary.finished,
+            SeatSummary.won,
+            SeatSummary.last_played_at,
+        )
+        .where(*where)
+        .order_by(SeatSummary.last_played_at, SeatSummary.match_id)
+    ).all()
+    streaks = _longest_streaks(timeline)
+    for figures in by_rules:
+        figures.longest_streak = streaks.get(figures.rules, 0)
+    overall = _overall(player, by_rules)
+    overall.longest_streak = streaks.get(None, 0)
+    periods, step = _periods(timeline)
+    return PlayerStatistics(player, overall, by_rules, periods, step)
+
+
+def _overall(player: Player, by_rules: list[Figures]) -> Figures:
+    """The counts over every ruleset (points are on each ruleset's own scale: not added up)."""
+    overall = Figures(None, player.id, player.name)
+    for figures in by_rules:
+        for name in ("matches", "finished", "won", "rounds", "rounds_won"):
+            setattr(overall, name, getattr(overall, name) + getattr(figures, name))
+        if figures.last_played is not None and (
+            overall.last_played is None or figures.last_played > overall.last_played
+        ):
+            overall.last_played = figures.last_played
+    return overall
+
+
+def _longest_streaks(timeline: Iterable[Any]) -> dict[str | None, int]:
+    """The longest run of finished matches won, per ruleset and (key None) across them all."""
+    longest: dict[str | None, int] = {}
+    current: dict[str | None, int] = {}
+    for row in timeline:
+        if not row.finished:
+            continue
+        for key in (row.rules, None):
+            current[key] = current.get(key, 0) + 1 if row.won else 0
+            longest[key] = max(longest.get(key, 0), current[key])
+    return longest
+
+
+PERIODS_SHOWN = 18
+
+
+def _periods(timeline: Sequence[Any]) -> tuple[list[Period], str]:
+    """Matches played and won per month (per quarter or year over a longer time)."""
+    if not timeline:
+        return [], "month"
+    first = as_utc(timeline[0].last_played_at).date()
+    last = as_utc(timeline[-1].last_played_at).date()
+    months = (last.year - first.year) * 12 + last.month - first.month + 1
+    step, length = "month", 1
+    if months > PERIODS_SHOWN:
+        step, length = "quarter", 3
+    if months > PERIODS_SHOWN * 3:
+        step, length = "year", 12
+    periods: dict[date, Period] = {}
+    for row in timeline:
+        day = as_utc(row.last_played_at).date()
+        start_month = (day.month - 1) // length * length + 1
+        start = date(day.year, start_month, 1)
+        if start not in periods:
+            periods[start] = Period(start, _period_label(start, step))
+        periods[start].played += 1
+        periods[start].won += bool(row.won)
+    return list(periods.values()), step
+
+
+def _period_label(start: date, step: str) -> str:
+    if step == "year":
+        return str(start.year)
+    if step == "quarter":
+        return f"{start.year} Q{(start.month - 1) // 3 + 1}"
+    return f"{start.year}-{start.month:02d}"
+
+
+# -- head-to-head ------------------------------------------------------------------------------
+
+
+@dataclass
+class Rivalry:
+    """Two players over the matches they both sat in (one ruleset, or all with ``rules`` None)."""
+
+    rules: str | None
+    matches: int = 0
+    finished: int = 0
+    won: tuple[int, int] = (0, 0)
+    ahead: tuple[int, int] = (0, 0)  # finished with the higher total of the two
+    rounds_won: tuple[int, int] = (0, 0)
+    points: tuple[int, int] = (0, 0)
+
+
+@dataclass
+class SharedMatch:
+    match_id: int
+    rules: str
+    played_at: datetime
+    finished: bool
+    totals: tuple[int, int]
+    won: tuple[bool, bool]
+
+
+@dataclass
+class HeadToHead:
+    first: Player
+    second: Player
+    overall: Rivalry
+    by_rules: list[Rivalry]
+    recent: list[SharedMatch]
+
+
+def head_to_head(
+    table_id: int, first: Player, second: Player, filters: Filters = Filters()
+) -> HeadToHead:
+    """Two players over the matches they both played: two queries."""
+    mine = aliased(SeatSummary)
+    theirs = aliased(SeatSummary)
+    conditions = [
+        mine.table_id == table_id,
+        mine.player_id == first.id,
+        mine.counted.is_(True),
+        *filters.period(mine.last_played_at),
+    ]
+    if filters.rules:
+        conditions.append(mine.rules == filters.rules)
+    joined = sa.and_(theirs.match_id == mine.match_id, theirs.player_id == second.id)
+    as_int = sa.Integer
+    finished = mine.finished.is_(True)
+    rows = db.session.execute(
+        sa.select(
+            mine.rules,
+            sa.func.count().label("matches"),
+            sa.func.sum(sa.cast(mine.finished, as_int)).label("finished"),
+            sa.func.sum(sa.cast(mine.won, as_int)).label("won_first"),
+            sa.func.sum(sa.cast(theirs.won, as_int)).label("won_second"),
+            sa.func.sum(sa.case((sa.and_(finished, mine.total > theirs.total), 1), else_=0)).label(
+                "ahead_first"
+            ),
+            sa.func.sum(sa.case((sa.and_(finished, theirs.total > mine.total), 1), else_=0)).label(
+                "ahead_second"
+            ),
+            sa.func.sum(mine.rounds_won).label("rounds_first"),
+            sa.func.sum(theirs.rounds_won).label("rounds_second"),
+            sa.func.sum(mine.points).label("points_first"),
+            sa.func.sum(theirs.points).label("points_second"),
+        )
+        .join(theirs, joined)
+        .where(*conditions)
+        .group_by(mine.rules)
+        .order_by(sa.func.count().desc(), mine.rules)
+    )
+    by_rules = [
+        Rivalry(
+            row.rules,
+            row.matches,
+            int(row.finished or 0),
+            (int(row.won_first or 0), int(row.won_second or 0)),
+            (int(row.ahead_first or 0), int(row.ahead_second or 0)),
+            (int(row.rounds_first or 0), int(row.rounds_second or 0)),
+            (int(row.points_first or 0), int(row.points_second or 0)),
+        )
+        for row in rows
+    ]
+    overall = Rivalry(None)
+    for rivalry in by_rules:
+        overall.matches += rivalry.matches
+        overall.finished += rivalry.finished
+        overall.won = _add(overall.won, rivalry.won)
+        overall.ahead = _add(overall.ahead, rivalry.ahead)
+        overall.rounds_won = _add(overall.rounds_won, rivalry.rounds_won)
+    recent = [
+        SharedMatch(
+            row.match_id,
+            row.rules,
+            row.last_played_at,
+            row.finished,
+            (row.total_first, row.total_second),
+            (row.won_first, row.won_second),
+        )
+        for row in db.session.execute(
+            sa.select(
+                mine.match_id,
+                mine.rules,
+                mine.last_played_at,
+                mine.finished,
+                mine.total.label("total_first"),
+                theirs.total.label("total_second"),
+                mine.won.label("won_first"),
+                theirs.won.label("won_second"),
+            )
+            .join(theirs, joined)
+            .where(*conditions)
+            .order_by(mine.last_played_at.desc(), mine.match_id.desc())
+            .limit(RECENT_TOGETHER)
+        )
+    ]
+    return HeadToHead(first, second, overall, by_rules, recent)
+
+
+def _add(left: tuple[int, int], right: tuple[int, int]) -> tuple[int, int]:
+    return (left[0] + right[0], left[1] + right[1])
