@@ -157,7 +157,7 @@ def results_over_time(periods: Sequence[Period]) -> BarChart | None:
     _low, high, step = _range([period.played for period in periods])
     axis = Axis(0, high)
     slot = (WIDTH - RIGHT - LEFT) / len(periods)
-    width = round(max(2.0, slot * 0.7), 1)
+    width = round(min(max(2.0, slot * 0.7), 40.0), 1)
     every = math.ceil(len(periods) / 6)
     bars = []
     for index, period in enumerate(periods):

@@ -28,6 +28,7 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.orm import aliased
 
+from referee.rulesets import RULESETS
 from referee.web.extensions import db
 from referee.web.models import MatchSummary, Player, SeatSummary
 from referee.web.summary import BROKEN, FINISHED, as_utc
@@ -57,6 +58,12 @@ class Filters:
                 column < datetime.combine(self.until + timedelta(days=1), time(), UTC)
             )
         return conditions
+
+
+def menu_place(rules: str | None) -> tuple[int, str]:
+    """Where a ruleset comes in lists (unknown ones last)."""
+    found = RULESETS.get(rules or "")
+    return (found.menu_order if found is not None else 1000, rules or "")
 
 
 # -- the match list ----------------------------------------------------------------------------
@@ -372,7 +379,7 @@ def table_statistics(table_id: int, filters: Filters = Filters()) -> TableStatis
         groups.setdefault(row.rules, RulesetGroup(row.rules)).players.append(figures)
     for group in groups.values():
         group.players.sort(key=lambda p: (-p.won, -p.rounds_won, p.name))
-    ordered = sorted(groups.values(), key=lambda group: (-group.matches, group.rules))
+    ordered = sorted(groups.values(), key=lambda group: (-group.matches, menu_place(group.rules)))
     return TableStatistics(ordered, broken)
 
 
@@ -407,9 +414,9 @@ def player_statistics(
             sa.select(SeatSummary.rules, *_figure_columns())
             .where(*where)
             .group_by(SeatSummary.rules)
-            .order_by(sa.func.count().desc(), SeatSummary.rules)
         )
     ]
+    by_rules.sort(key=lambda figures: (-figures.matches, menu_place(figures.rules)))
     best = _best_rounds(where)
     for figures in by_rules:
         figures.best_at = best.get((str(figures.rules), player.id))
@@ -566,7 +573,6 @@ def head_to_head(
         .join(theirs, joined)
         .where(*conditions)
         .group_by(mine.rules)
-        .order_by(sa.func.count().desc(), mine.rules)
     )
     by_rules = [
         Rivalry(
@@ -580,6 +586,7 @@ def head_to_head(
         )
         for row in rows
     ]
+    by_rules.sort(key=lambda rivalry: (-rivalry.matches, menu_place(rivalry.rules)))
     overall = Rivalry(None)
     for rivalry in by_rules:
         overall.matches += rivalry.matches

@@ -14,12 +14,13 @@ from wtforms import SelectField, StringField, TextAreaField
 from wtforms.validators import Optional, ValidationError
 
 from referee.rulesets import RULESETS
+from referee.web.fields import choices
 from referee.web.formbase import Form
 from referee.web.history import Filters
 from referee.web.models import Player
 from referee.web.summary import BROKEN, FINISHED, PLAYING
 
-STATE_CHOICES = [
+STATES = [
     ("", _l("Any")),
     (PLAYING, _l("In progress")),
     (FINISHED, _l("Finished")),
@@ -62,9 +63,10 @@ class PeriodForm(Form):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.rules.choices = [("", gettext("Every game"))] + [
-            (rules.id, gettext(rules.name)) for rules in RULESETS.values()
-        ]
+        self.rules.choices = choices(
+            [("", gettext("Every game"))]
+            + [(rules.id, gettext(rules.name)) for rules in RULESETS.values()]
+        )
 
     def validate_until(self, field: DateField) -> None:
         since, until = self.since.day, field.day
@@ -83,7 +85,7 @@ class PeriodForm(Form):
 
 class MatchFilterForm(PeriodForm):
     player = SelectField(_l("Player"), default="")
-    state = SelectField(_l("State"), choices=STATE_CHOICES, default="")
+    state = SelectField(_l("State"), choices=choices(STATES), default="")
 
     def __init__(self, players: Iterable[Player], *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -116,13 +118,13 @@ class HeadToHeadForm(PeriodForm):
         return first, second
 
 
-def player_choices(players: Iterable[Player], nobody: str) -> list[tuple[str, str]]:
-    return [("", nobody)] + [(str(player.id), player.name) for player in players]
+def player_choices(players: Iterable[Player], nobody: str) -> list[Any]:
+    return choices([("", nobody)] + [(str(player.id), player.name) for player in players])
 
 
 def _player_id(field: SelectField) -> int | None:
     """The player chosen, if it is one of the choices."""
-    valid = {value for value, _label in field.choices or ()}  # type: ignore[misc]
+    valid = {getattr(choice, "value", None) for choice in field.choices or ()}
     return int(field.data) if field.data and field.data in valid else None
 
 
