@@ -42,7 +42,10 @@ M1 = match(
         {"out": "Budi", "at_once": False, "hands": {"Siti": ["9S"], "Andi": ["AS"]}},
     ],
     {"target": 30},
-) | {"started": at("01-10", "19:00"), "played": [at("01-10"), at("01-10", "20:30"), at("01-11"), at("01-11", "21:00")]}
+) | {
+    "started": at("01-10", "19:00"),
+    "played": [at("01-10"), at("01-10", "20:30"), at("01-11"), at("01-11", "21:00")],
+}
 
 # M2 rummy, 2 hands, Budi Siti (February).
 M2 = match(
@@ -136,7 +139,10 @@ M5 = match(
             },
         },
     ],
-) | {"started": at("05-09", "19:00"), "played": [at("05-09"), at("05-09", "20:30"), at("05-09", "21:00")]}
+) | {
+    "started": at("05-09", "19:00"),
+    "played": [at("05-09"), at("05-09", "20:30"), at("05-09", "21:00")],
+}
 
 # M6 remi, target 20, Budi Siti (June).
 M6 = match(

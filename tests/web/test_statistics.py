@@ -25,7 +25,9 @@ def table(client) -> str:
 
 
 def section(page: str, rules: str) -> str:
-    found = re.search(rf'<section class="stats-group" data-rules="{rules}">(.*?)</section>', page, re.S)
+    found = re.search(
+        rf'<section class="stats-group" data-rules="{rules}">(.*?)</section>', page, re.S
+    )
     assert found, f"no section for {rules}"
     return found.group(1)
 
@@ -33,7 +35,9 @@ def section(page: str, rules: str) -> str:
 def stats_rows(page: str, rules: str) -> dict[str, list[str]]:
     """Each player's cells in a ruleset's table: name -> [matches, won, win rate, ...]."""
     rows = {}
-    for name, cells in re.findall(r'<tr data-player="([^"]+)">(.*?)</tr>', section(page, rules), re.S):
+    for name, cells in re.findall(
+        r'<tr data-player="([^"]+)">(.*?)</tr>', section(page, rules), re.S
+    ):
         rows[html.unescape(name)] = [
             re.sub(r"<[^>]+>", "", html.unescape(cell)).strip()
             for cell in re.findall(r"<td>(.*?)</td>", cells, re.S)
@@ -90,13 +94,45 @@ def test_table_statistics_per_ruleset(client, table):
     # manipulation (M4): Siti won both rounds (20, then 11 by undercut); Dewi knocked once and
     # was undercut.  Columns add knocks, then undercuts made / against.
     manipulation = stats_rows(page, "manipulation")
-    assert manipulation["Siti"] == ["1", "1", "100%", "2", "2", "15.5", "20 (#4, round 1)", "1", "1 / 0"]
+    assert manipulation["Siti"] == [
+        "1",
+        "1",
+        "100%",
+        "2",
+        "2",
+        "15.5",
+        "20 (#4, round 1)",
+        "1",
+        "1 / 0",
+    ]
     assert manipulation["Dewi"] == ["1", "0", "0%", "2", "0", "–", "0 (#4, round 1)", "1", "0 / 1"]
     # gin (M5): Budi gin for 71 (a knock too), then knocked and was undercut; Andi undercut
     # for 31, knocked for 78.  Columns: knocks, gins made / against, undercuts made / against.
     gin = stats_rows(page, "gin")
-    assert gin["Andi"] == ["1", "1", "100%", "3", "2", "54.5", "78 (#5, round 3)", "1", "0 / 1", "1 / 0"]
-    assert gin["Budi"] == ["1", "0", "0%", "3", "1", "71.0", "71 (#5, round 1)", "2", "1 / 0", "0 / 1"]
+    assert gin["Andi"] == [
+        "1",
+        "1",
+        "100%",
+        "3",
+        "2",
+        "54.5",
+        "78 (#5, round 3)",
+        "1",
+        "0 / 1",
+        "1 / 0",
+    ]
+    assert gin["Budi"] == [
+        "1",
+        "0",
+        "0%",
+        "3",
+        "1",
+        "71.0",
+        "71 (#5, round 1)",
+        "2",
+        "1 / 0",
+        "0 / 1",
+    ]
     # Best rounds link to the round itself.
     assert "/m/5/rounds/3" in section(page, "gin")
 
@@ -130,7 +166,10 @@ def test_a_players_page(client, table):
     assert gin["last_played"] == "2026-05-09" and gin["longest_streak"] == "0"
     # Results over time: one match a month (Jan, Feb, Mar, May, Jun), won in Jan and Jun.
     table_part = page.split('class="chart-table"')[1].split("</table>")[0]
-    periods = re.findall(r'<th scope="row">([^<]+)</th><td class="num">(\d+)</td><td class="num">(\d+)</td>', table_part)
+    periods = re.findall(
+        r'<th scope="row">([^<]+)</th><td class="num">(\d+)</td><td class="num">(\d+)</td>',
+        table_part,
+    )
     assert periods == [
         ("2026-01", "1", "1"),
         ("2026-02", "1", "0"),
@@ -148,7 +187,12 @@ def test_siti_has_a_winning_streak_of_two(client, table):
     # Siti's finished matches: M1 lost, M2 won, M4 won, M6 lost (M3 goes on, M7 is void only).
     assert overall["longest_streak"] == "2"
     # 5 matches (M1, M2, M3, M4, M6), won M2 and M4 of 4 finished; rounds 4 + 2 + 2 + 2.
-    assert (overall["matches"], overall["won"], overall["win_rate"], overall["rounds"]) == ("5", "2", "50%", "10")
+    assert (overall["matches"], overall["won"], overall["win_rate"], overall["rounds"]) == (
+        "5",
+        "2",
+        "50%",
+        "10",
+    )
     assert overall["rounds_won"] == "5"  # 1 + 1 + 1 + 2
 
 
@@ -169,7 +213,9 @@ def test_a_players_page_for_one_ruleset_and_period(client, table):
 
 def test_table_statistics_for_a_period(client, table):
     english(client)
-    page = client.get(table + "stats", query_string={"since": "2026-03-01", "until": "2026-05-31"}).text
+    page = client.get(
+        table + "stats", query_string={"since": "2026-03-01", "until": "2026-05-31"}
+    ).text
     # M3 (going on), M4 and M5 (finished).
     assert "3 matches played, 2 finished." in page
     # One match each: in the order of the games menu.
@@ -192,9 +238,19 @@ def test_head_to_head(client, table):
         return found
 
     # remi: Budi won both (32 vs 24, 20 vs 0); rounds won 2 + 1 against 1 + 0; points 52 and 24.
-    assert rows("remi") == {"won": [2, 0], "ahead": [2, 0], "rounds_won": [3, 1], "points": [52, 24]}
+    assert rows("remi") == {
+        "won": [2, 0],
+        "ahead": [2, 0],
+        "rounds_won": [3, 1],
+        "points": [52, 24],
+    }
     # rummy: Siti won 80 to 3; one round each.
-    assert rows("rummy") == {"won": [0, 1], "ahead": [0, 1], "rounds_won": [1, 1], "points": [3, 80]}
+    assert rows("rummy") == {
+        "won": [0, 1],
+        "ahead": [0, 1],
+        "rounds_won": [1, 1],
+        "points": [3, 80],
+    }
     # remi-indonesia goes on: nobody has won or finished ahead yet.
     assert rows("remi-indonesia") == {
         "won": [0, 0],
