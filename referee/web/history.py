@@ -84,9 +84,13 @@ class Cursor:
     def parse(cls, text: str | None) -> Cursor | None:
         """The cursor written by ``str``; None for anything else."""
         micros, _, match_id = (text or "").partition(".")
-        if not (micros.isdigit() and match_id.isdigit()) or len(micros) > 18:
+        digits = micros + match_id
+        if not (micros and match_id and digits.isascii() and digits.isdigit()) or len(digits) > 30:
             return None
-        return cls(EPOCH + timedelta(microseconds=int(micros)), int(match_id))
+        try:
+            return cls(EPOCH + timedelta(microseconds=int(micros)), int(match_id))
+        except OverflowError:
+            return None
 
 
 @dataclass
