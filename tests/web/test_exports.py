@@ -109,7 +109,9 @@ def test_a_match_as_csv(client):
 def test_csv_keeps_match_end_bonuses_apart(client):
     table = imported_table(client, TABLE)
     english(client)
-    rows = list(csv.reader(io.StringIO(client.get(table + "m/4/export.csv").data.decode("utf-8-sig"))))
+    rows = list(
+        csv.reader(io.StringIO(client.get(table + "m/4/export.csv").data.decode("utf-8-sig")))
+    )
     # Manipulation M4: Siti 20 + 11 = 31 in rounds, +100 for reaching the target: 131.
     assert rows[-2] == ["Match-end bonuses", "", "", "", "100", "0", "", ""]
     assert rows[-1] == ["Total", "", "", "Siti", "131", "0", "", ""]
@@ -120,7 +122,11 @@ def test_csv_cells_never_start_a_formula(client):
         "format": "referee-table/1",
         "name": "Meja",
         "matches": [
-            {"rules": "remi", "players": ["=HYPERLINK(1)", "Siti"], "rounds": [{"out": "Siti", "hands": {"=HYPERLINK(1)": ["KH"]}}]}
+            {
+                "rules": "remi",
+                "players": ["=HYPERLINK(1)", "Siti"],
+                "rounds": [{"out": "Siti", "hands": {"=HYPERLINK(1)": ["KH"]}}],
+            }
         ],
     }
     table = imported_table(client, document)
@@ -145,7 +151,9 @@ def test_results_text_and_card(client):
     svg = card.text
     assert "Remi · Meja Kamis" in svg and ">Budi<" in svg and ">30<" in svg and ">10<" in svg
     # Self-contained: it shows the same in a chat, a file or under the page's security policy.
-    assert "<style" not in svg and "<script" not in svg and "style=" not in svg and "href" not in svg
+    assert (
+        "<style" not in svg and "<script" not in svg and "style=" not in svg and "href" not in svg
+    )
     download = client.get(table + "m/1/card.svg?download=1")
     assert "attachment" in download.headers["Content-Disposition"]
 
@@ -191,7 +199,9 @@ def test_a_table_exports_and_imports_back_the_same(client, app):
     assert exported["format"] == "referee-table/1" and exported["name"] == "Meja Jumat"
     assert exported["players"] == ["Andi", "Budi", "Dewi", "Siti"]
     for sent, back in zip(TABLE["matches"], exported["matches"], strict=True):
-        engine_view = {key: value for key, value in sent.items() if key not in ("started", "played")}
+        engine_view = {
+            key: value for key, value in sent.items() if key not in ("started", "played")
+        }
         assert {k: v for k, v in back.items() if k not in ("started", "played")} == dump_match(
             read_match(engine_view)
         )
@@ -223,10 +233,30 @@ def test_the_view_link_exports_the_table_too(client):
         (json.dumps(SMALL | {"players": "Budi"}), "players"),
         (json.dumps(SMALL | {"players": ["Budi", "budi"]}), "same spelling"),
         (json.dumps(SMALL | {"matches": {}}), "matches"),
-        (json.dumps(SMALL | {"matches": [SMALL["matches"][0], {"rules": "poker", "players": ["A", "B"]}]}), "Match 2"),
-        (json.dumps(SMALL | {"matches": [SMALL["matches"][0] | {"rounds": [{"out": "Zoe", "hands": {}}]}]}), "Zoe"),
-        (json.dumps(SMALL | {"matches": [SMALL["matches"][0] | {"players": ["Budi", "B" * 41]}]}), "40"),
-        (json.dumps(SMALL | {"matches": [SMALL["matches"][0] | {"options": {"target": 0}}]}), "target"),
+        (
+            json.dumps(
+                SMALL
+                | {"matches": [SMALL["matches"][0], {"rules": "poker", "players": ["A", "B"]}]}
+            ),
+            "Match 2",
+        ),
+        (
+            json.dumps(
+                SMALL
+                | {"matches": [SMALL["matches"][0] | {"rounds": [{"out": "Zoe", "hands": {}}]}]}
+            ),
+            "Zoe",
+        ),
+        (
+            json.dumps(
+                SMALL | {"matches": [SMALL["matches"][0] | {"players": ["Budi", "B" * 41]}]}
+            ),
+            "40",
+        ),
+        (
+            json.dumps(SMALL | {"matches": [SMALL["matches"][0] | {"options": {"target": 0}}]}),
+            "target",
+        ),
         # The last round of the match is played after it was won.
         (
             json.dumps(

@@ -17,7 +17,11 @@ from .history_fixture import TABLE
 
 def listed(page: str) -> list[int]:
     """The match ids in the list, in order."""
-    part = page.split('<ul class="list matches">')[1].split("</ul>")[0] if "list matches" in page else ""
+    part = (
+        page.split('<ul class="list matches">')[1].split("</ul>")[0]
+        if "list matches" in page
+        else ""
+    )
     return [int(found) for found in re.findall(r'/m/(\d+)/"', part)]
 
 
@@ -70,7 +74,9 @@ def test_pages_of_twenty_newest_first(client):
     older = re.search(r'rel="next" href="([^"]+)"', first).group(1).replace("&amp;", "&")
     second = client.get(older).text
     assert listed(second) == list(range(25, 5, -1))
-    third = client.get(re.search(r'rel="next" href="([^"]+)"', second).group(1).replace("&amp;", "&")).text
+    third = client.get(
+        re.search(r'rel="next" href="([^"]+)"', second).group(1).replace("&amp;", "&")
+    ).text
     assert listed(third) == [5, 4, 3, 2, 1] and 'rel="next"' not in third
     back = re.search(r'rel="prev" href="([^"]+)"', third).group(1).replace("&amp;", "&")
     assert listed(client.get(back).text) == list(range(25, 5, -1))
@@ -86,7 +92,10 @@ def test_the_table_page_shows_the_ten_newest(client):
 def test_filters(client):
     table = imported(client, TABLE)
     players = dict(
-        (name, int(pid)) for pid, name in re.findall(r'<option value="(\d+)">([^<]+)</option>', client.get(table + "matches").text)
+        (name, int(pid))
+        for pid, name in re.findall(
+            r'<option value="(\d+)">([^<]+)</option>', client.get(table + "matches").text
+        )
     )
 
     def ids(**query):
@@ -117,7 +126,11 @@ def test_filters_that_find_nothing(client):
 
 @pytest.mark.parametrize(
     "query",
-    [{"since": "31/03/2026"}, {"until": "2026-02-30"}, {"since": "2026-05-01", "until": "2026-04-01"}],
+    [
+        {"since": "31/03/2026"},
+        {"until": "2026-02-30"},
+        {"since": "2026-05-01", "until": "2026-04-01"},
+    ],
 )
 def test_a_bad_date_is_named_and_the_rest_still_lists(client, query):
     table = imported(client, TABLE)
