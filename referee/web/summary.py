@@ -28,8 +28,7 @@ from sqlalchemy.engine import Connection
 from sqlalchemy.orm import Session
 from sqlalchemy.orm.attributes import NO_VALUE
 
-from referee.errors import MatchFileError, RefereeError
-from referee.matchfile import read_header
+from referee.errors import MatchFileError
 from referee.scoring import Outcome
 from referee.web import matchlog
 from referee.web.extensions import db
@@ -113,18 +112,9 @@ def replay(log: MatchLog) -> matchlog.Outlook:
     }
     try:
         header["options"] = dict(log.options or {})
-        rounds: list[Any] = []
-        if log.rounds:
-            match_header = matchlog.call_engine(read_header, header)
-            rounds = [
-                matchlog.canonical_round(entry, match_header, number)
-                for number, entry, _when in log.rounds
-            ]
-    except RefereeError as error:
-        return matchlog.Outlook(None, error)
-    except (RecursionError, TypeError, ValueError):
+    except (TypeError, ValueError):
         return matchlog.Outlook(None, MatchFileError(matchlog.STORED_UNREADABLE))
-    return matchlog.replayed(header | {"rounds": rounds})
+    return matchlog.stored_outlook(header, [(number, entry) for number, entry, _when in log.rounds])
 
 
 def derive(log: MatchLog, seen: matchlog.Outlook | None = None) -> Derived:

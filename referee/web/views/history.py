@@ -10,15 +10,17 @@ from __future__ import annotations
 
 import json
 import sys
+from functools import lru_cache
 from typing import Any
 
 import click
 from flask import Blueprint, Response, abort, flash, redirect, render_template, request, url_for
 from flask_babel import gettext
+from markupsafe import Markup
 
 from referee.rulesets import RULESETS
 from referee.scoring import Ending
-from referee.web import charts, exports, history, matchlog, scoresheet, summary
+from referee.web import cardview, charts, exports, history, matchlog, scoresheet, summary
 from referee.web.access import EDIT, Access, open_match, open_table, remember
 from referee.web.extensions import csrf, db
 from referee.web.historyforms import (
@@ -60,6 +62,43 @@ def figures_shown(rules_id: str) -> set[str]:
     if rules.id in GIN_SCORING:
         shown.add("gins")
     return shown
+
+
+@bp.app_template_global()
+def entry_words() -> dict[str, str]:
+    """The words of a round as entered (``matches/_entry.html``), translated."""
+    return {
+        "took": gettext("took"),
+        "meld": gettext("meld"),
+        "lay-off": gettext("lay-off"),
+        "played": gettext("played"),
+        "table": gettext("table"),
+        "discard": gettext("discard"),
+        "out": gettext("out"),
+        "Hands": gettext("Hands"),
+        "Melds": gettext("Melds"),
+    }
+
+
+@bp.app_template_global()
+def card_list(codes: Any) -> Markup:
+    """Cards as the ``cards`` macro of ``macros.html`` shows them, built in Python: a long
+    match's rounds as entered hold a thousand cards."""
+    if isinstance(codes, str) or not isinstance(codes, list | tuple):
+        codes = [str(codes)]
+    return Markup('<span class="cards">{}</span>').format(
+        Markup("").join(_card_html(str(code)) for code in codes)
+    )
+
+
+@lru_cache(maxsize=512)
+def _card_html(code: str) -> Markup:
+    found = cardview.face(code)
+    joker = " joker" if found.joker else ""
+    mark = Markup('<small class="jk">JK</small>') if found.joker and found.rank else ""
+    return Markup(
+        '<span class="card {colour}{joker} " data-code="{code}" title="{code}">{mark}{label}</span>'
+    ).format(colour=found.colour, joker=joker, code=found.code, mark=mark, label=found.label)
 
 
 def table_matches(access: Access) -> history.MatchPage:
