@@ -34,7 +34,7 @@ def upgrade():
     sa.PrimaryKeyConstraint('match_id', name=op.f('pk_match_summaries'))
     )
     with op.batch_alter_table('match_summaries', schema=None) as batch_op:
-        batch_op.create_index('ix_match_summaries_listing', ['table_id', 'last_played_at', 'match_id'], unique=False)
+        batch_op.create_index('ix_match_summaries_listing', ['table_id', 'last_played_at', 'match_id', 'rules', 'state', 'rounds_played'], unique=False)
 
     op.create_table('seat_summaries',
     sa.Column('match_id', sa.Integer(), nullable=False),
@@ -65,7 +65,8 @@ def upgrade():
     sa.PrimaryKeyConstraint('match_id', 'player_id', name=op.f('pk_seat_summaries'))
     )
     with op.batch_alter_table('seat_summaries', schema=None) as batch_op:
-        batch_op.create_index('ix_seat_summaries_player', ['table_id', 'player_id', 'last_played_at'], unique=False)
+        # Covers every statistics query: they read the index alone, never the table.
+        batch_op.create_index('ix_seat_summaries_figures', ['table_id', 'player_id', 'rules', 'best_round', 'counted', 'finished', 'won', 'total', 'rounds', 'rounds_won', 'points', 'points_won', 'at_once', 'knocks', 'gins', 'gins_against', 'undercuts', 'undercuts_against', 'last_played_at', 'match_id', 'best_round_number'], unique=False)
 
     from referee.web.summary import refresh_all
 
@@ -74,7 +75,7 @@ def upgrade():
 
 def downgrade():
     with op.batch_alter_table('seat_summaries', schema=None) as batch_op:
-        batch_op.drop_index('ix_seat_summaries_player')
+        batch_op.drop_index('ix_seat_summaries_figures')
     op.drop_table('seat_summaries')
     with op.batch_alter_table('match_summaries', schema=None) as batch_op:
         batch_op.drop_index('ix_match_summaries_listing')

@@ -26,7 +26,9 @@ from datetime import UTC, date, datetime, time, timedelta
 from typing import Any
 
 import sqlalchemy as sa
+from sqlalchemy.ext.compiler import compiles
 from sqlalchemy.orm import aliased
+from sqlalchemy.sql.functions import FunctionElement
 
 from referee.rulesets import RULESETS
 from referee.web.extensions import db
@@ -58,6 +60,24 @@ class Filters:
                 column < datetime.combine(self.until + timedelta(days=1), time(), UTC)
             )
         return conditions
+
+
+class utc_month(FunctionElement[str]):
+    """The month of a stored time, "YYYY-MM", in UTC, computed by the database."""
+
+    type = sa.String()
+    inherit_cache = True
+
+
+@compiles(utc_month)
+def _utc_month_sqlite(element: utc_month, compiler: Any, **kw: Any) -> str:
+    # SQLite keeps times as UTC text, "YYYY-MM-DD HH:MM:SS.ffffff".
+    return f"substr({compiler.process(element.clauses, **kw)}, 1, 7)"
+
+
+@compiles(utc_month, "postgresql")
+def _utc_month_postgresql(element: utc_month, compiler: Any, **kw: Any) -> str:
+    return f"to_char(({compiler.process(element.clauses, **kw)}) AT TIME ZONE 'UTC', 'YYYY-MM')"
 
 
 def menu_place(rules: str | None) -> tuple[int, str]:
@@ -290,30 +310,37 @@ def _fill(figures: Figures, row: Any) -> Figures:
     return figures
 
 
-def _best_rounds(conditions: Sequence[Any]) -> dict[tuple[str, int], tuple[int, int]]:
-    """Where each player's highest round of each ruleset was scored (its first time)."""
-    ranked = (
+def _best_rounds(conditions: Sequence[Any], best: Iterable[Figures]) -> None:
+    """Where each player's highest round of each ruleset was scored (the first time).
+
+    One statement: for each player and ruleset, the first row holding that best
+    score, found through the statistics index (a lookup each, not a scan).
+    """
+    best = [figures for figures in best if figures.best_round is not None]
+    if not best:
+        return
+    parts = [
         sa.select(
-            SeatSummary.rules,
             SeatSummary.player_id,
+            SeatSummary.rules,
             SeatSummary.match_id,
             SeatSummary.best_round_number,
-            sa.func.row_number()
-            .over(
-                partition_by=(SeatSummary.rules, SeatSummary.player_id),
-                order_by=(
-                    SeatSummary.best_round.desc(),
-                    SeatSummary.last_played_at,
-                    SeatSummary.match_id,
-                ),
-            )
-            .label("rank"),
         )
-        .where(*conditions, SeatSummary.best_round.is_not(None))
+        .where(
+            *conditions,
+            SeatSummary.player_id == figures.player_id,
+            SeatSummary.rules == figures.rules,
+            SeatSummary.best_round == figures.best_round,
+        )
+        .order_by(SeatSummary.last_played_at, SeatSummary.match_id)
+        .limit(1)
         .subquery()
-    )
-    rows = db.session.execute(sa.select(ranked).where(ranked.c.rank == 1))
-    return {(row.rules, row.player_id): (row.match_id, row.best_round_number) for row in rows}
+        for figures in best
+    ]
+    rows = db.session.execute(sa.union_all(*(sa.select(part) for part in parts)))
+    found = {(row.player_id, row.rules): (row.match_id, row.best_round_number) for row in rows}
+    for figures in best:
+        figures.best_at = found.get((figures.player_id, str(figures.rules)))
 
 
 @dataclass
@@ -370,17 +397,21 @@ def table_statistics(table_id: int, filters: Filters = Filters()) -> TableStatis
         if row.state == FINISHED:
             group.finished += row.matches
     where = _counted(table_id, filters)
-    rows = db.session.execute(
-        sa.select(SeatSummary.rules, SeatSummary.player_id, Player.name, *_figure_columns())
-        .join(Player, Player.id == SeatSummary.player_id)
+    grouped = (
+        sa.select(SeatSummary.rules, SeatSummary.player_id, *_figure_columns())
         .where(*where)
-        .group_by(SeatSummary.rules, SeatSummary.player_id, Player.name)
+        .group_by(SeatSummary.rules, SeatSummary.player_id)
+        .subquery()
     )
-    best = _best_rounds(where)
+    rows = db.session.execute(
+        sa.select(grouped, Player.name).join(Player, Player.id == grouped.c.player_id)
+    )
+    every: list[Figures] = []
     for row in rows:
         figures = _fill(Figures(row.rules, row.player_id, row.name), row)
-        figures.best_at = best.get((row.rules, row.player_id))
+        every.append(figures)
         groups.setdefault(row.rules, RulesetGroup(row.rules)).players.append(figures)
+    _best_rounds(where, every)
     for group in groups.values():
         group.players.sort(key=lambda p: (-p.won, -p.rounds_won, p.name))
     ordered = sorted(groups.values(), key=lambda group: (-group.matches, menu_place(group.rules)))
@@ -421,25 +452,29 @@ def player_statistics(
         )
     ]
     by_rules.sort(key=lambda figures: (-figures.matches, menu_place(figures.rules)))
-    best = _best_rounds(where)
-    for figures in by_rules:
-        figures.best_at = best.get((str(figures.rules), player.id))
-    timeline = db.session.execute(
+    _best_rounds(where, by_rules)
+    month = utc_month(SeatSummary.last_played_at)
+    months = db.session.execute(
         sa.select(
-            SeatSummary.rules,
-            SeatSummary.finished,
-            SeatSummary.won,
-            SeatSummary.last_played_at,
+            month.label("month"),
+            sa.func.count().label("played"),
+            sa.func.sum(sa.cast(SeatSummary.won, sa.Integer)).label("won"),
         )
         .where(*where)
+        .group_by(month)
+        .order_by(month)
+    ).all()
+    finished = db.session.execute(
+        sa.select(SeatSummary.rules, SeatSummary.won)
+        .where(*where, SeatSummary.finished.is_(True))
         .order_by(SeatSummary.last_played_at, SeatSummary.match_id)
     ).all()
-    streaks = _longest_streaks(timeline)
+    streaks = _longest_streaks(finished)
     for figures in by_rules:
         figures.longest_streak = streaks.get(figures.rules, 0)
     overall = _overall(player, by_rules)
     overall.longest_streak = streaks.get(None, 0)
-    periods, step = _periods(timeline)
+    periods, step = _periods([(row.month, row.played, int(row.won or 0)) for row in months])
     return PlayerStatistics(player, overall, by_rules, periods, step)
 
 
@@ -456,15 +491,16 @@ def _overall(player: Player, by_rules: list[Figures]) -> Figures:
     return overall
 
 
-def _longest_streaks(timeline: Iterable[Any]) -> dict[str | None, int]:
-    """The longest run of finished matches won, per ruleset and (key None) across them all."""
+def _longest_streaks(finished: Iterable[Any]) -> dict[str | None, int]:
+    """The longest run of finished matches won, per ruleset and (key None) across them all.
+
+    ``finished``: (rules, won) of each finished match, in the order they were played.
+    """
     longest: dict[str | None, int] = {}
     current: dict[str | None, int] = {}
-    for row in timeline:
-        if not row.finished:
-            continue
-        for key in (row.rules, None):
-            current[key] = current.get(key, 0) + 1 if row.won else 0
+    for rules, won in finished:
+        for key in (rules, None):
+            current[key] = current.get(key, 0) + 1 if won else 0
             longest[key] = max(longest.get(key, 0), current[key])
     return longest
 
@@ -472,28 +508,33 @@ def _longest_streaks(timeline: Iterable[Any]) -> dict[str | None, int]:
 PERIODS_SHOWN = 18
 
 
-def _periods(timeline: Sequence[Any]) -> tuple[list[Period], str]:
-    """Matches played and won per month (per quarter or year over a longer time)."""
-    if not timeline:
+def _periods(months: Sequence[tuple[str, int, int]]) -> tuple[list[Period], str]:
+    """Matches played and won per month (per quarter or year over a longer time).
+
+    ``months``: ("YYYY-MM", played, won), in order.
+    """
+    if not months:
         return [], "month"
-    first = as_utc(timeline[0].last_played_at).date()
-    last = as_utc(timeline[-1].last_played_at).date()
-    months = (last.year - first.year) * 12 + last.month - first.month + 1
+    first, last = _month(months[0][0]), _month(months[-1][0])
+    count = (last.year - first.year) * 12 + last.month - first.month + 1
     step, length = "month", 1
-    if months > PERIODS_SHOWN:
+    if count > PERIODS_SHOWN:
         step, length = "quarter", 3
-    if months > PERIODS_SHOWN * 3:
+    if count > PERIODS_SHOWN * 3:
         step, length = "year", 12
     periods: dict[date, Period] = {}
-    for row in timeline:
-        day = as_utc(row.last_played_at).date()
-        start_month = (day.month - 1) // length * length + 1
-        start = date(day.year, start_month, 1)
+    for text, played, won in months:
+        day = _month(text)
+        start = date(day.year, (day.month - 1) // length * length + 1, 1)
         if start not in periods:
             periods[start] = Period(start, _period_label(start, step))
-        periods[start].played += 1
-        periods[start].won += bool(row.won)
+        periods[start].played += played
+        periods[start].won += won
     return list(periods.values()), step
+
+
+def _month(text: str) -> date:
+    return date(int(text[:4]), int(text[5:7]), 1)
 
 
 def _period_label(start: date, step: str) -> str:

@@ -249,8 +249,18 @@ class MatchSummary(db.Model):
     """
 
     __tablename__ = "match_summaries"
+    # The list reads a table's matches newest first, filtered by game and state; the statistics
+    # count them per game and state: all from this index.
     __table_args__ = (
-        sa.Index("ix_match_summaries_listing", "table_id", "last_played_at", "match_id"),
+        sa.Index(
+            "ix_match_summaries_listing",
+            "table_id",
+            "last_played_at",
+            "match_id",
+            "rules",
+            "state",
+            "rounds_played",
+        ),
     )
 
     match_id: Mapped[int] = mapped_column(
@@ -268,6 +278,30 @@ class MatchSummary(db.Model):
     )
 
 
+STATISTICS_COLUMNS = (
+    "player_id",
+    "rules",
+    "best_round",
+    "counted",
+    "finished",
+    "won",
+    "total",
+    "rounds",
+    "rounds_won",
+    "points",
+    "points_won",
+    "at_once",
+    "knocks",
+    "gins",
+    "gins_against",
+    "undercuts",
+    "undercuts_against",
+    "last_played_at",
+    "match_id",
+    "best_round_number",
+)
+
+
 class SeatSummary(db.Model):
     """One player's figures in one match, derived from its log with :class:`MatchSummary`.
 
@@ -279,9 +313,9 @@ class SeatSummary(db.Model):
     """
 
     __tablename__ = "seat_summaries"
-    __table_args__ = (
-        sa.Index("ix_seat_summaries_player", "table_id", "player_id", "last_played_at"),
-    )
+    # The statistics read a player's rows of a table, or every row of a table, and nothing else:
+    # this index holds all they need, so they never visit the table itself.
+    __table_args__ = (sa.Index("ix_seat_summaries_figures", "table_id", *STATISTICS_COLUMNS),)
 
     match_id: Mapped[int] = mapped_column(
         sa.ForeignKey("match_summaries.match_id", ondelete="CASCADE"), primary_key=True

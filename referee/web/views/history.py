@@ -246,9 +246,12 @@ def table_export(mode: str, key: str) -> Response:
 @bp.route("/tables/import", methods=["GET", "POST"])
 @csrf.exempt  # the form checks its own token, after the larger upload limit is set
 def table_import() -> Any:
-    request.max_content_length = TABLE_UPLOAD_MAX
+    request.max_content_length = request.max_form_memory_size = TABLE_UPLOAD_MAX
     form = TableImportForm()
-    if form.validate_on_submit():
+    valid = form.validate_on_submit()
+    if form.csrf_token.errors:  # as the app answers any form without its token
+        return render_template("errors/csrf.html"), 400
+    if valid:
         raw = form.upload()
         if not raw or not str(raw).strip():
             form.document.errors.append(gettext("Choose a table file or paste its document."))
