@@ -23,6 +23,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, time, timedelta
+from functools import lru_cache
 from typing import Any
 
 import sqlalchemy as sa
@@ -310,7 +311,7 @@ def _fill(figures: Figures, row: Any) -> Figures:
     return figures
 
 
-def _best_rounds(conditions: Sequence[Any], best: Iterable[Figures]) -> None:
+def _best_rounds(table_id: int, filters: Filters, best: Iterable[Figures]) -> None:
     """Where each player's highest round of each ruleset was scored (the first time).
 
     One statement: for each player and ruleset, the first row holding that best
@@ -319,28 +320,50 @@ def _best_rounds(conditions: Sequence[Any], best: Iterable[Figures]) -> None:
     best = [figures for figures in best if figures.best_round is not None]
     if not best:
         return
-    parts = [
-        sa.select(
-            SeatSummary.player_id,
-            SeatSummary.rules,
-            SeatSummary.match_id,
-            SeatSummary.best_round_number,
-        )
-        .where(
-            *conditions,
-            SeatSummary.player_id == figures.player_id,
-            SeatSummary.rules == figures.rules,
-            SeatSummary.best_round == figures.best_round,
-        )
-        .order_by(SeatSummary.last_played_at, SeatSummary.match_id)
-        .limit(1)
-        .subquery()
-        for figures in best
-    ]
-    rows = db.session.execute(sa.union_all(*(sa.select(part) for part in parts)))
-    found = {(row.player_id, row.rules): (row.match_id, row.best_round_number) for row in rows}
+    statement = _best_round_statement(
+        len(best), filters.since is not None, filters.until is not None
+    )
+    values: dict[str, Any] = {"table_id": table_id}
+    if filters.since is not None:
+        values["since"] = datetime.combine(filters.since, time(), UTC)
+    if filters.until is not None:
+        values["until"] = datetime.combine(filters.until + timedelta(days=1), time(), UTC)
+    for index, figures in enumerate(best):
+        values |= {
+            f"p{index}": figures.player_id,
+            f"r{index}": figures.rules,
+            f"b{index}": figures.best_round,
+        }
+    found = {
+        (row.player_id, row.rules): (row.match_id, row.best_round_number)
+        for row in db.session.execute(statement, values)
+    }
     for figures in best:
         figures.best_at = found.get((figures.player_id, str(figures.rules)))
+
+
+@lru_cache(maxsize=64)
+def _best_round_statement(count: int, since: bool, until: bool) -> sa.CompoundSelect:
+    """The lookups of ``_best_rounds`` for ``count`` players and rulesets, built once."""
+    summary = SeatSummary
+    parts = []
+    for index in range(count):
+        part = sa.select(
+            summary.player_id, summary.rules, summary.match_id, summary.best_round_number
+        ).where(
+            summary.table_id == sa.bindparam("table_id"),
+            summary.player_id == sa.bindparam(f"p{index}"),
+            summary.rules == sa.bindparam(f"r{index}"),
+            summary.best_round == sa.bindparam(f"b{index}"),
+            summary.counted.is_(True),
+        )
+        if since:
+            part = part.where(summary.last_played_at >= sa.bindparam("since"))
+        if until:
+            part = part.where(summary.last_played_at < sa.bindparam("until"))
+        subquery = part.order_by(summary.last_played_at, summary.match_id).limit(1).subquery()
+        parts.append(sa.select(subquery))
+    return sa.union_all(*parts)
 
 
 @dataclass
@@ -411,7 +434,7 @@ def table_statistics(table_id: int, filters: Filters = Filters()) -> TableStatis
         figures = _fill(Figures(row.rules, row.player_id, row.name), row)
         every.append(figures)
         groups.setdefault(row.rules, RulesetGroup(row.rules)).players.append(figures)
-    _best_rounds(where, every)
+    _best_rounds(table_id, filters, every)
     for group in groups.values():
         group.players.sort(key=lambda p: (-p.won, -p.rounds_won, p.name))
     ordered = sorted(groups.values(), key=lambda group: (-group.matches, menu_place(group.rules)))
@@ -452,7 +475,7 @@ def player_statistics(
         )
     ]
     by_rules.sort(key=lambda figures: (-figures.matches, menu_place(figures.rules)))
-    _best_rounds(where, by_rules)
+    _best_rounds(table_id, filters, by_rules)
     month = utc_month(SeatSummary.last_played_at)
     months = db.session.execute(
         sa.select(
