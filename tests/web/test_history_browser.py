@@ -55,9 +55,9 @@ def test_history_pages_on_a_phone_in_both_colour_schemes(page: Page):
     # A match's running totals (remi to 30) with the target line, and its rounds as entered.
     page.goto(table)
     page.locator("ul.matches a.big-link").last.click()
-    chart = page.locator("figure.chart.running svg")
+    chart = page.locator("figure.chart.running svg.chart-svg")
     expect(chart).to_be_visible()
-    expect(page.locator("figure.chart.running polyline")).to_have_count(3)
+    expect(page.locator("figure.chart.running svg.chart-svg polyline")).to_have_count(3)
     expect(page.locator("figure.chart.running .legend")).to_contain_text("Budi 32")
     box = chart.bounding_box()
     assert box and box["width"] <= 360 and box["height"] > 100, box
@@ -72,7 +72,7 @@ def test_history_pages_on_a_phone_in_both_colour_schemes(page: Page):
     page.get_by_role("link", name="Budi").first.click()
     expect(page.locator("h1")).to_have_text("Budi")
     expect(page.locator(".player-overall [data-figure=matches]")).to_have_text("5")
-    expect(page.locator("figure.chart.results rect.played")).to_have_count(5)
+    expect(page.locator("figure.chart.results svg.chart-svg rect.played")).to_have_count(5)
     fits_the_phone(page)
     shoot(page, "player-statistics")
 

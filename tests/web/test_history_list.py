@@ -174,3 +174,27 @@ def test_a_page_costs_the_same_few_queries_with_more_matches(client, app):
         with statements(app) as sent:
             assert client.get(table).status_code == 200
         assert len(sent) <= 10
+
+
+def test_history_pages_need_no_inline_style_or_script(client):
+    """The pages work under a Content-Security-Policy without 'unsafe-inline'."""
+    table = imported(client, TABLE)
+    page = client.get(table + "stats").text
+    budi = re.search(r'/players/(\d+)">Budi<', page).group(1)
+    siti = re.search(r'/players/(\d+)">Siti<', page).group(1)
+    for url in (
+        table,
+        table + "matches",
+        table + "stats",
+        f"{table}players/{budi}",
+        f"{table}head-to-head?first={budi}&second={siti}",
+        table + "m/1/results",
+        table + "m/1/card.svg",
+        "/tables/import",
+    ):
+        body = client.get(url).text
+        assert "style=" not in body and "<style" not in body, url
+        assert not re.search(r"<script(?![^>]*\bsrc=)", body), url
+    scoreboard = client.get(table + "m/1/").text
+    mine = scoreboard.split('<section class="chart-box">')[1].split('<p class="muted">')[0]
+    assert "style=" not in mine and "<script" not in mine

@@ -162,7 +162,7 @@ def test_a_log_the_referee_refuses_is_summarised_as_broken(client, app, table):
     assert found["state"] == "broken" and not seats["Budi"]["counted"]
     client.submit("/language", {"lang": "en", "next": "/"})
     assert "needs a correction" in client.get(table).text
-    assert client.get(table + "matches?state=broken").text.count('class="listed broken"') == 1
+    assert client.get(table + "matches?state=broken").text.count('class="listed state-broken"') == 1
 
 
 def test_the_summary_does_not_change_the_match_version(client, app, table):
