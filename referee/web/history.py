@@ -33,7 +33,7 @@ from sqlalchemy.sql.functions import FunctionElement
 
 from referee.rulesets import RULESETS
 from referee.web.extensions import db
-from referee.web.models import MatchSummary, Player, SeatSummary
+from referee.web.models import SUMMED_FIGURES, MatchSummary, Player, SeatSummary
 from referee.web.summary import BROKEN, FINISHED, as_utc
 
 PAGE_SIZE = 20
@@ -225,19 +225,7 @@ def _add_seats(matches: list[ListedMatch]) -> None:
 
 # -- statistics --------------------------------------------------------------------------------
 
-# The figures summed over a player's matches (SeatSummary columns).
-SUMMED = (
-    "rounds",
-    "rounds_won",
-    "points",
-    "points_won",
-    "at_once",
-    "knocks",
-    "gins",
-    "gins_against",
-    "undercuts",
-    "undercuts_against",
-)
+SUMMED = SUMMED_FIGURES
 
 
 @dataclass

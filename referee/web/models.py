@@ -278,14 +278,8 @@ class MatchSummary(db.Model):
     )
 
 
-STATISTICS_COLUMNS = (
-    "player_id",
-    "rules",
-    "best_round",
-    "counted",
-    "finished",
-    "won",
-    "total",
+# A player's counts in a match (SeatSummary columns), summed over matches by the statistics.
+SUMMED_FIGURES = (
     "rounds",
     "rounds_won",
     "points",
@@ -296,6 +290,17 @@ STATISTICS_COLUMNS = (
     "gins_against",
     "undercuts",
     "undercuts_against",
+)
+# Every column the statistics read, after the table: the columns of their index.
+STATISTICS_COLUMNS = (
+    "player_id",
+    "rules",
+    "best_round",
+    "counted",
+    "finished",
+    "won",
+    "total",
+    *SUMMED_FIGURES,
     "last_played_at",
     "match_id",
     "best_round_number",

@@ -32,7 +32,15 @@ from referee.errors import MatchFileError
 from referee.scoring import Outcome
 from referee.web import matchlog
 from referee.web.extensions import db
-from referee.web.models import Match, MatchPlayer, MatchSummary, Player, Round, SeatSummary
+from referee.web.models import (
+    SUMMED_FIGURES,
+    Match,
+    MatchPlayer,
+    MatchSummary,
+    Player,
+    Round,
+    SeatSummary,
+)
 
 PLAYING, FINISHED, BROKEN = "playing", "finished", "broken"
 STATES = (PLAYING, FINISHED, BROKEN)
@@ -52,18 +60,9 @@ SEAT_FIGURES = (
     "finished",
     "won",
     "total",
-    "rounds",
-    "rounds_won",
-    "points",
-    "points_won",
+    *SUMMED_FIGURES,
     "best_round",
     "best_round_number",
-    "at_once",
-    "knocks",
-    "gins",
-    "gins_against",
-    "undercuts",
-    "undercuts_against",
     "last_played_at",
 )
 
@@ -160,24 +159,9 @@ def _is_void(entry: Any) -> bool:
 
 def _seat_figures(state: Any, name: str) -> dict[str, Any]:
     """One player's figures in a replayed match (all zero when it cannot be replayed)."""
-    figures: dict[str, Any] = {
-        "counted": False,
-        "finished": False,
-        "won": False,
-        "total": 0,
-        "rounds": 0,
-        "rounds_won": 0,
-        "points": 0,
-        "points_won": 0,
-        "best_round": None,
-        "best_round_number": None,
-        "at_once": 0,
-        "knocks": 0,
-        "gins": 0,
-        "gins_against": 0,
-        "undercuts": 0,
-        "undercuts_against": 0,
-    }
+    figures: dict[str, Any] = {"counted": False, "finished": False, "won": False, "total": 0}
+    figures |= dict.fromkeys(SUMMED_FIGURES, 0)
+    figures |= {"best_round": None, "best_round_number": None}
     if state is None:
         return figures
     for result in state.rounds:
