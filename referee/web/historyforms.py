@@ -15,7 +15,7 @@ from wtforms.validators import Optional, ValidationError
 
 from referee.rulesets import RULESETS
 from referee.web.fields import choices
-from referee.web.formbase import Form
+from referee.web.formbase import Form, OneTimeForm
 from referee.web.history import Filters
 from referee.web.models import Player
 from referee.web.summary import BROKEN, FINISHED, PLAYING
@@ -128,7 +128,7 @@ def _player_id(field: SelectField) -> int | None:
     return int(field.data) if field.data and field.data in valid else None
 
 
-class TableImportForm(Form):
+class TableImportForm(OneTimeForm):
     """A whole table as exported (``referee-table/1``): a file, or its text pasted."""
 
     file = FileField(_l("Table file (.json)"))

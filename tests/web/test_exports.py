@@ -337,3 +337,20 @@ def test_every_legal_scenario_round_trips_in_one_table(client):
         match_only = {k: v for k, v in back.items() if k not in ("started", "played")}
         assert match_only == dump_match(read_match(document)), name
         assert replay(match_only).to_json() == expected, name
+
+
+def test_a_table_import_sent_twice_makes_one_table(client, app):
+    import re
+
+    page = client.get("/tables/import").text
+    once = re.search(r'name="once" type="hidden" value="([^"]+)"', page) or re.search(
+        r'name="once" value="([^"]+)"', page
+    )
+    assert once, "the import form carries a one-time token"
+    tables = count(app, CardTable)
+    data = {"document": json.dumps(SMALL), "once": once.group(1)}
+    first = client.submit("/tables/import", data)
+    second = client.submit("/tables/import", data)
+    assert first.status_code == second.status_code == 302
+    assert first.headers["Location"] == second.headers["Location"]
+    assert count(app, CardTable) == tables + 1

@@ -167,9 +167,9 @@ def test_a_log_the_referee_refuses_is_summarised_as_broken(client, app, table):
 
 def test_the_summary_does_not_change_the_match_version(client, app, table):
     match = new_match(client, table, "remi", TWO, target=100)
+    save_round(client, match, TWO, {"Siti": "KH"}, ending="out", player="Budi")
     with app.app_context():
         before = db.session.scalars(sa.select(Match.version)).one()
-    save_round(client, match, TWO, {"Siti": "KH"}, ending="out", player="Budi")
     with app.app_context():
         connection = db.session.connection()
         summary.refresh(connection, db.session.scalars(sa.select(Match.id)).one())

@@ -20,7 +20,7 @@ from markupsafe import Markup
 
 from referee.rulesets import RULESETS
 from referee.scoring import Ending
-from referee.web import cardview, charts, exports, history, matchlog, scoresheet, summary
+from referee.web import cardview, charts, exports, history, matchlog, scoresheet, summary, writes
 from referee.web.access import EDIT, Access, open_match, open_table, remember
 from referee.web.extensions import csrf, db
 from referee.web.historyforms import (
@@ -251,6 +251,9 @@ def table_import() -> Any:
     valid = form.validate_on_submit()
     if form.csrf_token.errors:  # as the app answers any form without its token
         return render_template("errors/csrf.html"), 400
+    if valid and (done := writes.receipt(form.once.data)):
+        flash(gettext("This table was imported already."))
+        return redirect(done)
     if valid:
         raw = form.upload()
         if not raw or not str(raw).strip():
@@ -262,10 +265,13 @@ def table_import() -> Any:
                 form.document.errors.append(str(refusal))
             else:
                 table = exports.create_table(name, players, found)
+                db.session.flush()
+                location = url_for("tables.show", mode=EDIT, key=table.edit_key)
+                writes.keep_receipt(form.once.data, location)
                 db.session.commit()
                 remember(EDIT, table.edit_key)
                 flash(gettext("Table imported with %(count)s matches.", count=len(found)))
-                return redirect(url_for("tables.show", mode=EDIT, key=table.edit_key))
+                return redirect(location)
     db.session.rollback()
     return render_page("history/import.html", form=form)
 
