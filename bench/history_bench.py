@@ -51,7 +51,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import sqlalchemy as sa  # noqa: E402
-from flask_migrate import downgrade, upgrade  # noqa: E402
+from flask_migrate import upgrade  # noqa: E402
 
 from referee.errors import RefereeError  # noqa: E402
 from referee.match import MatchState, read_header  # noqa: E402
@@ -336,6 +336,7 @@ def _insert(
     ):
         for start in range(0, len(rows), 2000):
             connection.execute(sa.insert(table), rows[start : start + 2000])
+    summary.rebuild_totals(connection)
     if connection.dialect.name == "postgresql":  # ids were given: move the sequence on
         connection.execute(
             sa.text("SELECT setval('matches_id_seq', (SELECT max(id) FROM matches))")
@@ -482,9 +483,12 @@ def pg_app(url: str) -> Any:
 
 
 def migrated(app: Any, fresh: bool) -> Any:
+    """The app with its database migrated; ``fresh``: every table dropped first."""
     with app.app_context():
         if fresh:
-            downgrade(directory=str(MIGRATIONS), revision="base")
+            tables = sa.MetaData()
+            tables.reflect(bind=db.engine)
+            tables.drop_all(bind=db.engine)
         upgrade(directory=str(MIGRATIONS))
     return app
 

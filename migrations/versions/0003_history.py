@@ -1,8 +1,9 @@
 """The summaries kept with every match (the match list and the statistics), filled from the log.
 
 Written by hand.  ``match_summaries`` has one row per match, ``seat_summaries``
-one per player and match; both are derived from the rounds as entered by
-``referee.web.summary``, which this revision runs once over the matches already
+one per player and match, ``player_totals`` one per player and ruleset at a
+table (the sums of their seat rows); all are derived from the rounds as entered
+by ``referee.web.summary``, which this revision runs once over the matches already
 stored (the app keeps them up to date from then on).  A later revision that
 changes these tables must run the backfill again (``flask history check --fix``).
 
@@ -68,12 +69,37 @@ def upgrade():
         # Covers every statistics query: they read the index alone, never the table.
         batch_op.create_index('ix_seat_summaries_figures', ['table_id', 'player_id', 'rules', 'best_round', 'counted', 'finished', 'won', 'total', 'rounds', 'rounds_won', 'points', 'points_won', 'at_once', 'knocks', 'gins', 'gins_against', 'undercuts', 'undercuts_against', 'last_played_at', 'match_id', 'best_round_number'], unique=False)
 
+    op.create_table('player_totals',
+    sa.Column('table_id', sa.Integer(), nullable=False),
+    sa.Column('player_id', sa.Integer(), nullable=False),
+    sa.Column('rules', sa.String(length=40), nullable=False),
+    sa.Column('matches', sa.Integer(), nullable=False),
+    sa.Column('finished', sa.Integer(), nullable=False),
+    sa.Column('won', sa.Integer(), nullable=False),
+    sa.Column('rounds', sa.Integer(), nullable=False),
+    sa.Column('rounds_won', sa.Integer(), nullable=False),
+    sa.Column('points', sa.Integer(), nullable=False),
+    sa.Column('points_won', sa.Integer(), nullable=False),
+    sa.Column('at_once', sa.Integer(), nullable=False),
+    sa.Column('knocks', sa.Integer(), nullable=False),
+    sa.Column('gins', sa.Integer(), nullable=False),
+    sa.Column('gins_against', sa.Integer(), nullable=False),
+    sa.Column('undercuts', sa.Integer(), nullable=False),
+    sa.Column('undercuts_against', sa.Integer(), nullable=False),
+    sa.Column('best_round', sa.Integer(), nullable=True),
+    sa.Column('last_played_at', sa.DateTime(timezone=True), nullable=False),
+    sa.ForeignKeyConstraint(['player_id'], ['players.id'], name=op.f('fk_player_totals_player_id_players'), ondelete='CASCADE'),
+    sa.ForeignKeyConstraint(['table_id'], ['card_tables.id'], name=op.f('fk_player_totals_table_id_card_tables'), ondelete='CASCADE'),
+    sa.PrimaryKeyConstraint('table_id', 'player_id', 'rules', name=op.f('pk_player_totals'))
+    )
+
     from referee.web.summary import refresh_all
 
     refresh_all(op.get_bind())
 
 
 def downgrade():
+    op.drop_table('player_totals')
     with op.batch_alter_table('seat_summaries', schema=None) as batch_op:
         batch_op.drop_index('ix_seat_summaries_figures')
     op.drop_table('seat_summaries')

@@ -33,8 +33,8 @@ from sqlalchemy.sql.functions import FunctionElement
 
 from referee.rulesets import RULESETS
 from referee.web.extensions import db
-from referee.web.models import SUMMED_FIGURES, MatchSummary, Player, SeatSummary
-from referee.web.summary import BROKEN, FINISHED, as_utc
+from referee.web.models import SUMMED_FIGURES, MatchSummary, Player, PlayerTotal, SeatSummary
+from referee.web.summary import BROKEN, FINISHED, as_utc, total_columns
 
 PAGE_SIZE = 20
 EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
@@ -263,18 +263,6 @@ class Figures:
         return self.points_won / self.rounds_won if self.rounds_won else None
 
 
-def _figure_columns() -> list[Any]:
-    as_int = sa.Integer
-    return [
-        sa.func.count().label("matches"),
-        sa.func.sum(sa.cast(SeatSummary.finished, as_int)).label("finished"),
-        sa.func.sum(sa.cast(SeatSummary.won, as_int)).label("won"),
-        *(sa.func.sum(getattr(SeatSummary, name)).label(name) for name in SUMMED),
-        sa.func.max(SeatSummary.best_round).label("best_round"),
-        sa.func.max(SeatSummary.last_played_at).label("last_played"),
-    ]
-
-
 def _counted(table_id: int, filters: Filters) -> list[Any]:
     conditions = [
         SeatSummary.table_id == table_id,
@@ -295,7 +283,7 @@ def _fill(figures: Figures, row: Any) -> Figures:
     for name in SUMMED:
         setattr(figures, name, int(getattr(row, name) or 0))
     figures.best_round = row.best_round
-    figures.last_played = row.last_played
+    figures.last_played = row.last_played_at
     return figures
 
 
@@ -407,13 +395,18 @@ def table_statistics(table_id: int, filters: Filters = Filters()) -> TableStatis
         group.matches += row.matches
         if row.state == FINISHED:
             group.finished += row.matches
-    where = _counted(table_id, filters)
-    grouped = (
-        sa.select(SeatSummary.rules, SeatSummary.player_id, *_figure_columns())
-        .where(*where)
-        .group_by(SeatSummary.rules, SeatSummary.player_id)
-        .subquery()
-    )
+    if filters.since is None and filters.until is None:  # all time: the totals kept
+        grouped = sa.select(PlayerTotal).where(PlayerTotal.table_id == table_id)
+        if filters.rules:
+            grouped = grouped.where(PlayerTotal.rules == filters.rules)
+        grouped = grouped.subquery()
+    else:  # a period: added up from each match's row (the figures index holds them all)
+        grouped = (
+            sa.select(SeatSummary.rules, SeatSummary.player_id, *total_columns())
+            .where(*_counted(table_id, filters))
+            .group_by(SeatSummary.rules, SeatSummary.player_id)
+            .subquery()
+        )
     rows = db.session.execute(
         sa.select(grouped, Player.name).join(Player, Player.id == grouped.c.player_id)
     )
@@ -457,9 +450,7 @@ def player_statistics(
     by_rules = [
         _fill(Figures(row.rules, player.id, player.name), row)
         for row in db.session.execute(
-            sa.select(SeatSummary.rules, *_figure_columns())
-            .where(*where)
-            .group_by(SeatSummary.rules)
+            sa.select(SeatSummary.rules, *total_columns()).where(*where).group_by(SeatSummary.rules)
         )
     ]
     by_rules.sort(key=lambda figures: (-figures.matches, menu_place(figures.rules)))
@@ -475,12 +466,7 @@ def player_statistics(
         .group_by(month)
         .order_by(month)
     ).all()
-    finished = db.session.execute(
-        sa.select(SeatSummary.rules, SeatSummary.won)
-        .where(*where, SeatSummary.finished.is_(True))
-        .order_by(SeatSummary.last_played_at, SeatSummary.match_id)
-    ).all()
-    streaks = _longest_streaks(finished)
+    streaks = _longest_streaks(where)
     for figures in by_rules:
         figures.longest_streak = streaks.get(figures.rules, 0)
     overall = _overall(player, by_rules)
@@ -502,18 +488,48 @@ def _overall(player: Player, by_rules: list[Figures]) -> Figures:
     return overall
 
 
-def _longest_streaks(finished: Iterable[Any]) -> dict[str | None, int]:
+def _longest_streaks(where: Sequence[Any]) -> dict[str | None, int]:
     """The longest run of finished matches won, per ruleset and (key None) across them all.
 
-    ``finished``: (rules, won) of each finished match, in the order they were played.
+    Counted by the database in one statement ("gaps and islands"): numbered in the
+    order played, a run of wins keeps the same difference between a match's place
+    among all finished matches and its place among the wins.
     """
-    longest: dict[str | None, int] = {}
-    current: dict[str | None, int] = {}
-    for rules, won in finished:
-        for key in (rules, None):
-            current[key] = current.get(key, 0) + 1 if won else 0
-            longest[key] = max(longest.get(key, 0), current[key])
-    return longest
+    order = (SeatSummary.last_played_at, SeatSummary.match_id)
+    number = sa.func.row_number
+    finished = (
+        sa.select(
+            SeatSummary.rules,
+            SeatSummary.won,
+            (
+                number().over(partition_by=SeatSummary.rules, order_by=order)
+                - number().over(partition_by=(SeatSummary.rules, SeatSummary.won), order_by=order)
+            ).label("run_in_rules"),
+            (
+                number().over(order_by=order)
+                - number().over(partition_by=SeatSummary.won, order_by=order)
+            ).label("run"),
+        )
+        .where(*where, SeatSummary.finished.is_(True))
+        .cte("finished")
+    )
+    won = finished.c.won.is_(True)
+    per_rules = (
+        sa.select(finished.c.rules, sa.func.count().label("length"))
+        .where(won)
+        .group_by(finished.c.rules, finished.c.run_in_rules)
+        .subquery()
+    )
+    overall = (
+        sa.select(sa.func.count().label("length")).where(won).group_by(finished.c.run).subquery()
+    )
+    statement = sa.union_all(
+        sa.select(per_rules.c.rules, sa.func.max(per_rules.c.length).label("longest")).group_by(
+            per_rules.c.rules
+        ),
+        sa.select(sa.null().label("rules"), sa.func.max(overall.c.length).label("longest")),
+    )
+    return {row.rules: int(row.longest or 0) for row in db.session.execute(statement)}
 
 
 PERIODS_SHOWN = 18

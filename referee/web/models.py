@@ -351,3 +351,37 @@ class SeatSummary(db.Model):
 
     summary: Mapped[MatchSummary] = relationship(back_populates="seats")
     player: Mapped[Player] = relationship()
+
+
+class PlayerTotal(db.Model):
+    """A player's figures over all their counted matches of one ruleset at a table.
+
+    The sums of their :class:`SeatSummary` rows, rewritten with them (in the same
+    flush, by :mod:`referee.web.summary`): the statistics of a whole table read
+    these few rows instead of adding up every match.
+    """
+
+    __tablename__ = "player_totals"
+
+    table_id: Mapped[int] = mapped_column(
+        sa.ForeignKey("card_tables.id", ondelete="CASCADE"), primary_key=True
+    )
+    player_id: Mapped[int] = mapped_column(
+        sa.ForeignKey("players.id", ondelete="CASCADE"), primary_key=True
+    )
+    rules: Mapped[str] = mapped_column(sa.String(40), primary_key=True)
+    matches: Mapped[int]
+    finished: Mapped[int]
+    won: Mapped[int]
+    rounds: Mapped[int]
+    rounds_won: Mapped[int]
+    points: Mapped[int]
+    points_won: Mapped[int]
+    at_once: Mapped[int]
+    knocks: Mapped[int]
+    gins: Mapped[int]
+    gins_against: Mapped[int]
+    undercuts: Mapped[int]
+    undercuts_against: Mapped[int]
+    best_round: Mapped[int | None]
+    last_played_at: Mapped[datetime] = mapped_column(sa.DateTime(timezone=True))

@@ -12,7 +12,9 @@ bypass the session's bookkeeping and must refresh the summaries themselves
 (:func:`refresh`).
 
 :func:`check` recomputes every summary from the log and lists the differences
-(``flask --app referee.web history check``; ``--fix`` rewrites them).
+(``flask --app referee.web history check``; ``--fix`` rewrites them).  Each
+player's totals per ruleset at a table (:class:`PlayerTotal`) are the sums of
+their seat rows, added up again for the players of every match rewritten.
 """
 
 from __future__ import annotations
@@ -38,6 +40,7 @@ from referee.web.models import (
     MatchPlayer,
     MatchSummary,
     Player,
+    PlayerTotal,
     Round,
     SeatSummary,
 )
@@ -51,6 +54,7 @@ PLAYERS = Player.__table__
 ROUNDS = Round.__table__
 MATCH_SUMMARIES = MatchSummary.__table__
 SEAT_SUMMARIES = SeatSummary.__table__
+PLAYER_TOTALS = PlayerTotal.__table__
 
 # The figures compared by the check, in the order it reports them.
 MATCH_FIGURES = ("rules", "state", "rounds", "rounds_played", "last_played_at")
@@ -239,20 +243,33 @@ def read_log(connection: Connection, match_id: int) -> MatchLog | None:
     return log
 
 
-def write(connection: Connection, match_id: int, derived: Derived | None) -> None:
-    """Replace a match's summary rows with ``derived`` (remove them when it is None)."""
-    connection.execute(sa.delete(SEAT_SUMMARIES).where(SEAT_SUMMARIES.c.match_id == match_id))
+def write(
+    connection: Connection, match_id: int, derived: Derived | None, *, totals: bool = True
+) -> None:
+    """Replace a match's summary rows with ``derived`` (remove them when it is None), and the
+    totals of the players it had or has (unless ``totals`` is false: the caller rebuilds them)."""
+    before = connection.execute(
+        sa.delete(SEAT_SUMMARIES)
+        .where(SEAT_SUMMARIES.c.match_id == match_id)
+        .returning(SEAT_SUMMARIES.c.table_id, SEAT_SUMMARIES.c.rules, SEAT_SUMMARIES.c.player_id)
+    ).all()
     if derived is None:
         connection.execute(sa.delete(MATCH_SUMMARIES).where(MATCH_SUMMARIES.c.match_id == match_id))
-        return
-    values = {key: value for key, value in derived.match.items() if key != "match_id"}
-    updated = connection.execute(
-        sa.update(MATCH_SUMMARIES).where(MATCH_SUMMARIES.c.match_id == match_id).values(values)
-    )
-    if updated.rowcount == 0:
-        connection.execute(sa.insert(MATCH_SUMMARIES).values(derived.match))
-    if derived.seats:
-        connection.execute(sa.insert(SEAT_SUMMARIES), derived.seats)
+    else:
+        values = {key: value for key, value in derived.match.items() if key != "match_id"}
+        updated = connection.execute(
+            sa.update(MATCH_SUMMARIES).where(MATCH_SUMMARIES.c.match_id == match_id).values(values)
+        )
+        if updated.rowcount == 0:
+            connection.execute(sa.insert(MATCH_SUMMARIES).values(derived.match))
+        if derived.seats:
+            connection.execute(sa.insert(SEAT_SUMMARIES), derived.seats)
+    if totals:
+        seats = derived.seats if derived is not None else []
+        affected = {(row.table_id, row.rules, row.player_id) for row in before} | {
+            (seat["table_id"], seat["rules"], seat["player_id"]) for seat in seats
+        }
+        refresh_totals(connection, affected)
 
 
 def refresh(connection: Connection, match_id: int) -> Derived | None:
@@ -264,11 +281,98 @@ def refresh(connection: Connection, match_id: int) -> Derived | None:
 
 
 def refresh_all(connection: Connection) -> int:
-    """Recompute every match's summary (the migration's backfill); the number of matches."""
+    """Recompute every match's summary and every total (the migration's backfill)."""
     ids = connection.execute(sa.select(MATCHES.c.id).order_by(MATCHES.c.id)).scalars().all()
     for match_id in ids:
-        refresh(connection, match_id)
+        log = read_log(connection, match_id)
+        write(connection, match_id, derive(log) if log is not None else None, totals=False)
+    rebuild_totals(connection)
     return len(ids)
+
+
+# -- the totals of each player and ruleset ----------------------------------------------------
+
+
+def total_columns() -> list[Any]:
+    """A player's figures summed over seat rows, labelled as PlayerTotal's columns."""
+    seat = SEAT_SUMMARIES.c
+    return [
+        sa.func.count().label("matches"),
+        sa.func.sum(sa.cast(seat.finished, sa.Integer)).label("finished"),
+        sa.func.sum(sa.cast(seat.won, sa.Integer)).label("won"),
+        *(sa.func.sum(seat[name]).label(name) for name in SUMMED_FIGURES),
+        sa.func.max(seat.best_round).label("best_round"),
+        sa.func.max(seat.last_played_at).label("last_played_at"),
+    ]
+
+
+def _totals_of(*conditions: Any) -> sa.Select[Any]:
+    seat = SEAT_SUMMARIES.c
+    return (
+        sa.select(seat.table_id, seat.player_id, seat.rules, *total_columns())
+        .where(seat.counted.is_(True), *conditions)
+        .group_by(seat.table_id, seat.player_id, seat.rules)
+    )
+
+
+TOTAL_NAMES = [column.name for column in PLAYER_TOTALS.columns]
+
+
+def refresh_totals(connection: Connection, affected: Iterable[tuple[int, str, int]]) -> None:
+    """Add up again the totals of these (table, ruleset, player): two statements a ruleset."""
+    by_rules: dict[tuple[int, str], set[int]] = {}
+    for table_id, rules, player_id in affected:
+        by_rules.setdefault((table_id, rules), set()).add(player_id)
+    for (table_id, rules), players in sorted(by_rules.items()):
+        total, seat = PLAYER_TOTALS.c, SEAT_SUMMARIES.c
+        connection.execute(
+            sa.delete(PLAYER_TOTALS).where(
+                total.table_id == table_id, total.rules == rules, total.player_id.in_(players)
+            )
+        )
+        connection.execute(
+            sa.insert(PLAYER_TOTALS).from_select(
+                TOTAL_NAMES,
+                _totals_of(
+                    seat.table_id == table_id, seat.rules == rules, seat.player_id.in_(players)
+                ),
+            )
+        )
+
+
+def rebuild_totals(connection: Connection) -> None:
+    """Add up every total again from the seat rows."""
+    connection.execute(sa.delete(PLAYER_TOTALS))
+    connection.execute(sa.insert(PLAYER_TOTALS).from_select(TOTAL_NAMES, _totals_of()))
+
+
+def _compare_totals(connection: Connection) -> list[Difference]:
+    stored = {
+        (row.table_id, row.player_id, row.rules): row._mapping
+        for row in connection.execute(sa.select(PLAYER_TOTALS))
+    }
+    expected = {
+        (row.table_id, row.player_id, row.rules): row._mapping
+        for row in connection.execute(_totals_of())
+    }
+    names = dict(connection.execute(sa.select(PLAYERS.c.id, PLAYERS.c.name)).all())
+    found = []
+    for key in sorted(stored.keys() | expected.keys()):
+        table_id, player_id, rules = key
+        where = f"table {table_id}, {names.get(player_id, player_id)}, {rules}"
+        if key not in expected:
+            found.append(Difference(None, where, "totals", "present", "no counted match"))
+        elif key not in stored:
+            found.append(Difference(None, where, "totals", "missing", "present"))
+        else:
+            found.extend(
+                Difference(
+                    None, where, name, _plain(stored[key][name]), _plain(expected[key][name])
+                )
+                for name in TOTAL_NAMES[3:]
+                if _plain(stored[key][name]) != _plain(expected[key][name])
+            )
+    return found
 
 
 # -- the session hook --------------------------------------------------------------------------
@@ -329,14 +433,15 @@ def _values(obj: object, key: str) -> set[int]:
 class Difference:
     """A stored figure that the log does not give (``player`` None for the match's own)."""
 
-    match_id: int
+    match_id: int | None  # None for a player's totals
     player: str | None
     figure: str
     stored: Any
     derived: Any
 
     def __str__(self) -> str:
-        where = f"match {self.match_id}" + (f", {self.player}" if self.player else "")
+        where = f"match {self.match_id}" if self.match_id is not None else "totals"
+        where += f", {self.player}" if self.player else ""
         return (
             f"{where}: {self.figure} is stored as {self.stored!r}, the log gives {self.derived!r}"
         )
@@ -352,9 +457,12 @@ def check(connection: Connection, *, fix: bool = False) -> list[Difference]:
         derived = derive(log) if log is not None else None
         differences = compare(connection, match_id, derived, log.names if log else [])
         if differences and fix:
-            write(connection, match_id, derived)
+            write(connection, match_id, derived, totals=False)
         found.extend(differences)
-    return found
+    totals = _compare_totals(connection)
+    if (found or totals) and fix:
+        rebuild_totals(connection)
+    return found + totals
 
 
 def compare(

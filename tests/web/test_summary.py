@@ -207,8 +207,27 @@ def test_the_check_command_reports_and_fixes_a_difference(client, app, table):
     assert "match 1: state is stored as 'finished', the log gives 'playing'" in result.output
     assert "match 1, Budi: total is stored as 99, the log gives 10" in result.output
     result = runner.invoke(args=["history", "check", "--fix"])
-    assert result.exit_code == 0 and "1 summaries rewritten" in result.output
+    assert result.exit_code == 0 and "1 match summaries rewritten" in result.output
     assert runner.invoke(args=["history", "check"]).exit_code == 0
+
+
+def test_the_check_compares_each_players_totals_too(client, app, table):
+    match = new_match(client, table, "remi", TWO, target=100)
+    save_round(client, match, TWO, {"Siti": "KH"}, ending="out", player="Budi")
+    save_round(client, match, TWO, {"Budi": "QS"}, ending="out", player="Siti")
+    with app.app_context(), db.engine.begin() as connection:
+        totals = connection.execute(
+            sa.text("SELECT rounds, rounds_won, points FROM player_totals ORDER BY player_id")
+        ).all()
+        # Budi and Siti: two rounds each, one won, 10 points each.
+        assert [tuple(row) for row in totals] == [(2, 1, 10), (2, 1, 10)]
+        connection.execute(sa.text("UPDATE player_totals SET points = 7 WHERE player_id = 1"))
+    result = app.test_cli_runner().invoke(args=["history", "check"])
+    assert result.exit_code == 1
+    assert "totals, table 1, Budi, remi: points is stored as 7, the log gives 10" in result.output
+    result = app.test_cli_runner().invoke(args=["history", "check", "--fix"])
+    assert "0 match summaries and the players' totals rewritten" in result.output
+    assert app.test_cli_runner().invoke(args=["history", "check"]).exit_code == 0
 
 
 def test_the_check_finds_a_missing_summary_and_one_of_a_match_gone(client, app, table):

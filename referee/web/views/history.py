@@ -288,15 +288,16 @@ def check_command(fix: bool) -> None:
         checked = connection.execute(db.select(db.func.count()).select_from(Match)).scalar_one()
     for difference in differences:
         click.echo(str(difference))
-    matches = {difference.match_id for difference in differences}
+    matches = {d.match_id for d in differences if d.match_id is not None}
+    totals = any(d.match_id is None for d in differences)
     if not differences:
         click.echo(f"{checked} matches checked: every summary agrees with the log.")
         return
+    found = f"{len(matches)} match summaries" + (" and the players' totals" if totals else "")
     if fix:
-        click.echo(f"{checked} matches checked: {len(matches)} summaries rewritten from the log.")
+        click.echo(f"{checked} matches checked: {found} rewritten from the log.")
         return
     click.echo(
-        f"{checked} matches checked: {len(matches)} summaries differ from the log "
-        "(run with --fix to rewrite them)."
+        f"{checked} matches checked: {found} differ from the log (run with --fix to rewrite them)."
     )
     sys.exit(1)
