@@ -198,7 +198,7 @@ def read_table_document(raw: bytes | str) -> tuple[str, list[str], list[Imported
             raise TableRefused(gettext("The file is not UTF-8 text.")) from None
     try:
         document = json.loads(raw)
-    except (json.JSONDecodeError, RecursionError):
+    except (ValueError, RecursionError):  # not JSON, or a number too long to read
         raise TableRefused(gettext("The file is not valid JSON.")) from None
     if not isinstance(document, dict) or document.get("format") != TABLE_FORMAT:
         raise TableRefused(gettext("This is not a table export (referee-table/1)."))
