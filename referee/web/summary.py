@@ -395,6 +395,11 @@ def _after_flush(session: Session, _context: Any) -> None:
         write(connection, match_id, None)
 
 
+# What a match's summary depends on: its header, its seats, its complete rounds.  A turn of a
+# live round (an incomplete round) and a new version number change none of it.
+MATCH_LOG = ("rules", "options", "first_dealer", "table_id", "created_at")
+
+
 def _touched(session: Session) -> tuple[set[int], set[int]]:
     """The matches whose log this flush changed, and the matches it deleted."""
     changed: set[int] = set()
@@ -402,14 +407,26 @@ def _touched(session: Session) -> tuple[set[int], set[int]]:
     for obj in session.deleted:
         if isinstance(obj, Match):
             removed |= _values(obj, "id")
-        elif isinstance(obj, Round | MatchPlayer):
+        elif isinstance(obj, MatchPlayer) or (isinstance(obj, Round) and _in_log(obj)):
             changed |= _values(obj, "match_id")
     for obj in _modified(session):
-        if isinstance(obj, Match):
+        if isinstance(obj, Match) and (obj in session.new or _changed(obj, MATCH_LOG)):
             changed |= _values(obj, "id")
-        elif isinstance(obj, Round | MatchPlayer):
+        elif isinstance(obj, MatchPlayer) or (isinstance(obj, Round) and _in_log(obj)):
             changed |= _values(obj, "match_id")
     return changed, removed
+
+
+def _in_log(stored: Round) -> bool:
+    """Whether a round is, or was before this flush, a complete round of the log (in doubt:
+    yes)."""
+    values = _values(stored, "complete", keep_none=True)
+    return not values or None in values or True in values
+
+
+def _changed(obj: object, keys: Sequence[str]) -> bool:
+    state = sa.inspect(obj)
+    return any(state.attrs[key].history.has_changes() for key in keys)
 
 
 def _modified(session: Session) -> Iterable[object]:
@@ -419,11 +436,11 @@ def _modified(session: Session) -> Iterable[object]:
             yield obj
 
 
-def _values(obj: object, key: str) -> set[int]:
+def _values(obj: object, key: str, keep_none: bool = False) -> set[Any]:
     """An attribute's value now and before this flush, without loading anything."""
     attribute = sa.inspect(obj).attrs[key]
     values = {attribute.loaded_value, *attribute.history.deleted}
-    return {value for value in values if value is not NO_VALUE and value is not None}
+    return {value for value in values if value is not NO_VALUE and (keep_none or value is not None)}
 
 
 # -- the check ---------------------------------------------------------------------------------

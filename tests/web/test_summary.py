@@ -298,3 +298,27 @@ def test_the_migration_summarises_the_matches_already_stored(database, tmp_path)
         db.session.remove()
         downgrade(directory=str(MIGRATIONS), revision="base")
         db.engine.dispose()
+
+
+def test_a_live_turn_leaves_the_summary_alone(client, app, table):
+    """A turn of a live round is not in the log yet: no summary is rewritten for it."""
+    import sqlalchemy as sa
+
+    match = new_match(client, table, "remi", THREE, target=200)
+    sent: list[str] = []
+
+    def count(conn, cursor, statement, *args):
+        sent.append(statement)
+
+    with app.app_context():
+        engine = db.engine
+    sa.event.listen(engine, "before_cursor_execute", count)
+    try:
+        response = client.submit(
+            match + "live/turn", {"player": "Siti", "melds": "7S 8S 9S", "action": "save"}
+        )
+    finally:
+        sa.event.remove(engine, "before_cursor_execute", count)
+    assert response.status_code == 302, errors(response)
+    assert not [s for s in sent if "summaries" in s or "player_totals" in s]
+    stored(app, match)  # and the check still finds nothing
