@@ -2,10 +2,11 @@
 
 The table document (``referee-table/1``) holds the table's name, its players
 and every match as its ``referee-match/1`` document, written and read by the
-engine (:mod:`referee.matchfile`), with two keys the engine ignores: when the
-match was set up (``started``) and when each round was entered (``played``).
-A live round that is not finished is not part of a match document and is not
-exported.  An import reads and replays every match before it stores anything:
+engine (:mod:`referee.matchfile`), with keys the engine ignores: when the
+match was set up (``started``), when each round was entered (``played``) and,
+for an archived match, when it was archived (``archived``).  A live round that
+is not finished is not part of a match document, and deleted matches and
+rounds are not exported.  An import reads and replays every match before it stores anything:
 one refusal and nothing is created.
 """
 
@@ -151,9 +152,10 @@ def table_document(table: CardTable) -> dict[str, Any]:
     """The table, its players and every match (oldest first) as one JSON-ready document."""
     matches = db.session.scalars(
         select(Match)
-        .where(Match.table_id == table.id)
+        .where(Match.table_id == table.id, Match.deleted_at.is_(None))
         .options(
-            selectinload(Match.seats).selectinload(MatchPlayer.player), selectinload(Match.rounds)
+            selectinload(Match.seats).selectinload(MatchPlayer.player),
+            selectinload(Match.stored_rounds),
         )
         .order_by(Match.id)
     )
@@ -168,6 +170,8 @@ def table_document(table: CardTable) -> dict[str, Any]:
             document = matchlog.header(match) | {"rounds": [r.entry for r in match.complete_rounds]}
         document["started"] = _moment(match.created_at)
         document["played"] = [_moment(r.created_at) for r in match.complete_rounds]
+        if match.archived_at is not None:
+            document["archived"] = _moment(match.archived_at)
         documents.append(document)
     return {
         "format": TABLE_FORMAT,
@@ -186,6 +190,7 @@ class ImportedMatch:
     document: dict[str, Any]  # canonical, as the engine wrote it back
     started: datetime | None
     played: list[datetime | None]
+    archived: datetime | None = None
 
 
 def read_table_document(raw: bytes | str) -> tuple[str, list[str], list[ImportedMatch]]:
@@ -287,6 +292,7 @@ def _read_match(raw: Any, spelling: dict[str, str]) -> ImportedMatch:
             _read_moment(moments[i] if i < len(moments) else None)
             for i in range(len(canonical["rounds"]))
         ],
+        _read_moment(raw.get("archived")),
     )
 
 
@@ -323,6 +329,7 @@ def create_table(name: str, players: Sequence[str], matches: Sequence[ImportedMa
             options=document["options"],
             first_dealer=document["first_dealer"],
             created_at=imported.started or imported_at,
+            archived_at=imported.archived,
         )
         for seat, player_name in enumerate(document["players"]):
             match.seats.append(MatchPlayer(seat=seat, player=player(player_name)))
@@ -330,6 +337,8 @@ def create_table(name: str, players: Sequence[str], matches: Sequence[ImportedMa
             zip(document["rounds"], imported.played, strict=True), start=1
         ):
             when = played or imported_at
-            match.rounds.append(Round(number=number, entry=entry, created_at=when, updated_at=when))
+            match.stored_rounds.append(
+                Round(number=number, entry=entry, created_at=when, updated_at=when)
+            )
         db.session.add(match)
     return table

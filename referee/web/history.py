@@ -51,6 +51,7 @@ class Filters:
     state: str | None = None
     since: date | None = None
     until: date | None = None
+    archived: bool = False  # the list: the archived matches instead of the others
 
     def period(self, column: Any) -> list[Any]:
         """Conditions keeping ``column`` (a played-at time) within the period."""
@@ -160,9 +161,16 @@ def match_page(
     after: Cursor | None = None,
     size: int = PAGE_SIZE,
 ) -> MatchPage:
-    """One page of the table's matches, newest first: two queries."""
+    """One page of the table's matches, newest first: two queries.
+
+    Deleted matches are left out; archived ones are listed only with ``archived``.
+    """
     summary = MatchSummary
-    query = sa.select(summary).where(summary.table_id == table_id)
+    query = sa.select(summary).where(
+        summary.table_id == table_id,
+        summary.deleted.is_(False),
+        summary.archived.is_(filters.archived),
+    )
     if filters.rules:
         query = query.where(summary.rules == filters.rules)
     if filters.state:
@@ -208,6 +216,21 @@ def match_page(
         older = cursors[-1] if cursors else None
         newer = cursors[0] if more else None
     return MatchPage(matches, older, newer)
+
+
+def archived_count(table_id: int) -> int:
+    """How many of the table's matches are archived (and not deleted)."""
+    summary = MatchSummary
+    return int(
+        db.session.scalar(
+            sa.select(sa.func.count()).where(
+                summary.table_id == table_id,
+                summary.archived.is_(True),
+                summary.deleted.is_(False),
+            )
+        )
+        or 0
+    )
 
 
 def _add_seats(matches: list[ListedMatch]) -> None:
@@ -374,7 +397,11 @@ class TableStatistics:
 def table_statistics(table_id: int, filters: Filters = Filters()) -> TableStatistics:
     """Every player's figures per ruleset at a table: three queries."""
     summary = MatchSummary
-    conditions = [summary.table_id == table_id, *filters.period(summary.last_played_at)]
+    conditions = [
+        summary.table_id == table_id,
+        summary.deleted.is_(False),
+        *filters.period(summary.last_played_at),
+    ]
     if filters.rules:
         conditions.append(summary.rules == filters.rules)
     counts = db.session.execute(

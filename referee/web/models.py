@@ -260,7 +260,10 @@ class MatchSummary(db.Model):
             "rules",
             "state",
             "rounds_played",
+            "archived",
+            "deleted",
         ),
+        sa.Index("ix_match_summaries_archived", "table_id", "archived", "deleted"),
     )
 
     match_id: Mapped[int] = mapped_column(
@@ -272,6 +275,8 @@ class MatchSummary(db.Model):
     rounds: Mapped[int]  # complete rounds, void ones included
     rounds_played: Mapped[int]  # complete rounds that are not void
     last_played_at: Mapped[datetime] = mapped_column(sa.DateTime(timezone=True))
+    archived: Mapped[bool]  # out of the list (the archived matches show it), in the statistics
+    deleted: Mapped[bool]  # out of the list and the statistics, until restored or purged
 
     seats: Mapped[list[SeatSummary]] = relationship(
         back_populates="summary", order_by="SeatSummary.seat", cascade="all, delete-orphan"
@@ -310,8 +315,8 @@ STATISTICS_COLUMNS = (
 class SeatSummary(db.Model):
     """One player's figures in one match, derived from its log with :class:`MatchSummary`.
 
-    ``counted`` is true when the match can be replayed and has a round that is
-    not void: the statistics count only those.  ``points`` are the round scores
+    ``counted`` is true when the match can be replayed, has a round that is not
+    void and is not deleted: the statistics count only those.  ``points`` are the round scores
     (match-end bonuses are in ``total`` only); ``best_round`` the highest of them.
     Gins and undercuts are counted for the player who scored them and "against"
     the player who conceded them (the undercut knocker).

@@ -57,7 +57,15 @@ SEAT_SUMMARIES = SeatSummary.__table__
 PLAYER_TOTALS = PlayerTotal.__table__
 
 # The figures compared by the check, in the order it reports them.
-MATCH_FIGURES = ("rules", "state", "rounds", "rounds_played", "last_played_at")
+MATCH_FIGURES = (
+    "rules",
+    "state",
+    "rounds",
+    "rounds_played",
+    "last_played_at",
+    "archived",
+    "deleted",
+)
 SEAT_FIGURES = (
     "seat",
     "counted",
@@ -80,7 +88,7 @@ def as_utc(moment: datetime) -> datetime:
 
 @dataclass
 class MatchLog:
-    """One match as stored: its header, its seats and its complete rounds."""
+    """One match as stored: its header, its seats and its complete rounds (not deleted)."""
 
     match_id: int
     table_id: int
@@ -88,6 +96,8 @@ class MatchLog:
     options: Any
     first_dealer: str
     created_at: datetime
+    archived: bool = False
+    deleted: bool = False
     seats: list[tuple[int, int, str]] = field(default_factory=list)  # seat, player id, name
     rounds: list[tuple[int, Any, datetime]] = field(default_factory=list)  # number, entry, when
 
@@ -141,10 +151,13 @@ def derive(log: MatchLog, seen: matchlog.Outlook | None = None) -> Derived:
         "rounds": len(log.rounds),
         "rounds_played": played,
         "last_played_at": last_played,
+        "archived": log.archived,
+        "deleted": log.deleted,
     }
     seats = []
     for seat, player_id, name in log.seats:
         figures = _seat_figures(state, name)
+        figures["counted"] = figures["counted"] and not log.deleted
         figures.update(
             match_id=log.match_id,
             player_id=player_id,
@@ -208,6 +221,8 @@ def read_log(connection: Connection, match_id: int) -> MatchLog | None:
             MATCHES.c.options,
             MATCHES.c.first_dealer,
             MATCHES.c.created_at,
+            MATCHES.c.archived_at,
+            MATCHES.c.deleted_at,
             SEATS.c.seat,
             SEATS.c.player_id,
             PLAYERS.c.name,
@@ -230,13 +245,19 @@ def read_log(connection: Connection, match_id: int) -> MatchLog | None:
         first.options,
         first.first_dealer,
         first.created_at,
+        archived=first.archived_at is not None,
+        deleted=first.deleted_at is not None,
         seats=[(row.seat, row.player_id, row.name) for row in rows if row.seat is not None],
     )
     log.rounds = [
         (row.number, row.entry, row.created_at)
         for row in connection.execute(
             sa.select(ROUNDS.c.number, ROUNDS.c.entry, ROUNDS.c.created_at)
-            .where(ROUNDS.c.match_id == match_id, ROUNDS.c.complete.is_(True))
+            .where(
+                ROUNDS.c.match_id == match_id,
+                ROUNDS.c.complete.is_(True),
+                ROUNDS.c.deleted_at.is_(None),
+            )
             .order_by(ROUNDS.c.number)
         )
     ]
@@ -397,7 +418,15 @@ def _after_flush(session: Session, _context: Any) -> None:
 
 # What a match's summary depends on: its header, its seats, its complete rounds.  A turn of a
 # live round (an incomplete round) and a new version number change none of it.
-MATCH_LOG = ("rules", "options", "first_dealer", "table_id", "created_at")
+MATCH_LOG = (
+    "rules",
+    "options",
+    "first_dealer",
+    "table_id",
+    "created_at",
+    "archived_at",
+    "deleted_at",
+)
 
 
 def _touched(session: Session) -> tuple[set[int], set[int]]:

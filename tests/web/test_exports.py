@@ -355,3 +355,16 @@ def test_a_table_import_sent_twice_makes_one_table(client, app):
     assert first.status_code == second.status_code == 302
     assert first.headers["Location"] == second.headers["Location"]
     assert count(app, CardTable) == tables + 1
+
+
+def test_archived_matches_travel_and_deleted_ones_stay_behind(client):
+    table = imported_table(client, TABLE)
+    assert client.submit(table + "m/1/archive").status_code == 302
+    assert client.submit(table + "m/2/delete").status_code == 302
+    exported = json.loads(client.get(table + "export.json").data)
+    assert len(exported["matches"]) == 7  # M2 deleted
+    assert "archived" in exported["matches"][0] and "archived" not in exported["matches"][1]
+    again = imported_table(client, exported)
+    listed = client.get(again + "matches?show=archived").text
+    assert listed.count('class="listed ') == 1
+    assert json.loads(client.get(again + "export.json").data) == exported

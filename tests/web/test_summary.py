@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 
 import pytest
 import sqlalchemy as sa
@@ -322,3 +323,46 @@ def test_a_live_turn_leaves_the_summary_alone(client, app, table):
     assert response.status_code == 302, errors(response)
     assert not [s for s in sent if "summaries" in s or "player_totals" in s]
     stored(app, match)  # and the check still finds nothing
+
+
+def test_archived_deleted_and_restored_matches(client, app, table):
+    """Archived: out of the list, in the statistics; deleted: out of both, until restored."""
+    client.submit("/language", {"lang": "en", "next": "/"})
+    match = new_match(client, table, "remi", TWO, target=100)
+    save_round(client, match, TWO, {"Siti": "KH"}, ending="out", player="Budi")
+    other = new_match(client, table, "gin", TWO, target=100)
+    listed = table + "matches"
+
+    def ids(url):
+        return [int(i) for i in re.findall(r'/m/(\d+)/"', client.get(url).text.split("<main")[1])]
+
+    assert client.submit(match + "archive").status_code == 302
+    found, seats = stored(app, match)
+    assert found["archived"] and seats["Budi"]["counted"]
+    assert 1 not in ids(listed) and ids(listed + "?show=archived") == [1]
+    assert "Archived matches (1)" in client.get(listed).text
+    assert '<tr data-player="Budi">' in client.get(table + "stats").text
+    assert client.submit(match + "unarchive").status_code == 302
+    assert client.submit(match + "delete").status_code == 302
+    found, seats = stored(app, match)
+    assert found["deleted"] and not seats["Budi"]["counted"]
+    assert ids(listed) == [int(other.rstrip("/").split("/")[-1])]
+    assert '<tr data-player="Budi">' not in client.get(table + "stats").text
+    with app.app_context():
+        assert db.session.scalar(sa.text("SELECT count(*) FROM player_totals")) == 0
+    assert client.submit(match + "undelete").status_code == 302
+    assert stored(app, match)[1]["Budi"]["counted"]
+    assert '<tr data-player="Budi">' in client.get(table + "stats").text
+
+
+def test_a_deleted_last_round_leaves_the_summary(client, app, table):
+    match = new_match(client, table, "remi", TWO, target=100)
+    save_round(client, match, TWO, {"Siti": "KH"}, ending="out", player="Budi")
+    save_round(client, match, TWO, {"Siti": "QH"}, ending="out", player="Budi")
+    assert stored(app, match)[1]["Budi"]["total"] == 20
+    button = client.hidden_fields(match + "rounds/undo")
+    assert client.submit(match + "rounds/undo", button, fresh=False).status_code == 302
+    found, seats = stored(app, match)
+    assert (found["rounds"], seats["Budi"]["total"]) == (1, 10)  # stored, but not in the log
+    assert client.submit(match + "rounds/2/undelete").status_code == 302
+    assert stored(app, match)[1]["Budi"]["total"] == 20

@@ -36,9 +36,7 @@ bp = Blueprint("history", __name__, cli_group="history")
 PREFIX = "/<any(t,v):mode>/<key>"
 # Matches listed on the table's own page (the whole list is a page of its own).
 TABLE_PAGE_MATCHES = 10
-FILTERS = ("player", "rules", "state", "since", "until")
-# The rulesets whose scoring knows a gin (a knock with no deadwood).
-GIN_SCORING = ("gin",)
+FILTERS = ("player", "rules", "state", "since", "until", "show")
 # A whole table may be far bigger than one match file.
 TABLE_UPLOAD_MAX = 32 * 1024 * 1024
 
@@ -50,16 +48,16 @@ def running_chart(sheet: scoresheet.Sheet) -> charts.LineChart | None:
 
 @bp.app_template_global()
 def figures_shown(rules_id: str) -> set[str]:
-    """The figures beyond the common ones that a ruleset's rounds can give."""
+    """The figures beyond the common ones that a ruleset's rounds can give (from its data)."""
     rules = RULESETS.get(rules_id)
     shown: set[str] = set()
     if rules is None:
         return shown
-    if rules.at_once_doubles:
+    if rules.counts_at_once:
         shown.add("at_once")
     if Ending.KNOCK in rules.endings:
         shown |= {"knocks", "undercuts"}
-    if rules.id in GIN_SCORING:
+    if rules.bonuses.gin:
         shown.add("gins")
     return shown
 
@@ -101,9 +99,14 @@ def _card_html(code: str) -> Markup:
     ).format(colour=found.colour, joker=joker, code=found.code, mark=mark, label=found.label)
 
 
-def table_matches(access: Access) -> history.MatchPage:
-    """The newest matches, for the table's own page."""
-    return history.match_page(access.table.id, size=TABLE_PAGE_MATCHES)
+def table_matches(access: Access, *, archived: bool = False) -> history.MatchPage:
+    """The newest matches (or archived ones), for the table's own page."""
+    filters = history.Filters(archived=archived)
+    return history.match_page(access.table.id, filters, size=TABLE_PAGE_MATCHES)
+
+
+def archived_count(access: Access) -> int:
+    return history.archived_count(access.table.id)
 
 
 def _filter_args() -> dict[str, str]:
@@ -116,14 +119,21 @@ def matches(mode: str, key: str) -> Any:
     access = open_table(mode, key)
     form = MatchFilterForm(access.table.players, formdata=request.args)
     form.validate()
+    archived = request.args.get("show") == "archived"
     page = history.match_page(
         access.table.id,
-        form.filters(),
+        form.filters(archived=archived),
         before=history.Cursor.parse(request.args.get("before")),
         after=history.Cursor.parse(request.args.get("after")),
     )
     return render_page(
-        "history/matches.html", access=access, form=form, page=page, args=_filter_args()
+        "history/matches.html",
+        access=access,
+        form=form,
+        page=page,
+        archived=archived,
+        archived_count=0 if archived else history.archived_count(access.table.id),
+        args=_filter_args(),
     )
 
 

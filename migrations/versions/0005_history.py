@@ -7,16 +7,19 @@ by ``referee.web.summary``, which this revision runs once over the matches alrea
 stored (the app keeps them up to date from then on).  A later revision that
 changes these tables must run the backfill again (``flask history check --fix``).
 
-Revision ID: 0003_history
-Revises: 0002_versions
+It comes after ``0004_evening``: the summaries leave out deleted rounds and
+matches and mark archived ones, so the backfill reads the columns that revision adds.
+
+Revision ID: 0005_history
+Revises: 0004_evening
 Create Date: 2026-12-02 09:00:00
 """
 from alembic import op
 import sqlalchemy as sa
 
 
-revision = '0003_history'
-down_revision = '0002_versions'
+revision = '0005_history'
+down_revision = '0004_evening'
 branch_labels = None
 depends_on = None
 
@@ -30,12 +33,15 @@ def upgrade():
     sa.Column('rounds', sa.Integer(), nullable=False),
     sa.Column('rounds_played', sa.Integer(), nullable=False),
     sa.Column('last_played_at', sa.DateTime(timezone=True), nullable=False),
+    sa.Column('archived', sa.Boolean(), nullable=False),
+    sa.Column('deleted', sa.Boolean(), nullable=False),
     sa.ForeignKeyConstraint(['match_id'], ['matches.id'], name=op.f('fk_match_summaries_match_id_matches'), ondelete='CASCADE'),
     sa.ForeignKeyConstraint(['table_id'], ['card_tables.id'], name=op.f('fk_match_summaries_table_id_card_tables'), ondelete='CASCADE'),
     sa.PrimaryKeyConstraint('match_id', name=op.f('pk_match_summaries'))
     )
     with op.batch_alter_table('match_summaries', schema=None) as batch_op:
-        batch_op.create_index('ix_match_summaries_listing', ['table_id', 'last_played_at', 'match_id', 'rules', 'state', 'rounds_played'], unique=False)
+        batch_op.create_index('ix_match_summaries_listing', ['table_id', 'last_played_at', 'match_id', 'rules', 'state', 'rounds_played', 'archived', 'deleted'], unique=False)
+        batch_op.create_index('ix_match_summaries_archived', ['table_id', 'archived', 'deleted'], unique=False)
 
     op.create_table('seat_summaries',
     sa.Column('match_id', sa.Integer(), nullable=False),
@@ -104,5 +110,6 @@ def downgrade():
         batch_op.drop_index('ix_seat_summaries_figures')
     op.drop_table('seat_summaries')
     with op.batch_alter_table('match_summaries', schema=None) as batch_op:
+        batch_op.drop_index('ix_match_summaries_archived')
         batch_op.drop_index('ix_match_summaries_listing')
     op.drop_table('match_summaries')
