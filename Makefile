@@ -65,6 +65,7 @@ test: $(STAMP) system-deps lint typecheck
 bench: $(STAMP)
 	$(BIN)/python bench/gin_bench.py
 	$(BIN)/python bench/table_bench.py
+	$(BIN)/python bench/history_bench.py
 
 clean:
 	rm -rf $(VENV) build *.egg-info

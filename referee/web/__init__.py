@@ -11,9 +11,15 @@ stored rounds (:mod:`referee.web.matchlog`) and the page shows what it says.
   matches with seats, rounds as entered); one reviewed Alembic revision.
 - ``access``: a table is reached only through its edit or view key.
 - ``fields``, ``forms``, ``roundforms``: WTForms (CSRF on every form).
-- ``matchlog``, ``scoresheet``, ``stats``, ``gin_view``, ``feedback``: the
-  thin glue between forms, the engine and the templates.
-- ``views/``: one blueprint per area (main, tables, matches, rounds, live, tools);
+- ``matchlog``, ``scoresheet``, ``gin_view``, ``feedback``: the thin glue
+  between forms, the engine and the templates.
+- ``summary``: the summary kept with each match (derived from its log by the
+  engine, rewritten in the flush of every change); ``history``, ``charts``,
+  ``exports``, ``historyforms``: the match list, statistics, head-to-head,
+  charts, CSV, the whole table as JSON and the results card, all read from
+  those summaries.
+- ``views/``: one blueprint per area (main, tables, matches, rounds, live, tools,
+  history);
   ``views.pages`` renders every page the same way (400 while a form shows an error).
 - ``links``, ``addresses``, ``serve``: links and QR codes the other phones can open,
   and the production server (gunicorn) that ``make run`` starts.

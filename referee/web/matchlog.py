@@ -179,9 +179,43 @@ def _replay_key(match: Match) -> str:
     key is taken from them as stored; two spellings of one round replay alike and
     at worst are replayed once each.
     """
-    stored = [r.entry for r in match.complete_rounds]
-    text = json.dumps([header(match), stored], sort_keys=True, ensure_ascii=False)
+    return _stored_key(header(match), [r.entry for r in match.complete_rounds])
+
+
+def _stored_key(head: dict[str, Any], entries: Sequence[Any]) -> str:
+    text = json.dumps([head, list(entries)], sort_keys=True, ensure_ascii=False)
     return hashlib.sha256(text.encode()).hexdigest()
+
+
+HEADER_KEYS = ("format", "rules", "options", "players", "first_dealer")
+
+
+def stored_outlook(head: dict[str, Any], stored: Sequence[tuple[int, Any]]) -> Outlook:
+    """A match replayed from its header and its rounds as stored (``(number, entry)`` pairs),
+    from the cache that :func:`outlook` shares when the same rounds were replayed already."""
+    try:
+        key = _stored_key(head, [entry for _number, entry in stored])
+    except (RecursionError, TypeError, ValueError):
+        return Outlook(None, MatchFileError(STORED_UNREADABLE))
+    seen = REPLAYS.get(key)
+    if seen is None:
+        try:
+            rounds: list[Any] = []
+            if stored:
+                match_header = call_engine(read_header, head)
+                rounds = [canonical_round(entry, match_header, n) for n, entry in stored]
+            seen = Outlook(replay(head | {"rounds": rounds}), None)
+        except RefereeError as error:
+            seen = Outlook(None, error)
+        REPLAYS.put(key, seen)
+    return seen
+
+
+def replayed(doc: dict[str, Any]) -> Outlook:
+    """A whole match document replayed (or why it cannot be), through the same cache."""
+    rounds = doc.get("rounds") or []
+    head = {key: doc.get(key) for key in HEADER_KEYS}
+    return stored_outlook(head, list(enumerate(rounds, start=1)))
 
 
 def outlook(match: Match) -> Outlook:

@@ -235,3 +235,158 @@ class WriteReceipt(db.Model):
     created_at: Mapped[datetime] = mapped_column(
         sa.DateTime(timezone=True), default=now, index=True
     )
+
+
+class MatchSummary(db.Model):
+    """What the match list and the statistics need of one match, derived from its log.
+
+    Written only by :mod:`referee.web.summary`, which replays the match through
+    the engine in the same flush as every change of its rounds, seats or options;
+    ``flask history check`` recomputes every summary from the log and reports any
+    difference.  ``state`` is ``playing``, ``finished`` or ``broken`` (the log
+    cannot be replayed); ``last_played_at`` is when its latest round was
+    entered (when the match was set up, before its first round).
+    """
+
+    __tablename__ = "match_summaries"
+    # The list reads a table's matches newest first, filtered by game and state; the statistics
+    # count them per game and state: all from this index.
+    __table_args__ = (
+        sa.Index(
+            "ix_match_summaries_listing",
+            "table_id",
+            "last_played_at",
+            "match_id",
+            "rules",
+            "state",
+            "rounds_played",
+            "archived",
+            "deleted",
+        ),
+        sa.Index("ix_match_summaries_archived", "table_id", "archived", "deleted"),
+    )
+
+    match_id: Mapped[int] = mapped_column(
+        sa.ForeignKey("matches.id", ondelete="CASCADE"), primary_key=True
+    )
+    table_id: Mapped[int] = mapped_column(sa.ForeignKey("card_tables.id", ondelete="CASCADE"))
+    rules: Mapped[str] = mapped_column(sa.String(40))
+    state: Mapped[str] = mapped_column(sa.String(10))
+    rounds: Mapped[int]  # complete rounds, void ones included
+    rounds_played: Mapped[int]  # complete rounds that are not void
+    last_played_at: Mapped[datetime] = mapped_column(sa.DateTime(timezone=True))
+    archived: Mapped[bool]  # out of the list (the archived matches show it), in the statistics
+    deleted: Mapped[bool]  # out of the list and the statistics, until restored or purged
+
+    seats: Mapped[list[SeatSummary]] = relationship(
+        back_populates="summary", order_by="SeatSummary.seat", cascade="all, delete-orphan"
+    )
+
+
+# A player's counts in a match (SeatSummary columns), summed over matches by the statistics.
+SUMMED_FIGURES = (
+    "rounds",
+    "rounds_won",
+    "points",
+    "points_won",
+    "at_once",
+    "knocks",
+    "gins",
+    "gins_against",
+    "undercuts",
+    "undercuts_against",
+)
+# Every column the statistics read, after the table: the columns of their index.
+STATISTICS_COLUMNS = (
+    "player_id",
+    "rules",
+    "best_round",
+    "counted",
+    "finished",
+    "won",
+    "total",
+    *SUMMED_FIGURES,
+    "last_played_at",
+    "match_id",
+    "best_round_number",
+)
+
+
+class SeatSummary(db.Model):
+    """One player's figures in one match, derived from its log with :class:`MatchSummary`.
+
+    ``counted`` is true when the match can be replayed, has a round that is not
+    void and is not deleted: the statistics count only those.  ``points`` are the round scores
+    (match-end bonuses are in ``total`` only); ``best_round`` the highest of them.
+    Gins and undercuts are counted for the player who scored them and "against"
+    the player who conceded them (the undercut knocker).
+    """
+
+    __tablename__ = "seat_summaries"
+    # The statistics read a player's rows of a table, or every row of a table, and nothing else:
+    # this index holds all they need, so they never visit the table itself.
+    __table_args__ = (sa.Index("ix_seat_summaries_figures", "table_id", *STATISTICS_COLUMNS),)
+
+    match_id: Mapped[int] = mapped_column(
+        sa.ForeignKey("match_summaries.match_id", ondelete="CASCADE"), primary_key=True
+    )
+    player_id: Mapped[int] = mapped_column(
+        sa.ForeignKey("players.id", ondelete="CASCADE"), primary_key=True
+    )
+    table_id: Mapped[int] = mapped_column(sa.ForeignKey("card_tables.id", ondelete="CASCADE"))
+    rules: Mapped[str] = mapped_column(sa.String(40))
+    seat: Mapped[int]
+    counted: Mapped[bool]
+    finished: Mapped[bool]
+    won: Mapped[bool]
+    total: Mapped[int]
+    rounds: Mapped[int]
+    rounds_won: Mapped[int]
+    points: Mapped[int]
+    points_won: Mapped[int]
+    best_round: Mapped[int | None]
+    best_round_number: Mapped[int | None]
+    at_once: Mapped[int]
+    knocks: Mapped[int]
+    gins: Mapped[int]
+    gins_against: Mapped[int]
+    undercuts: Mapped[int]
+    undercuts_against: Mapped[int]
+    last_played_at: Mapped[datetime] = mapped_column(sa.DateTime(timezone=True))
+
+    summary: Mapped[MatchSummary] = relationship(back_populates="seats")
+    player: Mapped[Player] = relationship()
+
+
+class PlayerTotal(db.Model):
+    """A player's figures over all their counted matches of one ruleset at a table.
+
+    The sums of their :class:`SeatSummary` rows, rewritten with them (in the same
+    flush, by :mod:`referee.web.summary`): the statistics of a whole table read
+    these few rows instead of adding up every match.
+    """
+
+    __tablename__ = "player_totals"
+
+    table_id: Mapped[int] = mapped_column(
+        sa.ForeignKey("card_tables.id", ondelete="CASCADE"), primary_key=True
+    )
+    player_id: Mapped[int] = mapped_column(
+        sa.ForeignKey("players.id", ondelete="CASCADE"), primary_key=True
+    )
+    rules: Mapped[str] = mapped_column(sa.String(40), primary_key=True)
+    matches: Mapped[int]
+    finished: Mapped[int]
+    won: Mapped[int]
+    rounds: Mapped[int]
+    rounds_won: Mapped[int]
+    points: Mapped[int]
+    points_won: Mapped[int]
+    at_once: Mapped[int]
+    knocks: Mapped[int]
+    gins: Mapped[int]
+    gins_against: Mapped[int]
+    undercuts: Mapped[int]
+    undercuts_against: Mapped[int]
+    best_round: Mapped[int | None]
+    last_played_at: Mapped[datetime] = mapped_column(sa.DateTime(timezone=True))

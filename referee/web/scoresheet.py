@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from referee.errors import RefereeError
-from referee.match import MatchState
+from referee.match import MatchState, RoundResult
 from referee.rulesets import Ruleset, find_ruleset
 from referee.web.cardview import CardFace, picker_deck
 from referee.web.labels import outcome_key, outcome_label
@@ -22,6 +22,7 @@ class SheetRow:
     winners: list[str]
     scores: dict[str, int]
     running: dict[str, int]
+    result: RoundResult | None = None  # the replayed round: its verdicts (notes) and detail
 
 
 @dataclass
@@ -81,6 +82,7 @@ def build(match: Match, state: MatchState | None) -> Sheet:
                 winners=list(result.winners),
                 scores=scores,
                 running=dict(running),
+                result=result,
             )
         )
     sheet.totals = {name: int(dict(state.totals).get(name, 0)) for name in players}

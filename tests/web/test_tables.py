@@ -139,15 +139,10 @@ def test_statistics_per_table(client):
     new_match(client, url, "gin", ["Siti", "Andi"])
     page = client.get(url + "stats")
     assert page.status_code == 200
-    rows = {
-        row.split("</th>")[0].split(">")[-1]: row
-        for row in text(page).split('<th scope="row">')[1:]
-    }
-    budi = rows["Budi"]
-    cells = [c.split("<")[0] for c in budi.split("<td>")[1:]]
-    # matches, won, rounds, rounds won, best round, average
-    assert cells[:4] == ["1", "1", "3", "2"]
-    assert cells[4].startswith("20")
-    assert cells[5].strip() == "10.7"  # (20 + 0 + 12) / 3
+    budi = text(page).split('<tr data-player="Budi">')[1].split("</tr>")[0]
+    cells = [c.split("<")[0].strip() for c in budi.split("<td>")[1:]]
+    # matches, won, win rate, rounds, rounds won, points per round won, best round
+    assert cells[:6] == ["1", "1", "100%", "3", "2", "16.0"]  # (20 + 12) / 2
+    assert cells[6].startswith("20")
     # the gin match was never played: only the remi players are listed
-    assert text(client.get(view_url(client, url) + "stats")).count('<th scope="row">') == 2
+    assert text(client.get(view_url(client, url) + "stats")).count("<tr data-player=") == 2

@@ -10,7 +10,7 @@ from flask_babel import gettext
 from sqlalchemy import select
 
 from referee.rulesets import find_ruleset
-from referee.web import changes, i18n, matchlog, stats
+from referee.web import changes, history, i18n, matchlog
 from referee.web.access import EDIT, MATCH_LOADING, Access
 from referee.web.api import core, schemas
 from referee.web.api.base import ApiBlueprint, engine_call
@@ -152,9 +152,14 @@ def match_list(asked: dict[str, Any], mode: str | None, key: str | None) -> Any:
 @blp.response(200, schemas.Statistics)
 @blp.errors(404)
 def statistics(mode: str | None, key: str | None) -> Any:
-    """The table's statistics per ruleset, from every match as the engine replays it."""
+    """The table's statistics per ruleset, from the summaries kept with every match.
+
+    A round is counted unless it is void (blocked rounds and draws are rounds
+    played); ``average`` is the points per round counted, ``best`` the most
+    points in one round.
+    """
     access = core.table_access(mode, key)
-    figures = stats.for_table(access.table)
+    figures = history.table_statistics(access.table.id)
     return {
         "groups": [
             {
@@ -169,15 +174,15 @@ def statistics(mode: str | None, key: str | None) -> Any:
                         "rounds": player.rounds,
                         "rounds_won": player.rounds_won,
                         "points": player.points,
-                        "best": player.best,
-                        "average": player.average,
+                        "best": player.best_round,
+                        "average": player.points / player.rounds if player.rounds else None,
                     }
                     for player in group.players
                 ],
             }
             for group in figures.groups
         ],
-        "unreadable": figures.unreadable,
+        "unreadable": figures.broken,
     }
 
 

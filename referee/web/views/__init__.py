@@ -13,7 +13,7 @@ from sqlalchemy.orm.exc import StaleDataError
 from werkzeug.exceptions import Conflict, HTTPException, InternalServerError
 
 from referee.errors import RefereeError
-from referee.web import cardview, i18n, labels
+from referee.web import cardview, i18n, labels, summary
 from referee.web.api import core as api
 from referee.web.extensions import db
 from referee.web.fields import numbered
@@ -25,10 +25,11 @@ log = logging.getLogger(__name__)
 
 
 def register(app: Flask) -> None:
-    from referee.web.views import housekeeping, live, main, matches, rounds, tables, tools
+    from referee.web.views import history, housekeeping, live, main, matches, rounds, tables, tools
 
-    for module in (main, tables, matches, rounds, live, tools, housekeeping):
+    for module in (main, tables, matches, rounds, live, tools, housekeeping, history):
         app.register_blueprint(module.bp)
+    summary.install()
 
     app.jinja_env.trim_blocks = True
     app.jinja_env.lstrip_blocks = True

@@ -7,13 +7,13 @@ from typing import Any
 from flask import Blueprint, flash, redirect, request, url_for
 from flask_babel import gettext
 
-from referee.web import stats, writes
+from referee.web import writes
 from referee.web.access import EDIT, Access, open_table, remember, remembered_tables
 from referee.web.extensions import db
 from referee.web.forms import PlayersForm, TableForm, split_names
-from referee.web.matchlog import outlook
 from referee.web.models import CardTable, Player
 from referee.web.names import name_key
+from referee.web.views import history
 from referee.web.views.housekeeping import recently_deleted
 from referee.web.views.pages import render_page
 
@@ -46,13 +46,12 @@ def show(mode: str, key: str) -> Any:
 
 def _page(access: Access, players_form: PlayersForm) -> Any:
     archived = request.args.get("show") == "archived"
-    shown = [m for m in access.table.matches if (m.archived_at is not None) == archived]
     return render_page(
         "tables/show.html",
         access=access,
-        matches=[(match, outlook(match)) for match in shown],
+        listing=history.table_matches(access, archived=archived),
         archived=archived,
-        archived_count=sum(1 for m in access.table.matches if m.archived_at is not None),
+        archived_count=history.archived_count(access),
         recently_deleted=recently_deleted(access.table) if access.can_edit else [],
         players_form=players_form,
     )
@@ -84,5 +83,4 @@ def add_players(mode: str, key: str) -> Any:
 
 @bp.get("/<any(t,v):mode>/<key>/stats")
 def statistics(mode: str, key: str) -> Any:
-    access = open_table(mode, key)
-    return render_page("tables/stats.html", access=access, stats=stats.for_table(access.table))
+    return history.statistics_page(open_table(mode, key))

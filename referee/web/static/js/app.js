@@ -80,6 +80,9 @@
     });
     root.querySelectorAll("input[name=custom_target]").forEach(customTarget);
     root.querySelectorAll("[data-picker]").forEach(setUpPicker);
+    root.querySelectorAll("[data-print]").forEach(function (button) {
+      button.addEventListener("click", function () { window.print(); });
+    });
     root.querySelectorAll("[data-only-for-rules]").forEach(showOnlyForRules);
   }
 
@@ -210,7 +213,7 @@
   // A copy button next to a link: the clipboard if the browser allows it, else the text is
   // selected for the phone's own "Copy".
   function copyButton(button) {
-    var input = button.parentNode.querySelector("input.copy");
+    var input = button.parentNode.querySelector(".copy");
     var label = button.textContent;
     button.addEventListener("click", function () {
       input.focus(); input.select();

@@ -1,0 +1,141 @@
+"""The forms of the history pages: filters read from the query string (no CSRF: they change
+nothing) and the import of a whole table."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from datetime import date
+from typing import Any
+
+from flask_babel import gettext
+from flask_babel import lazy_gettext as _l
+from flask_wtf.file import FileField
+from wtforms import SelectField, StringField, TextAreaField
+from wtforms.validators import Optional, ValidationError
+
+from referee.rulesets import RULESETS
+from referee.web.fields import choices
+from referee.web.formbase import Form, OneTimeForm
+from referee.web.history import Filters
+from referee.web.models import Player
+from referee.web.summary import BROKEN, FINISHED, PLAYING
+
+STATES = [
+    ("", _l("Any")),
+    (PLAYING, _l("In progress")),
+    (FINISHED, _l("Finished")),
+    (BROKEN, _l("Needs a correction")),
+]
+
+
+def read_date(text: str | None) -> date | None:
+    """A date written YYYY-MM-DD (what a date field sends); None when empty or not a date."""
+    try:
+        return date.fromisoformat((text or "").strip())
+    except ValueError:
+        return None
+
+
+class DateField(StringField):
+    """A date, typed or picked (``<input type="date">``), checked with a message in words."""
+
+    def __init__(self, label: Any, **kwargs: Any) -> None:
+        super().__init__(label, validators=[Optional()], render_kw={"type": "date"}, **kwargs)
+
+    @property
+    def day(self) -> date | None:
+        return read_date(self.data)
+
+    def pre_validate(self, form: Any) -> None:
+        if self.data and self.day is None:
+            raise ValidationError(gettext("Write the date as year-month-day, like 2026-03-31."))
+
+
+class PeriodForm(Form):
+    """A ruleset and a period: what every history page may be narrowed to."""
+
+    class Meta:
+        csrf = False
+
+    rules = SelectField(_l("Game"), default="")
+    since = DateField(_l("From"))
+    until = DateField(_l("Until"))
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.rules.choices = choices(
+            [("", gettext("Every game"))]
+            + [(rules.id, gettext(rules.name)) for rules in RULESETS.values()]
+        )
+
+    def validate_until(self, field: DateField) -> None:
+        since, until = self.since.day, field.day
+        if since is not None and until is not None and until < since:
+            raise ValidationError(gettext("The period ends before it starts."))
+
+    def filters(self, **extra: Any) -> Filters:
+        """What the form asks for (its valid parts: a refused field narrows nothing)."""
+        rules = self.rules.data if self.rules.data in RULESETS else None
+        return Filters(rules=rules, since=self.since.day, until=self.until.day, **extra)
+
+    @property
+    def narrowed(self) -> bool:
+        return any(field.data for field in self if field.type != "CSRFTokenField")
+
+
+class MatchFilterForm(PeriodForm):
+    player = SelectField(_l("Player"), default="")
+    state = SelectField(_l("State"), choices=choices(STATES), default="")
+
+    def __init__(self, players: Iterable[Player], *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.player.choices = player_choices(players, gettext("Everyone"))
+
+    def filters(self, **extra: Any) -> Filters:
+        state = self.state.data if self.state.data in (PLAYING, FINISHED, BROKEN) else None
+        return super().filters(player_id=_player_id(self.player), state=state, **extra)
+
+
+class HeadToHeadForm(PeriodForm):
+    first = SelectField(_l("Player"), default="")
+    second = SelectField(_l("Against"), default="")
+
+    def __init__(self, players: Iterable[Player], *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        players = list(players)
+        self.first.choices = player_choices(players, gettext("Choose a player"))
+        self.second.choices = player_choices(players, gettext("Choose a player"))
+
+    def validate_second(self, field: SelectField) -> None:
+        if field.data and field.data == self.first.data:
+            raise ValidationError(gettext("Choose two different players."))
+
+    @property
+    def pair(self) -> tuple[int, int] | None:
+        first, second = _player_id(self.first), _player_id(self.second)
+        if first is None or second is None or first == second:
+            return None
+        return first, second
+
+
+def player_choices(players: Iterable[Player], nobody: str) -> list[Any]:
+    return choices([("", nobody)] + [(str(player.id), player.name) for player in players])
+
+
+def _player_id(field: SelectField) -> int | None:
+    """The player chosen, if it is one of the choices."""
+    valid = {getattr(choice, "value", None) for choice in field.choices or ()}
+    return int(field.data) if field.data and field.data in valid else None
+
+
+class TableImportForm(OneTimeForm):
+    """A whole table as exported (``referee-table/1``): a file, or its text pasted."""
+
+    file = FileField(_l("Table file (.json)"))
+    document = TextAreaField(_l("…or paste the document"), render_kw={"rows": 6})
+
+    def upload(self) -> bytes | str:
+        """What was sent: the file if one was chosen, else the pasted text ("" for nothing)."""
+        if self.file.data and getattr(self.file.data, "filename", ""):
+            return bytes(self.file.data.read())
+        return self.document.data or ""

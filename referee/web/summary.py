@@ -1,0 +1,555 @@
+"""The summary kept with every match: what the match list and the statistics need, from its log.
+
+The log (the rounds as entered) stays the truth.  Whenever a flush changes a
+match's rounds, seats or header, :func:`_after_flush` reads the match back as
+the flush left it, replays it through the engine (:func:`matchlog.replayed`,
+cached by document) and rewrites its :class:`MatchSummary` and
+:class:`SeatSummary` rows on the flush's own connection, so that they commit or
+roll back with the change itself.  The hook sits on the session, not in the
+views: every write path, present and future (forms, live rounds, imports),
+keeps the summaries true.  Bulk statements (``session.execute(update(...))``)
+bypass the session's bookkeeping and must refresh the summaries themselves
+(:func:`refresh`).
+
+:func:`check` recomputes every summary from the log and lists the differences
+(``flask --app referee.web history check``; ``--fix`` rewrites them).  Each
+player's totals per ruleset at a table (:class:`PlayerTotal`) are the sums of
+their seat rows, added up again for the players of every match rewritten.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy import event
+from sqlalchemy.engine import Connection
+from sqlalchemy.orm import Session
+from sqlalchemy.orm.attributes import NO_VALUE
+
+from referee.errors import MatchFileError
+from referee.scoring import Outcome
+from referee.web import matchlog
+from referee.web.extensions import db
+from referee.web.models import (
+    SUMMED_FIGURES,
+    Match,
+    MatchPlayer,
+    MatchSummary,
+    Player,
+    PlayerTotal,
+    Round,
+    SeatSummary,
+)
+
+PLAYING, FINISHED, BROKEN = "playing", "finished", "broken"
+STATES = (PLAYING, FINISHED, BROKEN)
+
+MATCHES = Match.__table__
+SEATS = MatchPlayer.__table__
+PLAYERS = Player.__table__
+ROUNDS = Round.__table__
+MATCH_SUMMARIES = MatchSummary.__table__
+SEAT_SUMMARIES = SeatSummary.__table__
+PLAYER_TOTALS = PlayerTotal.__table__
+
+# The figures compared by the check, in the order it reports them.
+MATCH_FIGURES = (
+    "rules",
+    "state",
+    "rounds",
+    "rounds_played",
+    "last_played_at",
+    "archived",
+    "deleted",
+)
+SEAT_FIGURES = (
+    "seat",
+    "counted",
+    "finished",
+    "won",
+    "total",
+    *SUMMED_FIGURES,
+    "best_round",
+    "best_round_number",
+    "last_played_at",
+)
+
+
+def as_utc(moment: datetime) -> datetime:
+    """A stored time as an aware UTC time (SQLite gives them back without their zone)."""
+    if moment.tzinfo is None:
+        return moment.replace(tzinfo=UTC)
+    return moment.astimezone(UTC)
+
+
+@dataclass
+class MatchLog:
+    """One match as stored: its header, its seats and its complete rounds (not deleted)."""
+
+    match_id: int
+    table_id: int
+    rules: str
+    options: Any
+    first_dealer: str
+    created_at: datetime
+    archived: bool = False
+    deleted: bool = False
+    seats: list[tuple[int, int, str]] = field(default_factory=list)  # seat, player id, name
+    rounds: list[tuple[int, Any, datetime]] = field(default_factory=list)  # number, entry, when
+
+    @property
+    def names(self) -> list[str]:
+        return [name for _seat, _player, name in self.seats]
+
+
+@dataclass
+class Derived:
+    """A match's summary row and one row per seat, as plain column values."""
+
+    match: dict[str, Any]
+    seats: list[dict[str, Any]]
+
+
+def replay(log: MatchLog) -> matchlog.Outlook:
+    """The match replayed by the engine, or why it cannot be (never raises)."""
+    header = {
+        "format": matchlog.FORMAT,
+        "rules": log.rules,
+        "options": log.options,
+        "players": log.names,
+        "first_dealer": log.first_dealer,
+    }
+    try:
+        header["options"] = dict(log.options or {})
+    except (TypeError, ValueError):
+        return matchlog.Outlook(None, MatchFileError(matchlog.STORED_UNREADABLE))
+    return matchlog.stored_outlook(header, [(number, entry) for number, entry, _when in log.rounds])
+
+
+def derive(log: MatchLog, seen: matchlog.Outlook | None = None) -> Derived:
+    """The summary of a match from its log (``seen``: its replay, when already at hand)."""
+    seen = replay(log) if seen is None else seen
+    last_played = max(
+        (as_utc(when) for _number, _entry, when in log.rounds), default=as_utc(log.created_at)
+    )
+    state = seen.state
+    if state is None:
+        status = BROKEN
+        played = sum(1 for _n, entry, _w in log.rounds if not _is_void(entry))
+    else:
+        status = FINISHED if state.finished else PLAYING
+        played = sum(1 for result in state.rounds if not result.is_void)
+    match = {
+        "match_id": log.match_id,
+        "table_id": log.table_id,
+        "rules": log.rules,
+        "state": status,
+        "rounds": len(log.rounds),
+        "rounds_played": played,
+        "last_played_at": last_played,
+        "archived": log.archived,
+        "deleted": log.deleted,
+    }
+    seats = []
+    for seat, player_id, name in log.seats:
+        figures = _seat_figures(state, name)
+        figures["counted"] = figures["counted"] and not log.deleted
+        figures.update(
+            match_id=log.match_id,
+            player_id=player_id,
+            table_id=log.table_id,
+            rules=log.rules,
+            seat=seat,
+            last_played_at=last_played,
+        )
+        seats.append(figures)
+    return Derived(match, seats)
+
+
+def _is_void(entry: Any) -> bool:
+    return isinstance(entry, dict) and entry.get("end") == "void"
+
+
+def _seat_figures(state: Any, name: str) -> dict[str, Any]:
+    """One player's figures in a replayed match (all zero when it cannot be replayed)."""
+    figures: dict[str, Any] = {"counted": False, "finished": False, "won": False, "total": 0}
+    figures |= dict.fromkeys(SUMMED_FIGURES, 0)
+    figures |= {"best_round": None, "best_round_number": None}
+    if state is None:
+        return figures
+    for result in state.rounds:
+        if result.is_void:
+            continue
+        score = int(result.scores.get(name, 0))
+        won = name in result.winners
+        figures["rounds"] += 1
+        figures["points"] += score
+        if won:
+            figures["rounds_won"] += 1
+            figures["points_won"] += score
+        if figures["best_round"] is None or score > figures["best_round"]:
+            figures["best_round"], figures["best_round_number"] = score, result.number
+        figures["at_once"] += bool(result.at_once and result.went_out == name)
+        figures["knocks"] += result.knocker == name
+        if result.outcome is Outcome.GIN:
+            figures["gins" if won else "gins_against"] += 1
+        if result.outcome is Outcome.UNDERCUT:
+            if won:
+                figures["undercuts"] += 1
+            elif result.knocker == name:
+                figures["undercuts_against"] += 1
+    figures["counted"] = figures["rounds"] > 0
+    figures["finished"] = bool(state.finished)
+    figures["won"] = bool(state.finished and name in state.winners)
+    figures["total"] = int(state.totals.get(name, 0))
+    return figures
+
+
+# -- reading the log and writing the summary, on one connection ------------------------------
+
+
+def read_log(connection: Connection, match_id: int) -> MatchLog | None:
+    """The match as stored (None if there is no such match): two queries."""
+    rows = connection.execute(
+        sa.select(
+            MATCHES.c.table_id,
+            MATCHES.c.rules,
+            MATCHES.c.options,
+            MATCHES.c.first_dealer,
+            MATCHES.c.created_at,
+            MATCHES.c.archived_at,
+            MATCHES.c.deleted_at,
+            SEATS.c.seat,
+            SEATS.c.player_id,
+            PLAYERS.c.name,
+        )
+        .select_from(
+            MATCHES.outerjoin(SEATS, SEATS.c.match_id == MATCHES.c.id).outerjoin(
+                PLAYERS, PLAYERS.c.id == SEATS.c.player_id
+            )
+        )
+        .where(MATCHES.c.id == match_id)
+        .order_by(SEATS.c.seat)
+    ).all()
+    if not rows:
+        return None
+    first = rows[0]
+    log = MatchLog(
+        match_id,
+        first.table_id,
+        first.rules,
+        first.options,
+        first.first_dealer,
+        first.created_at,
+        archived=first.archived_at is not None,
+        deleted=first.deleted_at is not None,
+        seats=[(row.seat, row.player_id, row.name) for row in rows if row.seat is not None],
+    )
+    log.rounds = [
+        (row.number, row.entry, row.created_at)
+        for row in connection.execute(
+            sa.select(ROUNDS.c.number, ROUNDS.c.entry, ROUNDS.c.created_at)
+            .where(
+                ROUNDS.c.match_id == match_id,
+                ROUNDS.c.complete.is_(True),
+                ROUNDS.c.deleted_at.is_(None),
+            )
+            .order_by(ROUNDS.c.number)
+        )
+    ]
+    return log
+
+
+def write(
+    connection: Connection, match_id: int, derived: Derived | None, *, totals: bool = True
+) -> None:
+    """Replace a match's summary rows with ``derived`` (remove them when it is None), and the
+    totals of the players it had or has (unless ``totals`` is false: the caller rebuilds them)."""
+    before = connection.execute(
+        sa.delete(SEAT_SUMMARIES)
+        .where(SEAT_SUMMARIES.c.match_id == match_id)
+        .returning(SEAT_SUMMARIES.c.table_id, SEAT_SUMMARIES.c.rules, SEAT_SUMMARIES.c.player_id)
+    ).all()
+    if derived is None:
+        connection.execute(sa.delete(MATCH_SUMMARIES).where(MATCH_SUMMARIES.c.match_id == match_id))
+    else:
+        values = {key: value for key, value in derived.match.items() if key != "match_id"}
+        updated = connection.execute(
+            sa.update(MATCH_SUMMARIES).where(MATCH_SUMMARIES.c.match_id == match_id).values(values)
+        )
+        if updated.rowcount == 0:
+            connection.execute(sa.insert(MATCH_SUMMARIES).values(derived.match))
+        if derived.seats:
+            connection.execute(sa.insert(SEAT_SUMMARIES), derived.seats)
+    if totals:
+        seats = derived.seats if derived is not None else []
+        affected = {(row.table_id, row.rules, row.player_id) for row in before} | {
+            (seat["table_id"], seat["rules"], seat["player_id"]) for seat in seats
+        }
+        refresh_totals(connection, affected)
+
+
+def refresh(connection: Connection, match_id: int) -> Derived | None:
+    """Recompute one match's summary from its log and store it (None: the match is gone)."""
+    log = read_log(connection, match_id)
+    derived = derive(log) if log is not None else None
+    write(connection, match_id, derived)
+    return derived
+
+
+def refresh_all(connection: Connection) -> int:
+    """Recompute every match's summary and every total (the migration's backfill)."""
+    ids = connection.execute(sa.select(MATCHES.c.id).order_by(MATCHES.c.id)).scalars().all()
+    for match_id in ids:
+        log = read_log(connection, match_id)
+        write(connection, match_id, derive(log) if log is not None else None, totals=False)
+    rebuild_totals(connection)
+    return len(ids)
+
+
+# -- the totals of each player and ruleset ----------------------------------------------------
+
+
+def total_columns() -> list[Any]:
+    """A player's figures summed over seat rows, labelled as PlayerTotal's columns."""
+    seat = SEAT_SUMMARIES.c
+    return [
+        sa.func.count().label("matches"),
+        sa.func.sum(sa.cast(seat.finished, sa.Integer)).label("finished"),
+        sa.func.sum(sa.cast(seat.won, sa.Integer)).label("won"),
+        *(sa.func.sum(seat[name]).label(name) for name in SUMMED_FIGURES),
+        sa.func.max(seat.best_round).label("best_round"),
+        sa.func.max(seat.last_played_at).label("last_played_at"),
+    ]
+
+
+def _totals_of(*conditions: Any) -> sa.Select[Any]:
+    seat = SEAT_SUMMARIES.c
+    return (
+        sa.select(seat.table_id, seat.player_id, seat.rules, *total_columns())
+        .where(seat.counted.is_(True), *conditions)
+        .group_by(seat.table_id, seat.player_id, seat.rules)
+    )
+
+
+TOTAL_NAMES = [column.name for column in PLAYER_TOTALS.columns]
+
+
+def refresh_totals(connection: Connection, affected: Iterable[tuple[int, str, int]]) -> None:
+    """Add up again the totals of these (table, ruleset, player): two statements a ruleset."""
+    by_rules: dict[tuple[int, str], set[int]] = {}
+    for table_id, rules, player_id in affected:
+        by_rules.setdefault((table_id, rules), set()).add(player_id)
+    for (table_id, rules), players in sorted(by_rules.items()):
+        total, seat = PLAYER_TOTALS.c, SEAT_SUMMARIES.c
+        connection.execute(
+            sa.delete(PLAYER_TOTALS).where(
+                total.table_id == table_id, total.rules == rules, total.player_id.in_(players)
+            )
+        )
+        connection.execute(
+            sa.insert(PLAYER_TOTALS).from_select(
+                TOTAL_NAMES,
+                _totals_of(
+                    seat.table_id == table_id, seat.rules == rules, seat.player_id.in_(players)
+                ),
+            )
+        )
+
+
+def rebuild_totals(connection: Connection) -> None:
+    """Add up every total again from the seat rows."""
+    connection.execute(sa.delete(PLAYER_TOTALS))
+    connection.execute(sa.insert(PLAYER_TOTALS).from_select(TOTAL_NAMES, _totals_of()))
+
+
+def _compare_totals(connection: Connection) -> list[Difference]:
+    stored = {
+        (row.table_id, row.player_id, row.rules): row._mapping
+        for row in connection.execute(sa.select(PLAYER_TOTALS))
+    }
+    expected = {
+        (row.table_id, row.player_id, row.rules): row._mapping
+        for row in connection.execute(_totals_of())
+    }
+    names = dict(connection.execute(sa.select(PLAYERS.c.id, PLAYERS.c.name)).all())
+    found = []
+    for key in sorted(stored.keys() | expected.keys()):
+        table_id, player_id, rules = key
+        where = f"table {table_id}, {names.get(player_id, player_id)}, {rules}"
+        if key not in expected:
+            found.append(Difference(None, where, "totals", "present", "no counted match"))
+        elif key not in stored:
+            found.append(Difference(None, where, "totals", "missing", "present"))
+        else:
+            found.extend(
+                Difference(
+                    None, where, name, _plain(stored[key][name]), _plain(expected[key][name])
+                )
+                for name in TOTAL_NAMES[3:]
+                if _plain(stored[key][name]) != _plain(expected[key][name])
+            )
+    return found
+
+
+# -- the session hook --------------------------------------------------------------------------
+
+
+def install() -> None:
+    """Keep the summaries with every flush of the app's session (once per process)."""
+    if not event.contains(db.session, "after_flush", _after_flush):
+        event.listen(db.session, "after_flush", _after_flush)
+
+
+def _after_flush(session: Session, _context: Any) -> None:
+    changed, removed = _touched(session)
+    if not changed and not removed:
+        return
+    connection = session.connection()
+    for match_id in sorted(changed - removed):
+        refresh(connection, match_id)
+    for match_id in sorted(removed):
+        write(connection, match_id, None)
+
+
+# What a match's summary depends on: its header, its seats, its complete rounds.  A turn of a
+# live round (an incomplete round) and a new version number change none of it.
+MATCH_LOG = (
+    "rules",
+    "options",
+    "first_dealer",
+    "table_id",
+    "created_at",
+    "archived_at",
+    "deleted_at",
+)
+
+
+def _touched(session: Session) -> tuple[set[int], set[int]]:
+    """The matches whose log this flush changed, and the matches it deleted."""
+    changed: set[int] = set()
+    removed: set[int] = set()
+    for obj in session.deleted:
+        if isinstance(obj, Match):
+            removed |= _values(obj, "id")
+        elif isinstance(obj, MatchPlayer) or (isinstance(obj, Round) and _in_log(obj)):
+            changed |= _values(obj, "match_id")
+    for obj in _modified(session):
+        if isinstance(obj, Match) and (obj in session.new or _changed(obj, MATCH_LOG)):
+            changed |= _values(obj, "id")
+        elif isinstance(obj, MatchPlayer) or (isinstance(obj, Round) and _in_log(obj)):
+            changed |= _values(obj, "match_id")
+    return changed, removed
+
+
+def _in_log(stored: Round) -> bool:
+    """Whether a round is, or was before this flush, a complete round of the log (in doubt:
+    yes)."""
+    values = _values(stored, "complete", keep_none=True)
+    return not values or None in values or True in values
+
+
+def _changed(obj: object, keys: Sequence[str]) -> bool:
+    state = sa.inspect(obj)
+    return any(state.attrs[key].history.has_changes() for key in keys)
+
+
+def _modified(session: Session) -> Iterable[object]:
+    yield from session.new
+    for obj in session.dirty:
+        if session.is_modified(obj, include_collections=False):
+            yield obj
+
+
+def _values(obj: object, key: str, keep_none: bool = False) -> set[Any]:
+    """An attribute's value now and before this flush, without loading anything."""
+    attribute = sa.inspect(obj).attrs[key]
+    values = {attribute.loaded_value, *attribute.history.deleted}
+    return {value for value in values if value is not NO_VALUE and (keep_none or value is not None)}
+
+
+# -- the check ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Difference:
+    """A stored figure that the log does not give (``player`` None for the match's own)."""
+
+    match_id: int | None  # None for a player's totals
+    player: str | None
+    figure: str
+    stored: Any
+    derived: Any
+
+    def __str__(self) -> str:
+        where = f"match {self.match_id}" if self.match_id is not None else "totals"
+        where += f", {self.player}" if self.player else ""
+        return (
+            f"{where}: {self.figure} is stored as {self.stored!r}, the log gives {self.derived!r}"
+        )
+
+
+def check(connection: Connection, *, fix: bool = False) -> list[Difference]:
+    """Recompute every summary from the log; the differences (rewritten when ``fix``)."""
+    stored_ids = set(connection.execute(sa.select(MATCH_SUMMARIES.c.match_id)).scalars())
+    match_ids = connection.execute(sa.select(MATCHES.c.id).order_by(MATCHES.c.id)).scalars().all()
+    found: list[Difference] = []
+    for match_id in [*match_ids, *sorted(stored_ids - set(match_ids))]:
+        log = read_log(connection, match_id)
+        derived = derive(log) if log is not None else None
+        differences = compare(connection, match_id, derived, log.names if log else [])
+        if differences and fix:
+            write(connection, match_id, derived, totals=False)
+        found.extend(differences)
+    totals = _compare_totals(connection)
+    if (found or totals) and fix:
+        rebuild_totals(connection)
+    return found + totals
+
+
+def compare(
+    connection: Connection, match_id: int, derived: Derived | None, names: Sequence[str]
+) -> list[Difference]:
+    stored = connection.execute(
+        sa.select(MATCH_SUMMARIES).where(MATCH_SUMMARIES.c.match_id == match_id)
+    ).one_or_none()
+    if derived is None:
+        return [Difference(match_id, None, "summary", "present", "no match")] if stored else []
+    if stored is None:
+        return [Difference(match_id, None, "summary", "missing", derived.match["state"])]
+    found = [
+        Difference(match_id, None, figure, _plain(stored._mapping[figure]), derived.match[figure])
+        for figure in MATCH_FIGURES
+        if _plain(stored._mapping[figure]) != derived.match[figure]
+    ]
+    seats = {
+        row.player_id: row._mapping
+        for row in connection.execute(
+            sa.select(SEAT_SUMMARIES).where(SEAT_SUMMARIES.c.match_id == match_id)
+        )
+    }
+    by_player = {figures["player_id"]: figures for figures in derived.seats}
+    name_of = {
+        figures["player_id"]: name for figures, name in zip(derived.seats, names, strict=True)
+    }
+    for player_id in sorted(seats.keys() | by_player.keys()):
+        name = name_of.get(player_id, f"player {player_id}")
+        if player_id not in seats:
+            found.append(Difference(match_id, name, "seat", "missing", "seated"))
+        elif player_id not in by_player:
+            found.append(Difference(match_id, name, "seat", "present", "not seated"))
+        else:
+            found.extend(
+                Difference(match_id, name, figure, _plain(seats[player_id][figure]), value)
+                for figure, value in by_player[player_id].items()
+                if figure in SEAT_FIGURES and _plain(seats[player_id][figure]) != value
+            )
+    return found
+
+
+def _plain(value: Any) -> Any:
+    return as_utc(value) if isinstance(value, datetime) else value

@@ -1,0 +1,313 @@
+"""Looking back: the match list, statistics, head-to-head, charts, exports and the results card.
+
+Every page here reads the stored summaries (:mod:`referee.web.history`); only
+a single match's pages replay it (through the cache of :mod:`matchlog`).
+``flask --app referee.web history check [--fix]`` compares every stored
+summary with its log.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from functools import lru_cache
+from typing import Any
+
+import click
+from flask import Blueprint, Response, abort, flash, redirect, render_template, request, url_for
+from flask_babel import gettext
+from markupsafe import Markup
+
+from referee.rulesets import RULESETS
+from referee.scoring import Ending
+from referee.web import cardview, charts, exports, history, matchlog, scoresheet, summary, writes
+from referee.web.access import EDIT, Access, open_match, open_table, remember
+from referee.web.extensions import csrf, db
+from referee.web.historyforms import (
+    HeadToHeadForm,
+    MatchFilterForm,
+    PeriodForm,
+    TableImportForm,
+)
+from referee.web.models import Match, Player
+from referee.web.views.pages import render_page
+
+bp = Blueprint("history", __name__, cli_group="history")
+PREFIX = "/<any(t,v):mode>/<key>"
+# Matches listed on the table's own page (the whole list is a page of its own).
+TABLE_PAGE_MATCHES = 10
+FILTERS = ("player", "rules", "state", "since", "until", "show")
+# A whole table may be far bigger than one match file.
+TABLE_UPLOAD_MAX = 32 * 1024 * 1024
+
+
+@bp.app_template_global()
+def running_chart(sheet: scoresheet.Sheet) -> charts.LineChart | None:
+    return charts.running_totals(sheet)
+
+
+@bp.app_template_global()
+def figures_shown(rules_id: str) -> set[str]:
+    """The figures beyond the common ones that a ruleset's rounds can give (from its data)."""
+    rules = RULESETS.get(rules_id)
+    shown: set[str] = set()
+    if rules is None:
+        return shown
+    if rules.counts_at_once:
+        shown.add("at_once")
+    if Ending.KNOCK in rules.endings:
+        shown |= {"knocks", "undercuts"}
+    if rules.bonuses.gin:
+        shown.add("gins")
+    return shown
+
+
+@bp.app_template_global()
+def entry_words() -> dict[str, str]:
+    """The words of a round as entered (``matches/_entry.html``), translated."""
+    return {
+        "took": gettext("took"),
+        "meld": gettext("meld"),
+        "lay-off": gettext("lay-off"),
+        "played": gettext("played"),
+        "table": gettext("table"),
+        "discard": gettext("discard"),
+        "out": gettext("out"),
+        "Hands": gettext("Hands"),
+        "Melds": gettext("Melds"),
+    }
+
+
+@bp.app_template_global()
+def card_list(codes: Any) -> Markup:
+    """Cards as the ``cards`` macro of ``macros.html`` shows them, built in Python: a long
+    match's rounds as entered hold a thousand cards."""
+    if isinstance(codes, str) or not isinstance(codes, list | tuple):
+        codes = [str(codes)]
+    return Markup('<span class="cards">{}</span>').format(
+        Markup("").join(_card_html(str(code)) for code in codes)
+    )
+
+
+@lru_cache(maxsize=512)
+def _card_html(code: str) -> Markup:
+    found = cardview.face(code)
+    joker = " joker" if found.joker else ""
+    mark = Markup('<small class="jk">JK</small>') if found.joker and found.rank else ""
+    return Markup(
+        '<span class="card {colour}{joker} " data-code="{code}" title="{code}">{mark}{label}</span>'
+    ).format(colour=found.colour, joker=joker, code=found.code, mark=mark, label=found.label)
+
+
+def table_matches(access: Access, *, archived: bool = False) -> history.MatchPage:
+    """The newest matches (or archived ones), for the table's own page."""
+    filters = history.Filters(archived=archived)
+    return history.match_page(access.table.id, filters, size=TABLE_PAGE_MATCHES)
+
+
+def archived_count(access: Access) -> int:
+    return history.archived_count(access.table.id)
+
+
+def _filter_args() -> dict[str, str]:
+    """The filters of this request, for the links to other pages of the list."""
+    return {name: request.args[name] for name in FILTERS if request.args.get(name)}
+
+
+@bp.get(PREFIX + "/matches")
+def matches(mode: str, key: str) -> Any:
+    access = open_table(mode, key)
+    form = MatchFilterForm(access.table.players, formdata=request.args)
+    form.validate()
+    archived = request.args.get("show") == "archived"
+    page = history.match_page(
+        access.table.id,
+        form.filters(archived=archived),
+        before=history.Cursor.parse(request.args.get("before")),
+        after=history.Cursor.parse(request.args.get("after")),
+    )
+    return render_page(
+        "history/matches.html",
+        access=access,
+        form=form,
+        page=page,
+        archived=archived,
+        archived_count=0 if archived else history.archived_count(access.table.id),
+        args=_filter_args(),
+    )
+
+
+def statistics_page(access: Access) -> Any:
+    form = PeriodForm(formdata=request.args)
+    form.validate()
+    return render_page(
+        "tables/stats.html",
+        access=access,
+        form=form,
+        stats=history.table_statistics(access.table.id, form.filters()),
+        args=_filter_args(),
+    )
+
+
+def _player(access: Access, player_id: int) -> Player:
+    player = db.session.get(Player, player_id)
+    if player is None or player.table_id != access.table.id:
+        abort(404)
+    return player
+
+
+@bp.get(PREFIX + "/players/<int:player_id>")
+def player(mode: str, key: str, player_id: int) -> Any:
+    access = open_table(mode, key)
+    found = _player(access, player_id)
+    form = PeriodForm(formdata=request.args)
+    form.validate()
+    stats = history.player_statistics(access.table.id, found, form.filters())
+    return render_page(
+        "history/player.html",
+        access=access,
+        form=form,
+        stats=stats,
+        chart=charts.results_over_time(stats.periods),
+        others=[other for other in access.table.players if other.id != found.id],
+        args=_filter_args(),
+    )
+
+
+@bp.get(PREFIX + "/head-to-head")
+def head_to_head(mode: str, key: str) -> Any:
+    access = open_table(mode, key)
+    players = access.table.players
+    form = HeadToHeadForm(players, formdata=request.args)
+    rivalry = None
+    if request.args and form.validate() and form.pair is not None:
+        by_id = {p.id: p for p in players}
+        first, second = form.pair
+        rivalry = history.head_to_head(access.table.id, by_id[first], by_id[second], form.filters())
+    return render_page("history/head_to_head.html", access=access, form=form, rivalry=rivalry)
+
+
+# -- exports and the results card --------------------------------------------------------------
+
+
+def _sheet(match: Match) -> scoresheet.Sheet:
+    seen = matchlog.outlook(match)
+    return scoresheet.build(match, seen.state)
+
+
+def _download(body: str | bytes, mimetype: str, filename: str) -> Response:
+    return Response(
+        body,
+        mimetype=mimetype,
+        headers={"Content-Disposition": f'attachment; filename="{filename}"'},
+    )
+
+
+@bp.get(PREFIX + "/m/<int:match_id>/export.csv")
+def match_csv(mode: str, key: str, match_id: int) -> Response:
+    access = open_table(mode, key)
+    match = open_match(access, match_id)
+    filename = f"{match.rules}-{match.created_at:%Y%m%d}-{match.id}.csv"
+    return _download(exports.match_csv(_sheet(match)), "text/csv", filename)
+
+
+@bp.get(PREFIX + "/m/<int:match_id>/results")
+def results(mode: str, key: str, match_id: int) -> Any:
+    access = open_table(mode, key)
+    match = open_match(access, match_id)
+    sheet = _sheet(match)
+    return render_page(
+        "matches/results.html",
+        access=access,
+        match=match,
+        sheet=sheet,
+        text=exports.results_text(match, access.table, sheet),
+    )
+
+
+@bp.get(PREFIX + "/m/<int:match_id>/card.svg")
+def card(mode: str, key: str, match_id: int) -> Response:
+    access = open_table(mode, key)
+    match = open_match(access, match_id)
+    sheet = _sheet(match)
+    title, subtitle = exports.card_heading(match, access.table, sheet)
+    body = render_template(
+        "matches/card.svg",
+        title=title,
+        subtitle=subtitle,
+        standings=exports.standings(sheet),
+        brand=gettext("Remi Referee"),
+    )
+    response = Response(body, mimetype="image/svg+xml")
+    if request.args.get("download"):
+        filename = f"{match.rules}-{match.id}-results.svg"
+        response.headers["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response
+
+
+@bp.get(PREFIX + "/export.json")
+def table_export(mode: str, key: str) -> Response:
+    access = open_table(mode, key)
+    body = json.dumps(exports.table_document(access.table), ensure_ascii=False, indent=1) + "\n"
+    filename = f"table-{access.table.created_at:%Y%m%d}-{access.table.id}.json"
+    return _download(body, "application/json", filename)
+
+
+@bp.route("/tables/import", methods=["GET", "POST"])
+@csrf.exempt  # the form checks its own token, after the larger upload limit is set
+def table_import() -> Any:
+    request.max_content_length = request.max_form_memory_size = TABLE_UPLOAD_MAX
+    form = TableImportForm()
+    valid = form.validate_on_submit()
+    if form.csrf_token.errors:  # as the app answers any form without its token
+        return render_template("errors/csrf.html"), 400
+    if valid and (done := writes.receipt(form.once.data)):
+        flash(gettext("This table was imported already."))
+        return redirect(done)
+    if valid:
+        raw = form.upload()
+        if not raw or not str(raw).strip():
+            form.document.errors.append(gettext("Choose a table file or paste its document."))
+        else:
+            try:
+                name, players, found = exports.read_table_document(raw)
+            except exports.TableRefused as refusal:
+                form.document.errors.append(str(refusal))
+            else:
+                table = exports.create_table(name, players, found)
+                db.session.flush()
+                location = url_for("tables.show", mode=EDIT, key=table.edit_key)
+                writes.keep_receipt(form.once.data, location)
+                db.session.commit()
+                remember(EDIT, table.edit_key)
+                flash(gettext("Table imported with %(count)s matches.", count=len(found)))
+                return redirect(location)
+    db.session.rollback()
+    return render_page("history/import.html", form=form)
+
+
+# -- the check ---------------------------------------------------------------------------------
+
+
+@bp.cli.command("check")
+@click.option("--fix", is_flag=True, help="Rewrite every summary that differs from its log.")
+def check_command(fix: bool) -> None:
+    """Recompute every match summary from the rounds as entered and report any difference."""
+    with db.engine.begin() as connection:
+        differences = summary.check(connection, fix=fix)
+        checked = connection.execute(db.select(db.func.count()).select_from(Match)).scalar_one()
+    for difference in differences:
+        click.echo(str(difference))
+    matches = {d.match_id for d in differences if d.match_id is not None}
+    totals = any(d.match_id is None for d in differences)
+    if not differences:
+        click.echo(f"{checked} matches checked: every summary agrees with the log.")
+        return
+    found = f"{len(matches)} match summaries" + (" and the players' totals" if totals else "")
+    if fix:
+        click.echo(f"{checked} matches checked: {found} rewritten from the log.")
+        return
+    click.echo(
+        f"{checked} matches checked: {found} differ from the log (run with --fix to rewrite them)."
+    )
+    sys.exit(1)

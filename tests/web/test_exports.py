@@ -1,0 +1,370 @@
+"""Results to share: CSV, the results card and text, a whole table as JSON and back.
+
+The conformance scenarios of the engine (``tests/scenarios``) go through import
+and export one by one and as one table, and must come back as they went in.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from pathlib import Path
+
+import pytest
+import sqlalchemy as sa
+
+from referee.match import replay
+from referee.matchfile import dump_match, read_match
+from referee.web.extensions import db
+from referee.web.models import CardTable, Match
+
+from .helpers import errors, new_table, view_url
+from .history_fixture import TABLE
+
+SCENARIOS = Path(__file__).resolve().parents[1] / "scenarios"
+
+
+def scenarios() -> list[tuple[str, dict, dict]]:
+    found = []
+    for path in sorted(SCENARIOS.glob("*.json")):
+        if path.name.endswith(".expected.json"):
+            continue
+        expected = json.loads(path.with_name(path.stem + ".expected.json").read_text())
+        found.append((path.stem, json.loads(path.read_text()), expected))
+    return found
+
+
+SCENARIO_LIST = scenarios()
+LEGAL = [(name, doc, expected) for name, doc, expected in SCENARIO_LIST if "error" not in expected]
+REFUSED = [(name, doc, expected) for name, doc, expected in SCENARIO_LIST if "error" in expected]
+
+
+def english(client) -> None:
+    client.submit("/language", {"lang": "en", "next": "/"})
+
+
+def imported_table(client, document: dict) -> str:
+    response = client.submit("/tables/import", {"document": json.dumps(document)})
+    assert response.status_code == 302, errors(response)
+    return response.headers["Location"]
+
+
+def count(app, model) -> int:
+    with app.app_context():
+        return db.session.scalar(sa.select(sa.func.count()).select_from(model))
+
+
+SMALL = {
+    "format": "referee-table/1",
+    "name": "Meja Kamis",
+    "players": [],
+    "matches": [
+        {
+            "rules": "remi",
+            "options": {"target": 30},
+            "players": ["Budi", "Siti"],
+            "rounds": [
+                # Budi out; Siti KH QH = 20.
+                {"out": "Budi", "hands": {"Siti": ["KH", "QH"]}},
+                # Siti out all at once; Budi 5C = 5, doubled: 10.
+                {"out": "Siti", "at_once": True, "hands": {"Budi": ["5C"]}},
+                {"end": "void"},
+                # Budi out; Siti 10S = 10: Budi 30 >= 30 wins.
+                {"out": "Budi", "hands": {"Siti": ["10S"]}},
+            ],
+            "started": "2026-03-05T19:00:00+00:00",
+            "played": [
+                "2026-03-05T19:10:00+00:00",
+                "2026-03-05T19:20:00+00:00",
+                "2026-03-05T19:30:00+00:00",
+                "2026-03-06T19:00:00+00:00",
+            ],
+        }
+    ],
+}
+
+
+# -- CSV ---------------------------------------------------------------------------------------
+
+
+def test_a_match_as_csv(client):
+    table = imported_table(client, SMALL)
+    english(client)
+    response = client.get(table + "m/1/export.csv")
+    assert response.status_code == 200 and response.mimetype == "text/csv"
+    assert "attachment" in response.headers["Content-Disposition"]
+    rows = list(csv.reader(io.StringIO(response.data.decode("utf-8-sig"))))
+    # Dealers: Budi deals round 1, then the deal moves on; a void round keeps its dealer.
+    assert rows == [
+        ["Round", "Dealer", "Outcome", "Winners", "Budi", "Siti", "Budi, total", "Siti, total"],
+        ["1", "Budi", "went out", "Budi", "20", "0", "20", "0"],
+        ["2", "Siti", "went out at once ×2", "Siti", "0", "10", "20", "10"],
+        ["3", "Budi", "void", "", "0", "0", "20", "10"],
+        ["4", "Budi", "went out", "Budi", "10", "0", "30", "10"],
+        ["Total", "", "", "Budi", "30", "10", "", ""],
+    ]
+
+
+def test_csv_keeps_match_end_bonuses_apart(client):
+    table = imported_table(client, TABLE)
+    english(client)
+    rows = list(
+        csv.reader(io.StringIO(client.get(table + "m/4/export.csv").data.decode("utf-8-sig")))
+    )
+    # Manipulation M4: Siti 20 + 11 = 31 in rounds, +100 for reaching the target: 131.
+    assert rows[-2] == ["Match-end bonuses", "", "", "", "100", "0", "", ""]
+    assert rows[-1] == ["Total", "", "", "Siti", "131", "0", "", ""]
+
+
+def test_csv_cells_never_start_a_formula(client):
+    document = {
+        "format": "referee-table/1",
+        "name": "Meja",
+        "matches": [
+            {
+                "rules": "remi",
+                "players": ["=HYPERLINK(1)", "Siti"],
+                "rounds": [{"out": "Siti", "hands": {"=HYPERLINK(1)": ["KH"]}}],
+            }
+        ],
+    }
+    table = imported_table(client, document)
+    text = client.get(table + "m/1/export.csv").data.decode("utf-8-sig")
+    assert "'=HYPERLINK(1)" in text and ",=HYPERLINK" not in text and not text.startswith("=")
+
+
+# -- the results card --------------------------------------------------------------------------
+
+
+def test_results_text_and_card(client):
+    table = imported_table(client, SMALL)
+    english(client)
+    page = client.get(table + "m/1/results")
+    assert page.status_code == 200
+    text = page.text.split("<textarea")[1].split(">", 1)[1].split("</textarea>")[0]
+    assert text == (
+        "Remi · Meja Kamis\n2026-03-06 · 4 rounds\n\n🏆 Budi 30\n2. Siti 10\n\nWinner: Budi\n\nRemi Referee"
+    )
+    card = client.get(table + "m/1/card.svg")
+    assert card.status_code == 200 and card.mimetype == "image/svg+xml"
+    svg = card.text
+    assert "Remi · Meja Kamis" in svg and ">Budi<" in svg and ">30<" in svg and ">10<" in svg
+    # Self-contained: it shows the same in a chat, a file or under the page's security policy.
+    assert (
+        "<style" not in svg and "<script" not in svg and "style=" not in svg and "href" not in svg
+    )
+    download = client.get(table + "m/1/card.svg?download=1")
+    assert "attachment" in download.headers["Content-Disposition"]
+
+
+def test_results_in_indonesian_while_the_match_goes_on(client):
+    table = imported_table(client, TABLE)
+    page = client.get(table + "m/3/results").text  # remi-indonesia M3, still going
+    text = page.split("<textarea")[1].split(">", 1)[1].split("</textarea>")[0]
+    # Siti 170, Budi 75, Andi -15; nobody has won yet.
+    assert text.splitlines()[3:6] == ["1. Siti 170", "2. Budi 75", "3. Andi -15"]
+    assert "klasemen" in text.splitlines()[1].lower() and "🏆" not in text
+
+
+def test_equal_totals_share_a_place(client):
+    document = {
+        "format": "referee-table/1",
+        "name": "Meja",
+        "matches": [
+            {
+                "rules": "remi",
+                "players": ["Budi", "Siti", "Andi"],
+                "rounds": [
+                    # Budi out: Siti AS 1 + Andi 9H 9 = 10.
+                    {"out": "Budi", "hands": {"Siti": ["AS"], "Andi": ["9H"]}},
+                    # Siti out: Budi 9D 9 + Andi AD 1 = 10.
+                    {"out": "Siti", "hands": {"Budi": ["9D"], "Andi": ["AD"]}},
+                ],
+            }
+        ],
+    }
+    table = imported_table(client, document)
+    page = client.get(table + "m/1/results").text
+    text = page.split("<textarea")[1].split(">", 1)[1].split("</textarea>")[0]
+    assert text.splitlines()[3:6] == ["1. Budi 10", "1. Siti 10", "3. Andi 0"]
+
+
+# -- the whole table ---------------------------------------------------------------------------
+
+
+def test_a_table_exports_and_imports_back_the_same(client, app):
+    table = imported_table(client, TABLE)
+    exported = json.loads(client.get(table + "export.json").data)
+    assert exported["format"] == "referee-table/1" and exported["name"] == "Meja Jumat"
+    assert exported["players"] == ["Andi", "Budi", "Dewi", "Siti"]
+    for sent, back in zip(TABLE["matches"], exported["matches"], strict=True):
+        engine_view = {
+            key: value for key, value in sent.items() if key not in ("started", "played")
+        }
+        assert {k: v for k, v in back.items() if k not in ("started", "played")} == dump_match(
+            read_match(engine_view)
+        )
+        assert (back["started"], back["played"]) == (sent["started"], sent["played"])
+    again = imported_table(client, exported)
+    assert json.loads(client.get(again + "export.json").data) == exported
+    # The copy has its own links and the same history.
+    assert again != table
+    assert client.get(again + "stats").text.count("<tr data-player") == client.get(
+        table + "stats"
+    ).text.count("<tr data-player")
+
+
+def test_the_view_link_exports_the_table_too(client):
+    table = imported_table(client, SMALL)
+    response = client.get(view_url(client, table) + "export.json")
+    assert response.status_code == 200 and json.loads(response.data)["name"] == "Meja Kamis"
+
+
+@pytest.mark.parametrize(
+    ("document", "fragment"),
+    [
+        ("", "Choose a table file"),
+        ("{not json", "not valid JSON"),
+        ('{"format": "referee-table/1", "name": "x", "n": ' + "9" * 5000 + "}", "not valid JSON"),
+        ("[]", "referee-table/1"),
+        (json.dumps({"format": "referee-match/1"}), "referee-table/1"),
+        (json.dumps(SMALL | {"name": " "}), "name"),
+        (json.dumps(SMALL | {"name": "x" * 81}), "name"),
+        (json.dumps(SMALL | {"players": "Budi"}), "players"),
+        (json.dumps(SMALL | {"players": ["Budi", "budi"]}), "same spelling"),
+        (json.dumps(SMALL | {"matches": {}}), "matches"),
+        (
+            json.dumps(
+                SMALL
+                | {"matches": [SMALL["matches"][0], {"rules": "poker", "players": ["A", "B"]}]}
+            ),
+            "Match 2",
+        ),
+        (
+            json.dumps(
+                SMALL
+                | {"matches": [SMALL["matches"][0] | {"rounds": [{"out": "Zoe", "hands": {}}]}]}
+            ),
+            "Zoe",
+        ),
+        (
+            json.dumps(
+                SMALL | {"matches": [SMALL["matches"][0] | {"players": ["Budi", "B" * 41]}]}
+            ),
+            "40",
+        ),
+        (
+            json.dumps(SMALL | {"matches": [SMALL["matches"][0] | {"options": {"target": 0}}]}),
+            "target",
+        ),
+        # The last round of the match is played after it was won.
+        (
+            json.dumps(
+                SMALL
+                | {
+                    "matches": [
+                        SMALL["matches"][0]
+                        | {"rounds": [*SMALL["matches"][0]["rounds"], {"end": "void"}]}
+                    ]
+                }
+            ),
+            "Match 1",
+        ),
+    ],
+)
+def test_a_refused_table_creates_nothing(client, app, document, fragment):
+    english(client)
+    tables, matches = count(app, CardTable), count(app, Match)
+    response = client.submit("/tables/import", {"document": document})
+    assert response.status_code == 400
+    assert fragment in " ".join(errors(response)), errors(response)
+    assert (count(app, CardTable), count(app, Match)) == (tables, matches)
+
+
+def test_a_table_file_upload(client):
+    data = {"file": (io.BytesIO(json.dumps(SMALL).encode()), "table.json")}
+    response = client.submit("/tables/import", data, content_type="multipart/form-data")
+    assert response.status_code == 302, errors(response)
+    assert "Meja Kamis" in client.get("/").text  # remembered with its edit link
+
+
+def test_a_table_import_needs_its_form_token(client, app):
+    tables = count(app, CardTable)
+    response = client.post("/tables/import", data={"document": json.dumps(SMALL)})
+    assert response.status_code == 400 and count(app, CardTable) == tables
+
+
+def test_a_big_table_fits_where_a_match_file_would_not(client):
+    document = SMALL | {"matches": SMALL["matches"] * 1, "padding": "x" * (2 * 1024 * 1024)}
+    response = client.submit("/tables/import", {"document": json.dumps(document)})
+    assert response.status_code == 302, errors(response)
+
+
+# -- every conformance scenario through import and export ------------------------------------
+
+
+@pytest.mark.parametrize(("name", "document", "expected"), LEGAL, ids=[s[0] for s in LEGAL])
+def test_every_legal_scenario_round_trips_as_a_match(client, name, document, expected):
+    table = new_table(client, players="")
+    response = client.submit(table + "import", {"document": json.dumps(document)})
+    assert response.status_code == 302, (name, errors(response))
+    exported = json.loads(client.get(response.headers["Location"] + "export").data)
+    assert exported == dump_match(read_match(document))
+    assert replay(exported).to_json() == expected
+
+
+@pytest.mark.parametrize(("name", "document", "expected"), REFUSED, ids=[s[0] for s in REFUSED])
+def test_every_refused_scenario_is_refused_by_both_imports(client, app, name, document, expected):
+    table = new_table(client, players="")
+    matches, tables = count(app, Match), count(app, CardTable)
+    assert client.submit(table + "import", {"document": json.dumps(document)}).status_code == 400
+    whole = {"format": "referee-table/1", "name": name[:80], "matches": [document]}
+    response = client.submit("/tables/import", {"document": json.dumps(whole)})
+    assert response.status_code == 400 and errors(response), name
+    assert (count(app, Match), count(app, CardTable)) == (matches, tables)
+
+
+def test_every_legal_scenario_round_trips_in_one_table(client):
+    whole = {
+        "format": "referee-table/1",
+        "name": "Scenarios",
+        "matches": [document for _name, document, _expected in LEGAL],
+    }
+    table = imported_table(client, whole)
+    exported = json.loads(client.get(table + "export.json").data)
+    assert len(exported["matches"]) == len(LEGAL)
+    for (name, document, expected), back in zip(LEGAL, exported["matches"], strict=True):
+        match_only = {k: v for k, v in back.items() if k not in ("started", "played")}
+        assert match_only == dump_match(read_match(document)), name
+        assert replay(match_only).to_json() == expected, name
+
+
+def test_a_table_import_sent_twice_makes_one_table(client, app):
+    import re
+
+    page = client.get("/tables/import").text
+    once = re.search(r'name="once" type="hidden" value="([^"]+)"', page) or re.search(
+        r'name="once" value="([^"]+)"', page
+    )
+    assert once, "the import form carries a one-time token"
+    tables = count(app, CardTable)
+    data = {"document": json.dumps(SMALL), "once": once.group(1)}
+    first = client.submit("/tables/import", data)
+    second = client.submit("/tables/import", data)
+    assert first.status_code == second.status_code == 302
+    assert first.headers["Location"] == second.headers["Location"]
+    assert count(app, CardTable) == tables + 1
+
+
+def test_archived_matches_travel_and_deleted_ones_stay_behind(client):
+    table = imported_table(client, TABLE)
+    assert client.submit(table + "m/1/archive").status_code == 302
+    assert client.submit(table + "m/2/delete").status_code == 302
+    exported = json.loads(client.get(table + "export.json").data)
+    assert len(exported["matches"]) == 7  # M2 deleted
+    assert "archived" in exported["matches"][0] and "archived" not in exported["matches"][1]
+    again = imported_table(client, exported)
+    listed = client.get(again + "matches?show=archived").text
+    assert listed.count('class="listed ') == 1
+    assert json.loads(client.get(again + "export.json").data) == exported
