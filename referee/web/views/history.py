@@ -10,20 +10,16 @@ from __future__ import annotations
 
 import json
 import sys
-from functools import lru_cache
 from typing import Any
 
 import click
 from flask import Response, abort, flash, redirect, render_template, request, url_for
 from flask_babel import gettext
-from markupsafe import Markup
 
-from referee.rulesets import RULESETS
-from referee.scoring import Ending
-from referee.web import cardview, charts, exports, history, matchlog, scoresheet, summary, writes
+from referee.web import charts, exports, history, matchlog, scoresheet, summary, writes
 from referee.web.access import EDIT, Access, open_match, remember, table_blueprint, table_page
 from referee.web.extensions import csrf, db
-from referee.web.historyforms import (
+from referee.web.forms.history import (
     HeadToHeadForm,
     MatchFilterForm,
     PeriodForm,
@@ -39,64 +35,6 @@ TABLE_PAGE_MATCHES = 10
 FILTERS = ("player", "rules", "state", "since", "until", "show")
 # A whole table may be far bigger than one match file.
 TABLE_UPLOAD_MAX = 32 * 1024 * 1024
-
-
-@bp.app_template_global()
-def running_chart(sheet: scoresheet.Sheet) -> charts.LineChart | None:
-    return charts.running_totals(sheet)
-
-
-@bp.app_template_global()
-def figures_shown(rules_id: str) -> set[str]:
-    """The figures beyond the common ones that a ruleset's rounds can give (from its data)."""
-    rules = RULESETS.get(rules_id)
-    shown: set[str] = set()
-    if rules is None:
-        return shown
-    if rules.counts_at_once:
-        shown.add("at_once")
-    if Ending.KNOCK in rules.endings:
-        shown |= {"knocks", "undercuts"}
-    if rules.bonuses.gin:
-        shown.add("gins")
-    return shown
-
-
-@bp.app_template_global()
-def entry_words() -> dict[str, str]:
-    """The words of a round as entered (``matches/_entry.html``), translated."""
-    return {
-        "took": gettext("took"),
-        "meld": gettext("meld"),
-        "lay-off": gettext("lay-off"),
-        "played": gettext("played"),
-        "table": gettext("table"),
-        "discard": gettext("discard"),
-        "out": gettext("out"),
-        "Hands": gettext("Hands"),
-        "Melds": gettext("Melds"),
-    }
-
-
-@bp.app_template_global()
-def card_list(codes: Any) -> Markup:
-    """Cards as the ``cards`` macro of ``macros.html`` shows them, built in Python: a long
-    match's rounds as entered hold a thousand cards."""
-    if isinstance(codes, str) or not isinstance(codes, list | tuple):
-        codes = [str(codes)]
-    return Markup('<span class="cards">{}</span>').format(
-        Markup("").join(_card_html(str(code)) for code in codes)
-    )
-
-
-@lru_cache(maxsize=512)
-def _card_html(code: str) -> Markup:
-    found = cardview.face(code)
-    joker = " joker" if found.joker else ""
-    mark = Markup('<small class="jk">JK</small>') if found.joker and found.rank else ""
-    return Markup(
-        '<span class="card {colour}{joker} " data-code="{code}" title="{code}">{mark}{label}</span>'
-    ).format(colour=found.colour, joker=joker, code=found.code, mark=mark, label=found.label)
 
 
 def table_matches(access: Access, *, archived: bool = False) -> history.MatchPage:

@@ -17,7 +17,6 @@ from flask import abort, flash, redirect, request, url_for
 from flask_babel import gettext
 from flask_wtf import FlaskForm
 from werkzeug.wrappers import Response
-from wtforms.validators import ValidationError
 
 from referee.cards import RANKS, SUITS, Card
 from referee.errors import RefereeError
@@ -28,16 +27,16 @@ from referee.table import Play, arrange, best_play, format_table, take_back
 from referee.web import changes, i18n, matchlog, writes
 from referee.web.access import Access, edit_page, open_match, table_blueprint, table_page
 from referee.web.feedback import show_error
-from referee.web.fields import choices, numbered
 from referee.web.forms import ActionForm, PlayHintForm
-from referee.web.models import Match
-from referee.web.roundforms import (
+from referee.web.forms.fields import choices, numbered
+from referee.web.forms.rounds import (
     ManipulationTurnForm,
     TurnForm,
     build_end,
     card_fields,
     end_form_class,
 )
+from referee.web.models import Match
 from referee.web.scoresheet import picker_rows
 from referee.web.views.pages import following, render_page, to_score_sheet
 
@@ -217,9 +216,6 @@ def _read_turn(form: Any, state: RoundInProgress) -> dict[str, Any]:
             turn["took_discard"] = form.took_discard.cards
         if form.discard.card:
             turn["discard"] = form.discard.card
-        if len(turn) == 1 and not form.out.data:
-            form.form_errors.append(gettext("Nothing to record: add a meld or a lay-off."))
-            raise ValidationError("empty")
     if form.out.data:
         turn["out"] = True
     return turn
@@ -254,8 +250,6 @@ def turn(access: Access, match_id: int) -> Any:
                     match, state, turns, entry, once=form.once.data, location=location
                 )
                 return redirect(location)
-        except ValidationError:
-            pass
         except RefereeError as refused:
             show_error(form, card_fields(form), refused, state.number)
     return _page(access, match, state, form, _blank_hint_form(state))
@@ -478,8 +472,6 @@ def end(access: Access, match_id: int) -> Any:
             entry = build_end(form, players, out, turns)
             location = url_for("matches.scoreboard", match_id=match.id)
             stored = changes.end_live_round(match, entry, once=form.once.data, location=location)
-        except ValidationError:
-            pass
         except RefereeError as refused:
             hands = {
                 name: field

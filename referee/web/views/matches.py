@@ -9,7 +9,6 @@ from typing import Any
 from flask import Response, abort, flash, jsonify, redirect, request, url_for
 from flask_babel import gettext
 from sqlalchemy import select
-from wtforms.validators import ValidationError
 
 from referee.errors import RefereeError
 from referee.matchfile import NOT_A_MATCH, dump_match, load_document, read_match
@@ -28,7 +27,6 @@ from referee.web.access import (
     table_page,
 )
 from referee.web.extensions import db
-from referee.web.fields import numbered
 from referee.web.forms import (
     OPTION_LIMITS,
     OPTION_MESSAGES,
@@ -38,6 +36,7 @@ from referee.web.forms import (
     setup_form_class,
     setup_options,
 )
+from referee.web.forms.fields import numbered
 from referee.web.models import CardTable, Match, MatchPlayer, Player, Round
 from referee.web.views.pages import following, render_page, to_score_sheet
 
@@ -127,8 +126,6 @@ def _read_setup(form: Any, rules: Ruleset) -> dict[str, Any] | None:
         dealer = changes.seating(rules, seated, form.known, form.first_dealer.data)
         options = setup_options(form, rules)
         return changes.header_of(rules, seated, dealer, options)
-    except ValidationError:
-        return None
     except changes.SetupRefused as refused:
         if refused.field == "seat":
             named = [entry for entry in seats if entry.data == refused.name]

@@ -10,17 +10,16 @@ from typing import Any
 
 from flask import abort, flash, redirect, render_template, request, url_for
 from flask_babel import gettext, ngettext
-from wtforms.validators import ValidationError
 
 from referee.errors import RefereeError
 from referee.matchfile import NOT_A_MATCH, ROUND_NOT_OBJECT, load_document, read_header
 from referee.web import audit, changes, gin_view, i18n, matchlog, writes
 from referee.web.access import Access, edit_page, open_match, table_blueprint, table_page
 from referee.web.feedback import field_cards, show_error
-from referee.web.fields import numbered
 from referee.web.forms import ActionForm, RoundJsonForm
+from referee.web.forms.fields import numbered
+from referee.web.forms.rounds import build_round, card_fields, fill_from_round, quick_form_class
 from referee.web.models import Match, Round
-from referee.web.roundforms import build_round, card_fields, fill_from_round, quick_form_class
 from referee.web.scoresheet import ruleset_of
 from referee.web.views.pages import following, render_page, to_score_sheet
 
@@ -91,8 +90,6 @@ def _round_form(access: Any, match: Match, stored: Round | None) -> Any:
         try:
             entry = build_round(form, match.rules, players)
             state, later = changes.verify_round(match, entry, number)
-        except ValidationError:
-            pass
         except RefereeError as error:
             who = form.player.data if form.ending.data in ("out", "closed") else None
             hands = {
