@@ -10,12 +10,13 @@ stored rounds (:mod:`referee.web.matchlog`) and the page shows what it says.
 - ``extensions``, ``models``: Flask-SQLAlchemy 3.1 models (tables, players,
   matches with seats, rounds as entered); one reviewed Alembic revision.
 - ``access``: a table is reached only through its edit or view key.
-- ``fields``, ``forms``, ``roundforms``: WTForms (CSRF on every form).
+- ``forms/``: every WTForms form and field (CSRF on every form); ``templating``:
+  everything the templates call, registered in one place.
 - ``matchlog``, ``scoresheet``, ``gin_view``, ``feedback``: the thin glue
   between forms, the engine and the templates.
 - ``summary``: the summary kept with each match (derived from its log by the
   engine, rewritten in the flush of every change); ``history``, ``charts``,
-  ``exports``, ``historyforms``: the match list, statistics, head-to-head,
+  ``exports``: the match list, statistics, head-to-head,
   charts, CSV, the whole table as JSON and the results card, all read from
   those summaries.
 - ``views/``: one blueprint per area (main, tables, matches, rounds, live, tools,

@@ -1,18 +1,25 @@
 """Who may see what: a table is reached only through its edit key or its view key.
 
-Routes take ``mode`` (``t`` with the edit key, ``v`` with the view key) and
-the key.  Everything below a table (players, matches, rounds) is looked up
-through that table, so one table's links never reach another's data.  The
-browser remembers the tables it opened (in its session cookie) for the home
-page.
+A table's pages live under ``/<mode>/<key>`` (``t`` with the edit key, ``v``
+with the view key; some edit-only pages under ``/t/<key>``).  That prefix is
+handled once, as Flask documents for a language code: :func:`pull_table_link`
+takes it out of the URL's values before the view runs, :func:`add_table_link`
+puts the open table's link back into every ``url_for`` below it, and a view
+marked :func:`table_page` or :func:`edit_page` receives the opened table.
+Everything below a table (players, matches, rounds) is looked up through that
+table, so one table's links never reach another's data.  The browser remembers
+the tables it opened (in its session cookie) for the home page.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
+from functools import wraps
+from typing import Any, Concatenate, ParamSpec, TypeVar
 
-from flask import abort, session
+from flask import Blueprint, abort, current_app, g, session
 from sqlalchemy import select
 from sqlalchemy.orm import selectinload
 
@@ -65,6 +72,64 @@ def find_table(mode: str, key: str, *, edit: bool = False) -> Access:
     if table is None:
         abort(404)
     return Access(table, mode)
+
+
+# -- the table's link in the URL ----------------------------------------------------------
+
+P = ParamSpec("P")
+R = TypeVar("R")
+
+
+def table_blueprint(name: str, import_name: str, **options: Any) -> Blueprint:
+    """A blueprint of a table's pages: the ``/<mode>/<key>`` prefix is handled here, once."""
+    blueprint = Blueprint(name, import_name, **options)
+    blueprint.url_value_preprocessor(pull_table_link)
+    blueprint.url_defaults(add_table_link)
+    return blueprint
+
+
+def pull_table_link(_endpoint: str | None, values: dict[str, Any] | None) -> None:
+    """Take ``mode`` and ``key`` out of the URL's values (``/t/<key>`` pages are edit pages)."""
+    if values and "key" in values:
+        g.table_link = (values.pop("mode", EDIT), values.pop("key"))
+
+
+def table_link() -> tuple[str, str]:
+    """The mode and key of the table link this request came through."""
+    link: tuple[str, str] = g.table_link
+    return link
+
+
+def add_table_link(endpoint: str, values: dict[str, Any]) -> None:
+    """A link below the open table carries the link it was opened with, unless given another."""
+    access: Access | None = g.get("access")
+    if access is None or "key" in values or "mode" in values:
+        return
+    url_map = current_app.url_map
+    if url_map.is_endpoint_expecting(endpoint, "key"):
+        values["key"] = access.key
+        if url_map.is_endpoint_expecting(endpoint, "mode"):
+            values["mode"] = access.mode
+
+
+def _opening_table(view: Callable[Concatenate[Access, P], R], edit: bool) -> Callable[P, R]:
+    @wraps(view)
+    def opened(*args: P.args, **kwargs: P.kwargs) -> R:
+        mode, key = table_link()
+        g.access = open_table(mode, key, edit=edit)
+        return view(g.access, *args, **kwargs)
+
+    return opened
+
+
+def table_page(view: Callable[Concatenate[Access, P], R]) -> Callable[P, R]:
+    """A page of a table, through either of its links: the view receives the table opened."""
+    return _opening_table(view, edit=False)
+
+
+def edit_page(view: Callable[Concatenate[Access, P], R]) -> Callable[P, R]:
+    """A page of a table reached only through its edit link; a write locks the table's row."""
+    return _opening_table(view, edit=True)
 
 
 # What every page of a match reads: its seats with their players and its rounds,

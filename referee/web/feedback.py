@@ -10,7 +10,7 @@ from referee.integrity import DECK_COPIES, DECK_JOKERS, DECK_ONE_COPY
 from referee.match import EMPTY_HAND_IS_OUT, HAND_MISSING
 from referee.messages import Reason
 from referee.notation import format_card, parse_cards
-from referee.web.fields import CardsField, LayoffsField, MeldsField
+from referee.web.forms.fields import CardsField, LayoffsField, MeldsField
 from referee.web.i18n import error_text, reason_text
 
 

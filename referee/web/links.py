@@ -69,7 +69,6 @@ def init_app(app: Flask) -> None:
         app.wsgi_app = ProxyFix(  # type: ignore[method-assign]
             app.wsgi_app, x_for=hops, x_proto=hops, x_host=hops, x_port=hops, x_prefix=hops
         )
-    app.jinja_env.globals.update(external_url=external_url, qr_svg=qr_svg)
 
 
 def link_origin() -> str:

@@ -370,7 +370,7 @@ def cards_never_read(monkeypatch):
         assert len(text) < 40, "the cards were read"
         return parse_cards(text)
 
-    monkeypatch.setattr("referee.web.fields.parse_cards", short_only)
+    monkeypatch.setattr("referee.web.forms.fields.parse_cards", short_only)
 
 
 def test_a_box_of_cards_too_long_is_refused_unread(client, cards_never_read):

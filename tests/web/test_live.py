@@ -410,3 +410,22 @@ def view_match_url(client, match):
     """The same match through the table's view link: ``/v/<view key>/m/<id>/``."""
     table, match_path = match.split("/m/")
     return view_url(client, table + "/") + "m/" + match_path
+
+
+def test_a_turn_with_nothing_to_record_is_refused(client, remi):
+    client.submit("/language", {"lang": "en", "next": "/"})
+    response = turn(client, remi, player="Siti")
+    assert response.status_code == 400
+    assert "Nothing to record: add a meld or a lay-off." in errors(response)
+    assert rounds_of(client, remi) == []
+
+
+def test_a_knock_ending_a_live_round_asks_who_knocked(client, manipulation):
+    client.submit("/language", {"lang": "en", "next": "/"})
+    manipulation_turn(client, manipulation, player="Siti", played="7S 8S 9S", table="7S 8S 9S")
+    response = client.submit(
+        manipulation + "live/end", {"ending": "knock", "hand_0": "KH QH", "hand_1": "2C"}
+    )
+    assert response.status_code == 400
+    assert "Who knocked?" in errors(response)
+    assert rounds_of(client, manipulation) == []  # the live round goes on

@@ -173,7 +173,7 @@ def test_form_messages_are_in_indonesian(client, table, value):
 
 
 def test_every_wtforms_message_is_in_the_catalogue(app):
-    from referee.web.formbase import TRANSLATIONS
+    from referee.web.forms.base import TRANSLATIONS
 
     with app.test_request_context():
         from flask import session

@@ -427,3 +427,30 @@ def test_view_link_cannot_change_rounds(client, table):
         assert client.get(view + url).status_code == 404
     for url in ("rounds/1/void", "rounds/undo", "live/turn", "live/undo"):
         assert client.submit(view + url).status_code == 404
+
+
+@pytest.mark.parametrize(
+    ("rules", "ending", "question"),
+    [
+        ("remi", "out", "Who went out?"),
+        ("remi-indonesia", "closed", "Who closed?"),
+        ("manipulation", "knock", "Who knocked?"),
+        ("gin", "knock", "Who knocked?"),
+    ],
+)
+def test_an_ending_that_names_a_player_asks_who(client, table, rules, ending, question):
+    client.submit("/language", {"lang": "en", "next": "/"})
+    match = new_match(client, table, rules, TWO)
+    response = client.submit(match + "rounds/new", round_data(TWO, {}, ending=ending))
+    assert response.status_code == 400
+    assert question in errors(response)
+    assert rounds_of(client, match) == []
+
+
+def test_remi_indonesia_closer_is_asked_for_the_closing_card(client, table):
+    client.submit("/language", {"lang": "en", "next": "/"})
+    match = new_match(client, table, "remi-indonesia", TWO, target=500)
+    data = round_data(TWO, {"Siti": "KD QC"}, ending="closed", player="Budi")
+    response = client.submit(match + "rounds/new", data)
+    assert response.status_code == 400
+    assert "Which card closed the round?" in errors(response)

@@ -198,3 +198,26 @@ def test_setup_can_change_until_the_first_round(client):
         {"seat_0": "Siti", "seat_1": "Budi", "first_dealer": "Siti", "target": "50"},
     )
     assert export(client, match)["options"] == {"target": 200}
+
+
+def test_a_match_of_rounds_needs_the_number_of_rounds(client):
+    client.submit("/language", {"lang": "en", "next": "/"})
+    url = new_table(client)
+    data = {"seat_0": "Budi", "seat_1": "Siti", "first_dealer": "Budi", "end": "hands"}
+    response = client.submit(f"{url}new/rummy", data)
+    assert response.status_code == 400
+    assert "How many rounds?" in errors(response)
+
+
+def test_the_other_target_needs_a_number(client):
+    client.submit("/language", {"lang": "en", "next": "/"})
+    url = new_table(client)
+    data = {"seat_0": "Budi", "seat_1": "Siti", "first_dealer": "Budi", "target": "custom"}
+    response = client.submit(f"{url}new/remi", data)
+    assert response.status_code == 400
+    assert "Enter the target score." in errors(response)
+    data["custom_target"] = "250"
+    data["target"] = "100"  # a typed target wins over the preset left selected
+    response = client.submit(f"{url}new/remi", data)
+    assert response.status_code == 302
+    assert export(client, response.headers["Location"])["options"] == {"target": 250}

@@ -6,19 +6,16 @@ import logging
 from typing import Any
 
 from flask import Flask, render_template, request
-from flask_babel import get_locale, gettext
+from flask_babel import gettext
 from flask_wtf.csrf import CSRFError
 from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.orm.exc import StaleDataError
 from werkzeug.exceptions import Conflict, HTTPException, InternalServerError
 
 from referee.errors import RefereeError
-from referee.web import cardview, i18n, labels, summary
+from referee.web import i18n, summary, templating
 from referee.web.api import core as api
 from referee.web.extensions import db
-from referee.web.fields import numbered
-from referee.web.forms import LanguageForm
-from referee.web.scoresheet import picker_rows
 from referee.web.security import referrer_path
 
 log = logging.getLogger(__name__)
@@ -31,29 +28,7 @@ def register(app: Flask) -> None:
         app.register_blueprint(module.bp)
     summary.install()
 
-    app.jinja_env.trim_blocks = True
-    app.jinja_env.lstrip_blocks = True
-    app.jinja_env.globals.update(
-        face=cardview.face,
-        reason_text=i18n.reason_text,
-        error_text=i18n.error_text,
-        LANGUAGES=i18n.LANGUAGES,
-        outcome_label=labels.outcome_label,
-        gin_outcome=labels.gin_outcome,
-        gin_verdict=labels.gin_verdict,
-        picker_deck=cardview.picker_deck,
-        picker_rows=picker_rows,
-        ruleset_description=labels.description,
-        ruleset_name=labels.ruleset_name,
-        numbered=numbered,
-    )
-
-    @app.context_processor
-    def shared() -> dict[str, object]:
-        return {
-            "lang": str(get_locale() or i18n.DEFAULT),
-            "language_form": LanguageForm(formdata=None),
-        }
+    templating.install(app)
 
     # The JSON API (/api/v1) answers every error as JSON: see referee.web.api.core.
     @app.errorhandler(api.ApiError)

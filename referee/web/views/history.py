@@ -10,20 +10,16 @@ from __future__ import annotations
 
 import json
 import sys
-from functools import lru_cache
 from typing import Any
 
 import click
-from flask import Blueprint, Response, abort, flash, redirect, render_template, request, url_for
+from flask import Response, abort, flash, redirect, render_template, request, url_for
 from flask_babel import gettext
-from markupsafe import Markup
 
-from referee.rulesets import RULESETS
-from referee.scoring import Ending
-from referee.web import cardview, charts, exports, history, matchlog, scoresheet, summary, writes
-from referee.web.access import EDIT, Access, open_match, open_table, remember
+from referee.web import charts, exports, history, matchlog, scoresheet, summary, writes
+from referee.web.access import EDIT, Access, open_match, remember, table_blueprint, table_page
 from referee.web.extensions import csrf, db
-from referee.web.historyforms import (
+from referee.web.forms.history import (
     HeadToHeadForm,
     MatchFilterForm,
     PeriodForm,
@@ -32,71 +28,13 @@ from referee.web.historyforms import (
 from referee.web.models import Match, Player
 from referee.web.views.pages import render_page
 
-bp = Blueprint("history", __name__, cli_group="history")
+bp = table_blueprint("history", __name__, cli_group="history")
 PREFIX = "/<any(t,v):mode>/<key>"
 # Matches listed on the table's own page (the whole list is a page of its own).
 TABLE_PAGE_MATCHES = 10
 FILTERS = ("player", "rules", "state", "since", "until", "show")
 # A whole table may be far bigger than one match file.
 TABLE_UPLOAD_MAX = 32 * 1024 * 1024
-
-
-@bp.app_template_global()
-def running_chart(sheet: scoresheet.Sheet) -> charts.LineChart | None:
-    return charts.running_totals(sheet)
-
-
-@bp.app_template_global()
-def figures_shown(rules_id: str) -> set[str]:
-    """The figures beyond the common ones that a ruleset's rounds can give (from its data)."""
-    rules = RULESETS.get(rules_id)
-    shown: set[str] = set()
-    if rules is None:
-        return shown
-    if rules.counts_at_once:
-        shown.add("at_once")
-    if Ending.KNOCK in rules.endings:
-        shown |= {"knocks", "undercuts"}
-    if rules.bonuses.gin:
-        shown.add("gins")
-    return shown
-
-
-@bp.app_template_global()
-def entry_words() -> dict[str, str]:
-    """The words of a round as entered (``matches/_entry.html``), translated."""
-    return {
-        "took": gettext("took"),
-        "meld": gettext("meld"),
-        "lay-off": gettext("lay-off"),
-        "played": gettext("played"),
-        "table": gettext("table"),
-        "discard": gettext("discard"),
-        "out": gettext("out"),
-        "Hands": gettext("Hands"),
-        "Melds": gettext("Melds"),
-    }
-
-
-@bp.app_template_global()
-def card_list(codes: Any) -> Markup:
-    """Cards as the ``cards`` macro of ``macros.html`` shows them, built in Python: a long
-    match's rounds as entered hold a thousand cards."""
-    if isinstance(codes, str) or not isinstance(codes, list | tuple):
-        codes = [str(codes)]
-    return Markup('<span class="cards">{}</span>').format(
-        Markup("").join(_card_html(str(code)) for code in codes)
-    )
-
-
-@lru_cache(maxsize=512)
-def _card_html(code: str) -> Markup:
-    found = cardview.face(code)
-    joker = " joker" if found.joker else ""
-    mark = Markup('<small class="jk">JK</small>') if found.joker and found.rank else ""
-    return Markup(
-        '<span class="card {colour}{joker} " data-code="{code}" title="{code}">{mark}{label}</span>'
-    ).format(colour=found.colour, joker=joker, code=found.code, mark=mark, label=found.label)
 
 
 def table_matches(access: Access, *, archived: bool = False) -> history.MatchPage:
@@ -115,8 +53,8 @@ def _filter_args() -> dict[str, str]:
 
 
 @bp.get(PREFIX + "/matches")
-def matches(mode: str, key: str) -> Any:
-    access = open_table(mode, key)
+@table_page
+def matches(access: Access) -> Any:
     form = MatchFilterForm(access.table.players, formdata=request.args)
     form.validate()
     archived = request.args.get("show") == "archived"
@@ -157,8 +95,8 @@ def _player(access: Access, player_id: int) -> Player:
 
 
 @bp.get(PREFIX + "/players/<int:player_id>")
-def player(mode: str, key: str, player_id: int) -> Any:
-    access = open_table(mode, key)
+@table_page
+def player(access: Access, player_id: int) -> Any:
     found = _player(access, player_id)
     form = PeriodForm(formdata=request.args)
     form.validate()
@@ -175,8 +113,8 @@ def player(mode: str, key: str, player_id: int) -> Any:
 
 
 @bp.get(PREFIX + "/head-to-head")
-def head_to_head(mode: str, key: str) -> Any:
-    access = open_table(mode, key)
+@table_page
+def head_to_head(access: Access) -> Any:
     players = access.table.players
     form = HeadToHeadForm(players, formdata=request.args)
     rivalry = None
@@ -204,16 +142,16 @@ def _download(body: str | bytes, mimetype: str, filename: str) -> Response:
 
 
 @bp.get(PREFIX + "/m/<int:match_id>/export.csv")
-def match_csv(mode: str, key: str, match_id: int) -> Response:
-    access = open_table(mode, key)
+@table_page
+def match_csv(access: Access, match_id: int) -> Response:
     match = open_match(access, match_id)
     filename = f"{match.rules}-{match.created_at:%Y%m%d}-{match.id}.csv"
     return _download(exports.match_csv(_sheet(match)), "text/csv", filename)
 
 
 @bp.get(PREFIX + "/m/<int:match_id>/results")
-def results(mode: str, key: str, match_id: int) -> Any:
-    access = open_table(mode, key)
+@table_page
+def results(access: Access, match_id: int) -> Any:
     match = open_match(access, match_id)
     sheet = _sheet(match)
     return render_page(
@@ -226,8 +164,8 @@ def results(mode: str, key: str, match_id: int) -> Any:
 
 
 @bp.get(PREFIX + "/m/<int:match_id>/card.svg")
-def card(mode: str, key: str, match_id: int) -> Response:
-    access = open_table(mode, key)
+@table_page
+def card(access: Access, match_id: int) -> Response:
     match = open_match(access, match_id)
     sheet = _sheet(match)
     title, subtitle = exports.card_heading(match, access.table, sheet)
@@ -246,8 +184,8 @@ def card(mode: str, key: str, match_id: int) -> Response:
 
 
 @bp.get(PREFIX + "/export.json")
-def table_export(mode: str, key: str) -> Response:
-    access = open_table(mode, key)
+@table_page
+def table_export(access: Access) -> Response:
     body = json.dumps(exports.table_document(access.table), ensure_ascii=False, indent=1) + "\n"
     filename = f"table-{access.table.created_at:%Y%m%d}-{access.table.id}.json"
     return _download(body, "application/json", filename)

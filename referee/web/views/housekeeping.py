@@ -17,13 +17,13 @@ from datetime import timedelta
 from typing import Any
 
 import click
-from flask import Blueprint, abort, flash, redirect, request, session, url_for
+from flask import abort, flash, redirect, request, session, url_for
 from flask_babel import gettext
 from sqlalchemy import or_, select
 
 from referee.renaming import rename_in_round
 from referee.web import writes
-from referee.web.access import EDIT, KEY_FORMAT, Access, open_match, open_table
+from referee.web.access import KEY_FORMAT, Access, edit_page, open_match, table_blueprint
 from referee.web.extensions import db
 from referee.web.forms import ActionForm, ForgetTableForm, RenamePlayerForm, RenameTableForm
 from referee.web.models import CardTable, Match, MatchPlayer, Player, now
@@ -31,7 +31,7 @@ from referee.web.names import name_key
 from referee.web.views.pages import render_page, to_score_sheet
 from referee.web.views.rounds import conflict_page
 
-bp = Blueprint("housekeeping", __name__, cli_group=None)
+bp = table_blueprint("housekeeping", __name__, cli_group=None)
 # A deleted match can be restored for this long; then it is purged.
 DELETED_MATCH_LIFETIME = timedelta(days=30)
 SETTINGS = "/t/<key>/settings"
@@ -80,20 +80,21 @@ def _page(
 
 
 @bp.get(SETTINGS)
-def settings(key: str) -> Any:
-    return _page(open_table(EDIT, key, edit=True))
+@edit_page
+def settings(access: Access) -> Any:
+    return _page(access)
 
 
 @bp.post(SETTINGS + "/name")
-def rename_table(key: str) -> Any:
-    access = open_table(EDIT, key, edit=True)
+@edit_page
+def rename_table(access: Access) -> Any:
     form = RenameTableForm()
     table = access.table
     if not form.validate_on_submit():
         return _page(access, table_form=form)
     if table.name == form.name.data:
         flash(gettext("The table is called %(name)s.", name=table.name))
-        return redirect(url_for("tables.show", mode=EDIT, key=key))
+        return redirect(url_for("tables.show"))
     if form.was.data != table.name:
         form.was.data = table.name
         return _page(
@@ -109,12 +110,12 @@ def rename_table(key: str) -> Any:
     table.name = form.name.data
     db.session.commit()
     flash(gettext("The table is now called %(name)s.", name=table.name))
-    return redirect(url_for("tables.show", mode=EDIT, key=key))
+    return redirect(url_for("tables.show"))
 
 
 @bp.post(SETTINGS + "/players/<int:player_id>")
-def rename_player(key: str, player_id: int) -> Any:
-    access = open_table(EDIT, key, edit=True)
+@edit_page
+def rename_player(access: Access, player_id: int) -> Any:
     player = db.session.get(Player, player_id)
     if player is None or player.table_id != access.table.id:
         abort(404)
@@ -125,7 +126,7 @@ def rename_player(key: str, player_id: int) -> Any:
     new = form.name.data
     if player.name == new:
         flash(gettext("%(name)s has this name already.", name=new))
-        return redirect(url_for("housekeeping.settings", key=key))
+        return redirect(url_for("housekeeping.settings"))
     if form.was.data != player.name:
         was = form.was.data
         form.was.data = player.name
@@ -153,7 +154,7 @@ def rename_player(key: str, player_id: int) -> Any:
     _rename_everywhere(player, old, new)
     db.session.commit()
     flash(gettext("%(old)s is now called %(name)s, in every match.", old=old, name=new))
-    return redirect(url_for("housekeeping.settings", key=key))
+    return redirect(url_for("housekeeping.settings"))
 
 
 def _rename_everywhere(player: Player, old: str, new: str) -> None:
@@ -240,28 +241,28 @@ def purge_deleted_command() -> None:
     click.echo(f"{count} deleted matches purged")
 
 
-def _match_button(key: str, match_id: int, *, deleted: bool = False) -> tuple[Access, Match]:
-    access = open_table(EDIT, key, edit=True)
+def _match_button(access: Access, match_id: int) -> Match:
     if not ActionForm().validate_on_submit():
         abort(400)
-    match = open_match(access, match_id, deleted=deleted)
-    return access, match
+    return open_match(access, match_id)
 
 
 @bp.post(MATCH + "/archive")
-def archive(key: str, match_id: int) -> Any:
-    access, match = _match_button(key, match_id)
+@edit_page
+def archive(access: Access, match_id: int) -> Any:
+    match = _match_button(access, match_id)
     if match.archived_at is None:
         match.archived_at = now()
         writes.changed(match)
         db.session.commit()
     flash(gettext("The match is archived: it is listed under “Archived matches”."))
-    return redirect(url_for("tables.show", mode=access.mode, key=key))
+    return redirect(url_for("tables.show"))
 
 
 @bp.post(MATCH + "/unarchive")
-def unarchive(key: str, match_id: int) -> Any:
-    access, match = _match_button(key, match_id)
+@edit_page
+def unarchive(access: Access, match_id: int) -> Any:
+    match = _match_button(access, match_id)
     if match.archived_at is not None:
         match.archived_at = None
         writes.changed(match)
@@ -271,14 +272,14 @@ def unarchive(key: str, match_id: int) -> Any:
 
 
 @bp.post(MATCH + "/delete")
-def delete_match(key: str, match_id: int) -> Any:
-    access = open_table(EDIT, key, edit=True)
+@edit_page
+def delete_match(access: Access, match_id: int) -> Any:
     if not ActionForm().validate_on_submit():
         abort(400)
     match = db.session.get(Match, match_id)
     if match is not None and match.table_id == access.table.id and match.deleted_at is not None:
         flash(gettext("The match was deleted already."))  # asked twice: it is done
-        return redirect(url_for("tables.show", mode=access.mode, key=key))
+        return redirect(url_for("tables.show"))
     match = open_match(access, match_id)
     if writes.version_of(request.form.get("match_version")) != match.version:
         return conflict_page(
@@ -296,12 +297,12 @@ def delete_match(key: str, match_id: int) -> Any:
             " on the table's page."
         )
     )
-    return redirect(url_for("tables.show", mode=access.mode, key=key))
+    return redirect(url_for("tables.show"))
 
 
 @bp.post(MATCH + "/undelete")
-def undelete_match(key: str, match_id: int) -> Any:
-    access = open_table(EDIT, key, edit=True)
+@edit_page
+def undelete_match(access: Access, match_id: int) -> Any:
     if not ActionForm().validate_on_submit():
         abort(400)
     match = db.session.get(Match, match_id)

@@ -13,11 +13,10 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from flask import Blueprint, abort, flash, redirect, request, url_for
+from flask import abort, flash, redirect, request, url_for
 from flask_babel import gettext
 from flask_wtf import FlaskForm
 from werkzeug.wrappers import Response
-from wtforms.validators import ValidationError
 
 from referee.cards import RANKS, SUITS, Card
 from referee.errors import RefereeError
@@ -26,22 +25,22 @@ from referee.round import NOT_MARKED_OUT, RoundInProgress
 from referee.rulesets import TurnStyle
 from referee.table import Play, arrange, best_play, format_table, take_back
 from referee.web import changes, i18n, matchlog, writes
-from referee.web.access import Access, open_match, open_table
+from referee.web.access import Access, edit_page, open_match, table_blueprint, table_page
 from referee.web.feedback import show_error
-from referee.web.fields import choices, numbered
 from referee.web.forms import ActionForm, PlayHintForm
-from referee.web.models import Match
-from referee.web.roundforms import (
+from referee.web.forms.fields import choices, numbered
+from referee.web.forms.rounds import (
     ManipulationTurnForm,
     TurnForm,
     build_end,
     card_fields,
     end_form_class,
 )
+from referee.web.models import Match
 from referee.web.scoresheet import picker_rows
 from referee.web.views.pages import following, render_page, to_score_sheet
 
-bp = Blueprint("live", __name__)
+bp = table_blueprint("live", __name__)
 LIVE = "/<any(t,v):mode>/<key>/m/<int:match_id>/live"
 
 
@@ -152,9 +151,7 @@ def _page(
 ) -> Any:
     return render_page(
         "matches/live.html",
-        live=following(
-            access, match, url_for("live.show", mode=access.mode, key=access.key, match_id=match.id)
-        ),
+        live=following(access, match, url_for("live.show", match_id=match.id)),
         conflict=conflict or [],
         access=access,
         match=match,
@@ -183,16 +180,16 @@ def _page(
 def _to_the_round_form(access: Access, match: Match) -> Response:
     """Games whose rounds have no turns (gin) are entered when the round ends."""
     flash(gettext("A round of this game is entered when it ends."))
-    return redirect(url_for("rounds.new", mode=access.mode, key=access.key, match_id=match.id))
+    return redirect(url_for("rounds.new", match_id=match.id))
 
 
 def _back_to_the_table(access: Access, match: Match) -> Response:
-    return redirect(url_for("live.show", mode=access.mode, key=access.key, match_id=match.id))
+    return redirect(url_for("live.show", match_id=match.id))
 
 
 @bp.get(LIVE)
-def show(mode: str, key: str, match_id: int) -> Any:
-    access = open_table(mode, key)
+@table_page
+def show(access: Access, match_id: int) -> Any:
     match = open_match(access, match_id)
     state, error = _state(match, _turns(match))
     if state is None:
@@ -219,17 +216,14 @@ def _read_turn(form: Any, state: RoundInProgress) -> dict[str, Any]:
             turn["took_discard"] = form.took_discard.cards
         if form.discard.card:
             turn["discard"] = form.discard.card
-        if len(turn) == 1 and not form.out.data:
-            form.form_errors.append(gettext("Nothing to record: add a meld or a lay-off."))
-            raise ValidationError("empty")
     if form.out.data:
         turn["out"] = True
     return turn
 
 
 @bp.post(LIVE + "/turn")
-def turn(mode: str, key: str, match_id: int) -> Any:
-    access = open_table(mode, key, edit=True)
+@edit_page
+def turn(access: Access, match_id: int) -> Any:
     match = open_match(access, match_id)
     if done := writes.receipt(request.form.get("once")):
         flash(gettext("This turn was saved already."))
@@ -251,13 +245,11 @@ def turn(mode: str, key: str, match_id: int) -> Any:
                 _arrange(form, state, entry)
             else:
                 _apply_marking_out(state, entry)
-                location = url_for("live.show", mode=mode, key=key, match_id=match.id)
+                location = url_for("live.show", match_id=match.id)
                 changes.record_turn(
                     match, state, turns, entry, once=form.once.data, location=location
                 )
                 return redirect(location)
-        except ValidationError:
-            pass
         except RefereeError as refused:
             show_error(form, card_fields(form), refused, state.number)
     return _page(access, match, state, form, _blank_hint_form(state))
@@ -362,12 +354,12 @@ def _arrange(form: Any, state: RoundInProgress, entry: dict[str, Any]) -> None:
 
 
 @bp.post(LIVE + "/hint")
-def hint(mode: str, key: str, match_id: int) -> Any:
+@table_page
+def hint(access: Access, match_id: int) -> Any:
     """manipulation: the most cards of a hand that can go on the table now (nothing saved).
 
     With the edit link, the turn form comes back filled in with that play.
     """
-    access = open_table(mode, key)
     match = open_match(access, match_id)
     state, _error = _state(match, _turns(match))
     if state is None or state.is_over or not _rearranges_table(state):
@@ -401,12 +393,12 @@ def _named_turns(match: Match) -> tuple[int | None, bool]:
 
 
 @bp.post(LIVE + "/undo")
-def undo(mode: str, key: str, match_id: int) -> Any:
+@edit_page
+def undo(access: Access, match_id: int) -> Any:
     """Take back the last turn: the one the button names (the round goes with its first turn).
 
     The same request again does nothing: a double tap takes back one turn.
     """
-    access = open_table(mode, key, edit=True)
     match = open_match(access, match_id)
     seen, current = _named_turns(match)
     turns = _turns(match)
@@ -437,8 +429,8 @@ def _live_conflict(
 
 
 @bp.post(LIVE + "/discard")
-def discard(mode: str, key: str, match_id: int) -> Any:
-    access = open_table(mode, key, edit=True)
+@edit_page
+def discard(access: Access, match_id: int) -> Any:
     match = open_match(access, match_id)
     seen, current = _named_turns(match)
     stored = match.live_round
@@ -453,8 +445,8 @@ def discard(mode: str, key: str, match_id: int) -> Any:
 
 
 @bp.route(LIVE + "/end", methods=["GET", "POST"])
-def end(mode: str, key: str, match_id: int) -> Any:
-    access = open_table(mode, key, edit=True)
+@edit_page
+def end(access: Access, match_id: int) -> Any:
     match = open_match(access, match_id)
     players = match.player_names
     turns = _turns(match)
@@ -478,10 +470,8 @@ def end(mode: str, key: str, match_id: int) -> Any:
     if form.is_submitted() and not conflict and form.validate():
         try:
             entry = build_end(form, players, out, turns)
-            location = url_for("matches.scoreboard", mode=mode, key=key, match_id=match.id)
+            location = url_for("matches.scoreboard", match_id=match.id)
             stored = changes.end_live_round(match, entry, once=form.once.data, location=location)
-        except ValidationError:
-            pass
         except RefereeError as refused:
             hands = {
                 name: field

@@ -6,10 +6,9 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-from flask import Blueprint, Response, abort, flash, jsonify, redirect, request, url_for
+from flask import Response, abort, flash, jsonify, redirect, request, url_for
 from flask_babel import gettext
 from sqlalchemy import select
-from wtforms.validators import ValidationError
 
 from referee.errors import RefereeError
 from referee.matchfile import NOT_A_MATCH, dump_match, load_document, read_match
@@ -17,9 +16,17 @@ from referee.rematch import rematch_dealer
 from referee.rulesets import RULESETS, Ruleset
 from referee.rulesets.base import PLAYER_COUNT, PLAYER_COUNT_EXACT
 from referee.web import changes, i18n, matchlog, scoresheet, writes
-from referee.web.access import EDIT, KEY_FORMAT, Access, open_match, open_table
+from referee.web.access import (
+    EDIT,
+    KEY_FORMAT,
+    Access,
+    edit_page,
+    open_match,
+    table_blueprint,
+    table_link,
+    table_page,
+)
 from referee.web.extensions import db
-from referee.web.fields import numbered
 from referee.web.forms import (
     OPTION_LIMITS,
     OPTION_MESSAGES,
@@ -29,16 +36,17 @@ from referee.web.forms import (
     setup_form_class,
     setup_options,
 )
+from referee.web.forms.fields import numbered
 from referee.web.models import CardTable, Match, MatchPlayer, Player, Round
 from referee.web.views.pages import following, render_page, to_score_sheet
 
-bp = Blueprint("matches", __name__)
+bp = table_blueprint("matches", __name__)
 PREFIX = "/<any(t,v):mode>/<key>"
 
 
 @bp.get(PREFIX + "/new")
-def choose(mode: str, key: str) -> Any:
-    access = open_table(mode, key, edit=True)
+@edit_page
+def choose(access: Access) -> Any:
     return render_page("matches/choose.html", access=access, rulesets=RULESETS.values())
 
 
@@ -50,15 +58,15 @@ def _ruleset(rules_id: str) -> Ruleset:
 
 
 @bp.route(PREFIX + "/new/<rules_id>", methods=["GET", "POST"])
-def setup(mode: str, key: str, rules_id: str) -> Any:
-    access = open_table(mode, key, edit=True)
+@edit_page
+def setup(access: Access, rules_id: str) -> Any:
     return _setup_page(access, _ruleset(rules_id), None)
 
 
 @bp.route(PREFIX + "/m/<int:match_id>/setup", methods=["GET", "POST"])
-def edit_setup(mode: str, key: str, match_id: int) -> Any:
+@edit_page
+def edit_setup(access: Access, match_id: int) -> Any:
     """Players, first dealer, target and options may change until the first round is saved."""
-    access = open_table(mode, key, edit=True)
     match = open_match(access, match_id)
     if match.rounds:
         flash(gettext("The target and options are fixed once the first round is saved."), "error")
@@ -90,9 +98,7 @@ def _setup_page(access: Access, rules: Ruleset, match: Match | None) -> Any:
                 writes.changed(match)
             changes.apply_setup(match, header)
             db.session.flush()
-            location = url_for(
-                "matches.scoreboard", mode=access.mode, key=access.key, match_id=match.id
-            )
+            location = url_for("matches.scoreboard", match_id=match.id)
             writes.keep_receipt(form.once.data, location)
             db.session.commit()
             return redirect(location)
@@ -120,8 +126,6 @@ def _read_setup(form: Any, rules: Ruleset) -> dict[str, Any] | None:
         dealer = changes.seating(rules, seated, form.known, form.first_dealer.data)
         options = setup_options(form, rules)
         return changes.header_of(rules, seated, dealer, options)
-    except ValidationError:
-        return None
     except changes.SetupRefused as refused:
         if refused.field == "seat":
             named = [entry for entry in seats if entry.data == refused.name]
@@ -160,8 +164,8 @@ def _fill_setup(form: Any, match: Match, rules: Ruleset) -> None:
 
 
 @bp.get(PREFIX + "/m/<int:match_id>/")
-def scoreboard(mode: str, key: str, match_id: int) -> Any:
-    access = open_table(mode, key)
+@table_page
+def scoreboard(access: Access, match_id: int) -> Any:
     match = open_match(access, match_id)
     seen = matchlog.outlook(match)
     return render_page(
@@ -176,9 +180,9 @@ def scoreboard(mode: str, key: str, match_id: int) -> Any:
 
 
 @bp.get(PREFIX + "/m/<int:match_id>/board")
-def big_board(mode: str, key: str, match_id: int) -> Any:
+@table_page
+def big_board(access: Access, match_id: int) -> Any:
     """The totals alone, large, for a tablet in the middle of the table (it follows the match)."""
-    access = open_table(mode, key)
     match = open_match(access, match_id)
     seen = matchlog.outlook(match)
     return render_page(
@@ -192,12 +196,12 @@ def big_board(mode: str, key: str, match_id: int) -> Any:
 
 
 @bp.post(PREFIX + "/m/<int:match_id>/rematch")
-def rematch(mode: str, key: str, match_id: int) -> Any:
+@edit_page
+def rematch(access: Access, match_id: int) -> Any:
     """One tap: a new match with the same players, ruleset and options, and the next dealer.
 
     The button carries a one-time token: a double tap starts one match.
     """
-    access = open_table(mode, key, edit=True)
     match = open_match(access, match_id)
     if not ActionForm().validate_on_submit():
         abort(400)
@@ -219,7 +223,7 @@ def rematch(mode: str, key: str, match_id: int) -> Any:
         new.seats.append(MatchPlayer(seat=seat.seat, player=seat.player))
     db.session.add(new)
     db.session.flush()
-    location = url_for("matches.scoreboard", mode=access.mode, key=access.key, match_id=new.id)
+    location = url_for("matches.scoreboard", match_id=new.id)
     writes.keep_receipt(token, location)
     db.session.commit()
     flash(gettext("Rematch started: %(name)s deals first.", name=new.first_dealer))
@@ -227,13 +231,14 @@ def rematch(mode: str, key: str, match_id: int) -> Any:
 
 
 @bp.get(PREFIX + "/m/<int:match_id>/version")
-def version(mode: str, key: str, match_id: int) -> Response:
+def version(match_id: int) -> Response:
     """Has the match changed? Its version, as an ETag: 304 while nothing changed.
 
     The pages that follow a match ask this about once a second.  It reads one
     small row (the version, through the key) and writes nothing, not even the
     session cookie; the answer may be cached only if it is revalidated.
     """
+    mode, key = table_link()
     column = CardTable.edit_key if mode == EDIT else CardTable.view_key
     if not KEY_FORMAT.fullmatch(key):  # never a NUL in a PostgreSQL query
         abort(404)
@@ -251,8 +256,8 @@ def version(mode: str, key: str, match_id: int) -> Response:
 
 
 @bp.get(PREFIX + "/m/<int:match_id>/export")
-def export(mode: str, key: str, match_id: int) -> Response:
-    access = open_table(mode, key)
+@table_page
+def export(access: Access, match_id: int) -> Response:
     match = open_match(access, match_id)
     body = json.dumps(matchlog.document(match), ensure_ascii=False, indent=2) + "\n"
     filename = f"{match.rules}-{match.created_at:%Y%m%d}-{match.id}.json"
@@ -264,8 +269,8 @@ def export(mode: str, key: str, match_id: int) -> Response:
 
 
 @bp.post(PREFIX + "/import")
-def import_match(mode: str, key: str) -> Any:
-    access = open_table(mode, key, edit=True)
+@edit_page
+def import_match(access: Access) -> Any:
     form = ImportForm()
     if form.is_submitted() and (done := writes.receipt(form.once.data)):
         flash(gettext("This match was imported already."))
@@ -274,9 +279,7 @@ def import_match(mode: str, key: str) -> Any:
         match = _import(access.table, form)
         if match is not None:
             db.session.flush()
-            location = url_for(
-                "matches.scoreboard", mode=access.mode, key=access.key, match_id=match.id
-            )
+            location = url_for("matches.scoreboard", match_id=match.id)
             writes.keep_receipt(form.once.data, location)
             db.session.commit()
             flash(gettext("Match imported."))
@@ -286,8 +289,8 @@ def import_match(mode: str, key: str) -> Any:
 
 
 @bp.get(PREFIX + "/import")
-def import_page(mode: str, key: str) -> Any:
-    access = open_table(mode, key, edit=True)
+@edit_page
+def import_page(access: Access) -> Any:
     return render_page("matches/import.html", access=access, form=ImportForm())
 
 

@@ -29,12 +29,10 @@ def render_page(template: str | list[str], *, access: Access | None = None, **co
 def following(access: Access, match: Match, page: str) -> dict[str, Any]:
     """What a page that follows the match live needs: where to ask, the version it shows,
     and the address of the page to fetch again when the match changes."""
-    version_url = url_for("matches.version", mode=access.mode, key=access.key, match_id=match.id)
+    version_url = url_for("matches.version", match_id=match.id)
     return {"url": version_url, "etag": f"m{match.id}v{match.version}", "page": page}
 
 
 def to_score_sheet(access: Access, match: Match) -> Response:
     """Back to the match's score sheet, through the same link the page was opened with."""
-    return redirect(
-        url_for("matches.scoreboard", mode=access.mode, key=access.key, match_id=match.id)
-    )
+    return redirect(url_for("matches.scoreboard", match_id=match.id))

@@ -8,23 +8,22 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
+from flask import abort, flash, redirect, render_template, request, url_for
 from flask_babel import gettext, ngettext
-from wtforms.validators import ValidationError
 
 from referee.errors import RefereeError
 from referee.matchfile import NOT_A_MATCH, ROUND_NOT_OBJECT, load_document, read_header
 from referee.web import audit, changes, gin_view, i18n, matchlog, writes
-from referee.web.access import open_match, open_table
+from referee.web.access import Access, edit_page, open_match, table_blueprint, table_page
 from referee.web.feedback import field_cards, show_error
-from referee.web.fields import numbered
 from referee.web.forms import ActionForm, RoundJsonForm
+from referee.web.forms.fields import numbered
+from referee.web.forms.rounds import build_round, card_fields, fill_from_round, quick_form_class
 from referee.web.models import Match, Round
-from referee.web.roundforms import build_round, card_fields, fill_from_round, quick_form_class
 from referee.web.scoresheet import ruleset_of
 from referee.web.views.pages import following, render_page, to_score_sheet
 
-bp = Blueprint("rounds", __name__)
+bp = table_blueprint("rounds", __name__)
 MATCH = "/<any(t,v):mode>/<key>/m/<int:match_id>"
 
 
@@ -41,22 +40,22 @@ def _typed_cards(form: Any) -> list[str]:
 
 
 @bp.route(MATCH + "/rounds/new", methods=["GET", "POST"])
-def new(mode: str, key: str, match_id: int) -> Any:
-    access = open_table(mode, key, edit=True)
+@edit_page
+def new(access: Access, match_id: int) -> Any:
     match = open_match(access, match_id)
     if match.live_round is not None:
         flash(gettext("A round is being played live: finish it or discard it first."), "error")
-        return redirect(url_for("live.show", mode=mode, key=key, match_id=match.id))
+        return redirect(url_for("live.show", match_id=match.id))
     return _round_form(access, match, None)
 
 
 @bp.route(MATCH + "/rounds/<int:number>/edit", methods=["GET", "POST"])
-def edit(mode: str, key: str, match_id: int, number: int) -> Any:
-    access = open_table(mode, key, edit=True)
+@edit_page
+def edit(access: Access, match_id: int, number: int) -> Any:
     match = open_match(access, match_id)
     stored = _stored(match, number)
     if not stored.complete:
-        return redirect(url_for("live.show", mode=mode, key=key, match_id=match.id))
+        return redirect(url_for("live.show", match_id=match.id))
     return _round_form(access, match, stored)
 
 
@@ -69,8 +68,6 @@ def _round_form(access: Any, match: Match, stored: Round | None) -> Any:
             return redirect(
                 url_for(
                     "rounds.edit_json",
-                    mode=access.mode,
-                    key=access.key,
                     match_id=match.id,
                     number=stored.number,
                 )
@@ -93,8 +90,6 @@ def _round_form(access: Any, match: Match, stored: Round | None) -> Any:
         try:
             entry = build_round(form, match.rules, players)
             state, later = changes.verify_round(match, entry, number)
-        except ValidationError:
-            pass
         except RefereeError as error:
             who = form.player.data if form.ending.data in ("out", "closed") else None
             hands = {
@@ -105,9 +100,7 @@ def _round_form(access: Any, match: Match, stored: Round | None) -> Any:
             show_error(form, card_fields(form), error, number, hands)
         else:
             if action == "save" and not later or action == "save_cut" and later:
-                location = url_for(
-                    "matches.scoreboard", mode=access.mode, key=access.key, match_id=match.id
-                )
+                location = url_for("matches.scoreboard", match_id=match.id)
                 changes.save_round(
                     match,
                     stored,
@@ -248,9 +241,9 @@ def _preview(match: Match, state: Any, number: int, entry: dict[str, Any]) -> di
 
 
 @bp.route(MATCH + "/rounds/<int:number>/json", methods=["GET", "POST"])
-def edit_json(mode: str, key: str, match_id: int, number: int) -> Any:
+@edit_page
+def edit_json(access: Access, match_id: int, number: int) -> Any:
     """Correct any round by editing its round object as entered (turns included)."""
-    access = open_table(mode, key, edit=True)
     match = open_match(access, match_id)
     stored = _stored(match, number)
     if not stored.complete:
@@ -302,8 +295,8 @@ def _read_entry(match: Match, text: str, number: int) -> dict[str, Any]:
 
 
 @bp.get(MATCH + "/rounds/<int:number>")
-def show(mode: str, key: str, match_id: int, number: int) -> str:
-    access = open_table(mode, key)
+@table_page
+def show(access: Access, match_id: int, number: int) -> str:
     match = open_match(access, match_id)
     deleted = match.deleted_round
     stored = deleted if deleted is not None and deleted.number == number else _stored(match, number)
@@ -375,8 +368,8 @@ def _round_changed(number: int) -> str:
 
 
 @bp.post(MATCH + "/rounds/<int:number>/void")
-def void(mode: str, key: str, match_id: int, number: int) -> Any:
-    access = open_table(mode, key, edit=True)
+@edit_page
+def void(access: Access, match_id: int, number: int) -> Any:
     match = open_match(access, match_id)
     stored, current = _named_round(match, number)
     if stored.voided:  # asked twice: it is done
@@ -389,8 +382,8 @@ def void(mode: str, key: str, match_id: int, number: int) -> Any:
 
 
 @bp.post(MATCH + "/rounds/<int:number>/restore")
-def restore(mode: str, key: str, match_id: int, number: int) -> Any:
-    access = open_table(mode, key, edit=True)
+@edit_page
+def restore(access: Access, match_id: int, number: int) -> Any:
     match = open_match(access, match_id)
     stored, current = _named_round(match, number)
     if not stored.voided:  # asked twice: it is done
@@ -403,7 +396,8 @@ def restore(mode: str, key: str, match_id: int, number: int) -> Any:
 
 
 @bp.route(MATCH + "/rounds/undo", methods=["GET", "POST"])
-def undo(mode: str, key: str, match_id: int) -> Any:
+@edit_page
+def undo(access: Access, match_id: int) -> Any:
     """Delete the last saved round: the one the button names, only while it is the last.
 
     GET is the confirm page (the score sheet's button leads there without
@@ -411,7 +405,6 @@ def undo(mode: str, key: str, match_id: int) -> Any:
     deleted, and can be restored while it would again be the last round.
     Asking again for a round that is deleted does nothing (a double tap deletes one round).
     """
-    access = open_table(mode, key, edit=True)
     match = open_match(access, match_id)
     if request.method == "POST" and not ActionForm().validate_on_submit():
         abort(400)
@@ -459,9 +452,9 @@ def undo(mode: str, key: str, match_id: int) -> Any:
 
 
 @bp.post(MATCH + "/rounds/<int:number>/undelete")
-def undelete(mode: str, key: str, match_id: int, number: int) -> Any:
+@edit_page
+def undelete(access: Access, match_id: int, number: int) -> Any:
     """Bring a deleted round back, only while it would again be the last round."""
-    access = open_table(mode, key, edit=True)
     match = open_match(access, match_id)
     if not ActionForm().validate_on_submit():
         abort(400)

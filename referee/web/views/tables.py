@@ -4,11 +4,19 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, flash, redirect, request, url_for
+from flask import flash, redirect, request, url_for
 from flask_babel import gettext
 
 from referee.web import writes
-from referee.web.access import EDIT, Access, open_table, remember, remembered_tables
+from referee.web.access import (
+    EDIT,
+    Access,
+    edit_page,
+    remember,
+    remembered_tables,
+    table_blueprint,
+    table_page,
+)
 from referee.web.extensions import db
 from referee.web.forms import PlayersForm, TableForm, split_names
 from referee.web.models import CardTable, Player
@@ -17,7 +25,7 @@ from referee.web.views import history
 from referee.web.views.housekeeping import recently_deleted
 from referee.web.views.pages import render_page
 
-bp = Blueprint("tables", __name__)
+bp = table_blueprint("tables", __name__)
 
 
 @bp.post("/tables")
@@ -39,8 +47,8 @@ def create() -> Any:
 
 
 @bp.get("/<any(t,v):mode>/<key>/")
-def show(mode: str, key: str) -> Any:
-    access = open_table(mode, key)
+@table_page
+def show(access: Access) -> Any:
     return _page(access, PlayersForm())
 
 
@@ -58,8 +66,8 @@ def _page(access: Access, players_form: PlayersForm) -> Any:
 
 
 @bp.post("/<any(t,v):mode>/<key>/players")
-def add_players(mode: str, key: str) -> Any:
-    access = open_table(mode, key, edit=True)
+@edit_page
+def add_players(access: Access) -> Any:
     form = PlayersForm()
     if form.is_submitted() and (done := writes.receipt(form.once.data)):
         return redirect(done)
@@ -70,7 +78,7 @@ def add_players(mode: str, key: str) -> Any:
         if not taken:
             for name in names:
                 db.session.add(Player(table=access.table, name=name))
-            location = url_for("tables.show", mode=mode, key=key) + "#players"
+            location = url_for("tables.show") + "#players"
             writes.keep_receipt(form.once.data, location)
             db.session.commit()
             flash(gettext("Players added: %(names)s", names=", ".join(names)))
@@ -82,5 +90,6 @@ def add_players(mode: str, key: str) -> Any:
 
 
 @bp.get("/<any(t,v):mode>/<key>/stats")
-def statistics(mode: str, key: str) -> Any:
-    return history.statistics_page(open_table(mode, key))
+@table_page
+def statistics(access: Access) -> Any:
+    return history.statistics_page(access)

@@ -14,8 +14,8 @@ from wtforms import SelectField, StringField, TextAreaField
 from wtforms.validators import Optional, ValidationError
 
 from referee.rulesets import RULESETS
-from referee.web.fields import choices
-from referee.web.formbase import Form, OneTimeForm
+from referee.web.forms.base import Form, OneTimeForm
+from referee.web.forms.fields import choices
 from referee.web.history import Filters
 from referee.web.models import Player
 from referee.web.summary import BROKEN, FINISHED, PLAYING

@@ -12,11 +12,11 @@ from typing import Any
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
 from wtforms import BooleanField, HiddenField, RadioField, SelectField
-from wtforms.validators import ValidationError
 
 from referee.rulesets import RULESETS
 from referee.scoring import Ending
-from referee.web.fields import (
+from referee.web.forms.base import Form
+from referee.web.forms.fields import (
     CardField,
     CardsField,
     LayoffsField,
@@ -26,7 +26,6 @@ from referee.web.fields import (
     choices,
     numbered,
 )
-from referee.web.formbase import Form
 from referee.web.writes import new_token
 
 # The order the forms offer a ruleset's endings in.
@@ -88,6 +87,10 @@ def quick_form_class(rules_id: str, players: list[str]) -> type[FlaskForm]:
         round_version = HiddenField()
         once = HiddenField(default=new_token)
 
+        def validate(self, extra_validators: Any = None) -> bool:
+            valid: bool = super().validate(extra_validators)
+            return _ending_complete(self, rules_id) and valid
+
     add_numbered(QuickRoundForm, "hand", len(players), lambda i: CardsField(_l("Hand")))
 
     if rules_id in ("remi", "rummy"):
@@ -105,8 +108,20 @@ def quick_form_class(rules_id: str, players: list[str]) -> type[FlaskForm]:
     return QuickRoundForm
 
 
+def _ending_complete(form: Any, rules_id: str) -> bool:
+    """Whether the form names who ended the round, and the closing card, where it must."""
+    ending = form.ending.data
+    if ending in WHO_LABELS and not form.player.data:
+        form.player.errors.append(WHO_LABELS[ending])
+        return False
+    if rules_id == "remi-indonesia" and ending == "closed" and not form.closing_card.card:
+        form.closing_card.errors.append(_l("Which card closed the round?"))
+        return False
+    return True
+
+
 def build_round(form: Any, rules_id: str, players: list[str]) -> dict[str, Any]:
-    """The round object (``referee-match/1``) the form describes; ValidationError if incomplete."""
+    """The round object (``referee-match/1``) a validated form describes."""
     ending = form.ending.data
     if ending == "void":
         return {"end": "void"}
@@ -114,9 +129,6 @@ def build_round(form: Any, rules_id: str, players: list[str]) -> dict[str, Any]:
         return {"end": ending}
     hands = cards_by_player(form, "hand", players)
     who = form.player.data or None
-    if ending in WHO_LABELS and not who:
-        form.player.errors.append(WHO_LABELS[ending])
-        raise ValidationError("who")
     if ending == "stock":
         entry: dict[str, Any] = {"end": "stock", "hands": hands}
         if rules_id == "remi-indonesia":
@@ -126,9 +138,6 @@ def build_round(form: Any, rules_id: str, players: list[str]) -> dict[str, Any]:
         kept = {name: cards for name, cards in hands.items() if name != who or cards}
         return {"out": who, "at_once": bool(form.at_once.data), "hands": kept}
     if rules_id == "remi-indonesia":
-        if not form.closing_card.card:
-            form.closing_card.errors.append(_l("Which card closed the round?"))
-            raise ValidationError("closing_card")
         return {
             "melds": _melds(form, players),
             "closer": who,
@@ -198,6 +207,20 @@ class TurnForm(Form):
     discard = CardField(_l("Discarded (optional)"))
     out = BooleanField(_l("This player's hand is now empty"))
 
+    def validate(self, extra_validators: Any = None) -> bool:
+        if not super().validate(extra_validators):
+            return False
+        played = (
+            self.melds.melds,
+            self.layoffs.layoffs,
+            self.took_discard.cards,
+            self.discard.card,
+        )
+        if any(played) or self.out.data:
+            return True
+        self.form_errors.append(_l("Nothing to record: add a meld or a lay-off."))
+        return False
+
 
 class ManipulationTurnForm(Form):
     """One live turn of ``manipulation``: the cards played and the whole table after it."""
@@ -224,6 +247,13 @@ def end_form_class(rules_id: str, players: list[str], out: str | None) -> type[F
         for_round = HiddenField()  # the round the form was opened for (Back, then Save)
         match_version = HiddenField()
         once = HiddenField(default=new_token)
+
+        def validate(self, extra_validators: Any = None) -> bool:
+            valid: bool = super().validate(extra_validators)
+            if out is None and self.ending.data == "knock" and not self.player.data:
+                self.player.errors.append(WHO_LABELS["knock"])
+                return False
+            return valid
 
     add_numbered(EndRoundForm, "hand", len(players), lambda i: CardsField(_l("Hand")))
 
@@ -257,8 +287,5 @@ def build_end(
     if ending in ("void", "blocked"):
         return {"end": ending} | entry
     if ending == "knock":
-        if not form.player.data:
-            form.player.errors.append(WHO_LABELS["knock"])
-            raise ValidationError("who")
         return entry | {"knock": form.player.data, "hands": hands}
     return {"end": ending} | entry | {"hands": hands}

@@ -1,7 +1,7 @@
 """The app's general forms: language, tables and players, match setup, tools, import.
 
 Every form is a Flask-WTF form, so every POST carries a CSRF token.  Round
-entry forms are in :mod:`referee.web.roundforms`.
+entry forms are in :mod:`referee.web.forms.rounds`.
 """
 
 from __future__ import annotations
@@ -32,8 +32,8 @@ from wtforms.validators import (
 )
 
 from referee.rulesets import RULESETS, Ruleset
-from referee.web.fields import CardsField, add_numbered, choices
-from referee.web.formbase import Form, OneTimeForm
+from referee.web.forms.base import Form, OneTimeForm
+from referee.web.forms.fields import CardsField, add_numbered, choices
 from referee.web.names import clean_name, name_key
 
 NAME_MAX = 40
@@ -200,6 +200,10 @@ def setup_form_class(rules: Ruleset, players: list[str]) -> type[FlaskForm]:
         known = set(players)
         match_version = HiddenField()  # a match being set up again: as it was then
 
+        def validate(self, extra_validators: Any = None) -> bool:
+            valid: bool = super().validate(extra_validators)
+            return _match_goal_given(self) and valid
+
         first_dealer = SelectField(
             _l("First dealer"),
             choices=choices(
@@ -256,19 +260,26 @@ def setup_form_class(rules: Ruleset, players: list[str]) -> type[FlaskForm]:
     return SetupForm
 
 
+def _match_goal_given(form: Any) -> bool:
+    """Whether the number of rounds, or the target typed, is there when the form asks for it."""
+    if getattr(form, "end", None) is not None and form.end.data == "hands":
+        if not form.hands.data and not form.hands.errors:
+            form.hands.errors.append(_l("How many rounds?"))
+        return bool(form.hands.data)
+    if form.custom_target.data or form.target.data == "custom":
+        form.target.data = "custom"  # a typed target wins over the preset left selected
+        if not form.custom_target.data and not form.custom_target.errors:
+            form.custom_target.errors.append(_l("Enter the target score."))
+        return bool(form.custom_target.data)
+    return True
+
+
 def setup_options(form: Any, rules: Ruleset) -> dict[str, Any]:
-    """The match options the setup form asks for (the engine checks them)."""
+    """The match options a validated setup form asks for (the engine checks them)."""
     options: dict[str, Any] = {}
     if getattr(form, "end", None) is not None and form.end.data == "hands":
-        if not form.hands.data:
-            form.hands.errors.append(_l("How many rounds?"))
-            raise ValidationError("hands")
         options["hands"] = form.hands.data
-    elif form.custom_target.data or form.target.data == "custom":
-        form.target.data = "custom"  # a typed target wins over the preset left selected
-        if not form.custom_target.data:
-            form.custom_target.errors.append(_l("Enter the target score."))
-            raise ValidationError("target")
+    elif form.target.data == "custom":
         options["target"] = form.custom_target.data
     elif form.target.data:
         options["target"] = int(form.target.data)

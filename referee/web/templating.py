@@ -1,0 +1,107 @@
+"""Everything the templates call besides ``url_for`` and ``_``, registered in one place.
+
+The words for what the engine reports are in :mod:`referee.web.labels`, card faces in
+:mod:`referee.web.cardview`, absolute links and QR codes in :mod:`referee.web.links`;
+this module puts them, and the few helpers of its own below, in the Jinja environment.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Any
+
+from flask import Flask
+from flask_babel import get_locale, gettext
+from markupsafe import Markup
+
+from referee.rulesets import RULESETS
+from referee.scoring import Ending
+from referee.web import cardview, charts, i18n, labels, links, scoresheet
+from referee.web.forms import LanguageForm
+from referee.web.forms.fields import numbered
+
+
+def install(app: Flask) -> None:
+    app.jinja_env.trim_blocks = True
+    app.jinja_env.lstrip_blocks = True
+    app.jinja_env.globals.update(
+        face=cardview.face,
+        reason_text=i18n.reason_text,
+        error_text=i18n.error_text,
+        LANGUAGES=i18n.LANGUAGES,
+        outcome_label=labels.outcome_label,
+        gin_outcome=labels.gin_outcome,
+        gin_verdict=labels.gin_verdict,
+        picker_deck=cardview.picker_deck,
+        picker_rows=scoresheet.picker_rows,
+        ruleset_description=labels.description,
+        ruleset_name=labels.ruleset_name,
+        numbered=numbered,
+        external_url=links.external_url,
+        qr_svg=links.qr_svg,
+        running_chart=running_chart,
+        figures_shown=figures_shown,
+        entry_words=entry_words,
+        card_list=card_list,
+    )
+
+    @app.context_processor
+    def shared() -> dict[str, object]:
+        return {
+            "lang": str(get_locale() or i18n.DEFAULT),
+            "language_form": LanguageForm(formdata=None),
+        }
+
+
+def running_chart(sheet: scoresheet.Sheet) -> charts.LineChart | None:
+    return charts.running_totals(sheet)
+
+
+def figures_shown(rules_id: str) -> set[str]:
+    """The figures beyond the common ones that a ruleset's rounds can give (from its data)."""
+    rules = RULESETS.get(rules_id)
+    shown: set[str] = set()
+    if rules is None:
+        return shown
+    if rules.counts_at_once:
+        shown.add("at_once")
+    if Ending.KNOCK in rules.endings:
+        shown |= {"knocks", "undercuts"}
+    if rules.bonuses.gin:
+        shown.add("gins")
+    return shown
+
+
+def entry_words() -> dict[str, str]:
+    """The words of a round as entered (``matches/_entry.html``), translated."""
+    return {
+        "took": gettext("took"),
+        "meld": gettext("meld"),
+        "lay-off": gettext("lay-off"),
+        "played": gettext("played"),
+        "table": gettext("table"),
+        "discard": gettext("discard"),
+        "out": gettext("out"),
+        "Hands": gettext("Hands"),
+        "Melds": gettext("Melds"),
+    }
+
+
+def card_list(codes: Any) -> Markup:
+    """Cards as the ``cards`` macro of ``macros.html`` shows them, built in Python: a long
+    match's rounds as entered hold a thousand cards."""
+    if isinstance(codes, str) or not isinstance(codes, list | tuple):
+        codes = [str(codes)]
+    return Markup('<span class="cards">{}</span>').format(
+        Markup("").join(_card_html(str(code)) for code in codes)
+    )
+
+
+@lru_cache(maxsize=512)
+def _card_html(code: str) -> Markup:
+    found = cardview.face(code)
+    joker = " joker" if found.joker else ""
+    mark = Markup('<small class="jk">JK</small>') if found.joker and found.rank else ""
+    return Markup(
+        '<span class="card {colour}{joker} " data-code="{code}" title="{code}">{mark}{label}</span>'
+    ).format(colour=found.colour, joker=joker, code=found.code, mark=mark, label=found.label)
