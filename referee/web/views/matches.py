@@ -14,7 +14,7 @@ from referee.errors import RefereeError
 from referee.matchfile import NOT_A_MATCH, dump_match, load_document, read_match
 from referee.rematch import rematch_dealer
 from referee.rulesets import RULESETS, Ruleset
-from referee.rulesets.base import PLAYER_COUNT, PLAYER_COUNT_EXACT
+from referee.rulesets.base import PLAYER_COUNT, PLAYER_COUNT_EXACT, TurnStyle
 from referee.web import changes, i18n, matchlog, scoresheet, writes
 from referee.web.access import (
     EDIT,
@@ -168,11 +168,14 @@ def _fill_setup(form: Any, match: Match, rules: Ruleset) -> None:
 def scoreboard(access: Access, match_id: int) -> Any:
     match = open_match(access, match_id)
     seen = matchlog.outlook(match)
+    sheet = scoresheet.build(match, seen.state)
     return render_page(
         "matches/scoreboard.html",
         access=access,
         match=match,
-        sheet=scoresheet.build(match, seen.state),
+        sheet=sheet,
+        # A game entered by its final table only (gin) has no live round to offer.
+        turn_by_turn=sheet.rules is None or sheet.rules.turn_style is not TurnStyle.NONE,
         error=seen.error,
         live=following(access, match, request.path),
         rematch_token=writes.new_token(),
