@@ -48,7 +48,9 @@ def _turns(match: Match) -> list[dict[str, Any]]:
     return changes.live_turns(match)
 
 
-def _state(match: Match, turns: list[dict[str, Any]]) -> tuple[Any, RefereeError | None]:
+def _state(
+    match: Match, turns: list[dict[str, Any]]
+) -> tuple[RoundInProgress | None, RefereeError | None]:
     try:
         return matchlog.live(match, turns), None
     except RefereeError as error:

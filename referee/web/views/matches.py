@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from flask import Response, abort, flash, jsonify, redirect, request, url_for
+from flask.typing import ResponseReturnValue
 from flask_babel import gettext
 from sqlalchemy import select
 
@@ -234,7 +235,7 @@ def rematch(access: Access, match_id: int) -> Any:
 
 
 @bp.get(PREFIX + "/m/<int:match_id>/version")
-def version(match_id: int) -> Response:
+def version(match_id: int) -> ResponseReturnValue:
     """Has the match changed? Its version, as an ETag: 304 while nothing changed.
 
     The pages that follow a match ask this about once a second.  It reads one

@@ -19,7 +19,7 @@ from referee.web.models import Match
 
 
 def render_page(
-    template: str | list[str] | Template, *, access: Access | None = None, **context: Any
+    template: str | Template | list[str | Template], *, access: Access | None = None, **context: Any
 ) -> Any:
     """The page, with status 400 while any form on it shows an error."""
     if access is not None:

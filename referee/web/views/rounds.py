@@ -156,7 +156,7 @@ def _round_form(access: Access, match: Match, stored: Round | None) -> Any:
 
 
 def _round_conflict(
-    access: Any, form: Any, match: Match, stored: Round | None, number: int
+    access: Access, form: Any, match: Match, stored: Round | None, number: int
 ) -> list[str]:
     """What changed since the round form was opened, if anything (then nothing is saved).
 
@@ -328,7 +328,7 @@ def _recorded_before_void(match: Match, stored: Round) -> dict[str, Any] | None:
     return matchlog.readable_entry(match, stored.number, stored.previous_entry) or {}
 
 
-def _replace_entry(access: Any, match: Match, stored: Round, change: Any) -> bool:
+def _replace_entry(access: Access, match: Match, stored: Round, change: Any) -> bool:
     """Void or restore a stored round if the whole match still replays; say why not if not."""
     try:
         change(match, stored, via=access.mode)
@@ -348,7 +348,7 @@ def _named_round(match: Match, number: int) -> tuple[Round, bool]:
     return stored, named == stored.version
 
 
-def conflict_page(access: Any, match: Match, *changes: str) -> tuple[str, int]:
+def conflict_page(access: Access, match: Match, *changes: str) -> tuple[str, int]:
     """Nothing was done: what changed meanwhile, and the way back to the match."""
     return (
         render_template(
