@@ -12,7 +12,7 @@ stored rounds (:mod:`referee.web.matchlog`) and the page shows what it says.
 - ``access``: a table is reached only through its edit or view key.
 - ``forms/``: every WTForms form and field (CSRF on every form); ``templating``:
   everything the templates call, registered in one place.
-- ``matchlog``, ``scoresheet``, ``gin_view``, ``feedback``: the thin glue
+- ``matchlog``, ``scoresheet``, ``feedback``: the thin glue
   between forms, the engine and the templates.
 - ``summary``: the summary kept with each match (derived from its log by the
   engine, rewritten in the flush of every change); ``history``, ``charts``,

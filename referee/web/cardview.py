@@ -25,10 +25,11 @@ class CardFace:
 def face(card: Card | str) -> CardFace:
     """A card's face; a string that is not a card comes back as it was, marked unknown."""
     if isinstance(card, str):
+        typed = card
         try:
-            card = parse_card(card)
+            card = parse_card(typed)
         except NotationError:
-            return CardFace(card, card, "", "unknown", False)
+            return CardFace(typed, typed, "", "unknown", False)
     code = format_card(card)
     if card.rank is None or card.suit is None:
         return CardFace(code, "", "", "joker", True)

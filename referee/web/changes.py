@@ -19,7 +19,8 @@ from typing import Any
 from flask_babel import gettext
 
 from referee.errors import RefereeError
-from referee.match import MATCH_OVER
+from referee.match import MATCH_OVER, MatchState
+from referee.round import RoundInProgress
 from referee.rulesets import Ruleset
 from referee.web import matchlog, writes
 from referee.web.extensions import db
@@ -30,7 +31,7 @@ from referee.web.names import name_key
 # -- complete rounds ------------------------------------------------------------------------
 
 
-def verify_round(match: Match, entry: dict[str, Any], number: int) -> tuple[Any, list[int]]:
+def verify_round(match: Match, entry: dict[str, Any], number: int) -> tuple[MatchState, list[int]]:
     """Replay the match with round ``number`` as ``entry`` (a new round when it is the next).
 
     Returns the replayed state and the later rounds in the way: when a corrected
@@ -61,7 +62,7 @@ def save_round(
     entry: dict[str, Any],
     *,
     remove_after: bool = False,
-    state: Any = None,
+    state: MatchState | None = None,
     once: str | None = None,
     location: str = "",
     via: str = "t",
@@ -178,7 +179,7 @@ def store_turns(match: Match, turns: list[dict[str, Any]]) -> None:
 
 def record_turn(
     match: Match,
-    state: Any,
+    state: RoundInProgress,
     turns: list[dict[str, Any]],
     turn: dict[str, Any],
     *,

@@ -343,7 +343,9 @@ def _best_rounds(table_id: int, filters: Filters, best: Iterable[Figures]) -> No
 
 
 @lru_cache(maxsize=64)
-def _best_round_statement(count: int, since: bool, until: bool) -> sa.CompoundSelect:
+def _best_round_statement(
+    count: int, since: bool, until: bool
+) -> sa.CompoundSelect[*tuple[Any, ...]]:
     """The lookups of ``_best_rounds`` for ``count`` players and rulesets, built once."""
     summary = SeatSummary
     parts = []
@@ -424,10 +426,10 @@ def table_statistics(table_id: int, filters: Filters = Filters()) -> TableStatis
         if row.state == FINISHED:
             group.finished += row.matches
     if filters.since is None and filters.until is None:  # all time: the totals kept
-        grouped = sa.select(PlayerTotal).where(PlayerTotal.table_id == table_id)
+        kept = sa.select(PlayerTotal).where(PlayerTotal.table_id == table_id)
         if filters.rules:
-            grouped = grouped.where(PlayerTotal.rules == filters.rules)
-        grouped = grouped.subquery()
+            kept = kept.where(PlayerTotal.rules == filters.rules)
+        grouped = kept.subquery()
     else:  # a period: added up from each match's row (the figures index holds them all)
         grouped = (
             sa.select(SeatSummary.rules, SeatSummary.player_id, *total_columns())

@@ -1,4 +1,8 @@
-"""Words for what the engine reports: round outcomes and ruleset descriptions, translated."""
+"""Words for what the engine reports: round outcomes, ruleset names and descriptions, translated.
+
+The English texts are the engine's (``Ruleset.name``, ``OUTCOME_LABELS``: ``define_text``);
+the catalogue extracts them from there.
+"""
 
 from __future__ import annotations
 
@@ -9,47 +13,9 @@ from flask_babel import lazy_gettext as _l
 
 from referee.match import RoundResult
 from referee.rulesets import RULESETS, Ruleset
+from referee.rulesets.base import OUTCOME_LABELS
 from referee.scoring import Outcome
 from referee.web.i18n import reason_text
-
-# Every Outcome of the replay (and "at_once", an "out" that counts double), in words.
-OUTCOMES = {
-    "out": _l("went out"),
-    "closed": _l("closed"),
-    "at_once": _l("went out at once ×2"),
-    "knock": _l("knock"),
-    "gin": _l("gin"),
-    "undercut": _l("undercut"),
-    "blocked": _l("blocked"),
-    "stock": _l("stock ran out"),
-    "draw": _l("draw"),
-    "void": _l("void"),
-}
-
-# The rulesets' one-line descriptions, listed here only so that pybabel extracts them: the
-# page shows the engine's own text, translated (see description()).
-DESCRIPTIONS = {
-    "remi": _l(
-        "Indonesian house Remi: lay off onto anyone's melds, the winner takes the "
-        "losers' hands, x2 for going out all at once"
-    ),
-    "rummy": _l("Basic Rummy for 2-6 players, with the ace-high and must-discard variants"),
-    "remi-indonesia": _l(
-        "Everyone scores their own melds minus their hand; closing-card bonus x10"
-    ),
-    "manipulation": _l("Carousel: jokers, the whole table may be rearranged, knock at 5 or less"),
-    "gin": _l("Two players, knock at 10 or less, gin and undercut bonus 25"),
-}
-
-
-# The rulesets' names (the engine's ``Ruleset.name``), listed for pybabel like DESCRIPTIONS.
-NAMES = {
-    "remi": _l("Remi"),
-    "rummy": _l("Rummy"),
-    "remi-indonesia": _l("Remi Indonesia"),
-    "manipulation": _l("Manipulation Rummy"),
-    "gin": _l("Gin Rummy"),
-}
 
 
 def ruleset_name(rules_id: str) -> str:
@@ -66,12 +32,15 @@ def outcome_key(result: RoundResult) -> str:
 
 
 def outcome_label(result: RoundResult, rules: Ruleset | str | None = None) -> str:
-    """The outcome in words; in a game closed by a closing card (remi-indonesia) "closed"."""
-    key = outcome_key(result)
+    """The outcome in words, as the ruleset names it (``closed`` where a closing card closes)."""
     ruleset = RULESETS.get(rules) if isinstance(rules, str) else rules
-    if key == "out" and ruleset is not None and ruleset.closing_card:
-        key = "closed"
-    return str(OUTCOMES.get(key, key))
+    key = (
+        outcome_key(result)
+        if ruleset is None
+        else ruleset.outcome_key(result.outcome, result.at_once)
+    )
+    label = OUTCOME_LABELS.get(key)
+    return gettext(label) if label is not None else key
 
 
 def description(rules: Ruleset) -> str:

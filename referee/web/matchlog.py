@@ -22,12 +22,16 @@ import threading
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from referee.errors import MatchFileError, RefereeError
 from referee.matchfile import MatchHeader, dump_round, read_header, read_round
 from referee.messages import define_message
 from referee.web.models import Match
+
+if TYPE_CHECKING:  # the functions below import the engine when first called
+    from referee.match import MatchState
+    from referee.round import RoundInProgress
 
 FORMAT = "referee-match/1"
 T = TypeVar("T")
@@ -112,15 +116,15 @@ def call_engine(function: Callable[..., T], *args: Any, **kwargs: Any) -> T:
         raise MatchFileError(UNREADABLE, detail=type(error).__name__) from error
 
 
-def replay(doc: dict[str, Any]) -> Any:
+def replay(doc: dict[str, Any]) -> MatchState:
     """The engine's replay of a document; any failure comes out as a RefereeError."""
     from referee.match import replay as engine_replay
 
     return call_engine(engine_replay, doc)
 
 
-def live(match: Match, turns: Sequence[dict[str, Any]]) -> Any:
-    """The match's next round with ``turns`` applied (a RoundInProgress)."""
+def live(match: Match, turns: Sequence[dict[str, Any]]) -> RoundInProgress:
+    """The match's next round with ``turns`` applied."""
     from referee.match import live_round
 
     return call_engine(live_round, document(match), list(turns))
@@ -130,7 +134,7 @@ def live(match: Match, turns: Sequence[dict[str, Any]]) -> Any:
 class Outlook:
     """A match replayed: its state, or the error that stopped the replay."""
 
-    state: Any | None
+    state: MatchState | None
     error: RefereeError | None
 
     @property
@@ -234,7 +238,7 @@ def outlook(match: Match) -> Outlook:
     return seen
 
 
-def remember(match: Match, state: Any) -> None:
+def remember(match: Match, state: MatchState) -> None:
     """Keep the engine's replay of the match as it now stands in the session (about to be
     committed), so that the page or answer after a change need not replay it again."""
     from referee.web.extensions import db
@@ -246,11 +250,11 @@ def remember(match: Match, state: Any) -> None:
         pass
 
 
-def verify(match: Match, rounds: Sequence[dict[str, Any]]) -> Any:
+def verify(match: Match, rounds: Sequence[dict[str, Any]]) -> MatchState:
     """Replay the match with ``rounds`` as its rounds; raise RefereeError if that breaks."""
     return replay(document(match, rounds))
 
 
-def verify_header(doc: dict[str, Any]) -> Any:
+def verify_header(doc: dict[str, Any]) -> MatchState:
     """Replay a document with no rounds (checks the ruleset, options and players)."""
     return replay(doc | {"rounds": []})

@@ -18,12 +18,17 @@ from __future__ import annotations
 
 import secrets
 from datetime import UTC, datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import sqlalchemy as sa
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from referee.web.extensions import db
+
+if TYPE_CHECKING:  # Flask-SQLAlchemy's db.Model is the declarative base below, made at run time
+    from referee.web.extensions import Base as Model
+else:
+    Model = db.Model
 
 
 def new_key() -> str:
@@ -35,7 +40,7 @@ def now() -> datetime:
     return datetime.now(UTC)
 
 
-class CardTable(db.Model):
+class CardTable(Model):
     __tablename__ = "card_tables"
 
     id: Mapped[int] = mapped_column(primary_key=True)
@@ -57,7 +62,7 @@ class CardTable(db.Model):
         return tuple(match for match in self.stored_matches if match.deleted_at is None)
 
 
-class Player(db.Model):
+class Player(Model):
     __tablename__ = "players"
     __table_args__ = (sa.UniqueConstraint("table_id", "name"),)
 
@@ -69,7 +74,7 @@ class Player(db.Model):
     table: Mapped[CardTable] = relationship(back_populates="players")
 
 
-class Match(db.Model):
+class Match(Model):
     __tablename__ = "matches"
 
     id: Mapped[int] = mapped_column(primary_key=True)
@@ -140,7 +145,7 @@ class Match(db.Model):
         return len(self.complete_rounds) + 1
 
 
-class MatchPlayer(db.Model):
+class MatchPlayer(Model):
     """A player's seat in a match; seats are numbered clockwise from 0."""
 
     __tablename__ = "match_players"
@@ -154,7 +159,7 @@ class MatchPlayer(db.Model):
     player: Mapped[Player] = relationship()
 
 
-class Round(db.Model):
+class Round(Model):
     """One round as entered: ``entry`` is its ``referee-match/1`` round object.
 
     A live round being played turn by turn is stored with ``complete`` false
@@ -189,7 +194,7 @@ class Round(db.Model):
         return self.entry.get("end") == "void"
 
 
-class RoundChange(db.Model):
+class RoundChange(Model):
     """One change to a saved round, for the audit trail on the round's page.
 
     Written in the same transaction as the change.  ``what`` is one of
@@ -219,7 +224,7 @@ class RoundChange(db.Model):
 CHANGE_KINDS = ("corrected", "voided", "restored", "deleted", "undeleted")
 
 
-class WriteReceipt(db.Model):
+class WriteReceipt(Model):
     """A write that was carried out, by the one-time token of the form that asked for it.
 
     A form that creates something (a table, players, a match, a round, a turn)
@@ -237,7 +242,7 @@ class WriteReceipt(db.Model):
     )
 
 
-class MatchSummary(db.Model):
+class MatchSummary(Model):
     """What the match list and the statistics need of one match, derived from its log.
 
     Written only by :mod:`referee.web.summary`, which replays the match through
@@ -312,7 +317,7 @@ STATISTICS_COLUMNS = (
 )
 
 
-class SeatSummary(db.Model):
+class SeatSummary(Model):
     """One player's figures in one match, derived from its log with :class:`MatchSummary`.
 
     ``counted`` is true when the match can be replayed, has a round that is not
@@ -358,7 +363,7 @@ class SeatSummary(db.Model):
     player: Mapped[Player] = relationship()
 
 
-class PlayerTotal(db.Model):
+class PlayerTotal(Model):
     """A player's figures over all their counted matches of one ruleset at a table.
 
     The sums of their :class:`SeatSummary` rows, rewritten with them (in the same

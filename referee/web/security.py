@@ -20,13 +20,14 @@ from __future__ import annotations
 import os
 import tempfile
 import unicodedata
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 from urllib.parse import urlsplit, urlunsplit
 
 from flask import Flask, Request, request
 from flask.sessions import SecureCookieSessionInterface
+from flask.typing import RouteCallable
 from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
 from flask_talisman import Talisman
@@ -214,16 +215,19 @@ def init_rate_limits(app: Flask) -> Limiter:
     limiter.init_app(app)
     app.extensions["rate_limiter"] = limiter  # the limits only hold a weak reference to it
     shared = {
-        config: limiter.shared_limit(
-            lambda config=config: app.config[config], scope=config, methods=["POST"]
-        )
+        config: limiter.shared_limit(_configured(app, config), scope=config, methods=["POST"])
         for config in set(RATE_LIMITED.values())
     }
     for endpoint, config in RATE_LIMITED.items():
         view = app.view_functions.get(endpoint)
         if view is not None:  # the wrapper checks the limit, then calls the view
-            app.view_functions[endpoint] = shared[config](view)
+            app.view_functions[endpoint] = cast(RouteCallable, shared[config](view))
     return limiter
+
+
+def _configured(app: Flask, config: str) -> Callable[[], str]:
+    """The limit named by ``config``, read from the app's config when a request is counted."""
+    return lambda: str(app.config[config])
 
 
 def create_private_file(path: Path, text: str = "") -> bool:

@@ -149,7 +149,7 @@ def gunicorn_options(settings: Settings) -> dict[str, Any]:
     }
 
 
-class RefereeServer(BaseApplication):  # type: ignore[misc]
+class RefereeServer(BaseApplication):
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
         super().__init__()

@@ -22,13 +22,13 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, cast
 
 import sqlalchemy as sa
 from sqlalchemy import event
 from sqlalchemy.engine import Connection
 from sqlalchemy.orm import Session
-from sqlalchemy.orm.attributes import NO_VALUE
+from sqlalchemy.orm.base import NO_VALUE
 
 from referee.errors import MatchFileError
 from referee.scoring import Outcome
@@ -48,13 +48,13 @@ from referee.web.models import (
 PLAYING, FINISHED, BROKEN = "playing", "finished", "broken"
 STATES = (PLAYING, FINISHED, BROKEN)
 
-MATCHES = Match.__table__
-SEATS = MatchPlayer.__table__
-PLAYERS = Player.__table__
-ROUNDS = Round.__table__
-MATCH_SUMMARIES = MatchSummary.__table__
-SEAT_SUMMARIES = SeatSummary.__table__
-PLAYER_TOTALS = PlayerTotal.__table__
+MATCHES = cast(sa.Table, Match.__table__)
+SEATS = cast(sa.Table, MatchPlayer.__table__)
+PLAYERS = cast(sa.Table, Player.__table__)
+ROUNDS = cast(sa.Table, Round.__table__)
+MATCH_SUMMARIES = cast(sa.Table, MatchSummary.__table__)
+SEAT_SUMMARIES = cast(sa.Table, SeatSummary.__table__)
+PLAYER_TOTALS = cast(sa.Table, PlayerTotal.__table__)
 
 # The figures compared by the check, in the order it reports them.
 MATCH_FIGURES = (

@@ -69,3 +69,22 @@ def save_round(
     client: Any, match_url: str, players: list[str], hands: dict[str, str], **fields: Any
 ) -> TestResponse:
     return client.submit(match_url + "rounds/new", round_data(players, hands, **fields))
+
+
+def to_english(client: Any) -> None:
+    """The pages in English from now on, for this client (Indonesian is the default)."""
+    client.submit("/language", {"lang": "en", "next": "/"})
+
+
+def field_errors(response: TestResponse) -> dict[str, list[str]]:
+    """{field id: its error messages}: every error shown next to a field, by field."""
+    body = response.get_data(as_text=True)
+    found: dict[str, list[str]] = {}
+    for part in body.split('<div class="field')[1:]:
+        label = re.search(r'<label for="([^"]+)"', part)
+        messages = re.findall(
+            r'class="error[^"]*"[^>]*>([^<]+)<', part.split('<div class="field')[0]
+        )
+        if label and messages:
+            found[label.group(1)] = messages
+    return found

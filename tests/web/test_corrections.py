@@ -3,6 +3,7 @@ archived and deleted matches (test client)."""
 
 from __future__ import annotations
 
+import json
 from datetime import timedelta
 
 import pytest
@@ -12,7 +13,17 @@ from referee.web.extensions import db
 from referee.web.models import Match, Round, RoundChange, now
 from referee.web.views.housekeeping import purge_deleted
 
-from .helpers import new_match, new_table, save_round, text, totals, view_url
+from .helpers import (
+    errors,
+    new_match,
+    new_table,
+    round_data,
+    save_round,
+    text,
+    to_english,
+    totals,
+    view_url,
+)
 
 TWO = ["Budi", "Siti"]
 
@@ -243,3 +254,84 @@ def test_the_view_link_cannot_archive_or_delete(client, table):
     viewer = view_url(client, table) + "m/1/"
     assert "Delete match" not in text(client.get(viewer))
     assert client.submit(viewer + "delete").status_code in (404, 405)
+
+
+def rounds_of(client, match):
+    return json.loads(client.get(match + "export").data)["rounds"]
+
+
+def two_rounds_then_a_big_correction(client, table):
+    match = new_match(client, table, "remi", TWO, target=100)
+    for hand in ("KH", "2C"):
+        response = save_round(client, match, TWO, {"Siti": hand}, ending="out", player="Budi")
+        assert response.status_code == 302, errors(response)
+    big = round_data(
+        TWO,
+        {"Siti": "KH QH JH KD QD JD KC QC JC KS"},
+        ending="out",
+        player="Budi",
+        for_round=1,
+    )
+    return match, big
+
+
+def test_a_correction_that_ends_the_match_offers_to_remove_the_later_rounds(client, table):
+    to_english(client)
+    match, big = two_rounds_then_a_big_correction(client, table)
+    response = client.submit(match + "rounds/1/edit", big)
+    assert response.status_code == 409
+    page = text(response)
+    assert "the match ends after round 1, but round 2 was played after it" in page
+    assert 'value="save_cut"' in response.text and "data-confirm" in response.text
+    assert "Save the correction and remove round 2" in page
+    assert 'value="KH QH JH KD QD JD KC QC JC KS"' in response.text  # the typed correction
+    assert len(rounds_of(client, match)) == 2  # nothing saved yet
+
+    done = client.submit(match + "rounds/1/edit", {**big, "action": "save_cut"})
+    assert done.status_code == 302, errors(done)
+    rounds = rounds_of(client, match)
+    assert len(rounds) == 1 and len(rounds[0]["hands"]["Siti"]) == 10
+    assert "Round 2 was removed." in text(client.get(match))
+
+
+def test_removing_later_rounds_needs_the_correction_to_end_the_match(client, table):
+    match, _big = two_rounds_then_a_big_correction(client, table)
+    small = round_data(TWO, {"Siti": "QH"}, ending="out", player="Budi", action="save_cut")
+    response = client.submit(match + "rounds/1/edit", small)
+    assert len(rounds_of(client, match)) == 2  # nothing removed
+    assert response.status_code == 200 and "save_cut" not in response.text
+
+
+def test_delete_last_round_names_the_round(client, table):
+    to_english(client)
+    match = new_match(client, table, "remi", TWO, target=200)
+    for hand in ("KH", "2C"):
+        save_round(client, match, TWO, {"Siti": hand}, ending="out", player="Budi")
+    page = text(client.get(match))
+    assert "Delete last round" in page and 'data-confirm="Delete round 2?"' in page
+    assert "Undo the last round" not in page
+    shown = text(client.get(match + "rounds/1"))
+    assert "Void round (scores 0)" in shown and "Void round 1? Everyone scores 0" in shown
+
+
+def deep(depth: int) -> str:
+    return "[" * depth + "]" * depth
+
+
+@pytest.mark.parametrize("depth", [900, 5000, 100_000])
+def test_the_round_json_editor_refuses_deep_nesting_or_drops_it(client, app, depth):
+    to_english(client)
+    table = new_table(client)
+    match = new_match(client, table, "gin", TWO, target=100)
+    save_round(client, match, TWO, {}, ending="draw")
+    body = '{"end": "draw", "x": ' + deep(depth) + "}"
+    response = client.submit(match + "rounds/1/json", {"entry": body})
+    if response.status_code == 302:  # parsed (900 deep may be): the unknown key is dropped
+        assert depth == 900
+        with app.app_context():
+            assert db.session.scalars(db.select(Round)).one().entry == {"end": "draw"}
+    else:
+        assert response.status_code == 400
+        assert "nested too deeply" in " ".join(errors(response))
+    for url in (match, match + "rounds/1", match + "rounds/1/json", table, table + "stats"):
+        assert client.get(url).status_code == 200, url

@@ -17,8 +17,9 @@ from referee.web.names import clean_name, name_key
 from referee.web.security import local_target
 
 from .conftest import Client, migrated_app
-from .helpers import errors, new_match, new_table, save_round, text
+from .helpers import errors, new_match, new_table, save_round, text, to_english
 from .realserver import fresh_database
+from .test_transfer import DOC
 
 DATABASES = [
     "sqlite",
@@ -512,3 +513,21 @@ def test_the_limits_can_be_set_in_the_environment(monkeypatch, tmp_path):
     monkeypatch.setenv("RATELIMIT_ENABLED", "false")
     app = create_app({"SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path}/x.db"})
     assert app.config["RATELIMIT_ENABLED"] is False
+
+
+def imported(client, document: str):
+    table = new_table(client, players="")
+    return table, client.submit(table + "import", {"document": document})
+
+
+@pytest.mark.parametrize("where", ["players", "out"])
+def test_a_huge_name_is_never_echoed_in_full(client, where):
+    to_english(client)
+    huge = "B" * 300_000
+    if where == "players":
+        doc = DOC | {"players": [huge, "Siti"], "rounds": []}
+    else:
+        doc = DOC | {"rounds": [{"out": huge, "hands": {}}]}
+    _, response = imported(client, json.dumps(doc))
+    assert response.status_code == 400 and errors(response)
+    assert len(" ".join(errors(response))) < 300

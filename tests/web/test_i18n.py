@@ -7,13 +7,14 @@ import importlib
 import pkgutil
 import re
 
+import pytest
 from babel.messages.pofile import read_po
 
 import referee
 from referee.messages import CATALOGUE
 from referee.web import TRANSLATIONS
 
-from .helpers import text
+from .helpers import errors, new_match, new_table, save_round, text, to_english
 
 PO = TRANSLATIONS / "id" / "LC_MESSAGES" / "messages.po"
 MO = PO.with_suffix(".mo")
@@ -136,3 +137,63 @@ def test_every_ruleset_description_has_indonesian():
 
     translated = indonesian()
     assert [r.id for r in RULESETS.values() if not translated.get(r.description)] == []
+
+
+@pytest.fixture
+def table(client):
+    return new_table(client)
+
+
+THREE = ["Budi", "Siti", "Andi"]
+
+
+@pytest.mark.parametrize("value", ["abc", "0"])
+def test_form_messages_are_in_indonesian(client, table, value):
+    data = {"seat_0": "Budi", "seat_1": "Siti", "first_dealer": "Budi", "target": "custom"}
+    response = client.submit(f"{table}new/remi", {**data, "custom_target": value})
+    assert response.status_code == 400
+    page = text(response)
+    for english_text in ("Not a valid integer value.", "Number must be between", "required"):
+        assert english_text not in page
+    assert errors(response)
+
+
+def test_every_wtforms_message_is_in_the_catalogue(app):
+    from referee.web.forms.base import TRANSLATIONS
+
+    with app.test_request_context():
+        from flask import session
+
+        session["lang"] = "id"
+        assert TRANSLATIONS.gettext("Not a valid integer value.") != "Not a valid integer value."
+        assert TRANSLATIONS.gettext("This field is required.") != "This field is required."
+
+
+def test_indonesian_wording_of_the_three_undos(client, table):
+    match = new_match(client, table, "remi", THREE, target=200)
+    save_round(client, match, THREE, {"Siti": "KH", "Andi": "2C"}, ending="out", player="Budi")
+    client.submit(match + "live/turn", {"player": "Andi", "melds": "7S 8S 9S", "action": "save"})
+    assert "Tarik giliran terakhir" in text(client.get(match + "live"))
+    assert "Batalkan babak (skor 0)" in text(client.get(match + "rounds/1"))
+    client.submit(match + "live/discard")
+    page = text(client.get(match))
+    assert "Hapus babak terakhir" in page and "Hapus babak 1?" in page
+
+
+TWO = ["Budi", "Siti"]
+
+
+def live_turn(client, match, **fields):
+    data = {key: str(value) for key, value in fields.items()}
+    data.setdefault("action", "save")
+    return client.submit(match + "live/turn", data)
+
+
+def test_the_indonesian_lay_off_hint_says_rangkaian(client):
+    to_english(client)
+    client.submit("/language", {"lang": "id", "next": "/"})
+    table = new_table(client)
+    match = new_match(client, table, "remi", TWO, target=200)
+    assert live_turn(client, match, player="Budi", melds="7S 8S 9S", turns_before=0)
+    page = text(client.get(match + "live"))
+    assert "rangkaian yang disorot" in page and "kombinasi" not in page

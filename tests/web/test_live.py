@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from .helpers import errors, new_match, new_table, text, totals, view_url
+from .helpers import errors, field_errors, new_match, new_table, text, to_english, totals, view_url
 
 THREE = ["Budi", "Siti", "Andi"]
 TWO = ["Budi", "Siti"]
@@ -429,3 +429,131 @@ def test_a_knock_ending_a_live_round_asks_who_knocked(client, manipulation):
     assert response.status_code == 400
     assert "Who knocked?" in errors(response)
     assert rounds_of(client, manipulation) == []  # the live round goes on
+
+
+@pytest.fixture
+def table(client):
+    return new_table(client)
+
+
+def test_no_empty_error_box_when_the_error_belongs_to_a_field(client, table):
+    match = new_match(client, table, "remi", THREE, target=200)
+    response = client.submit(
+        match + "live/turn", {"player": "Siti", "melds": "7S 8S 9X", "action": "save"}
+    )
+    assert response.status_code == 400
+    assert "turn-error" not in response.text
+    assert any("9X" in message for message in errors(response))
+
+
+def test_a_refused_turn_names_its_error_once_next_to_the_field(client, table):
+    to_english(client)
+    match = new_match(client, table, "remi", THREE, target=200)
+    response = client.submit(
+        match + "live/turn", {"player": "Siti", "melds": "7S 9S 10S", "action": "save"}
+    )
+    shown = errors(response)
+    assert len(shown) == 1 and "8S is missing between 7S and 9S" in shown[0]
+    assert not shown[0].startswith("Round")
+
+
+def test_take_back_the_last_turn_asks_first(client, table):
+    to_english(client)
+    match = new_match(client, table, "remi", THREE, target=200)
+    client.submit(match + "live/turn", {"player": "Siti", "melds": "7S 8S 9S", "action": "save"})
+    page = text(client.get(match + "live"))
+    assert "Take back last turn" in page
+    assert 'data-confirm="Take back turn 1 (Siti)?"' in page
+
+
+def test_end_of_round_shows_hand_sizes_and_every_empty_hand(client, table):
+    to_english(client)
+    match = new_match(client, table, "remi", THREE, target=200)
+    out = {
+        "player": "Siti",
+        "melds": "7S 8S 9S 10S\n4H 4D 4C",
+        "discard": "2D",
+        "out": "y",
+        "action": "save",
+    }
+    assert client.submit(match + "live/turn", out).status_code == 302
+    form = text(client.get(match + "live/end"))
+    assert "Hand of Budi (7 cards)" in form and "Hand of Andi (7 cards)" in form
+    response = client.submit(match + "live/end", {})
+    shown = errors(response)
+    assert len(shown) == 2, shown
+    assert shown[0].startswith("Budi's hand is empty") and shown[1].startswith("Andi's hand")
+
+
+def test_remi_indonesia_live_has_no_layoffs(client, table):
+    match = new_match(client, table, "remi-indonesia", THREE)
+    page = client.get(match + "live").text
+    assert 'name="melds"' in page
+    assert 'name="layoffs"' not in page and "data-layoff-strip" not in page
+
+
+def test_remi_live_offers_layoffs(client, table):
+    match = new_match(client, table, "remi", THREE, target=200)
+    page = client.get(match + "live").text
+    assert 'name="layoffs"' in page and "data-layoff-strip" in page
+
+
+def test_a_named_joker_on_the_table_is_labelled(client, table):
+    match = new_match(client, table, "manipulation", TWO)
+    turn = {"player": "Siti", "played": "7S 8S JK", "table": "7S 8S JK=9S", "action": "save"}
+    assert client.submit(match + "live/turn", turn).status_code == 302, errors(
+        client.submit(match + "live/turn", turn)
+    )
+    meld = client.get(match + "live").text.split('id="meld-1"')[1].split("</div>")[0]
+    assert 'class="jk">JK</small>9' in meld
+
+
+def test_one_element_per_id_on_the_manipulation_live_page(client, table):
+    match = new_match(client, table, "manipulation", TWO)
+    page = client.get(match + "live").text
+    ids = re.findall(r'\sid="([^"]+)"', page)
+    assert len(ids) == len(set(ids)), sorted(i for i in ids if ids.count(i) > 1)
+
+
+def live_turn(client, match, **fields):
+    data = {key: str(value) for key, value in fields.items()}
+    data.setdefault("action", "save")
+    return client.submit(match + "live/turn", data)
+
+
+def test_cards_taken_from_the_discard_pile_are_shown(client):
+    to_english(client)
+    table = new_table(client)
+    match = new_match(client, table, "remi", TWO, target=200)
+    assert live_turn(client, match, player="Budi", discard="KD", turns_before=0).status_code == 302
+    response = live_turn(
+        client, match, player="Siti", took_discard="KD", melds="KD KH KS", turns_before=1
+    )
+    assert response.status_code == 302, errors(response)
+    taken = re.compile(
+        r'took\s*(</div>)?\s*<span class="cards"><span class="card red ?" data-code="KD"'
+    )
+    assert taken.search(client.get(match + "live").get_data(as_text=True))
+    assert taken.search(client.get(match + "rounds/1").get_data(as_text=True))
+
+
+def test_a_refused_turn_names_its_error_under_one_field(client):
+    to_english(client)
+    three = ["Budi", "Siti", "Andi"]
+    table = new_table(client)
+    match = new_match(client, table, "remi-indonesia", three, target=300)
+    for number, (player, card) in enumerate([("Budi", "9H"), ("Siti", "4C"), ("Andi", "KD")]):
+        response = live_turn(client, match, player=player, discard=card, turns_before=number)
+        assert response.status_code == 302, errors(response)
+    response = live_turn(
+        client,
+        match,
+        player="Budi",
+        melds="7H 8H 9H",
+        took_discard="KD 4C 9H 2S",
+        discard="3S",
+        turns_before=3,
+    )
+    assert response.status_code == 400
+    marked = field_errors(response)
+    assert list(marked) == ["took_discard"], marked

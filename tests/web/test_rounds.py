@@ -3,10 +3,24 @@
 from __future__ import annotations
 
 import json
+import re
+from pathlib import Path
 
 import pytest
 
-from .helpers import errors, new_match, new_table, round_data, save_round, text, totals
+from referee import web
+
+from .helpers import (
+    errors,
+    field_errors,
+    new_match,
+    new_table,
+    round_data,
+    save_round,
+    text,
+    to_english,
+    totals,
+)
 
 THREE = ["Budi", "Siti", "Andi"]
 TWO = ["Budi", "Siti"]
@@ -454,3 +468,109 @@ def test_remi_indonesia_closer_is_asked_for_the_closing_card(client, table):
     response = client.submit(match + "rounds/new", data)
     assert response.status_code == 400
     assert "Which card closed the round?" in errors(response)
+
+
+def test_the_quick_form_carries_the_round_it_was_opened_for(client, table):
+    match = new_match(client, table, "remi", TWO, target=200)
+    page = client.get(match + "rounds/new").text
+    assert re.search(r'name="for_round" type="hidden" value="1"', page)
+
+
+def test_a_refused_round_names_its_error_once_without_round_1(client, table):
+    to_english(client)
+    match = new_match(client, table, "remi", TWO, target=200)
+    response = save_round(client, match, TWO, {"Siti": "KH KH KH"}, ending="out", player="Budi")
+    assert response.status_code == 400
+    shown = errors(response)
+    assert len(shown) == 1, shown
+    assert "KH" in shown[0] and not shown[0].startswith("Round 1")
+    assert "form-error" not in response.text  # it is next to Siti's hand, not above the form
+
+
+def test_joker_hint_only_where_the_game_has_jokers(client, table):
+    to_english(client)
+    remi = new_match(client, table, "remi", TWO, target=200)
+    assert "JK for a joker" not in text(client.get(remi + "rounds/new"))
+    manipulation = new_match(client, table, "manipulation", TWO)
+    assert "JK for a joker" in text(client.get(manipulation + "rounds/new"))
+
+
+def test_quick_form_names_each_player_once(client, table):
+    to_english(client)
+    match = new_match(client, table, "remi", TWO, target=200)
+    page = text(client.get(match + "rounds/new"))
+    form = page.split("<legend>")[1]
+    assert form.count("Budi") == 1 and "Hand of Budi" in form
+
+
+def test_gin_verdict_says_its_outcome_once_and_separates_melds(client, table):
+    match = new_match(client, table, "gin", TWO, target=100)
+    data = round_data(
+        TWO,
+        {"Budi": "AS 2S 3S 4H 5H 6H 7D 8D 9D KC", "Siti": "AH AD AC 2H 2D 2C 3H 3D 3C 4C"},
+        ending="knock",
+        player="Budi",
+        action="check",
+    )
+    page = text(client.submit(match + "rounds/new", data))
+    verdict = re.search(r'class="verdict undercut">(.*?)</p>', page, re.S).group(1)
+    assert "Potong bawah" in verdict and verdict.lower().count("potong bawah") == 1
+    assert "undercut" not in verdict
+    assert 'class="gin-sep"' in page
+
+
+def plain(response) -> str:
+    return re.sub(r"<[^>]+>", "", text(response))
+
+
+def test_picker_cards_are_not_tab_stops_and_the_save_bar_leaves_room(client):
+    to_english(client)
+    table = new_table(client)
+    match = new_match(client, table, "remi", TWO, target=200)
+    body = client.get(match + "live").get_data(as_text=True)
+    picks = re.findall(r'<button type="button"[^>]*class="pick[^>]*>', body)
+    assert picks and all('tabindex="-1"' in pick for pick in picks)
+    css = (Path(web.__file__).parent / "static" / "css" / "app.css").read_text()
+    assert re.search(r"html \{[^}]*scroll-padding-bottom", css)
+
+
+def test_round_and_turn_forms_do_not_restore_stale_values(client):
+    to_english(client)
+    table = new_table(client)
+    remi = new_match(client, table, "remi", TWO, target=200)
+    gin = new_match(client, table, "gin", TWO, target=100)
+    for url in (remi + "rounds/new", remi + "live", gin + "rounds/new"):
+        forms = re.findall(r'<form method="post"[^>]*>', client.get(url).get_data(as_text=True))
+        round_forms = [f for f in forms if "language" not in f and "/void" not in f]
+        assert round_forms and all('autocomplete="off"' in f for f in round_forms), url
+
+
+def test_a_closed_remi_indonesia_round_says_closed(client):
+    to_english(client)
+    table = new_table(client)
+    match = new_match(client, table, "remi-indonesia", TWO, target=500)
+    data = {"hand_0": "", "hand_1": "KD QC", "ending": "closed", "player": "Budi"}
+    data |= {"closing_card": "AS", "melds_0": "2H 3H 4H", "action": "save"}
+    assert client.submit(match + "rounds/new", data).status_code == 302
+    assert "closed: Budi" in plain(client.get(match + "rounds/1"))
+    client.submit("/language", {"lang": "id", "next": "/"})
+    page = plain(client.get(match + "rounds/1"))
+    assert "menutup: Budi" in page and "habis: Budi" not in page
+
+
+def test_a_refused_gin_spread_is_named_under_the_melds_only(client):
+    to_english(client)
+    table = new_table(client)
+    match = new_match(client, table, "gin", TWO, target=100)
+    data = {
+        "ending": "knock",
+        "player": "Budi",
+        "knocker_melds": "4H 5H 7H\n7S 7D 8C",
+        "hand_0": "4H 5H 6H 7H 7S 7D 8C 9C 10C AS",
+        "hand_1": "KH QD JS 9H 8D 6S 4D 3D 2C AD",
+        "action": "check",
+    }
+    response = client.submit(match + "rounds/new", data)
+    assert response.status_code == 400
+    marked = field_errors(response)
+    assert list(marked) == ["knocker_melds"], marked

@@ -221,3 +221,41 @@ def test_the_other_target_needs_a_number(client):
     response = client.submit(f"{url}new/remi", data)
     assert response.status_code == 302
     assert export(client, response.headers["Location"])["options"] == {"target": 250}
+
+
+TWO = ["Budi", "Siti"]
+
+
+@pytest.fixture
+def table(client):
+    return new_table(client)
+
+
+THREE = ["Budi", "Siti", "Andi"]
+
+
+def test_a_typed_custom_target_wins_over_the_preset(client, table):
+    match = new_match(client, table, "remi", TWO, target=100, custom_target=250)
+    assert json.loads(client.get(match + "export").data)["options"] == {"target": 250}
+
+
+def test_an_empty_custom_target_is_no_error(client, table):
+    data = {"seat_0": "Budi", "seat_1": "Siti", "first_dealer": "Budi", "target": "100"}
+    response = client.submit(f"{table}new/remi", {**data, "custom_target": "", "hands": ""})
+    assert response.status_code == 302, errors(response)
+
+
+def test_ruleset_names_not_ids(client, table):
+    match = new_match(client, table, "remi-indonesia", THREE)
+    page = text(client.get(match))
+    assert "Remi Indonesia #" in page and "remi-indonesia #" not in page
+    assert "<title>Remi Indonesia" in page
+    assert "Remi Indonesia" in text(client.get(table))
+
+
+def test_the_scoreboard_shows_the_chosen_options(client, table):
+    match = new_match(client, table, "rummy", TWO, target=150, ace="high-low", must_discard="y")
+    page = text(client.get(match))
+    assert "As tinggi-rendah" in page and "kartu terakhir harus dibuang" in page
+    rounds = new_match(client, table, "rummy", TWO, end="hands", hands=10)
+    assert "10 babak" in text(client.get(rounds))

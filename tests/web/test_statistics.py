@@ -13,7 +13,7 @@ import re
 
 import pytest
 
-from .helpers import errors
+from .helpers import errors, new_match, new_table, save_round, text, to_english
 from .history_fixture import TABLE
 
 
@@ -302,3 +302,43 @@ def test_statistics_read_no_match_log(client, table, app, monkeypatch):
         f"{table}head-to-head?first={budi}&second={siti}",
     ):
         assert client.get(url).status_code == 200, url
+
+
+TWO = ["Budi", "Siti"]
+
+
+def stats_groups(client, url):
+    """{ruleset id: {player: [cells]}} from the statistics page."""
+    body = text(client.get(url + "stats"))
+    groups = {}
+    for part in body.split('data-rules="')[1:]:
+        rules = part.split('"')[0]
+        rows = {}
+        for row in part.split("</section>")[0].split('<th scope="row">')[1:]:
+            cells = [
+                re.sub(r"<[^>]+>", "", c).strip() for c in row.split("</tr>")[0].split("<td>")[1:]
+            ]
+            rows[re.sub(r"<[^>]+>", "", row.split("</th>")[0])] = [c.split("<")[0] for c in cells]
+        groups[rules] = rows
+    return groups
+
+
+def test_statistics_count_matches_played_per_ruleset(client):
+    to_english(client)
+    table = new_table(client)
+    remi = new_match(client, table, "remi", TWO, target=200)
+    save_round(client, remi, TWO, {"Siti": "KH QH"}, ending="out", player="Budi")
+    new_match(client, table, "remi", TWO, target=200)  # never played
+    voided = new_match(client, table, "remi", TWO, target=200)
+    save_round(client, voided, TWO, {}, ending="void")
+    gin = new_match(client, table, "gin", ["Siti", "Andi"], target=100)
+    save_round(client, gin, ["Siti", "Andi"], {}, ending="draw")
+    groups = stats_groups(client, table)
+    assert set(groups) == {"remi", "gin"}
+    # matches, won, win rate (none finished), rounds, rounds won, points per round won
+    assert groups["remi"]["Budi"][:6] == ["1", "0", "–", "1", "1", "20.0"]
+    assert "Andi" not in groups["remi"]
+    # a draw is a round played that nobody won
+    assert groups["gin"]["Andi"][:6] == ["1", "0", "–", "1", "0", "–"]
+    page = text(client.get(table + "stats"))
+    assert "2 matches played" in page and "blocked rounds and draws are rounds played" in page

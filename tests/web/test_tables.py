@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
-from .helpers import errors, new_match, new_table, save_round, text, view_url
+import re
+
+import pytest
+
+from .helpers import errors, new_match, new_table, save_round, text, to_english, view_url
 
 PLAYERS = ["Budi", "Siti", "Andi"]
 
@@ -52,9 +56,10 @@ def test_view_link_shows_the_table_read_only(client):
     view = view_url(client, url)
     page = client.get(view)
     assert page.status_code == 200
-    assert (
-        "players" not in page.text.split('id="players"')[1].split("</section>")[0].lower() or True
-    )
+    players = page.text.split('id="players"')[1].split("</section>")[0]
+    # The players are listed, and nothing in their section can add one.
+    assert re.findall(r'<span class="chip">([^<]+)</span>', players) == ["Andi", "Budi", "Siti"]
+    assert "<form" not in players and 'name="names"' not in players
     assert 'action="' + view + 'players"' not in page.text
     response = client.submit(view + "players", {"names": "Eka"})
     assert response.status_code == 404
@@ -146,3 +151,40 @@ def test_statistics_per_table(client):
     assert cells[6].startswith("20")
     # the gin match was never played: only the remi players are listed
     assert text(client.get(view_url(client, url) + "stats")).count("<tr data-player=") == 2
+
+
+@pytest.fixture
+def table(client):
+    return new_table(client)
+
+
+def test_table_links_have_copy_buttons(client, table):
+    page = client.get(table).text
+    assert page.count("data-copy") == 2
+
+
+TWO = ["Budi", "Siti"]
+
+
+def test_the_table_pages_replay_each_match_once(client, monkeypatch):
+    to_english(client)
+    from referee.web import matchlog
+
+    calls = []
+    engine = matchlog.replay
+    monkeypatch.setattr(matchlog, "replay", lambda doc: calls.append(1) or engine(doc))
+    matchlog.REPLAYS.clear()
+    table = new_table(client)
+    match = new_match(client, table, "remi", TWO, target=200)
+    save_round(client, match, TWO, {"Siti": "KH"}, ending="out", player="Budi")
+    calls.clear()  # saving replays the match to check it, and for its stored summary
+    for url in (table, table + "stats", match, match + "rounds/1", table):
+        assert client.get(url).status_code == 200
+    assert len(calls) == 0  # the score sheet reuses the replay made for the summary
+    matchlog.REPLAYS.clear()
+    for url in (table, table + "stats", table + "matches"):
+        assert client.get(url).status_code == 200
+    assert len(calls) == 0  # the list and the statistics read the stored summaries
+    for url in (match, match + "rounds/1", match):
+        assert client.get(url).status_code == 200
+    assert len(calls) == 1

@@ -7,13 +7,25 @@ The same races with real concurrent requests are in ``test_races.py``.
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from sqlalchemy import event
 
 from referee.web.extensions import db
 
 from .conftest import hidden_inputs
-from .helpers import errors, new_match, new_table, round_data, save_round, text, totals, view_url
+from .helpers import (
+    errors,
+    new_match,
+    new_table,
+    round_data,
+    save_round,
+    text,
+    to_english,
+    totals,
+    view_url,
+)
 
 TWO = ["Budi", "Siti"]
 THREE = ["Budi", "Siti", "Andi"]
@@ -276,3 +288,87 @@ def test_a_writing_request_takes_the_sqlite_write_lock_at_once(client, app, tabl
         event.remove(engine, "before_cursor_execute", seen)
     assert reading and set(reading) == {"BEGIN"}
     assert "BEGIN IMMEDIATE" in begins
+
+
+def rounds_of(client, match):
+    return json.loads(client.get(match + "export").data)["rounds"]
+
+
+def test_a_resubmitted_quick_round_is_not_saved_twice(client, table):
+    to_english(client)
+    match = new_match(client, table, "remi", TWO, target=200)
+    opened = client.hidden_fields(match + "rounds/new")  # the form as the phone holds it
+    data = {**opened, **round_data(TWO, {"Siti": "KH"}, ending="out", player="Budi")}
+    assert client.submit(match + "rounds/new", data, fresh=False).status_code == 302
+    again = client.submit(match + "rounds/new", data, fresh=False)  # Back, then Save again
+    assert again.status_code == 302 and again.headers["Location"] == match
+    assert "This round was saved already." in text(client.get(match))
+    assert len(rounds_of(client, match)) == 1
+
+
+def test_a_quick_round_from_an_older_form_is_a_conflict_that_keeps_the_entry(client, table):
+    to_english(client)
+    match = new_match(client, table, "remi", TWO, target=200)
+    opened = client.hidden_fields(match + "rounds/new")
+    assert (
+        save_round(client, match, TWO, {"Siti": "KH"}, ending="out", player="Budi").status_code
+        == 302
+    )
+    mine = {**opened, **round_data(TWO, {"Siti": "2C 3C"}, ending="out", player="Budi")}
+    response = client.submit(match + "rounds/new", mine, fresh=False)
+    assert response.status_code == 409
+    page = text(response)
+    assert "Round 1 was saved on another phone meanwhile." in page
+    assert "Totals now: Budi 10, Siti 0." in page  # the winner takes KH = 10, nobody else scores
+    assert 'value="2C 3C"' in response.text  # what was typed is kept
+    assert 'name="for_round" type="hidden" value="2"' in response.text  # ready as round 2
+    # Saving the kept form again is one tap (the 409 page's own form), and it is round 2.
+    resent = hidden_inputs(response.text, match + "rounds/new", match + "rounds/new")
+    kept = {**mine, **resent}
+    again = client.submit(match + "rounds/new", kept, fresh=False)
+    assert again.status_code == 302
+    assert len(rounds_of(client, match)) == 2
+
+
+def test_a_resubmitted_turn_is_not_applied_twice(client, table):
+    to_english(client)
+    match = new_match(client, table, "remi", THREE, target=200)
+    assert 'name="turns_before" type="hidden" value="0"' in client.get(match + "live").text
+    opened = client.hidden_fields(match + "live/turn")
+    data = {**opened, "player": "Siti", "melds": "7S 8S 9S", "action": "save"}
+    assert client.submit(match + "live/turn", data, fresh=False).status_code == 302
+    again = client.submit(match + "live/turn", data, fresh=False)
+    assert again.status_code == 302  # the same form twice: harmless
+    assert "This turn was saved already." in text(client.get(match + "live"))
+    live = client.get(match + "live").text
+    assert live.count('class="meld"') == 1
+
+
+def test_a_turn_from_an_older_form_is_a_conflict_that_keeps_the_entry(client, table):
+    to_english(client)
+    match = new_match(client, table, "remi", THREE, target=200)
+    opened = client.hidden_fields(match + "live/turn")
+    first = {"player": "Siti", "melds": "7S 8S 9S", "action": "save"}
+    assert client.submit(match + "live/turn", first).status_code == 302
+    mine = {**opened, "player": "Andi", "melds": "2H 3H 4H", "action": "save"}
+    response = client.submit(match + "live/turn", mine, fresh=False)
+    assert response.status_code == 409
+    page = text(response)
+    assert "Turn 1 (Siti) was recorded on another phone meanwhile." in page
+    assert "2H 3H 4H" in page  # kept in the form
+    # The form came back up to date: saving it now is a deliberate second turn.
+    assert 'name="turns_before" type="hidden" value="1"' in response.text
+    live = client.get(match + "live").text
+    assert live.count('class="meld"') == 1
+
+
+def test_a_resubmitted_end_of_round_is_not_saved_twice(client, table):
+    to_english(client)
+    match = new_match(client, table, "remi", THREE, target=200)
+    client.submit(match + "live/turn", {"player": "Siti", "melds": "7S 8S 9S", "action": "save"})
+    assert 'name="for_round" type="hidden" value="1"' in client.get(match + "live/end").text
+    data = {**client.hidden_fields(match + "live/end"), "ending": "blocked"}
+    assert client.submit(match + "live/end", data, fresh=False).status_code == 302
+    again = client.submit(match + "live/end", data, fresh=False, follow_redirects=True)
+    assert "This round was saved already." in text(again)
+    assert len(rounds_of(client, match)) == 1

@@ -6,6 +6,9 @@ import re
 
 import pytest
 
+from referee.rulesets import RULESETS
+from referee.web.views.main import rules_pages
+
 from .helpers import errors, text
 
 
@@ -126,8 +129,10 @@ def test_gin_analyser_refuses_a_bad_hand(client, cards):
     assert response.status_code == 400 and errors(response)
 
 
-@pytest.mark.parametrize("rules", ["remi", "rummy", "remi-indonesia", "manipulation", "gin"])
-def test_rules_page_in_both_languages(client, rules):
+@pytest.mark.parametrize("rules", sorted(RULESETS))
+def test_every_ruleset_has_its_rules_page_in_both_languages(app, client, rules):
+    for template in rules_pages(rules).values():
+        app.jinja_env.get_template(template)  # TemplateNotFound: a page is missing
     indonesian = text(client.get(f"/rules/{rules}"))
     assert "<h2>" in indonesian and 'lang="id"' in indonesian
     client.submit("/language", {"lang": "en", "next": "/"})

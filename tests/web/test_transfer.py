@@ -7,7 +7,10 @@ import json
 
 import pytest
 
-from .helpers import errors, new_match, new_table, save_round, totals
+from referee.web.extensions import db
+from referee.web.models import Match, Round
+
+from .helpers import errors, new_match, new_table, save_round, text, to_english, totals
 
 TWO = ["Budi", "Siti"]
 DOC = {
@@ -110,3 +113,117 @@ def test_import_refuses_a_bad_document_and_saves_nothing(client, document, fragm
 def test_import_page(client):
     table = new_table(client)
     assert client.get(table + "import").status_code == 200
+
+
+def deep(depth: int) -> str:
+    return "[" * depth + "]" * depth
+
+
+def imported(client, document: str):
+    table = new_table(client, players="")
+    return table, client.submit(table + "import", {"document": document})
+
+
+def stored_match(app, url: str) -> Match:
+    return db.session.get(Match, int(url.rstrip("/").rsplit("/", 1)[1]))
+
+
+def many_rounds(count: int) -> str:
+    doc = DOC | {"options": {"target": 100000}, "rounds": [QUICK] * count}
+    return json.dumps(doc)
+
+
+QUICK = {"out": "Budi", "at_once": False, "hands": {"Siti": ["KS"], "Andi": ["8C"]}}
+
+
+def test_an_import_with_a_deep_unknown_key_stores_only_the_canonical_round(client, app):
+    to_english(client)
+    raw = json.dumps(DOC)[:-3] + ', "x": ' + deep(900) + "}]}"
+    assert json.loads(raw)["rounds"][0]["x"]
+    table, response = imported(client, raw)
+    assert response.status_code == 302, errors(response)
+    match = response.headers["Location"]
+    for url in (match, match + "export", match + "rounds/1", match + "rounds/1/json"):
+        assert client.get(url).status_code == 200, url
+    for url in (table, table + "stats"):
+        assert client.get(url).status_code == 200, url
+    assert json.loads(client.get(match + "export").data) == DOC
+    with app.app_context():
+        assert "x" not in db.session.scalars(db.select(Round)).one().entry
+
+
+@pytest.mark.parametrize("depth", [5000, 100_000])
+def test_an_import_nested_too_deeply_is_refused(client, depth):
+    to_english(client)
+    _, response = imported(client, deep(depth))
+    assert response.status_code == 400
+    assert "nested too deeply" in " ".join(errors(response))
+
+
+def test_rounds_stored_before_imports_were_checked_do_not_break_the_table(client, app):
+    to_english(client)
+    table = new_table(client)
+    deep_one = new_match(client, table, "gin", TWO, target=100)
+    save_round(client, deep_one, TWO, {}, ending="draw")
+    bad_one = new_match(client, table, "gin", TWO, target=100)
+    save_round(client, bad_one, TWO, {}, ending="draw")
+    other = new_match(client, table, "gin", TWO, target=100)
+    with app.app_context():
+        stored_match(app, deep_one).rounds[0].entry = {"end": "draw", "x": json.loads(deep(900))}
+        stored_match(app, bad_one).rounds[0].entry = {"end": "draw", "hands": json.loads(deep(50))}
+        db.session.commit()
+    page = client.get(table)
+    assert page.status_code == 200 and text(page).count("needs a correction") == 1
+    assert client.get(table + "stats").status_code == 200
+    for url in (deep_one, deep_one + "export", deep_one + "rounds/1", deep_one + "rounds/1/json"):
+        assert client.get(url).status_code == 200, url
+    board = client.get(bad_one)
+    assert board.status_code == 200 and "cannot replay" in text(board)
+    assert client.get(bad_one + "rounds/1").status_code == 200
+    assert client.get(bad_one + "rounds/1/json").status_code == 200
+    assert client.get(bad_one + "rounds/1/edit").status_code == 302  # to the JSON editor
+    assert client.get(other).status_code == 200
+
+
+def test_an_import_of_too_many_rounds_is_refused(client):
+    to_english(client)
+    _, response = imported(client, many_rounds(501))
+    assert response.status_code == 400
+    assert "at most 500 rounds" in " ".join(errors(response))
+
+
+def test_an_import_of_500_rounds_is_taken(client):
+    to_english(client)
+    _, response = imported(client, many_rounds(500))
+    assert response.status_code == 302, errors(response)
+
+
+@pytest.mark.parametrize(
+    ("change", "fragment"),
+    [
+        ({"players": ["Budi", "Siti", "budi"], "rounds": []}, "written twice"),
+        ({"options": {"target": 10**400}}, "target from 1 to 100000"),
+        ({"options": {"target": 0}}, "target from 1 to 100000"),
+    ],
+)
+def test_an_import_keeps_to_the_limits_of_the_forms(client, change, fragment):
+    to_english(client)
+    _, response = imported(client, json.dumps(DOC | change))
+    assert response.status_code == 400
+    assert fragment in " ".join(errors(response))
+
+
+def test_an_import_keeps_to_the_number_of_rounds_of_the_setup(client):
+    to_english(client)
+    doc = DOC | {"rules": "remi-indonesia", "options": {"hands": 101}, "rounds": []}
+    _, response = imported(client, json.dumps(doc))
+    assert response.status_code == 400
+    assert "number of rounds from 1 to 100" in " ".join(errors(response))
+
+
+def test_an_import_does_not_split_a_player_by_spelling(client):
+    to_english(client)
+    table = new_table(client, players="budi")
+    response = client.submit(table + "import", {"document": json.dumps(DOC)})
+    assert response.status_code == 400
+    assert "same spelling" in " ".join(errors(response))

@@ -31,7 +31,7 @@ TAGS = {
 }
 
 
-class DocumentPlugin(BasePlugin):  # type: ignore[misc]
+class DocumentPlugin(BasePlugin):
     """The ``/api/v1/table/...`` operations take their key from the Authorization header;
     the tags are named for people, not after the blueprints."""
 
@@ -42,7 +42,7 @@ class DocumentPlugin(BasePlugin):  # type: ignore[misc]
                 operation["security"] = [{"tableKey": []}]
 
 
-class RefereeApi(Api):  # type: ignore[misc]
+class RefereeApi(Api):
     """flask-smorest's Api, leaving errors to the app's handlers (which answer JSON here)."""
 
     ERROR_SCHEMA = ErrorAnswer

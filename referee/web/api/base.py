@@ -15,7 +15,7 @@ from referee.web.api import core
 from referee.web.api.schemas import ErrorAnswer
 
 
-class Parser(FlaskParser):  # type: ignore[misc]
+class Parser(FlaskParser):
     DEFAULT_VALIDATION_STATUS = 400  # the shape is wrong: malformed; 422 is the referee's
 
 
@@ -53,7 +53,7 @@ ACCEPT_LANGUAGE = {
 }
 
 
-class ApiBlueprint(flask_smorest.Blueprint):  # type: ignore[misc]
+class ApiBlueprint(flask_smorest.Blueprint):
     ARGUMENTS_PARSER = Parser()
 
     def table_route(self, rule: str, **options: Any) -> Callable[[Any], Any]:

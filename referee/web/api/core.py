@@ -237,7 +237,8 @@ def replayed(token: str | None) -> Response | None:
     if endpoint is None:
         response = jsonify(replayed=True)
     else:
-        response = current_app.make_response(current_app.view_functions[endpoint](**args))
+        answer: Any = current_app.view_functions[endpoint](**args)
+        response = current_app.make_response(answer)
     response.status_code = int(status_text) if status_text.isdigit() else 200
     response.headers["Idempotent-Replayed"] = "true"
     if location:

@@ -10,6 +10,7 @@ from flask import Response, jsonify, request
 from flask_babel import gettext
 from sqlalchemy import or_, select
 
+from referee.matchfile import read_header
 from referee.web import changes, i18n, labels, matchlog, scoresheet
 from referee.web.access import EDIT, KEY_FORMAT, Access, open_match
 from referee.web.api import core, schemas
@@ -206,7 +207,7 @@ def write_start(mode: str | None, key: str | None, match_id: int) -> Any:
 
 def round_entry(asked: dict[str, Any], match: Match, number: int) -> dict[str, Any]:
     """The round object sent, read by the engine into its canonical form (or 422)."""
-    header = matchlog.call_engine(matchlog.read_header, matchlog.header(match))
+    header = matchlog.call_engine(read_header, matchlog.header(match))
     return matchlog.canonical_round(asked, header, number)
 
 

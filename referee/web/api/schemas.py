@@ -28,7 +28,7 @@ def _split(meta: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
     return options, meta
 
 
-def Cards(max_cards: int = MAX_CARDS, **meta: Any) -> fields.List:  # noqa: N802 - a field type
+def Cards(max_cards: int = MAX_CARDS, **meta: Any) -> fields.List[Any]:  # noqa: N802 - a field type
     options, meta = _split(meta)
     return fields.List(
         fields.String(validate=validate.Length(1, 12)),
@@ -38,7 +38,7 @@ def Cards(max_cards: int = MAX_CARDS, **meta: Any) -> fields.List:  # noqa: N802
     )
 
 
-def Melds(**meta: Any) -> fields.List:  # noqa: N802
+def Melds(**meta: Any) -> fields.List[Any]:  # noqa: N802
     options, meta = _split(meta)
     return fields.List(
         fields.List(

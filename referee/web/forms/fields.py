@@ -60,6 +60,7 @@ def _typed_cards(kwargs: dict[str, Any], kind: str, **attributes: Any) -> dict[s
 class CardsField(StringField):
     """Cards separated by spaces or commas: ``7S 8S 9S``; at most ``max_cards`` of them."""
 
+    data: str | None
     cards: list[str]
 
     def __init__(
@@ -169,7 +170,7 @@ def numbered(form: Any, prefix: str) -> list[Any]:
     renumbers its entries when one is missing from the posted form, which
     would hand one player's cards to another.
     """
-    found = []
+    found: list[Any] = []
     while (field := getattr(form, f"{prefix}_{len(found)}", None)) is not None:
         found.append(field)
     return found

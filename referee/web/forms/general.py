@@ -51,16 +51,6 @@ OPTION_MESSAGES = {
     "hands": _l("Enter a number of rounds from %(min)s to %(max)s."),
 }
 
-# Target presets offered per ruleset (the ruleset's own default is always among them).
-TARGET_PRESETS: dict[str, tuple[int, ...]] = {
-    "remi": (50, 100, 200),
-    "rummy": (100, 150, 200),
-    "remi-indonesia": (300, 500, 1000),
-    "manipulation": (100, 150, 200),
-    "gin": (50, 100),
-}
-
-
 # The values of the ``ace`` option (see Ruleset.with_options), as the forms offer them.
 ACE_CHOICES = [("low", _l("low only (A-2-3)")), ("high-low", _l("low or high (Q-K-A)"))]
 
@@ -194,7 +184,7 @@ def refuse_names(names: list[str], existing: list[str]) -> str | None:
 def setup_form_class(rules: Ruleset, players: list[str]) -> type[FlaskForm]:
     """The match setup form for one ruleset: seats, first dealer, target and options."""
     blank = [("", "—")]
-    presets = sorted({*TARGET_PRESETS.get(rules.id, ()), *([rules.target] if rules.target else [])})
+    presets = rules.target_choices
 
     class SetupForm(OneTimeForm):
         known = set(players)
@@ -361,7 +351,6 @@ __all__ = [
     "PlayersForm",
     "RoundJsonForm",
     "TableForm",
-    "TARGET_PRESETS",
     "rulesets_with_option",
     "refuse_names",
     "setup_form_class",

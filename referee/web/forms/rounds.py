@@ -13,7 +13,8 @@ from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
 from wtforms import BooleanField, HiddenField, RadioField, SelectField
 
-from referee.rulesets import RULESETS
+from referee.rulesets import Ruleset
+from referee.rulesets.base import EndingChoice, FinalTable, RoundForm
 from referee.scoring import Ending
 from referee.web.forms.base import Form
 from referee.web.forms.fields import (
@@ -28,57 +29,21 @@ from referee.web.forms.fields import (
 )
 from referee.web.writes import new_token
 
-# The order the forms offer a ruleset's endings in.
-ENDING_ORDER = (Ending.KNOCK, Ending.OUT, Ending.BLOCKED, Ending.STOCK, Ending.DRAW, Ending.VOID)
+
+def _ending_choices(endings: tuple[EndingChoice, ...]) -> list[Any]:
+    return choices([(choice.key, _l(choice.label)) for choice in endings])
 
 
-def quick_endings(rules_id: str) -> tuple[str, ...]:
-    """The endings of a ruleset (the engine's ``Ruleset.endings``) as the quick form names them.
-
-    A hand emptied is ``closed`` where the round is closed by a closing card (remi-indonesia).
-    An unknown ruleset can only be voided.
-    """
-    rules = RULESETS.get(rules_id)
-    if rules is None:
-        return ("void",)
-    return tuple(
-        "closed" if ending is Ending.OUT and rules.closing_card else ending.value
-        for ending in ENDING_ORDER
-        if ending in rules.endings
-    )
-
-
-def live_endings(rules_id: str) -> tuple[str, ...]:
-    """How a live round can end when no turn emptied a hand: the endings but going out."""
-    return tuple(ending for ending in quick_endings(rules_id) if ending not in ("out", "closed"))
-
-
-ENDING_LABELS = {
-    "out": _l("Someone went out"),
-    "knock": _l("Someone knocked"),
-    "closed": _l("Someone closed (discarded the last card)"),
-    "blocked": _l("Blocked (stock ran out twice, or 120 turns)"),
-    "stock": _l("The stock ran out"),
-    "draw": _l("Draw (2 cards left in the stock)"),
-    "void": _l("Void (misdeal, a card seen, an argument)"),
-}
-
-WHO_LABELS = {
-    "out": _l("Who went out?"),
-    "knock": _l("Who knocked?"),
-    "closed": _l("Who closed?"),
-}
-
-
-def quick_form_class(rules_id: str, players: list[str]) -> type[FlaskForm]:
-    endings = quick_endings(rules_id)
+def quick_form_class(rules: Ruleset, players: list[str]) -> type[FlaskForm]:
+    """The form of a round entered as its final table: what the ruleset's round form asks."""
+    shape = rules.round_form
     people = choices([("", "—")] + [(name, name) for name in players])
 
     class QuickRoundForm(Form):
         ending = RadioField(
             _l("How did the round end?"),
-            choices=choices([(value, ENDING_LABELS[value]) for value in endings]),
-            default=endings[0],
+            choices=_ending_choices(shape.endings),
+            default=shape.endings[0].key,
         )
         player = SelectField(_l("Who?"), choices=people, validate_choice=False)
         for_round = HiddenField()  # the round the form was opened for
@@ -89,18 +54,22 @@ def quick_form_class(rules_id: str, players: list[str]) -> type[FlaskForm]:
 
         def validate(self, extra_validators: Any = None) -> bool:
             valid: bool = super().validate(extra_validators)
-            return _ending_complete(self, rules_id) and valid
+            return _ending_complete(self, shape) and valid
 
     add_numbered(QuickRoundForm, "hand", len(players), lambda i: CardsField(_l("Hand")))
 
-    if rules_id in ("remi", "rummy"):
+    if shape.at_once:
         QuickRoundForm.at_once = BooleanField(
-            _l("All at once (nothing melded or laid off before): ×2")
+            _l(
+                "All at once (nothing melded or laid off before): ×%(factor)s",
+                factor=rules.bonuses.at_once_factor,
+            )
         )
-    if rules_id == "remi-indonesia":
+    if shape.closing_card:
         QuickRoundForm.closing_card = CardField(_l("Closing card"))
+    if shape.player_melds:
         add_numbered(QuickRoundForm, "melds", len(players), lambda i: MeldsField(_l("Melds laid")))
-    if rules_id == "gin":
+    if shape.knocker_melds:
         QuickRoundForm.knocker_melds = MeldsField(
             _l("The knocker's melds as spread (optional)"),
             description=_l("Leave empty to let the referee find the best arrangement."),
@@ -108,82 +77,71 @@ def quick_form_class(rules_id: str, players: list[str]) -> type[FlaskForm]:
     return QuickRoundForm
 
 
-def _ending_complete(form: Any, rules_id: str) -> bool:
+def ending_chosen(form: Any, shape: RoundForm) -> EndingChoice | None:
+    """The ending the form's answer names (None for an answer the form does not offer)."""
+    try:
+        return shape.choice(form.ending.data or "")
+    except KeyError:
+        return None
+
+
+def _ending_complete(form: Any, shape: RoundForm) -> bool:
     """Whether the form names who ended the round, and the closing card, where it must."""
-    ending = form.ending.data
-    if ending in WHO_LABELS and not form.player.data:
-        form.player.errors.append(WHO_LABELS[ending])
+    choice = ending_chosen(form, shape)
+    if choice is None:  # the ending field says what is wrong
+        return True
+    if choice.names is not None and choice.who and not form.player.data:
+        form.player.errors.append(_l(choice.who))
         return False
-    if rules_id == "remi-indonesia" and ending == "closed" and not form.closing_card.card:
+    if shape.closing_card and choice.ending is Ending.OUT and not form.closing_card.card:
         form.closing_card.errors.append(_l("Which card closed the round?"))
         return False
     return True
 
 
-def build_round(form: Any, rules_id: str, players: list[str]) -> dict[str, Any]:
-    """The round object (``referee-match/1``) a validated form describes."""
-    ending = form.ending.data
-    if ending == "void":
-        return {"end": "void"}
-    if ending in ("blocked", "draw"):
-        return {"end": ending}
-    hands = cards_by_player(form, "hand", players)
-    who = form.player.data or None
-    if ending == "stock":
-        entry: dict[str, Any] = {"end": "stock", "hands": hands}
-        if rules_id == "remi-indonesia":
-            entry["melds"] = _melds(form, players)
-        return entry
-    if rules_id in ("remi", "rummy"):
-        kept = {name: cards for name, cards in hands.items() if name != who or cards}
-        return {"out": who, "at_once": bool(form.at_once.data), "hands": kept}
-    if rules_id == "remi-indonesia":
-        return {
-            "melds": _melds(form, players),
-            "closer": who,
-            "closing_card": form.closing_card.card,
-            "hands": hands,
-        }
-    if rules_id == "gin":
-        entry = {"knock": who, "hands": hands}
-        if form.knocker_melds.melds:
-            entry["melds"] = {who: form.knocker_melds.melds}
-        return entry
-    return {ending: who, "hands": hands}  # manipulation: knock or out
+def build_round(form: Any, rules: Ruleset, players: list[str]) -> dict[str, Any]:
+    """The round object (``referee-match/1``) a validated form describes, as the ruleset's
+    round form writes it."""
+    shape = rules.round_form
+    answers = FinalTable(
+        form.ending.data,
+        form.player.data or None,
+        cards_by_player(form, "hand", players),
+        bool(form.at_once.data) if shape.at_once else False,
+        form.closing_card.card if shape.closing_card else None,
+        _melds(form, players) if shape.player_melds else {},
+        form.knocker_melds.melds if shape.knocker_melds else (),
+    )
+    return shape.entry(answers)
 
 
 def _melds(form: Any, players: list[str]) -> dict[str, list[list[str]]]:
     return {name: field.melds for name, field in zip(players, numbered(form, "melds"), strict=True)}
 
 
-def fill_from_round(form: Any, rules_id: str, players: list[str], entry: dict[str, Any]) -> bool:
+def fill_from_round(form: Any, rules: Ruleset, players: list[str], entry: dict[str, Any]) -> bool:
     """Fill the form from a stored final-table round; False if it is not one the form shows."""
-    if "turns" in entry:
+    shape = rules.round_form
+    answers = shape.answers(entry)
+    if answers is None:
         return False
-    end = entry.get("end")
-    if end is not None:
-        form.ending.data = end
-    elif rules_id == "remi-indonesia":
-        form.ending.data, form.player.data = "closed", entry.get("closer") or ""
-        form.closing_card.data = entry.get("closing_card") or ""
-    elif "knock" in entry:
-        form.ending.data, form.player.data = "knock", entry.get("knock") or ""
-    else:
-        form.ending.data, form.player.data = "out", entry.get("out") or ""
-    if form.ending.data not in quick_endings(rules_id):
-        return False
-    hands = entry.get("hands") or {}
+    form.ending.data, form.player.data = answers.ending, answers.player or ""
     for name, field in zip(players, numbered(form, "hand"), strict=True):
-        field.data = " ".join(hands.get(name) or [])
-    if hasattr(form, "at_once"):
-        form.at_once.data = bool(entry.get("at_once"))
-    melds = entry.get("melds") or {}
-    if rules_id == "remi-indonesia":
+        field.data = " ".join(answers.hands.get(name) or [])
+    if shape.at_once:
+        form.at_once.data = answers.at_once
+    if shape.closing_card:
+        form.closing_card.data = answers.closing_card or ""
+    if shape.player_melds:
         for name, field in zip(players, numbered(form, "melds"), strict=True):
-            field.data = "\n".join(" ".join(meld) for meld in melds.get(name) or [])
-    if rules_id == "gin" and form.player.data in melds:
-        form.knocker_melds.data = "\n".join(" ".join(m) for m in melds[form.player.data])
+            field.data = _lines(answers.melds.get(name) or [])
+    if shape.knocker_melds:
+        form.knocker_melds.data = _lines(answers.knocker_melds)
     return True
+
+
+def _lines(melds: Any) -> str:
+    return "\n".join(" ".join(meld) for meld in melds)
 
 
 def card_fields(form: Any) -> list[Any]:
@@ -239,9 +197,10 @@ class ManipulationTurnForm(Form):
     out = BooleanField(_l("This player's hand is now empty"))
 
 
-def end_form_class(rules_id: str, players: list[str], out: str | None) -> type[FlaskForm]:
+def end_form_class(rules: Ruleset, players: list[str], out: str | None) -> type[FlaskForm]:
     """Ending a live round: how it ended (unless a turn emptied a hand), then the hands."""
     people = choices([("", "—")] + [(name, name) for name in players])
+    endings = rules.round_form.live_endings
 
     class EndRoundForm(Form):
         for_round = HiddenField()  # the round the form was opened for (Back, then Save)
@@ -250,29 +209,34 @@ def end_form_class(rules_id: str, players: list[str], out: str | None) -> type[F
 
         def validate(self, extra_validators: Any = None) -> bool:
             valid: bool = super().validate(extra_validators)
-            if out is None and self.ending.data == "knock" and not self.player.data:
-                self.player.errors.append(WHO_LABELS["knock"])
+            choice = None if out is not None else live_ending_chosen(self, rules)
+            if choice is not None and choice.names is not None and not self.player.data:
+                self.player.errors.append(_l(choice.who or "Who?"))
                 return False
             return valid
 
     add_numbered(EndRoundForm, "hand", len(players), lambda i: CardsField(_l("Hand")))
 
     if out is None:
-        endings = live_endings(rules_id)
         EndRoundForm.ending = RadioField(
             _l("How did the round end?"),
-            choices=choices([(value, ENDING_LABELS[value]) for value in endings]),
-            default=endings[0],
+            choices=_ending_choices(endings),
+            default=endings[0].key,
         )
-        if "knock" in endings:
+        named = [choice for choice in endings if choice.names is not None]
+        if named:
             EndRoundForm.player = SelectField(
-                _l("Who knocked?"), choices=people, validate_choice=False
+                _l(named[0].who or "Who?"), choices=people, validate_choice=False
             )
     return EndRoundForm
 
 
+def live_ending_chosen(form: Any, rules: Ruleset) -> EndingChoice | None:
+    return next((c for c in rules.round_form.live_endings if c.key == form.ending.data), None)
+
+
 def build_end(
-    form: Any, players: list[str], out: str | None, turns: list[dict[str, Any]]
+    form: Any, rules: Ruleset, players: list[str], out: str | None, turns: list[dict[str, Any]]
 ) -> dict[str, Any]:
     """The live round's round object: its turns and how it ended."""
     entry: dict[str, Any] = {"turns": turns}
@@ -283,9 +247,10 @@ def build_end(
     }
     if out is not None:
         return entry | {"hands": hands}
-    ending = form.ending.data
-    if ending in ("void", "blocked"):
-        return {"end": ending} | entry
-    if ending == "knock":
-        return entry | {"knock": form.player.data, "hands": hands}
-    return {"end": ending} | entry | {"hands": hands}
+    choice = live_ending_chosen(form, rules)
+    assert choice is not None  # the form was validated
+    if choice.names is not None:
+        return entry | {choice.names: form.player.data, "hands": hands}
+    if not choice.hands:
+        return {"end": choice.ending.value} | entry
+    return {"end": choice.ending.value} | entry | {"hands": hands}

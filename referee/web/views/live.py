@@ -48,7 +48,9 @@ def _turns(match: Match) -> list[dict[str, Any]]:
     return changes.live_turns(match)
 
 
-def _state(match: Match, turns: list[dict[str, Any]]) -> tuple[Any, RefereeError | None]:
+def _state(
+    match: Match, turns: list[dict[str, Any]]
+) -> tuple[RoundInProgress | None, RefereeError | None]:
     try:
         return matchlog.live(match, turns), None
     except RefereeError as error:
@@ -457,7 +459,7 @@ def end(access: Access, match_id: int) -> Any:
     if not _has_turns(state):
         return _to_the_round_form(access, match)
     out = state.out
-    form = end_form_class(match.rules, players, out)()
+    form = end_form_class(state.rules, players, out)()
     conflict: list[str] = []
     if not form.is_submitted():
         form.for_round.data = str(state.number)
@@ -469,7 +471,7 @@ def end(access: Access, match_id: int) -> Any:
         conflict = _end_conflict(form, match, state, turns)
     if form.is_submitted() and not conflict and form.validate():
         try:
-            entry = build_end(form, players, out, turns)
+            entry = build_end(form, state.rules, players, out, turns)
             location = url_for("matches.scoreboard", match_id=match.id)
             stored = changes.end_live_round(match, entry, once=form.once.data, location=location)
         except RefereeError as refused:

@@ -4,8 +4,19 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, abort, jsonify, redirect, request, session, url_for
+from flask import (
+    Blueprint,
+    abort,
+    current_app,
+    jsonify,
+    redirect,
+    render_template,
+    request,
+    session,
+    url_for,
+)
 from flask_babel import gettext
+from jinja2 import TemplatesNotFound
 from werkzeug.wrappers import Response
 
 from referee.rulesets import RULESETS
@@ -43,11 +54,20 @@ def rules(rules_id: str) -> Any:
     ruleset = RULESETS.get(rules_id)
     if ruleset is None:
         abort(404)
-    return render_page(
-        [f"rules/{ruleset.id}.{i18n.current()}.html", f"rules/{ruleset.id}.en.html"],
-        rules=ruleset,
-        rulesets=list(RULESETS.values()),
-    )
+    pages = rules_pages(ruleset.id)
+    try:
+        template = current_app.jinja_env.select_template([pages[i18n.current()], pages["en"]])
+    except TemplatesNotFound:
+        title = gettext(
+            "The rules of %(name)s are not written up here yet.", name=gettext(ruleset.name)
+        )
+        return render_template("errors/http.html", code=404, title=title), 404
+    return render_page(template, rules=ruleset, rulesets=list(RULESETS.values()))
+
+
+def rules_pages(rules_id: str) -> dict[str, str]:
+    """The template of a ruleset's rules page in each language (``templates/rules/``)."""
+    return {lang: f"rules/{rules_id}.{lang}.html" for lang in i18n.LANGUAGES}
 
 
 @bp.get("/manifest.webmanifest")

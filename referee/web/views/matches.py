@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from flask import Response, abort, flash, jsonify, redirect, request, url_for
+from flask.typing import ResponseReturnValue
 from flask_babel import gettext
 from sqlalchemy import select
 
@@ -14,7 +15,7 @@ from referee.errors import RefereeError
 from referee.matchfile import NOT_A_MATCH, dump_match, load_document, read_match
 from referee.rematch import rematch_dealer
 from referee.rulesets import RULESETS, Ruleset
-from referee.rulesets.base import PLAYER_COUNT, PLAYER_COUNT_EXACT
+from referee.rulesets.base import PLAYER_COUNT, PLAYER_COUNT_EXACT, TurnStyle
 from referee.web import changes, i18n, matchlog, scoresheet, writes
 from referee.web.access import (
     EDIT,
@@ -168,11 +169,14 @@ def _fill_setup(form: Any, match: Match, rules: Ruleset) -> None:
 def scoreboard(access: Access, match_id: int) -> Any:
     match = open_match(access, match_id)
     seen = matchlog.outlook(match)
+    sheet = scoresheet.build(match, seen.state)
     return render_page(
         "matches/scoreboard.html",
         access=access,
         match=match,
-        sheet=scoresheet.build(match, seen.state),
+        sheet=sheet,
+        # A game entered by its final table only (gin) has no live round to offer.
+        turn_by_turn=sheet.rules is None or sheet.rules.turn_style is not TurnStyle.NONE,
         error=seen.error,
         live=following(access, match, request.path),
         rematch_token=writes.new_token(),
@@ -231,7 +235,7 @@ def rematch(access: Access, match_id: int) -> Any:
 
 
 @bp.get(PREFIX + "/m/<int:match_id>/version")
-def version(match_id: int) -> Response:
+def version(match_id: int) -> ResponseReturnValue:
     """Has the match changed? Its version, as an ETag: 304 while nothing changed.
 
     The pages that follow a match ask this about once a second.  It reads one

@@ -11,13 +11,16 @@ from typing import Any
 
 from flask import redirect, render_template, url_for
 from flask_wtf import FlaskForm
+from jinja2 import Template
 from werkzeug.wrappers import Response
 
 from referee.web.access import Access
 from referee.web.models import Match
 
 
-def render_page(template: str | list[str], *, access: Access | None = None, **context: Any) -> Any:
+def render_page(
+    template: str | Template | list[str | Template], *, access: Access | None = None, **context: Any
+) -> Any:
     """The page, with status 400 while any form on it shows an error."""
     if access is not None:
         context.update(access=access, table=access.table)

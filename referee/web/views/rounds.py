@@ -13,14 +13,21 @@ from flask_babel import gettext, ngettext
 
 from referee.errors import RefereeError
 from referee.matchfile import NOT_A_MATCH, ROUND_NOT_OBJECT, load_document, read_header
-from referee.web import audit, changes, gin_view, i18n, matchlog, writes
+from referee.rulesets import find_ruleset
+from referee.scoring import Ending
+from referee.web import audit, changes, i18n, matchlog, writes
 from referee.web.access import Access, edit_page, open_match, table_blueprint, table_page
 from referee.web.feedback import field_cards, show_error
 from referee.web.forms import ActionForm, RoundJsonForm
 from referee.web.forms.fields import numbered
-from referee.web.forms.rounds import build_round, card_fields, fill_from_round, quick_form_class
+from referee.web.forms.rounds import (
+    build_round,
+    card_fields,
+    ending_chosen,
+    fill_from_round,
+    quick_form_class,
+)
 from referee.web.models import Match, Round
-from referee.web.scoresheet import ruleset_of
 from referee.web.views.pages import following, render_page, to_score_sheet
 
 bp = table_blueprint("rounds", __name__)
@@ -59,12 +66,13 @@ def edit(access: Access, match_id: int, number: int) -> Any:
     return _round_form(access, match, stored)
 
 
-def _round_form(access: Any, match: Match, stored: Round | None) -> Any:
+def _round_form(access: Access, match: Match, stored: Round | None) -> Any:
     players = match.player_names
-    form = quick_form_class(match.rules, players)()
+    rules = find_ruleset(match.rules)
+    form = quick_form_class(rules, players)()
     if stored is not None and request.method == "GET":
         readable = matchlog.readable_entry(match, stored.number, stored.entry)
-        if readable is None or not fill_from_round(form, match.rules, players, readable):
+        if readable is None or not fill_from_round(form, rules, players, readable):
             return redirect(
                 url_for(
                     "rounds.edit_json",
@@ -88,10 +96,11 @@ def _round_form(access: Any, match: Match, stored: Round | None) -> Any:
         conflict = _round_conflict(access, form, match, stored, number)
     if form.is_submitted() and not conflict and form.validate():
         try:
-            entry = build_round(form, match.rules, players)
+            entry = build_round(form, rules, players)
             state, later = changes.verify_round(match, entry, number)
         except RefereeError as error:
-            who = form.player.data if form.ending.data in ("out", "closed") else None
+            chosen = ending_chosen(form, rules.round_form)
+            who = form.player.data if chosen and chosen.ending is Ending.OUT else None
             hands = {
                 name: field
                 for name, field in zip(players, numbered(form, "hand"), strict=True)
@@ -121,8 +130,7 @@ def _round_form(access: Any, match: Match, stored: Round | None) -> Any:
                         )
                     )
                 return redirect(location)
-            preview = _preview(match, state, number, entry)
-    rules = ruleset_of(match)
+            preview = state.rounds[number - 1]
     page = render_page(
         "matches/round_form.html",
         access=access,
@@ -135,7 +143,8 @@ def _round_form(access: Any, match: Match, stored: Round | None) -> Any:
         conflict=conflict,
         later=_span(later) if later else None,
         later_count=len(later),
-        jokers=bool(rules and rules.jokers),
+        rules=rules,
+        jokers=rules.jokers,
         used=_typed_cards(form) if form.is_submitted() else [],
     )
     refused = conflict or (later and action == "save")
@@ -147,7 +156,7 @@ def _round_form(access: Any, match: Match, stored: Round | None) -> Any:
 
 
 def _round_conflict(
-    access: Any, form: Any, match: Match, stored: Round | None, number: int
+    access: Access, form: Any, match: Match, stored: Round | None, number: int
 ) -> list[str]:
     """What changed since the round form was opened, if anything (then nothing is saved).
 
@@ -234,12 +243,6 @@ def _span(numbers: list[int]) -> str:
     return str(numbers[0]) if len(numbers) == 1 else f"{numbers[0]}–{numbers[-1]}"
 
 
-def _preview(match: Match, state: Any, number: int, entry: dict[str, Any]) -> dict[str, Any]:
-    result = state.rounds[number - 1]
-    extra = gin_view.adjudication(match, entry) if match.rules == "gin" else None
-    return {"result": result, "gin": extra}
-
-
 @bp.route(MATCH + "/rounds/<int:number>/json", methods=["GET", "POST"])
 @edit_page
 def edit_json(access: Access, match_id: int, number: int) -> Any:
@@ -313,7 +316,6 @@ def show(access: Access, match_id: int, number: int) -> str:
         entry=matchlog.readable_entry(match, number, stored.entry),
         entry_json=matchlog.entry_text(stored.entry),
         live=following(access, match, request.path),
-        gin=gin_view.adjudication(match, stored.entry) if result and match.rules == "gin" else None,
         recorded=_recorded_before_void(match, stored),
         changes=audit.trail(match, stored),
     )
@@ -326,7 +328,7 @@ def _recorded_before_void(match: Match, stored: Round) -> dict[str, Any] | None:
     return matchlog.readable_entry(match, stored.number, stored.previous_entry) or {}
 
 
-def _replace_entry(access: Any, match: Match, stored: Round, change: Any) -> bool:
+def _replace_entry(access: Access, match: Match, stored: Round, change: Any) -> bool:
     """Void or restore a stored round if the whole match still replays; say why not if not."""
     try:
         change(match, stored, via=access.mode)
@@ -346,7 +348,7 @@ def _named_round(match: Match, number: int) -> tuple[Round, bool]:
     return stored, named == stored.version
 
 
-def conflict_page(access: Any, match: Match, *changes: str) -> tuple[str, int]:
+def conflict_page(access: Access, match: Match, *changes: str) -> tuple[str, int]:
     """Nothing was done: what changed meanwhile, and the way back to the match."""
     return (
         render_template(
