@@ -25,6 +25,7 @@ from __future__ import annotations
 import enum
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from functools import cache
 from typing import Any
 
 from referee.cards import Card
@@ -50,6 +51,12 @@ PLAYER_COUNT_EXACT = define_message(
 )
 NO_ENDING = define_message(
     "round.no_ending", 'the round does not say how it ended: give "out", "knock" or "end"'
+)
+POINTS_UNCHECKED = define_message(
+    "points.unchecked",
+    "{player}'s hand was given as {points} points, not as cards: the referee could not check "
+    "which cards they are (a card also in another hand or on the table) nor that the hand "
+    "holds no more than the {cards} cards dealt",
 )
 
 
@@ -393,6 +400,16 @@ class Ruleset:
     knock_limit: int | None = None
     bonuses: Bonuses = Bonuses()
     final_hand_size: int | None = None  # every hand's size when the round is scored
+    # The most cards a hand holds when a round is scored, where neither the fixed size nor
+    # "never grows" (the deal size) says it; None: any number, up to the whole deck.
+    hand_limit: int | None = None
+    # What a hand entered as points leaves unchecked: a message with {player}, {points},
+    # {cards} (the most cards a hand holds) and {rules}; for gin's deadwoods one message
+    # for the round with {counted} ("Budi 7, Siti 22").
+    points_unchecked: str = POINTS_UNCHECKED
+    # gin: a hand entered as points is its deadwood after lay-offs, as the players counted
+    # it, at most this much (None: points are what the cards in hand count).
+    most_deadwood: int | None = None
     leader_offset: int = 1  # the first turn is this many seats after the dealer
     menu_order: int = 100  # where the ruleset comes in lists
     no_ending_message: str = NO_ENDING  # the message key for a round that states no ending
@@ -440,6 +457,45 @@ class Ruleset:
 
     def deal_size(self, players: int) -> int:
         return self.deal_sizes[players]
+
+    @property
+    def points_are_deadwood(self) -> bool:
+        """Whether a hand entered as points is a deadwood after lay-offs (gin)."""
+        return self.most_deadwood is not None
+
+    def deck_size(self, players: int) -> int:
+        return 52 * self.copies(players) + self.joker_count(players)
+
+    def most_cards_held(self, players: int) -> int:
+        """The most cards one hand can hold when a round of ``players`` is scored."""
+        if self.final_hand_size is not None:
+            return self.final_hand_size
+        if self.hand_limit is not None:
+            return self.hand_limit
+        if self.hand_never_grows:
+            return self.deal_size(players)
+        if self.discard_depth == 0:  # no discard pile: only the own deal and the stock
+            return self.deck_size(players) - self.deal_size(players) * (players - 1)
+        return self.deck_size(players)
+
+    def deck_values(self, players: int) -> tuple[int, ...]:
+        """What every card of the deck counts in hand, highest first."""
+        copies = self.copies(players)
+        values = [value for value in self.values for _ in range(4 * copies)]
+        values += [self.joker_value] * self.joker_count(players)
+        return tuple(sorted(values, reverse=True))
+
+    def most_hand_points(self, players: int) -> int:
+        """The most a hand entered as points can count (gin: the most deadwood)."""
+        if self.most_deadwood is not None:
+            return self.most_deadwood
+        return sum(self.deck_values(players)[: self.most_cards_held(players)])
+
+    def possible_hand_points(self, players: int) -> frozenset[int]:
+        """Every total that the cards of one hand can count (gin: ``range`` of deadwoods)."""
+        if self.most_deadwood is not None:
+            return frozenset(range(self.most_deadwood + 1))
+        return _sums_of_at_most(self.deck_values(players), self.most_cards_held(players))
 
     def copies(self, players: int) -> int:
         """How many copies of each natural card the deck holds."""
@@ -495,6 +551,19 @@ class Ruleset:
         if self.hands is not None:
             return f"{self.hands} rounds"
         return f"target {self.target}"
+
+
+@cache
+def _sums_of_at_most(values: tuple[int, ...], cards: int) -> frozenset[int]:
+    """Every sum of at most ``cards`` of ``values`` (each used once): a bitset per count."""
+    by_count = [1] + [0] * cards  # by_count[k]: bit s set when k cards can add up to s
+    for value in values:
+        for count in range(cards, 0, -1):
+            by_count[count] |= by_count[count - 1] << value
+    reachable = 0
+    for sums in by_count:
+        reachable |= sums
+    return frozenset(s for s in range(reachable.bit_length()) if reachable >> s & 1)
 
 
 def _read_option(option: str, value: Any) -> dict[str, Any]:
