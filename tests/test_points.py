@@ -86,8 +86,9 @@ def test_the_most_a_hand_can_count_per_ruleset() -> None:
     # no discard pile: the own 10 and the stock (53 - 20 = 33) with 2 players, 43 cards:
     # joker 25, sixteen tens 160, then 9 8 7 6 5 4 four times each (156) and two 3s (6)
     assert (manipulation.most_cards_held(2), manipulation.most_hand_points(2)) == (43, 347)
-    # 3 players: 106 - 20 = 86 cards, every card but the 20 lowest (aces 8, 2s 16)... of 730
-    assert manipulation.most_cards_held(3) == 86
+    # 3 players, two decks: 106 - 2 x 10 = 86 cards, all but the 20 lowest; the decks count
+    # 2 x 340 + 2 jokers x 25 = 730, the 20 lowest (8 aces, 8 twos, 4 threes) 8 + 16 + 12 = 36
+    assert (manipulation.most_cards_held(3), manipulation.most_hand_points(3)) == (86, 694)
     assert find_ruleset("gin").most_hand_points(2) == 98
 
 
