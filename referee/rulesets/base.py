@@ -234,14 +234,15 @@ class FinalTable:
     """The answers of a round entered as its final table (see :class:`RoundForm`).
 
     ``ending`` is an :attr:`EndingChoice.key`; ``player`` who went out, closed or
-    knocked; ``hands`` every player's cards left (card codes); ``melds`` every player's
+    knocked; ``hands`` every player's cards left (card codes) or what the hand counts (an
+    integer: docs/points.md; gin's deadwood after lay-offs); ``melds`` every player's
     melds in the order laid (``remi-indonesia``); ``knocker_melds`` the knocker's spread
     as made (``gin``, optional).
     """
 
     ending: str
     player: str | None = None
-    hands: Mapping[str, Sequence[str]] = field(default_factory=dict)
+    hands: Mapping[str, Sequence[str] | int] = field(default_factory=dict)
     at_once: bool = False
     closing_card: str | None = None
     melds: Mapping[str, Sequence[Sequence[str]]] = field(default_factory=dict)
@@ -262,6 +263,8 @@ class RoundForm:
     >>> form = find_ruleset('remi').round_form
     >>> form.entry(FinalTable('out', 'Siti', {'Budi': ['10H'], 'Siti': []}, at_once=True))
     {'out': 'Siti', 'at_once': True, 'hands': {'Budi': ['10H']}}
+    >>> form.entry(FinalTable('out', 'Siti', {'Budi': 24, 'Siti': 0}))
+    {'out': 'Siti', 'at_once': False, 'hands': {'Budi': 24}}
     """
 
     endings: tuple[EndingChoice, ...]
@@ -311,7 +314,9 @@ class RoundForm:
         if self.knocker_melds and choice.ending is Ending.KNOCK and answers.knocker_melds:
             entry["melds"] = {answers.player: [list(meld) for meld in answers.knocker_melds]}
         entry["hands"] = {
-            player: list(cards) for player, cards in answers.hands.items() if player != out or cards
+            player: _hand_entry(hand)
+            for player, hand in answers.hands.items()
+            if player != out or hand
         }
         return entry
 
@@ -333,12 +338,17 @@ class RoundForm:
         return FinalTable(
             choice.key,
             player,
-            {name: list(cards) for name, cards in (entry.get("hands") or {}).items()},
+            {name: _hand_entry(hand) for name, hand in (entry.get("hands") or {}).items()},
             bool(entry.get("at_once")),
             entry.get("closing_card"),
             {} if not self.player_melds else {name: list(m) for name, m in melds.items()},
             melds.get(player, ()) if self.knocker_melds and player else (),
         )
+
+
+def _hand_entry(hand: Sequence[str] | int) -> list[str] | int:
+    """A hand as the match file writes it: its card codes, or the points it counts."""
+    return hand if isinstance(hand, int) else list(hand)
 
 
 OUTCOME_LABELS = {
