@@ -17,6 +17,8 @@ def adjudication(match: Match, entry: dict[str, Any]) -> Adjudication | None:
         return None
     defender = next(name for name in match.player_names if name != knocker)
     hands = entry.get("hands") or {}
+    if any(isinstance(hand, int) for hand in hands.values()):
+        return None  # deadwoods the players counted: the replay scores them (no adjudication)
     melds = (entry.get("melds") or {}).get(knocker)
     try:
         return call_engine(

@@ -19,11 +19,14 @@ from referee.web.forms.base import Form
 from referee.web.forms.fields import (
     CardField,
     CardsField,
+    HandField,
     LayoffsField,
     MeldsField,
     add_numbered,
     cards_by_player,
     choices,
+    hand_text,
+    hands_by_player,
     numbered,
 )
 from referee.web.writes import new_token
@@ -91,7 +94,7 @@ def quick_form_class(rules_id: str, players: list[str]) -> type[FlaskForm]:
             valid: bool = super().validate(extra_validators)
             return _ending_complete(self, rules_id) and valid
 
-    add_numbered(QuickRoundForm, "hand", len(players), lambda i: CardsField(_l("Hand")))
+    add_numbered(QuickRoundForm, "hand", len(players), lambda i: HandField(_l("Hand")))
 
     if rules_id in ("remi", "rummy"):
         QuickRoundForm.at_once = BooleanField(
@@ -127,7 +130,7 @@ def build_round(form: Any, rules_id: str, players: list[str]) -> dict[str, Any]:
         return {"end": "void"}
     if ending in ("blocked", "draw"):
         return {"end": ending}
-    hands = cards_by_player(form, "hand", players)
+    hands = hands_by_player(form, "hand", players)
     who = form.player.data or None
     if ending == "stock":
         entry: dict[str, Any] = {"end": "stock", "hands": hands}
@@ -135,7 +138,7 @@ def build_round(form: Any, rules_id: str, players: list[str]) -> dict[str, Any]:
             entry["melds"] = _melds(form, players)
         return entry
     if rules_id in ("remi", "rummy"):
-        kept = {name: cards for name, cards in hands.items() if name != who or cards}
+        kept = {name: hand for name, hand in hands.items() if name != who or hand}
         return {"out": who, "at_once": bool(form.at_once.data), "hands": kept}
     if rules_id == "remi-indonesia":
         return {
@@ -174,7 +177,7 @@ def fill_from_round(form: Any, rules_id: str, players: list[str], entry: dict[st
         return False
     hands = entry.get("hands") or {}
     for name, field in zip(players, numbered(form, "hand"), strict=True):
-        field.data = " ".join(hands.get(name) or [])
+        field.data = hand_text(hands.get(name))
     if hasattr(form, "at_once"):
         form.at_once.data = bool(entry.get("at_once"))
     melds = entry.get("melds") or {}
