@@ -375,7 +375,7 @@ def _points(
             raise RuleError(OUT_POINTS_NOT_ZERO, player=player, points=given[player])
         del given[player]
     if ending in (Ending.BLOCKED, Ending.DRAW):
-        return given
+        return {}  # nobody scores: the hands count for nothing, so nothing is left unchecked
     count = len(players)
     if rules.points_are_deadwood:
         if given and len(given) != count:

@@ -155,6 +155,16 @@ def test_gin_points_after_a_draw_and_a_void_change_nothing() -> None:
     assert "Budi 30, Siti 10" in state.rounds[2].unchecked[0].text
 
 
+def test_points_in_a_blocked_round_count_for_nothing() -> None:
+    state = replay(match("remi", ["Budi", "Siti"], {"end": "blocked", "hands": {"Budi": 30}}))
+    result = state.rounds[0]
+    assert result.scores == {"Budi": 0, "Siti": 0}
+    assert result.points == {} and result.unchecked == ()
+    assert dump_match(
+        read_match(match("remi", ["Budi", "Siti"], {"end": "blocked", "hands": {"Budi": 30}}))
+    )["rounds"] == [{"end": "blocked", "hands": {"Budi": 30}}]
+
+
 # -- refusals ------------------------------------------------------------------------------------
 
 
