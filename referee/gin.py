@@ -957,8 +957,40 @@ def adjudicate_knock(
         can_knock=defence.deadwood <= limit,
     )
     k_dw, d_dw = deadwood, defence.deadwood
-    bonuses = rules.bonuses
-    if gin:
+    outcome, winner, points, why = settle(k_dw, d_dw, (knocker_name, defender_name), rules)
+    return Adjudication(
+        knocker=k_arrangement,
+        defender=d_arrangement,
+        layoffs=tuple(defence.layoffs),
+        knocker_deadwood=k_dw,
+        defender_deadwood=d_dw,
+        defender_deadwood_before_layoffs=alone,
+        outcome=outcome,
+        winner=winner,
+        points=points,
+        why=why,
+        knocker_melds_given=knocker_melds is not None,
+        names=(knocker_name, defender_name),
+    )
+
+
+def settle(
+    knocker_deadwood: int,
+    defender_deadwood: int,
+    names: tuple[str | Reason, str | Reason],
+    rules: Ruleset | None = None,
+) -> tuple[Outcome, str, int, Reason]:
+    """A knock scored from the two deadwoods (the defender's after lay-offs): the outcome,
+    ``"knocker"`` or ``"defender"``, the points and why.  A knocker's 0 is gin.
+
+    >>> outcome, winner, points, why = settle(7, 22, ('Budi', 'Siti'))
+    >>> outcome.value, winner, points
+    ('knock', 'knocker', 15)
+    """
+    bonuses = (rules or RULES).bonuses
+    knocker_name, defender_name = names
+    k_dw, d_dw = knocker_deadwood, defender_deadwood
+    if k_dw == 0:
         outcome, winner, points = Outcome.GIN, "knocker", d_dw + bonuses.gin
         why = Reason.of(
             WHY_GIN,
@@ -990,20 +1022,7 @@ def adjudicate_knock(
             bonus=bonuses.undercut,
             points=points,
         )
-    return Adjudication(
-        knocker=k_arrangement,
-        defender=d_arrangement,
-        layoffs=tuple(defence.layoffs),
-        knocker_deadwood=k_dw,
-        defender_deadwood=d_dw,
-        defender_deadwood_before_layoffs=alone,
-        outcome=outcome,
-        winner=winner,
-        points=points,
-        why=why,
-        knocker_melds_given=knocker_melds is not None,
-        names=(knocker_name, defender_name),
-    )
+    return outcome, winner, points, why
 
 
 def _text(mask: int) -> str:
@@ -1142,5 +1161,6 @@ __all__ = [
     "deadwood_of_mask",
     "least_deadwood",
     "mask_of",
+    "settle",
     "score_knock_round",
 ]

@@ -82,6 +82,9 @@ class RoundResult:
     player laid (as laid, before lay-offs); ``table`` the table at the end of
     a round entered turn by turn; ``notes`` say how the score was counted;
     ``adjudication`` is a gin knock's settlement (both arrangements, the lay-offs).
+    ``points`` are the hands given as what they count rather than as cards (gin: the
+    deadwoods after lay-offs), and ``unchecked`` says, per such hand, what the referee
+    could not check without the cards.
     """
 
     number: int
@@ -101,6 +104,8 @@ class RoundResult:
     notes: tuple[Reason, ...] = ()
     record: RoundRecord | None = None
     adjudication: Adjudication | None = None
+    points: Mapping[str, int] = field(default_factory=dict)
+    unchecked: tuple[Reason, ...] = ()
 
     @property
     def is_void(self) -> bool:
@@ -114,12 +119,17 @@ class RoundResult:
         return self.winners[0] if len(self.winners) == 1 else list(self.winners)
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        """The round as ``referee replay --json`` gives it; ``unchecked`` only when some hand
+        was given as points (docs/points.md)."""
+        out = {
             "dealer": self.dealer,
             "outcome": self.outcome.value,
             "winner": self.winner,
             "scores": dict(self.scores),
         }
+        if self.unchecked:
+            out["unchecked"] = [reason.text for reason in self.unchecked]
+        return out
 
 
 @dataclass(frozen=True)
@@ -300,6 +310,8 @@ def _score_round(header: MatchHeader, record: RoundRecord, dealer: str, number: 
         notes=score.notes,
         record=record,
         adjudication=score.adjudication,
+        points=facts.points,
+        unchecked=state.unchecked,
     )
 
 

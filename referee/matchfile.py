@@ -105,6 +105,15 @@ MUST_BE_HANDS = define_message(
     "file.must_be_hands",
     '"{field}" must be an object giving each player\'s cards, like {{"Siti": ["KH", "2C"]}}',
 )
+MUST_BE_HAND = define_message(
+    "file.must_be_hand",
+    '{player}\'s hand must be the cards left, like ["KH", "2C"], or what they count, '
+    "a whole number like 24",
+)
+NEGATIVE_POINTS = define_message(
+    "file.negative_points",
+    "{player}'s hand cannot count {points}: a hand counts 0 points or more",
+)
 MUST_BE_PLAYER_MELDS = define_message(
     "file.must_be_player_melds",
     '"{field}" must be an object giving each player\'s melds, like {{"Siti": [["7S", "8S", "9S"]]}}',
@@ -168,10 +177,15 @@ class RoundRecord:
     ``out``, ``knock`` and ``closer`` name players; ``end`` is ``"blocked"``,
     ``"stock"``, ``"draw"`` or ``"void"``; ``melds`` maps a player to the melds
     they laid (``remi-indonesia``'s final table, gin's knocker spread).
+
+    ``hands`` holds the hands entered as cards; ``points`` those entered as what they
+    count (an integer in the file's ``hands``: see docs/points.md), never the same player
+    in both.  Both are in seating order.
     """
 
     turns: tuple[Turn, ...] | None = None
     hands: Mapping[str, tuple[Card, ...]] | None = None
+    points: Mapping[str, int] | None = None
     end: str | None = None
     out: str | None = None
     at_once: bool | None = None
@@ -183,6 +197,10 @@ class RoundRecord:
     @property
     def is_void(self) -> bool:
         return self.end == "void"
+
+    def has_hand(self, player: str) -> bool:
+        """Whether the round gives ``player``'s hand, as cards or as points."""
+        return player in (self.hands or {}) or player in (self.points or {})
 
 
 @dataclass(frozen=True)
@@ -298,9 +316,11 @@ def _read_round(raw: Any, header: MatchHeader, number: int | None) -> RoundRecor
     end = raw.get("end")
     if end is not None and end not in ENDS:
         raise MatchFileError(UNKNOWN_END, value=_show(end))
+    hands, points = _optional(raw, "hands", lambda value: _hands(value, players)) or (None, None)
     return RoundRecord(
         turns=turns,
-        hands=_optional(raw, "hands", lambda value: _hands(value, players)),
+        hands=hands,
+        points=points,
         end=end,
         out=_optional(raw, "out", lambda value: _player(value, players, "out")),
         at_once=_optional(raw, "at_once", lambda value: _bool(value, "at_once")),
@@ -397,16 +417,28 @@ def _layoffs(value: Any) -> tuple[LayOffEntry, ...]:
     return tuple(layoffs)
 
 
-def _hands(value: Any, players: Sequence[str]) -> dict[str, tuple[Card, ...]]:
+def _hands(
+    value: Any, players: Sequence[str]
+) -> tuple[dict[str, tuple[Card, ...]], dict[str, int] | None]:
+    """The hands given as cards and those given as points (``None`` when there are none)."""
     if not isinstance(value, Mapping):
         raise MatchFileError(MUST_BE_HANDS, field="hands")
-    hands = {}
-    for name, cards in value.items():
+    hands: dict[str, tuple[Card, ...]] = {}
+    points: dict[str, int] = {}
+    for name, hand in value.items():
         player = _player(name, players, "hands")
-        if not isinstance(cards, list | tuple | str):
-            raise MatchFileError(MUST_BE_HANDS, field="hands")
-        hands[player] = _cards(cards, "hands")
-    return {player: hands[player] for player in players if player in hands}
+        if isinstance(hand, int) and not isinstance(hand, bool):
+            if hand < 0:
+                raise MatchFileError(NEGATIVE_POINTS, player=player, points=hand)
+            points[player] = hand
+        elif isinstance(hand, list | tuple | str):
+            hands[player] = _cards(hand, "hands")
+        else:
+            raise MatchFileError(MUST_BE_HAND, player=player)
+    return (
+        {player: hands[player] for player in players if player in hands},
+        {player: points[player] for player in players if player in points} or None,
+    )
 
 
 def _player_melds(value: Any, players: Sequence[str]) -> dict[str, tuple[tuple[Card, ...], ...]]:
@@ -448,8 +480,12 @@ def dump_turn(turn: Turn) -> dict[str, Any]:
     return out
 
 
-def dump_round(record: RoundRecord) -> dict[str, Any]:
-    """A round in canonical form: only the keys that say something."""
+def dump_round(record: RoundRecord, players: Sequence[str] = ()) -> dict[str, Any]:
+    """A round in canonical form: only the keys that say something.
+
+    A hand entered as points is written as that integer; ``players`` (the seating) orders
+    ``hands`` when some are cards and some points (cards first otherwise).
+    """
     out: dict[str, Any] = {}
     if record.end is not None:
         out["end"] = record.end
@@ -466,8 +502,13 @@ def dump_round(record: RoundRecord) -> dict[str, Any]:
         out["melds"] = {
             player: [dump_cards(meld) for meld in melds] for player, melds in record.melds.items()
         }
-    if record.hands is not None:
-        out["hands"] = {player: dump_cards(cards) for player, cards in record.hands.items()}
+    if record.hands is not None or record.points is not None:
+        hands: dict[str, list[str] | int] = {
+            player: dump_cards(cards) for player, cards in (record.hands or {}).items()
+        }
+        hands.update(record.points or {})
+        order = {player: seat for seat, player in enumerate(players)}
+        out["hands"] = dict(sorted(hands.items(), key=lambda item: order.get(item[0], len(order))))
     return out
 
 
@@ -483,7 +524,8 @@ def dump_header(header: MatchHeader) -> dict[str, Any]:
 
 def dump_match(match: Match) -> dict[str, Any]:
     """The canonical ``referee-match/1`` document of a match (ready for ``json.dumps``)."""
-    return dump_header(match.header) | {"rounds": [dump_round(r) for r in match.rounds]}
+    players = match.header.players
+    return dump_header(match.header) | {"rounds": [dump_round(r, players) for r in match.rounds]}
 
 
 __all__ = [

@@ -26,6 +26,7 @@ from referee.integrity import (
     PLACE_HAND,
     PLACE_PLAYER_MELD,
     CardPlaces,
+    join_reasons,
     physical_card,
 )
 from referee.matchfile import MatchHeader, RoundRecord
@@ -119,6 +120,39 @@ ONLY_KNOCKER_MELDS = define_message(
 KNOCKER_MELD_NOT_IN_HAND = define_message(
     "round.knocker_meld_not_in_hand", "{card} is in {player}'s melds but not in {player}'s hand"
 )
+POINTS_IN_TURNS = define_message(
+    "points.in_turns",
+    "{player}'s hand is given as points, but this round was entered turn by turn: give the "
+    "cards left, so that they can be checked against the turns",
+)
+OUT_POINTS_NOT_ZERO = define_message(
+    "points.out_not_zero", "{player} went out, so {player}'s hand counts 0, not {points}"
+)
+POINTS_TOO_HIGH = define_message(
+    "points.too_high",
+    "{player}'s hand cannot count {points}: in {rules} a hand holds at most {cards} cards, "
+    "which count at most {most}",
+)
+POINTS_IMPOSSIBLE = define_message(
+    "points.impossible",
+    "{player}'s hand cannot count {points}: in {rules} every card counts {values}, and no "
+    "hand adds up to {points}",
+)
+DEADWOOD_TOO_HIGH = define_message(
+    "points.deadwood_too_high",
+    "{player}'s deadwood cannot be {points}: the 10 cards of a hand leave at most {most}",
+)
+DEADWOOD_BOTH_OR_NEITHER = define_message(
+    "points.deadwood_both_or_neither",
+    "give both hands as cards (the referee finds the melds and lay-offs) or both as the "
+    "deadwood left after the lay-offs (as you counted it), not {cards}'s hand as cards and "
+    "{points}'s as points",
+)
+DEADWOOD_NO_MELDS = define_message(
+    "points.deadwood_no_melds",
+    "the knocker's melds can only be used with the cards: give both hands as cards, or "
+    "leave the melds out",
+)
 
 
 def stated_ending(rules: Ruleset, record: RoundRecord) -> tuple[Ending | None, str | None]:
@@ -154,12 +188,14 @@ def stated_ending(rules: Ruleset, record: RoundRecord) -> tuple[Ending | None, s
 @dataclass(frozen=True)
 class FinalState:
     """A round checked to its end: what its score depends on (``ending``), the round
-    replayed from its turns (``live``, ``None`` for a final table) and the melds each
-    player laid (as laid, before lay-offs)."""
+    replayed from its turns (``live``, ``None`` for a final table), the melds each
+    player laid (as laid, before lay-offs) and what the referee could not check
+    (``unchecked``: a reason per hand given as points)."""
 
     ending: RoundEnding
     live: RoundInProgress | None = None
     melds: Mapping[str, tuple[Meld, ...]] = field(default_factory=dict)
+    unchecked: tuple[Reason, ...] = ()
 
 
 def final_state(header: MatchHeader, record: RoundRecord, dealer: str, number: int) -> FinalState:
@@ -170,6 +206,8 @@ def final_state(header: MatchHeader, record: RoundRecord, dealer: str, number: i
     if ending is Ending.VOID:
         return FinalState(RoundEnding(Ending.VOID, players))
     live = None
+    if record.turns is not None and record.points:
+        raise MatchFileError(POINTS_IN_TURNS, player=next(iter(record.points)))
     if record.turns is not None:
         if rules.turn_style is TurnStyle.NONE:
             raise RuleError(NO_TURNS, rules=rules.name)
@@ -181,13 +219,14 @@ def final_state(header: MatchHeader, record: RoundRecord, dealer: str, number: i
         raise RuleError(rules.no_ending_message)
     at_once = _at_once(rules, live, record, player) if ending is Ending.OUT else False
     hands = _hands(rules, players, record, ending, player)
+    points = _points(rules, players, record, ending, player)
     melds = _final_melds(rules, players, record, live)
     closing = _closing_card(rules, record, live, ending, player)
     knocker_melds = _knocker_melds(rules, record, ending, player, hands)
     _verify_hand_sizes(rules, players, hands, live, ending, player)
     _verify_round_integrity(rules, players, hands, live, record, closing)
     if ending is Ending.KNOCK:
-        _verify_knock(rules, hands, player)
+        _verify_knock(rules, hands, points, player)
     facts = RoundEnding(
         ending,
         players,
@@ -197,19 +236,42 @@ def final_state(header: MatchHeader, record: RoundRecord, dealer: str, number: i
         {p: tuple(meld.cards for meld in melds.get(p, ())) for p in players},
         closing,
         knocker_melds,
+        points,
     )
-    return FinalState(facts, live, melds)
+    return FinalState(facts, live, melds, _unchecked(rules, players, points))
+
+
+def _unchecked(
+    rules: Ruleset, players: tuple[str, ...], points: Mapping[str, int]
+) -> tuple[Reason, ...]:
+    """What the referee could not check: a reason per hand given as points (gin: one for
+    the two deadwoods)."""
+    if not points:
+        return ()
+    if rules.points_are_deadwood:
+        counted = ", ".join(f"{player} {value}" for player, value in points.items())
+        return (Reason.of(rules.points_unchecked, counted=counted),)
+    cards = rules.most_cards_held(len(players))
+    return tuple(
+        Reason.of(rules.points_unchecked, player=p, points=value, cards=cards, rules=rules.name)
+        for p, value in points.items()
+    )
 
 
 def _verify_knock(
-    rules: Ruleset, hands: Mapping[str, tuple[Card, ...]], player: str | None
+    rules: Ruleset,
+    hands: Mapping[str, tuple[Card, ...]],
+    points: Mapping[str, int],
+    player: str | None,
 ) -> None:
     """A knock needs a hand worth the knock limit or less (gin's deadwood is the
-    adjudication's to count)."""
-    if rules.knock_limit is None or rules.turn_style is TurnStyle.NONE:
+    adjudication's to count, unless the players counted it)."""
+    if rules.knock_limit is None:
         return
     assert player is not None
-    value = rules.hand_value(hands[player])
+    if rules.turn_style is TurnStyle.NONE and player not in points:
+        return
+    value = points[player] if player in points else rules.hand_value(hands[player])
     if value > rules.knock_limit:
         raise RuleError(
             KNOCK_TOO_HIGH, player=player, value=value, rules=rules.name, limit=rules.knock_limit
@@ -280,15 +342,73 @@ def _hands(
             hands[p] = ()
             continue
         if p not in given:
-            if needed:
+            if needed and not record.has_hand(p):
                 raise MatchFileError(HAND_MISSING, player=p)
             continue
         if not given[p] and needed:
-            stock_may_empty = ending is Ending.STOCK and rules.turn_style is TurnStyle.TABLE
-            if not stock_may_empty:
-                raise RuleError(EMPTY_HAND_IS_OUT, player=p)
+            _refuse_empty_hand(rules, ending, p)
         hands[p] = given[p]
     return hands
+
+
+def _refuse_empty_hand(rules: Ruleset, ending: Ending, player: str) -> None:
+    """An empty hand is going out, except at a stock ending where the table takes every card."""
+    stock_may_empty = ending is Ending.STOCK and rules.turn_style is TurnStyle.TABLE
+    if not stock_may_empty:
+        raise RuleError(EMPTY_HAND_IS_OUT, player=player)
+
+
+def _points(
+    rules: Ruleset,
+    players: tuple[str, ...],
+    record: RoundRecord,
+    ending: Ending,
+    player: str | None,
+) -> dict[str, int]:
+    """The hands given as points (the emptied one left out), checked against what a hand
+    can count; gin's deadwoods both or neither, the knocker's within the knock limit."""
+    given = dict(record.points or {})
+    if not given:
+        return {}
+    if ending is Ending.OUT and player in given:
+        if given[player] != 0:
+            raise RuleError(OUT_POINTS_NOT_ZERO, player=player, points=given[player])
+        del given[player]
+    if ending in (Ending.BLOCKED, Ending.DRAW):
+        return {}  # nobody scores: the hands count for nothing, so nothing is left unchecked
+    count = len(players)
+    if rules.points_are_deadwood:
+        if given and len(given) != count:
+            cards = [p for p in players if p not in given]
+            raise RuleError(
+                DEADWOOD_BOTH_OR_NEITHER,
+                cards=join_reasons(cards),
+                points=join_reasons(list(given)),
+            )
+        if given and record.melds:
+            raise RuleError(DEADWOOD_NO_MELDS)
+    possible = rules.possible_hand_points(count)
+    most = rules.most_hand_points(count)
+    for p, value in given.items():
+        if value > most:
+            if rules.points_are_deadwood:
+                raise RuleError(DEADWOOD_TOO_HIGH, player=p, points=value, most=most)
+            raise RuleError(
+                POINTS_TOO_HIGH,
+                player=p,
+                points=value,
+                rules=rules.name,
+                cards=rules.most_cards_held(count),
+                most=most,
+            )
+        if value == 0 and not rules.points_are_deadwood:
+            _refuse_empty_hand(rules, ending, p)
+        if value not in possible:
+            values = ", ".join(str(v) for v in sorted(set(rules.deck_values(count))))
+            raise RuleError(
+                POINTS_IMPOSSIBLE, player=p, points=value, rules=rules.name, values=values
+            )
+    return given
 
 
 def _final_melds(

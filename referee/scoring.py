@@ -101,6 +101,9 @@ class RoundEnding:
     ``player`` is who went out, knocked or closed.  ``melds`` lists, per
     player, the melds laid this round (used by ``remi-indonesia``);
     ``knocker_melds`` is a gin knocker's own spread when it was entered.
+    ``points`` holds the hands given as what they count instead of as cards (for
+    gin, the deadwoods after lay-offs as the players counted them); such a player
+    is not in ``hands``.
     """
 
     ending: Ending
@@ -111,6 +114,11 @@ class RoundEnding:
     melds: Mapping[str, tuple[tuple[Card, ...], ...]] = field(default_factory=dict)
     closing_card: Card | None = None
     knocker_melds: tuple[tuple[Card, ...], ...] | None = None
+    points: Mapping[str, int] = field(default_factory=dict)
+
+    def holds_nothing(self, player: str) -> bool:
+        """Whether ``player``'s hand is empty (given as no cards, or as 0 points)."""
+        return not self.hands.get(player) and not self.points.get(player)
 
 
 @dataclass(frozen=True)
@@ -140,11 +148,14 @@ def nobody_scores(ending: RoundEnding, outcome: Outcome) -> RoundScore:
 
 
 def hand_values(rules: Ruleset, ending: RoundEnding) -> dict[str, int]:
-    return {
-        player: rules.hand_value(ending.hands[player])
-        for player in ending.players
-        if player in ending.hands
-    }
+    """What every hand counts: its cards, or the points it was given as."""
+    values = {}
+    for player in ending.players:
+        if player in ending.points:
+            values[player] = ending.points[player]
+        elif player in ending.hands:
+            values[player] = rules.hand_value(ending.hands[player])
+    return values
 
 
 def winner_takes_hands(rules: Ruleset, ending: RoundEnding) -> RoundScore:
@@ -253,7 +264,7 @@ def lowest_hand_wins(rules: Ruleset, ending: RoundEnding) -> RoundScore:
         if undercut and rules.bonuses.undercut:
             points += rules.bonuses.undercut
             notes.append(Reason.of(UNDERCUT_BONUS, winner=winner, bonus=rules.bonuses.undercut))
-        if not ending.hands[winner] and rules.bonuses.empty_hand:
+        if ending.holds_nothing(winner) and rules.bonuses.empty_hand:
             points += rules.bonuses.empty_hand
             notes.append(Reason.of(EMPTY_HAND_BONUS, winner=winner, bonus=rules.bonuses.empty_hand))
         scores[winner] = points

@@ -291,6 +291,27 @@ HANDS = {"Budi": ["10H"], "Siti": ["2C", "3C"]}
         ),
         ("gin", FinalTable("knock", "Budi", HANDS), {"knock": "Budi", "hands": HANDS}),
         ("gin", FinalTable("draw"), {"end": "draw"}),
+        # hands given as points (docs/points.md); the emptied hand's 0 is left out
+        (
+            "remi",
+            FinalTable("out", "Siti", {"Budi": 24, "Siti": 0, "Andi": ["KH"]}),
+            {"out": "Siti", "at_once": False, "hands": {"Budi": 24, "Andi": ["KH"]}},
+        ),
+        (
+            "remi-indonesia",
+            FinalTable("stock", None, {"Budi": 15, "Siti": ["2C"]}, melds={"Siti": []}),
+            {"end": "stock", "melds": {}, "hands": {"Budi": 15, "Siti": ["2C"]}},
+        ),
+        (
+            "manipulation",
+            FinalTable("knock", "Siti", {"Budi": 30, "Siti": 4}),
+            {"knock": "Siti", "hands": {"Budi": 30, "Siti": 4}},
+        ),
+        (
+            "gin",
+            FinalTable("knock", "Budi", {"Budi": 0, "Siti": 31}),
+            {"knock": "Budi", "hands": {"Budi": 0, "Siti": 31}},
+        ),
     ],
 )
 def test_round_form_builds_the_match_file_round(

@@ -112,6 +112,13 @@ def score_sheet(state: MatchState) -> str:
         ]
         lines.append("  ".join(cells).rstrip())
     lines.append("")
+    unchecked = [
+        f"Round {result.number}: {reason.text}."
+        for result in state.rounds
+        for reason in result.unchecked
+    ]
+    if unchecked:
+        lines += ["Not checked (hands given as points):", *unchecked, ""]
     if state.finished:
         verb = "wins" if len(state.winners) == 1 else "share"
         lines.append(f"Match over: {' and '.join(state.winners)} {verb} the match.")

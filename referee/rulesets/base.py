@@ -25,6 +25,7 @@ from __future__ import annotations
 import enum
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from functools import cache
 from typing import Any
 
 from referee.cards import Card
@@ -50,6 +51,12 @@ PLAYER_COUNT_EXACT = define_message(
 )
 NO_ENDING = define_message(
     "round.no_ending", 'the round does not say how it ended: give "out", "knock" or "end"'
+)
+POINTS_UNCHECKED = define_message(
+    "points.unchecked",
+    "{player}'s hand was given as {points} points, not as cards: the referee could not check "
+    "which cards they are (a card also in another hand or on the table) nor that the hand "
+    "holds no more than the {cards} cards dealt",
 )
 
 
@@ -227,14 +234,15 @@ class FinalTable:
     """The answers of a round entered as its final table (see :class:`RoundForm`).
 
     ``ending`` is an :attr:`EndingChoice.key`; ``player`` who went out, closed or
-    knocked; ``hands`` every player's cards left (card codes); ``melds`` every player's
+    knocked; ``hands`` every player's cards left (card codes) or what the hand counts (an
+    integer: docs/points.md; gin's deadwood after lay-offs); ``melds`` every player's
     melds in the order laid (``remi-indonesia``); ``knocker_melds`` the knocker's spread
     as made (``gin``, optional).
     """
 
     ending: str
     player: str | None = None
-    hands: Mapping[str, Sequence[str]] = field(default_factory=dict)
+    hands: Mapping[str, Sequence[str] | int] = field(default_factory=dict)
     at_once: bool = False
     closing_card: str | None = None
     melds: Mapping[str, Sequence[Sequence[str]]] = field(default_factory=dict)
@@ -255,6 +263,8 @@ class RoundForm:
     >>> form = find_ruleset('remi').round_form
     >>> form.entry(FinalTable('out', 'Siti', {'Budi': ['10H'], 'Siti': []}, at_once=True))
     {'out': 'Siti', 'at_once': True, 'hands': {'Budi': ['10H']}}
+    >>> form.entry(FinalTable('out', 'Siti', {'Budi': 24, 'Siti': 0}))
+    {'out': 'Siti', 'at_once': False, 'hands': {'Budi': 24}}
     """
 
     endings: tuple[EndingChoice, ...]
@@ -304,7 +314,9 @@ class RoundForm:
         if self.knocker_melds and choice.ending is Ending.KNOCK and answers.knocker_melds:
             entry["melds"] = {answers.player: [list(meld) for meld in answers.knocker_melds]}
         entry["hands"] = {
-            player: list(cards) for player, cards in answers.hands.items() if player != out or cards
+            player: _hand_entry(hand)
+            for player, hand in answers.hands.items()
+            if player != out or hand
         }
         return entry
 
@@ -326,12 +338,17 @@ class RoundForm:
         return FinalTable(
             choice.key,
             player,
-            {name: list(cards) for name, cards in (entry.get("hands") or {}).items()},
+            {name: _hand_entry(hand) for name, hand in (entry.get("hands") or {}).items()},
             bool(entry.get("at_once")),
             entry.get("closing_card"),
             {} if not self.player_melds else {name: list(m) for name, m in melds.items()},
             melds.get(player, ()) if self.knocker_melds and player else (),
         )
+
+
+def _hand_entry(hand: Sequence[str] | int) -> list[str] | int:
+    """A hand as the match file writes it: its card codes, or the points it counts."""
+    return hand if isinstance(hand, int) else list(hand)
 
 
 OUTCOME_LABELS = {
@@ -393,6 +410,16 @@ class Ruleset:
     knock_limit: int | None = None
     bonuses: Bonuses = Bonuses()
     final_hand_size: int | None = None  # every hand's size when the round is scored
+    # The most cards a hand holds when a round is scored, where neither the fixed size nor
+    # "never grows" (the deal size) says it; None: any number, up to the whole deck.
+    hand_limit: int | None = None
+    # What a hand entered as points leaves unchecked: a message with {player}, {points},
+    # {cards} (the most cards a hand holds) and {rules}; for gin's deadwoods one message
+    # for the round with {counted} ("Budi 7, Siti 22").
+    points_unchecked: str = POINTS_UNCHECKED
+    # gin: a hand entered as points is its deadwood after lay-offs, as the players counted
+    # it, at most this much (None: points are what the cards in hand count).
+    most_deadwood: int | None = None
     leader_offset: int = 1  # the first turn is this many seats after the dealer
     menu_order: int = 100  # where the ruleset comes in lists
     no_ending_message: str = NO_ENDING  # the message key for a round that states no ending
@@ -440,6 +467,45 @@ class Ruleset:
 
     def deal_size(self, players: int) -> int:
         return self.deal_sizes[players]
+
+    @property
+    def points_are_deadwood(self) -> bool:
+        """Whether a hand entered as points is a deadwood after lay-offs (gin)."""
+        return self.most_deadwood is not None
+
+    def deck_size(self, players: int) -> int:
+        return 52 * self.copies(players) + self.joker_count(players)
+
+    def most_cards_held(self, players: int) -> int:
+        """The most cards one hand can hold when a round of ``players`` is scored."""
+        if self.final_hand_size is not None:
+            return self.final_hand_size
+        if self.hand_limit is not None:
+            return self.hand_limit
+        if self.hand_never_grows:
+            return self.deal_size(players)
+        if self.discard_depth == 0:  # no discard pile: only the own deal and the stock
+            return self.deck_size(players) - self.deal_size(players) * (players - 1)
+        return self.deck_size(players)
+
+    def deck_values(self, players: int) -> tuple[int, ...]:
+        """What every card of the deck counts in hand, highest first."""
+        copies = self.copies(players)
+        values = [value for value in self.values for _ in range(4 * copies)]
+        values += [self.joker_value] * self.joker_count(players)
+        return tuple(sorted(values, reverse=True))
+
+    def most_hand_points(self, players: int) -> int:
+        """The most a hand entered as points can count (gin: the most deadwood)."""
+        if self.most_deadwood is not None:
+            return self.most_deadwood
+        return sum(self.deck_values(players)[: self.most_cards_held(players)])
+
+    def possible_hand_points(self, players: int) -> frozenset[int]:
+        """Every total that the cards of one hand can count (gin: ``range`` of deadwoods)."""
+        if self.most_deadwood is not None:
+            return frozenset(range(self.most_deadwood + 1))
+        return _sums_of_at_most(self.deck_values(players), self.most_cards_held(players))
 
     def copies(self, players: int) -> int:
         """How many copies of each natural card the deck holds."""
@@ -495,6 +561,19 @@ class Ruleset:
         if self.hands is not None:
             return f"{self.hands} rounds"
         return f"target {self.target}"
+
+
+@cache
+def _sums_of_at_most(values: tuple[int, ...], cards: int) -> frozenset[int]:
+    """Every sum of at most ``cards`` of ``values`` (each used once): a bitset per count."""
+    by_count = [1] + [0] * cards  # by_count[k]: bit s set when k cards can add up to s
+    for value in values:
+        for count in range(cards, 0, -1):
+            by_count[count] |= by_count[count - 1] << value
+    reachable = 0
+    for sums in by_count:
+        reachable |= sums
+    return frozenset(s for s in range(reachable.bit_length()) if reachable >> s & 1)
 
 
 def _read_option(option: str, value: Any) -> dict[str, Any]:

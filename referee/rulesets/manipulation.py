@@ -31,6 +31,14 @@ NO_ENDING = define_message(
 )
 
 
+POINTS_UNCHECKED = define_message(
+    "points.unchecked.manipulation",
+    "{player}'s hand was given as {points} points, not as cards: the referee could not check "
+    "which cards they are (no card more often than the deck holds it, jokers included) nor "
+    "how many there are",
+)
+
+
 def target_with_bonuses(rules: Ruleset, progress: MatchProgress) -> MatchEnd:
     """When one or more totals reach the target: each of them adds the target bonus (100),
     every other player the bonus per round won (25) for each round won; the highest total
@@ -71,6 +79,7 @@ RULESET = Ruleset(
     discard_depth=0,
     knock_limit=5,
     bonuses=Bonuses(undercut=10, empty_hand=25, reaching_target=100, round_won=25),
+    points_unchecked=POINTS_UNCHECKED,
     score_round=lowest_hand_wins,
     match_end=target_with_bonuses,
     no_ending_message=NO_ENDING,

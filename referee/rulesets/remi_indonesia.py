@@ -30,6 +30,14 @@ NO_ENDING = define_message(
 )
 
 
+POINTS_UNCHECKED = define_message(
+    "points.unchecked.remi_indonesia",
+    "{player}'s hand was given as {points} points, not as cards: the referee could not check "
+    "which cards they are (a card also in a meld, in another hand or the closing card) nor "
+    "that the hand holds no more than {cards} cards",
+)
+
+
 def lowest_total_deals(rules: Ruleset, progress: MatchProgress) -> str:
     """The lowest total deals; among ties, the first clockwise after the previous dealer."""
     players = progress.players
@@ -79,6 +87,10 @@ RULESET = Ruleset(
     closing_card=True,
     bonuses=Bonuses(closing_card_factor=10),
     leader_offset=0,
+    # A turn ends with at most the 7 cards dealt: taken discards are melded (3 or more
+    # cards with the deepest one) before the discard.
+    hand_limit=7,
+    points_unchecked=POINTS_UNCHECKED,
     score_round=own_melds_minus_hand,
     next_dealer=lowest_total_deals,
     match_end=highest_total_once_target_reached,

@@ -71,7 +71,9 @@ def document(match: Match, rounds: Sequence[dict[str, Any]] | None = None) -> di
 
 def canonical_round(raw: Any, match_header: MatchHeader, number: int | None = None) -> Any:
     """A round object read by the engine and written back: known keys only, canonical cards."""
-    return call_engine(lambda: dump_round(read_round(raw, match_header, number)))
+    return call_engine(
+        lambda: dump_round(read_round(raw, match_header, number), match_header.players)
+    )
 
 
 def entries(match: Match) -> list[dict[str, Any]]:

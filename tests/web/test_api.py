@@ -454,6 +454,52 @@ def test_the_export_is_the_match_file(api):
     }
 
 
+def test_hands_given_as_points_are_scored_kept_and_exported_as_numbers(api):
+    table = new_table(api)
+    url, board = new_match(api, table, "remi", ("Budi", "Siti", "Andi"), target=100)
+    # Siti went out; Budi says 24, Andi shows KH 2C (12): 36 for Siti.
+    entry = {"out": "Siti", "hands": {"Budi": 24, "Andi": ["KH", "2C"]}}
+    added = api.post(f"{url}/rounds", json=entry, headers={**version(board), **EN})
+    assert added.status_code == 201, added.get_json()
+    board = added.get_json()
+    assert board["totals"] == {"Budi": 0, "Siti": 36, "Andi": 0}
+    (unchecked,) = board["rounds"][0]["unchecked"]
+    assert unchecked.startswith("Budi's hand was given as 24 points, not as cards")
+    stored = api.get(f"{url}/rounds/1", headers=EN).get_json()
+    assert stored["entry"] == entry and stored["result"]["unchecked"] == [unchecked]
+    document = api.get(f"{url}/export").get_json()
+    assert document["rounds"] == [entry]
+    # Indonesian by default
+    indonesian = api.get(f"{url}/rounds/1").get_json()["result"]["unchecked"]
+    assert indonesian[0].startswith("tangan Budi dicatat sebagai 24 poin")
+
+
+@pytest.mark.parametrize(
+    ("rules", "hands", "said"),
+    [
+        ("remi", {"Budi": -1}, "Budi's hand cannot count -1"),
+        ("remi", {"Budi": 101}, "at most 10 cards, which count at most 100"),
+        ("gin", {"Budi": 12, "Siti": 30}, "Budi cannot knock"),
+    ],
+)
+def test_impossible_points_are_refused_with_the_reason(api, rules, hands, said):
+    url, board = new_match(api, new_table(api), rules)
+    entry = {"knock": "Budi", "hands": hands} if rules == "gin" else {"out": "Siti", "hands": hands}
+    refused = api.post(f"{url}/rounds", json=entry, headers={**version(board), **EN})
+    assert refused.status_code == 422, refused.get_json()
+    assert said in error(refused)["message"]
+    assert api.get(url).get_json()["rounds"] == []
+
+
+@pytest.mark.parametrize("hand", ["24", 2.5, True, {"points": 3}])
+def test_a_hand_of_the_wrong_shape_is_a_400(api, hand):
+    url, board = new_match(api, new_table(api))
+    sent = api.post(
+        f"{url}/rounds", json={"out": "Siti", "hands": {"Budi": hand}}, headers=version(board)
+    )
+    assert sent.status_code == 400, sent.get_json()
+
+
 def test_another_tables_match_is_not_found(api):
     url, board = new_match(api, new_table(api))
     other = new_table(api)

@@ -45,6 +45,7 @@ def scoreboard_of(match: Match) -> dict[str, Any]:
                 "running": row.running,
                 "voided": bool(row.stored and row.stored.voided),
                 "version": row.stored.version if row.stored else None,
+                "unchecked": unchecked_texts(row.result),
             }
         )
     return {
@@ -69,6 +70,11 @@ def scoreboard_of(match: Match) -> dict[str, Any]:
         else None,
         "error": error_body(seen.error) if seen.error is not None else None,
     }
+
+
+def unchecked_texts(result: Any) -> list[str]:
+    """What the referee could not check in a round (hands given as points), in words."""
+    return [i18n.reason_text(reason) for reason in getattr(result, "unchecked", ())]
 
 
 def error_body(error: Any) -> dict[str, Any]:
@@ -173,6 +179,7 @@ def round_of(match: Match, stored: Round) -> dict[str, Any]:
             "label": labels.outcome_label(played, seen.state.rules),
             "winners": list(played.winners),
             "scores": {name: int(score) for name, score in dict(played.scores).items()},
+            "unchecked": unchecked_texts(played),
         }
     return {
         "number": stored.number,

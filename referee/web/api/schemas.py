@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from marshmallow import Schema, fields, validate
+from marshmallow import Schema, ValidationError, fields, validate
 
 from referee.rulesets import RULESETS
 from referee.web.forms import HINT_MAX_CARDS, NAME_MAX, TARGET_MAX
@@ -53,6 +53,40 @@ def Melds(**meta: Any) -> fields.List[Any]:  # noqa: N802
 def Name(**meta: Any) -> fields.String:  # noqa: N802
     options, meta = _split(meta)
     return fields.String(validate=validate.Length(1, NAME_MAX), metadata=meta, **options)
+
+
+class Hand(fields.Field[Any]):
+    """A hand left at the end of a round: its card codes or, in a final-table round, what it
+    counts (a whole number; docs/points.md).  Whether the number is possible is the engine's
+    to say (422)."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        kwargs.setdefault("metadata", {})
+        kwargs["metadata"].setdefault(
+            "oneOf",
+            [
+                {"type": "array", "items": {"type": "string"}, "maxItems": MAX_CARDS},
+                {"type": "integer", "minimum": 0},
+            ],
+        )
+        super().__init__(**kwargs)
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> Any:
+        if isinstance(value, int) and not isinstance(value, bool):
+            return value
+        if (
+            isinstance(value, list)
+            and len(value) <= MAX_CARDS
+            and all(isinstance(card, str) and 1 <= len(card) <= 12 for card in value)
+        ):
+            return value
+        raise ValidationError("a list of card codes, or a whole number: what the hand counts")
+
+
+HAND_DESCRIPTION = (
+    "each player's hand left: card codes, or in a final-table round a whole number, what the "
+    "hand counts (gin: the deadwood after lay-offs; docs/points.md)"
+)
 
 
 class StrictSchema(Schema):
@@ -356,6 +390,10 @@ class RoundRow(StrictSchema):
     running = fields.Dict(keys=fields.String(), values=fields.Integer(), required=True)
     voided = fields.Boolean(required=True)
     version = fields.Integer(allow_none=True)
+    unchecked = fields.List(
+        fields.String(),
+        metadata={"description": "what the referee could not check (hands given as points)"},
+    )
 
 
 class LiveSummary(StrictSchema):
@@ -401,7 +439,9 @@ class RoundEntry(Schema):
     at_once = fields.Boolean()
     knock = fields.String(metadata={"description": "gin, manipulation: who knocked"})
     end = fields.String(metadata={"description": "void, blocked, stock, draw"})
-    hands = fields.Dict(keys=fields.String(), values=fields.List(fields.String()))
+    hands = fields.Dict(
+        keys=fields.String(), values=Hand(), metadata={"description": HAND_DESCRIPTION}
+    )
     melds = fields.Dict(keys=fields.String(), values=fields.Raw(allow_none=True))
     closer = fields.String()
     closing_card = fields.String()
@@ -423,6 +463,10 @@ class RoundResult(StrictSchema):
     label = fields.String()
     winners = fields.List(fields.String())
     scores = fields.Dict(keys=fields.String(), values=fields.Integer())
+    unchecked = fields.List(
+        fields.String(),
+        metadata={"description": "what the referee could not check (hands given as points)"},
+    )
 
 
 class StoredRound(StrictSchema):

@@ -80,6 +80,38 @@ class CardsField(StringField):
         self.cards = read_cards(self.data or "")
 
 
+_POINTS = re.compile(r"^[+-]?\d{1,9}$")
+
+
+class HandField(CardsField):
+    """A hand left at the end of a final-table round: its cards, or what it counts (``24``).
+
+    A whole number is the hand's points (docs/points.md); anything else is read as cards.
+    """
+
+    points: int | None
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.points = None
+
+    def pre_validate(self, form: Any) -> None:
+        text = (self.data or "").strip()
+        self.points = None
+        if _POINTS.match(text):
+            self.cards = []
+            self.points = int(text)
+            if self.points < 0:
+                raise ValidationError(_l("A hand counts 0 points or more."))
+            return
+        super().pre_validate(form)
+
+    @property
+    def hand(self) -> list[str] | int:
+        """The cards, or the points when a number was typed."""
+        return self.points if self.points is not None else self.cards
+
+
 class CardField(CardsField):
     """Exactly one card, or nothing."""
 
@@ -184,3 +216,16 @@ def add_numbered(form_class: Any, prefix: str, count: int, make: Any) -> None:
 
 def cards_by_player(form: Any, prefix: str, names: list[str]) -> dict[str, list[str]]:
     return {name: field.cards for name, field in zip(names, numbered(form, prefix), strict=True)}
+
+
+def hands_by_player(form: Any, prefix: str, names: list[str]) -> dict[str, list[str] | int]:
+    """Each player's hand: the cards, or the points of a :class:`HandField` given a number."""
+    fields = zip(names, numbered(form, prefix), strict=True)
+    return {name: getattr(field, "hand", field.cards) for name, field in fields}
+
+
+def hand_text(hand: Any) -> str:
+    """A stored hand as a form shows it: card codes, or the number of points."""
+    if isinstance(hand, int) and not isinstance(hand, bool):
+        return str(hand)
+    return " ".join(hand or [])

@@ -20,11 +20,14 @@ from referee.web.forms.base import Form
 from referee.web.forms.fields import (
     CardField,
     CardsField,
+    HandField,
     LayoffsField,
     MeldsField,
     add_numbered,
     cards_by_player,
     choices,
+    hand_text,
+    hands_by_player,
     numbered,
 )
 from referee.web.writes import new_token
@@ -56,7 +59,7 @@ def quick_form_class(rules: Ruleset, players: list[str]) -> type[FlaskForm]:
             valid: bool = super().validate(extra_validators)
             return _ending_complete(self, shape) and valid
 
-    add_numbered(QuickRoundForm, "hand", len(players), lambda i: CardsField(_l("Hand")))
+    add_numbered(QuickRoundForm, "hand", len(players), lambda i: HandField(_l("Hand")))
 
     if shape.at_once:
         QuickRoundForm.at_once = BooleanField(
@@ -106,7 +109,7 @@ def build_round(form: Any, rules: Ruleset, players: list[str]) -> dict[str, Any]
     answers = FinalTable(
         form.ending.data,
         form.player.data or None,
-        cards_by_player(form, "hand", players),
+        hands_by_player(form, "hand", players),
         bool(form.at_once.data) if shape.at_once else False,
         form.closing_card.card if shape.closing_card else None,
         _melds(form, players) if shape.player_melds else {},
@@ -127,7 +130,7 @@ def fill_from_round(form: Any, rules: Ruleset, players: list[str], entry: dict[s
         return False
     form.ending.data, form.player.data = answers.ending, answers.player or ""
     for name, field in zip(players, numbered(form, "hand"), strict=True):
-        field.data = " ".join(answers.hands.get(name) or [])
+        field.data = hand_text(answers.hands.get(name))
     if shape.at_once:
         form.at_once.data = answers.at_once
     if shape.closing_card:
