@@ -354,7 +354,7 @@ def _hand_entry(hand: Sequence[str] | int) -> list[str] | int:
 OUTCOME_LABELS = {
     "out": define_text("outcome.out", "went out"),
     "closed": define_text("outcome.closed", "closed"),
-    "at_once": define_text("outcome.at_once", "went out at once ×2"),
+    "at_once": define_text("outcome.at_once", "went out at once ×%(factor)s"),
     "knock": define_text("outcome.knock", "knock"),
     "gin": define_text("outcome.gin", "gin"),
     "undercut": define_text("outcome.undercut", "undercut"),

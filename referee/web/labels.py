@@ -40,7 +40,10 @@ def outcome_label(result: RoundResult, rules: Ruleset | str | None = None) -> st
         else ruleset.outcome_key(result.outcome, result.at_once)
     )
     label = OUTCOME_LABELS.get(key)
-    return gettext(label) if label is not None else key
+    if label is None:
+        return key
+    factor = ruleset.bonuses.at_once_factor if ruleset is not None else 2
+    return gettext(label, factor=factor)
 
 
 def description(rules: Ruleset) -> str:

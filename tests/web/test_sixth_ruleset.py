@@ -84,6 +84,7 @@ def test_the_toy_played_by_quick_rounds_to_its_end(english, toy):
         assert totals(english.get(match)) == expected
     scoreboard = text(english.get(match))
     assert "Winner: Ben" in scoreboard
+    assert "went out at once ×3" in scoreboard and "×2" not in scoreboard
     dealers = re.findall(r"dealer (\w+)", scoreboard)
     assert dealers == ["Ana", "Ben", "Ana", "Ana"]
 
