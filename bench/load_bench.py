@@ -259,7 +259,13 @@ def main() -> None:
         default="",
         help="a PostgreSQL database to seed (everything in it is dropped); default: a new SQLite file",
     )
+    parser.add_argument(
+        "--only",
+        default="",
+        help="comma-separated loads to run beside the bare endpoint: scoreboard, page, save, check",
+    )
     args = parser.parse_args()
+    chosen = set(filter(None, args.only.split(","))) or {"scoreboard", "page", "save", "check"}
     if shutil.which("wrk") is None:
         raise SystemExit("wrk is needed: apt-get install wrk")
     tmp = Path(tempfile.mkdtemp(prefix="load-bench-"))
@@ -306,15 +312,21 @@ def main() -> None:
             save_script.write_text(SAVE_SCRIPT % (first, first + share - 1, args.rounds, prefix))
             found = {}
             found["bare endpoint"] = wrk(f"http://127.0.0.1:{bare_port}/", args.seconds, bare)
-            found["scoreboard"] = wrk(f"{base}/api/v1/v/{view_key}/m/{shown}", args.seconds, app)
-            found["scoreboard page"] = wrk(f"{base}/v/{view_key}/m/{shown}/", args.seconds, app)
-            found["save a round"] = wrk(base, args.seconds, app, script=save_script)
-            found["change check"] = wrk(
-                f"{base}/api/v1/v/{view_key}/m/{shown}/version",
-                args.seconds,
-                app,
-                headers=[f'If-None-Match: "m{shown}v{args.rounds + 1}"'],
-            )
+            if "scoreboard" in chosen:
+                found["scoreboard"] = wrk(
+                    f"{base}/api/v1/v/{view_key}/m/{shown}", args.seconds, app
+                )
+            if "page" in chosen:
+                found["scoreboard page"] = wrk(f"{base}/v/{view_key}/m/{shown}/", args.seconds, app)
+            if "save" in chosen:
+                found["save a round"] = wrk(base, args.seconds, app, script=save_script)
+            if "check" in chosen:
+                found["change check"] = wrk(
+                    f"{base}/api/v1/v/{view_key}/m/{shown}/version",
+                    args.seconds,
+                    app,
+                    headers=[f'If-None-Match: "m{shown}v{args.rounds + 1}"'],
+                )
             runs.append(found)
             loads.append(load_average())
     finally:

@@ -150,12 +150,17 @@ def _configure_sqlite(engine: Engine) -> None:
         return
 
     # Back in the pool (after the COMMIT or ROLLBACK), or gone: the turn is over.
-    def leave(_dbapi_connection: Any, record: Any, *_args: Any) -> None:
+    def leave(_dbapi_connection: Any, record: Any) -> None:
         if record is not None:
             queue.leave(record.info)
 
-    for name in ("checkin", "reset", "invalidate", "soft_invalidate", "close", "detach"):
+    def leave_invalid(dbapi_connection: Any, record: Any, _exception: Any) -> None:
+        leave(dbapi_connection, record)
+
+    for name in ("checkin", "close", "detach"):
         event.listen(engine, name, leave)
+    for name in ("invalidate", "soft_invalidate"):
+        event.listen(engine, name, leave_invalid)
 
 
 class Conflict(Exception):

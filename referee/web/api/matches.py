@@ -8,14 +8,12 @@ from typing import Any
 
 from flask import Response, jsonify, request
 from flask_babel import gettext
-from sqlalchemy import or_, select
 
-from referee.web import changes, i18n, labels, matchlog, scoresheet
-from referee.web.access import EDIT, KEY_FORMAT, Access, open_match
+from referee.web import changes, i18n, labels, matchlog, scoresheet, versions
+from referee.web.access import EDIT, Access, open_match
 from referee.web.api import core, schemas
 from referee.web.api.base import ApiBlueprint, engine_call
-from referee.web.extensions import db
-from referee.web.models import CardTable, Match, Round
+from referee.web.models import Match, Round
 
 blp = ApiBlueprint(
     "api_matches",
@@ -119,22 +117,16 @@ def version(mode: str | None, key: str | None, match_id: int) -> Any:
 
     It reads one small row and writes nothing: ask it as often as once a second."""
     if mode is not None and key is not None:
-        column = CardTable.edit_key if mode == EDIT else CardTable.view_key
-        where = column == key
+        found = versions.match_version(
+            match_id, key if mode == EDIT else None, key if mode != EDIT else None
+        )
     else:
         key = core.bearer_key()
-        where = or_(CardTable.edit_key == key, CardTable.view_key == key)
-    found = None
-    if key and KEY_FORMAT.fullmatch(key):
-        found = db.session.scalar(
-            select(Match.version)
-            .join(CardTable, Match.table_id == CardTable.id)
-            .where(Match.id == match_id, where)
-        )
+        found = versions.match_version(match_id, key, key)
     if found is None:
         raise core.not_found()
     response = jsonify(version=found)
-    response.set_etag(f"m{match_id}v{found}")
+    response.set_etag(versions.etag(match_id, found))
     response.headers["Cache-Control"] = "no-cache"
     return response.make_conditional(request)
 
