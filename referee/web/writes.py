@@ -34,7 +34,7 @@ import threading
 from datetime import timedelta
 from typing import Any
 
-from flask import Flask, has_request_context, request
+from flask import Flask, g, has_request_context, request
 from sqlalchemy import delete, event, select
 from sqlalchemy.engine import Engine
 
@@ -59,12 +59,24 @@ def writing_request() -> bool:
     return has_request_context() and request.method not in READ_ONLY_METHODS
 
 
+def _note_commit(_session: Any) -> None:
+    if has_request_context():
+        g.referee_write_committed = True
+
+
+def write_committed() -> bool:
+    """Whether this request's write is committed: what it reads after is for its answer."""
+    return has_request_context() and bool(g.get("referee_write_committed"))
+
+
 def install(app: Flask) -> None:
     """SQLite: WAL, foreign keys, a busy timeout, and BEGIN IMMEDIATE for writing requests."""
     with app.app_context():
         engine = db.engine
     if engine.dialect.name == "sqlite":
         _configure_sqlite(engine)
+    if not event.contains(db.session, "after_commit", _note_commit):
+        event.listen(db.session, "after_commit", _note_commit)
 
 
 class WriterQueue:
@@ -139,7 +151,9 @@ def _configure_sqlite(engine: Engine) -> None:
 
     @event.listens_for(engine, "begin")
     def on_begin(connection: Any) -> None:
-        if not writing_request():
+        # A request reads what its write made to answer with it (an API write answers with
+        # the scoreboard): no need to wait for another turn for that.
+        if not writing_request() or write_committed():
             connection.exec_driver_sql("BEGIN")
             return
         if queue is not None:
