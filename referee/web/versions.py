@@ -20,7 +20,9 @@ rate limit.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Hashable, Iterable
 from typing import Any
 
 from flask import Flask, current_app, request
@@ -39,7 +41,7 @@ ID_MAX = 2**31 - 1  # the routes' bound (security.ROUTE_INT_MAX)
 MATCHES, TABLES = Match.__table__, CardTable.__table__
 # A key given as None matches no table: the bearer form gives both, the paths one.
 MATCH_VERSION = (
-    select(MATCHES.c.version)
+    select(MATCHES.c.version, MATCHES.c.created_at, MATCHES.c.deleted_at)
     .join(TABLES, MATCHES.c.table_id == TABLES.c.id)
     .where(
         MATCHES.c.id == bindparam("match_id"),
@@ -61,7 +63,8 @@ class VersionQuery:
         self.sql = compiled.string
         self.names = list(compiled.positiontup or []) if compiled.positional else None
 
-    def __call__(self, match_id: int, edit_key: str | None, view_key: str | None) -> int | None:
+    def __call__(self, match_id: int, edit_key: str | None, view_key: str | None) -> Any:
+        """The match's row (version, created_at, deleted_at), or None."""
         if not 0 < match_id <= ID_MAX:
             return None
         keys = [key for key in (edit_key, view_key) if key is not None]
@@ -79,18 +82,24 @@ class VersionQuery:
                 cursor.close()
         finally:
             connection.close()  # back to the pool, which rolls back what was read
-        return int(row[0]) if row is not None else None
+        return row
 
 
-def match_version(match_id: int, edit_key: str | None, view_key: str | None) -> int | None:
-    """The version of the match, if it belongs to the table of one of these keys (as
-    :class:`ChangeCheck` found it for this request already, if it looked)."""
+def match_row(match_id: int, edit_key: str | None, view_key: str | None) -> Any:
+    """The match's (version, created_at, deleted_at), if it belongs to the table of one of
+    these keys (as :class:`ChangeCheck` found it for this request already, if it looked)."""
     asked = (match_id, edit_key, view_key)
     looked = request.environ.get(FOUND)
     if looked is not None and looked[0] == asked:
-        return looked[1]  # type: ignore[no-any-return]
+        return looked[1]
     query: VersionQuery = current_app.extensions["referee-change-check"]
     return query(*asked)
+
+
+def match_version(match_id: int, edit_key: str | None, view_key: str | None) -> int | None:
+    """The version of the match, if it belongs to the table of one of these keys."""
+    row = match_row(match_id, edit_key, view_key)
+    return int(row[0]) if row is not None else None
 
 
 def etag(match_id: int, version: int) -> str:
@@ -116,13 +125,12 @@ class ChangeCheck:
                 mode, key, number = found.groups()
                 asked = (int(number), key if mode == "t" else None, key if mode == "v" else None)
                 try:
-                    version = self.query(*asked)
+                    row = self.query(*asked)
                 except Exception:  # the app's own view answers it, with its error handling
                     return self.app(environ, start_response)
-                environ[FOUND] = (asked, version)  # the view needs not ask again
-                match_id = asked[0]
-                if version is not None:
-                    current = etag(match_id, version)
+                environ[FOUND] = (asked, row)  # the view needs not ask again
+                if row is not None:
+                    current = etag(asked[0], int(row[0]))
                     if parse_etags(seen).contains_weak(current):
                         start_response(
                             "304 NOT MODIFIED",
@@ -138,3 +146,37 @@ def init_app(app: Flask) -> None:
         query = VersionQuery(db.engine)
     app.extensions["referee-change-check"] = query
     app.wsgi_app = ChangeCheck(app.wsgi_app, query)  # type: ignore[method-assign]
+
+
+class ByVersion:
+    """Answers kept per worker by what they were made from: a match at one version.
+
+    A match's version rises with every change of anything its answers show (rounds,
+    seats, names, options, archiving), so an answer made at one version stays true
+    while the version read from the database (every request reads it) is the same.
+    The key also holds the match's creation time (SQLite may give a purged match's id
+    to a new one) and whatever else the answer depends on (its language).
+    """
+
+    def __init__(self, size: int = 256) -> None:
+        self.size = size
+        self.kept: OrderedDict[Hashable, bytes] = OrderedDict()
+        self.lock = threading.Lock()
+
+    def get(self, key: Hashable) -> bytes | None:
+        with self.lock:
+            found = self.kept.get(key)
+            if found is not None:
+                self.kept.move_to_end(key)
+            return found
+
+    def put(self, key: Hashable, answer: bytes) -> None:
+        with self.lock:
+            self.kept[key] = answer
+            self.kept.move_to_end(key)
+            while len(self.kept) > self.size:
+                self.kept.popitem(last=False)
+
+    def clear(self) -> None:
+        with self.lock:
+            self.kept.clear()

@@ -6,8 +6,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from flask import Response, jsonify, request
-from flask_babel import gettext
+from flask import Response, current_app, jsonify, request
+from flask_babel import get_locale, gettext
 
 from referee.web import changes, i18n, labels, matchlog, scoresheet, versions
 from referee.web.access import EDIT, Access, open_match
@@ -104,8 +104,29 @@ def scoreboard(mode: str | None, key: str | None, match_id: int) -> Any:
     """The score sheet: every round with its scores and running totals, the totals, who
     deals next, the match end and its winners.  ``etag`` (also the ETag header) is what
     a write names in If-Match."""
-    _access, match = match_of(mode, key, match_id)
-    return with_etag(scoreboard_of(match), match)
+    if mode is not None and key is not None:
+        edit_key, view_key = (key, None) if mode == EDIT else (None, key)
+    else:
+        edit_key = view_key = core.bearer_key()
+    found = versions.match_row(match_id, edit_key, view_key)
+    if found is None or found[2] is not None:  # not the table's, or deleted: as any read says
+        _access, match = match_of(mode, key, match_id)
+    version, created_at = int(found[0]), found[1]
+    made = (match_id, version, str(created_at), str(get_locale()))
+    body = SCOREBOARDS.get(made)
+    if body is None:
+        _access, match = match_of(mode, key, match_id)
+        body = current_app.json.response(schemas.Scoreboard().dump(scoreboard_of(match))).data
+        if match.version == version:  # not changed since the version was read
+            SCOREBOARDS.put(made, body)
+        version = match.version
+    response = current_app.response_class(body, mimetype="application/json")
+    response.set_etag(versions.etag(match_id, version))
+    return response
+
+
+# The scoreboards last read, by the match's version (every read checks it first).
+SCOREBOARDS = versions.ByVersion()
 
 
 @blp.table_route(MATCH + "/version")
