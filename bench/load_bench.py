@@ -68,6 +68,7 @@ def seed(url: str, matches: int, rounds: int) -> tuple[str, str]:
 
     from referee.web import MIGRATIONS, create_app
     from referee.web.extensions import db
+    from referee.web import summary
     from referee.web.models import CardTable, Match, MatchPlayer, Player, Round
 
     if url.startswith("postgresql"):  # a clean slate: the bench's own tables only
@@ -141,6 +142,9 @@ def seed(url: str, matches: int, rounds: int) -> tuple[str, str]:
                 for n in range(rounds)
             ],
         )
+        # The summaries every match keeps (the match list, the statistics), as the
+        # migration's backfill fills them: a save rewrites its match's and the totals.
+        summary.refresh_all(connection)
         if engine.dialect.name == "postgresql":  # the ids given above: the sequences follow
             for table in ("card_tables", "players", "matches"):
                 connection.exec_driver_sql(
