@@ -2,24 +2,30 @@
 
 In one run, on 127.0.0.1 only:
 
-1. a SQLite database is seeded with one table of 10,000 remi matches (rows inserted
-   directly), each with ``--rounds`` rounds;
+1. a database (a new SQLite file, or the PostgreSQL of ``--database-url``, emptied) is
+   seeded with one table of 10,000 remi matches (rows inserted directly), each with
+   ``--rounds`` rounds, and the summaries every match keeps, as the migration fills them;
 2. ``referee serve --host 127.0.0.1`` (gunicorn, gthread, the default 2 workers x 8
-   threads) serves it, and ``bench/bare_app.py`` serves a bare Flask endpoint returning a
-   constant with the same gunicorn settings;
+   threads, the rate limiter on) serves it, and ``bench/bare_app.py`` serves a bare Flask
+   endpoint returning a constant with the same gunicorn settings;
 3. ``wrk`` (Debian's package: ``apt-get install wrk``) loads each for ``--seconds``
    with 2 threads and 4 connections: the bare endpoint, the scoreboard read through the
    API and as a page, a round saved through the API (each request saves the next round
    of another match, with its If-Match), and the live change check
-   (``.../version`` with If-None-Match: 304);
-4. it prints requests per second, p50 and p99, and the ratios to the bare endpoint.
+   (``.../version`` with If-None-Match: 304); ``--repeat`` runs the whole sequence again;
+4. it prints requests per second, p50 and p99, the server's CPU milliseconds per request
+   (its processes' user and system time over the requests answered), and the ratios to
+   the bare endpoint: medians over the runs, each ratio taken within its own run, with
+   every run's ratio beside it to show how noisy the machine was.
 
 wrk runs on the same 2 cores as the server and takes its share of them (about a core
 at full speed): the bare endpoint's figure is bounded by that too, which is why the
-ratios, measured in one run, are the result.
+ratios, measured in one run, are the result.  On a machine shared with other work the
+CPU time per request varies much less than the rates do.
 
     apt-get install wrk
-    .venv/bin/python bench/load_bench.py [--matches 10000] [--seconds 10]
+    .venv/bin/python bench/load_bench.py [--matches 10000] [--seconds 10] [--repeat 3]
+        [--database-url postgresql+psycopg://...] [--only scoreboard,page,save,check]
 """
 
 from __future__ import annotations
@@ -66,9 +72,8 @@ def seed(url: str, matches: int, rounds: int) -> tuple[str, str]:
     """One table with ``matches`` remi matches of ``rounds`` rounds each; its edit and view keys."""
     from flask_migrate import upgrade
 
-    from referee.web import MIGRATIONS, create_app
+    from referee.web import MIGRATIONS, create_app, summary
     from referee.web.extensions import db
-    from referee.web import summary
     from referee.web.models import CardTable, Match, MatchPlayer, Player, Round
 
     if url.startswith("postgresql"):  # a clean slate: the bench's own tables only
@@ -342,6 +347,9 @@ def main() -> None:
             sa.text("SELECT count(*) FROM rounds WHERE number = :number"),
             {"number": args.rounds + 1},
         ).scalar()
+        if saved.dialect.name == "postgresql":  # leave the database as empty as it was given
+            connection.exec_driver_sql("DROP SCHEMA public CASCADE; CREATE SCHEMA public")
+            connection.commit()
     saved.dispose()
     report(runs)
     print(f"\nrounds saved through the API: {count} (each a new round of another match)")

@@ -15,6 +15,9 @@ cached, so no worker answers from a stale state.  Every other case (a first
 look, a change, a wrong key, any odd path) goes on to the app's own views,
 which answer 200 or 404 with every header and count a wrong key against the
 rate limit.
+
+The same query tells the API's scoreboard whether the answer it made for the
+match at this version (:class:`ByVersion`) still holds.
 """
 
 from __future__ import annotations
@@ -31,12 +34,12 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.sql import bindparam
 from werkzeug.http import parse_etags
 
+from referee.web.access import KEY_FORMAT
 from referee.web.extensions import db
 from referee.web.models import CardTable, Match
+from referee.web.security import ROUTE_INT_MAX
 
-# What a key can look like (access.KEY_FORMAT): anything else is never looked up.
-KEY_FORMAT = re.compile(r"[A-Za-z0-9_-]{1,64}")
-ID_MAX = 2**31 - 1  # the routes' bound (security.ROUTE_INT_MAX)
+ID_MAX = ROUTE_INT_MAX
 
 MATCHES, TABLES = Match.__table__, CardTable.__table__
 # A key given as None matches no table: the bearer form gives both, the paths one.
