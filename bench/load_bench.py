@@ -2,30 +2,35 @@
 
 In one run, on 127.0.0.1 only:
 
-1. a SQLite database is seeded with one table of 10,000 remi matches (rows inserted
-   directly), each with ``--rounds`` rounds;
+1. a database (a new SQLite file, or the PostgreSQL of ``--database-url``, emptied) is
+   seeded with one table of 10,000 remi matches (rows inserted directly), each with
+   ``--rounds`` rounds, and the summaries every match keeps, as the migration fills them;
 2. ``referee serve --host 127.0.0.1`` (gunicorn, gthread, the default 2 workers x 8
-   threads) serves it, and ``bench/bare_app.py`` serves a bare Flask endpoint returning a
-   constant with the same gunicorn settings;
+   threads, the rate limiter on) serves it, and ``bench/bare_app.py`` serves a bare Flask
+   endpoint returning a constant with the same gunicorn settings;
 3. ``wrk`` (Debian's package: ``apt-get install wrk``) loads each for ``--seconds``
    with 2 threads and 4 connections: the bare endpoint, the scoreboard read through the
    API and as a page, a round saved through the API (each request saves the next round
    of another match, with its If-Match), and the live change check
-   (``.../version`` with If-None-Match: 304);
-4. it prints requests per second, p50 and p99, and the ratios to the bare endpoint.
+   (``.../version`` with If-None-Match: 304); ``--repeat`` runs the whole sequence again;
+4. it prints requests per second, p50 and p99, the server's CPU milliseconds per request
+   (its processes' user and system time over the requests answered), and the ratios to
+   the bare endpoint: medians over the runs, each ratio taken within its own run, with
+   every run's ratio beside it to show how noisy the machine was.
 
 wrk runs on the same 2 cores as the server and takes its share of them (about a core
 at full speed): the bare endpoint's figure is bounded by that too, which is why the
-ratios, measured in one run, are the result.
+ratios, measured in one run, are the result.  On a machine shared with other work the
+CPU time per request varies much less than the rates do.
 
     apt-get install wrk
-    .venv/bin/python bench/load_bench.py [--matches 10000] [--seconds 10]
+    .venv/bin/python bench/load_bench.py [--matches 10000] [--seconds 10] [--repeat 3]
+        [--database-url postgresql+psycopg://...] [--only scoreboard,page,save,check]
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import re
 import secrets
@@ -36,8 +41,10 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Sequence
 from datetime import UTC, datetime
 from pathlib import Path
+from statistics import median
 
 import requests
 import sqlalchemy as sa
@@ -65,9 +72,13 @@ def seed(url: str, matches: int, rounds: int) -> tuple[str, str]:
     """One table with ``matches`` remi matches of ``rounds`` rounds each; its edit and view keys."""
     from flask_migrate import upgrade
 
-    from referee.web import MIGRATIONS, create_app
+    from referee.web import MIGRATIONS, create_app, summary
     from referee.web.extensions import db
+    from referee.web.models import CardTable, Match, MatchPlayer, Player, Round
 
+    if url.startswith("postgresql"):  # a clean slate: the bench's own tables only
+        with sa.create_engine(url).begin() as connection:
+            connection.exec_driver_sql("DROP SCHEMA public CASCADE; CREATE SCHEMA public")
     app = create_app({"SQLALCHEMY_DATABASE_URI": url, "TESTING": True})
     with app.app_context():
         upgrade(directory=str(MIGRATIONS))
@@ -75,35 +86,76 @@ def seed(url: str, matches: int, rounds: int) -> tuple[str, str]:
     engine = sa.create_engine(url)
     edit_key, view_key = secrets.token_urlsafe(24), secrets.token_urlsafe(24)
     now = datetime.now(UTC)
-    entries = [json.dumps(quiet_round(n)) for n in range(1, rounds + 1)]
+    entries = [quiet_round(n) for n in range(1, rounds + 1)]
     with engine.begin() as connection:
-        connection.exec_driver_sql(
-            "INSERT INTO card_tables (id, name, edit_key, view_key, created_at)"
-            " VALUES (1, 'Bench', ?, ?, ?)",
-            (edit_key, view_key, now),
-        )
-        connection.exec_driver_sql(
-            "INSERT INTO players (id, table_id, name, created_at) VALUES (?, 1, ?, ?)",
-            [(i + 1, name, now) for i, name in enumerate(PLAYERS)],
-        )
-        connection.exec_driver_sql(
-            "INSERT INTO matches (id, table_id, rules, options, first_dealer, created_at,"
-            " updated_at, version) VALUES (?, 1, 'remi', ?, 'Budi', ?, ?, ?)",
-            [(m, '{"target": 100000}', now, now, rounds + 1) for m in range(1, matches + 1)],
-        )
-        connection.exec_driver_sql(
-            "INSERT INTO match_players (match_id, seat, player_id) VALUES (?, ?, ?)",
-            [(m, seat, seat + 1) for m in range(1, matches + 1) for seat in range(3)],
-        )
-        connection.exec_driver_sql(
-            "INSERT INTO rounds (match_id, number, entry, complete, created_at, updated_at,"
-            " version) VALUES (?, ?, ?, 1, ?, ?, 1)",
+        connection.execute(
+            CardTable.__table__.insert(),
             [
-                (m, n + 1, entries[n], now, now)
+                {
+                    "id": 1,
+                    "name": "Bench",
+                    "edit_key": edit_key,
+                    "view_key": view_key,
+                    "created_at": now,
+                }
+            ],
+        )
+        connection.execute(
+            Player.__table__.insert(),
+            [
+                {"id": i + 1, "table_id": 1, "name": name, "created_at": now}
+                for i, name in enumerate(PLAYERS)
+            ],
+        )
+        connection.execute(
+            Match.__table__.insert(),
+            [
+                {
+                    "id": m,
+                    "table_id": 1,
+                    "rules": "remi",
+                    "options": {"target": 100000},
+                    "first_dealer": "Budi",
+                    "created_at": now,
+                    "updated_at": now,
+                    "version": rounds + 1,
+                }
+                for m in range(1, matches + 1)
+            ],
+        )
+        connection.execute(
+            MatchPlayer.__table__.insert(),
+            [
+                {"match_id": m, "seat": seat, "player_id": seat + 1}
+                for m in range(1, matches + 1)
+                for seat in range(3)
+            ],
+        )
+        connection.execute(
+            Round.__table__.insert(),
+            [
+                {
+                    "match_id": m,
+                    "number": n + 1,
+                    "entry": entries[n],
+                    "complete": True,
+                    "created_at": now,
+                    "updated_at": now,
+                    "version": 1,
+                }
                 for m in range(1, matches + 1)
                 for n in range(rounds)
             ],
         )
+        # The summaries every match keeps (the match list, the statistics), as the
+        # migration's backfill fills them: a save rewrites its match's and the totals.
+        summary.refresh_all(connection)
+        if engine.dialect.name == "postgresql":  # the ids given above: the sequences follow
+            for table in ("card_tables", "players", "matches"):
+                connection.exec_driver_sql(
+                    f"SELECT setval(pg_get_serial_sequence('{table}', 'id'),"
+                    f" (SELECT max(id) FROM {table}))"
+                )
     engine.dispose()
     return edit_key, view_key
 
@@ -154,15 +206,43 @@ end
 """
 
 
-def wrk(url: str, seconds: int, script: Path | None = None, headers: list[str] = ()) -> dict:
+def cpu_seconds(group: int) -> float:
+    """User and system CPU time of every process of a process group (the server's
+    arbiter and workers), from /proc."""
+    tick = os.sysconf("SC_CLK_TCK")
+    total = 0.0
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            fields = (entry / "stat").read_text().rpartition(")")[2].split()
+        except OSError:
+            continue
+        if int(fields[2]) == group:  # pgrp
+            total += (int(fields[11]) + int(fields[12])) / tick  # utime, stime
+    return total
+
+
+def wrk(
+    url: str,
+    seconds: int,
+    server: subprocess.Popen,
+    script: Path | None = None,
+    headers: Sequence[str] = (),
+) -> dict[str, float]:
+    """Load ``url`` for ``seconds``: requests/s, p50 and p99 (ms), the server's CPU
+    milliseconds per request, and the answers that were not 2xx/3xx."""
     command = ["wrk", "-t2", "-c4", f"-d{seconds}s", "--latency"]
     for header in headers:
         command += ["-H", header]
     if script is not None:
         command += ["-s", str(script)]
+    cpu_before = cpu_seconds(server.pid)
     out = subprocess.run(command + [url], capture_output=True, text=True, check=True).stdout
+    cpu = cpu_seconds(server.pid) - cpu_before
+    requests_done = int(re.search(r"(\d+) requests in", out).group(1))
     rate = float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))
-    found = {"rate": rate}
+    found = {"rate": rate, "cpu_ms": 1000 * cpu / max(requests_done, 1)}
     for label, key in (("50%", "p50"), ("99%", "p99")):
         value, unit = re.search(rf"\s{label}\s+([\d.]+)(us|ms|s)", out).groups()
         found[key] = float(value) * {"us": 0.001, "ms": 1.0, "s": 1000.0}[unit]
@@ -171,26 +251,44 @@ def wrk(url: str, seconds: int, script: Path | None = None, headers: list[str] =
     return found
 
 
+def load_average() -> float:
+    return os.getloadavg()[0]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description="Load benchmark of the served app (wrk).")
     parser.add_argument("--matches", type=int, default=10_000)
     parser.add_argument("--rounds", type=int, default=5, help="rounds per seeded match")
     parser.add_argument("--seconds", type=int, default=10)
+    parser.add_argument(
+        "--repeat", type=int, default=1, help="runs of every load, one after the other; medians"
+    )
+    parser.add_argument(
+        "--database-url",
+        default="",
+        help="a PostgreSQL database to seed (everything in it is dropped); default: a new SQLite file",
+    )
+    parser.add_argument(
+        "--only",
+        default="",
+        help="comma-separated loads to run beside the bare endpoint: scoreboard, page, save, check",
+    )
     args = parser.parse_args()
+    chosen = set(filter(None, args.only.split(","))) or {"scoreboard", "page", "save", "check"}
     if shutil.which("wrk") is None:
         raise SystemExit("wrk is needed: apt-get install wrk")
     tmp = Path(tempfile.mkdtemp(prefix="load-bench-"))
-    database = f"sqlite:///{tmp / 'bench.db'}"
+    database = args.database_url or f"sqlite:///{tmp / 'bench.db'}"
     started = time.monotonic()
     edit_key, view_key = seed(database, args.matches, args.rounds)
     print(
-        f"seeded {args.matches} matches of {args.rounds} rounds in {time.monotonic() - started:.0f} s"
+        f"seeded {args.matches} matches of {args.rounds} rounds"
+        f" ({sa.make_url(database).get_backend_name()}) in {time.monotonic() - started:.0f} s"
     )
     env = {
         **os.environ,
         "DATABASE_URL": database,
         "SECRET_KEY": secrets.token_hex(16),
-        "RATELIMIT_ENABLED": "false",
     }
     env.pop("HOST", None)
     app_port, bare_port = free_port(), free_port()
@@ -210,47 +308,80 @@ def main() -> None:
     base = f"http://127.0.0.1:{app_port}"
     prefix = f"/api/v1/t/{edit_key}"
     shown = args.matches // 2  # a match in the middle of the table
-    save_first = args.matches // 2 + 1
-    save_script = tmp / "save.lua"
-    save_script.write_text(SAVE_SCRIPT % (save_first, args.matches, args.rounds, prefix))
-    results = {}
+    # Each run saves rounds into its own share of the second half of the matches.
+    share = (args.matches - shown) // args.repeat
+    runs: list[dict[str, dict[str, float]]] = []
+    loads = [load_average()]
     try:
         for warm in (f"{base}{prefix}/m/{shown}", f"{base}/v/{view_key}/m/{shown}/"):
             requests.get(warm, timeout=30)
-        results["bare endpoint"] = wrk(f"http://127.0.0.1:{bare_port}/", args.seconds)
-        results["scoreboard"] = wrk(f"{base}/api/v1/v/{view_key}/m/{shown}", args.seconds)
-        results["scoreboard page"] = wrk(f"{base}/v/{view_key}/m/{shown}/", args.seconds)
-        results["save a round"] = wrk(base, args.seconds, script=save_script)
-        results["change check"] = wrk(
-            f"{base}/api/v1/v/{view_key}/m/{shown}/version",
-            args.seconds,
-            headers=[f'If-None-Match: "m{shown}v{args.rounds + 1}"'],
-        )
+        for run in range(args.repeat):
+            save_script = tmp / f"save{run}.lua"
+            first = shown + 1 + run * share
+            save_script.write_text(SAVE_SCRIPT % (first, first + share - 1, args.rounds, prefix))
+            found = {}
+            found["bare endpoint"] = wrk(f"http://127.0.0.1:{bare_port}/", args.seconds, bare)
+            if "scoreboard" in chosen:
+                found["scoreboard"] = wrk(
+                    f"{base}/api/v1/v/{view_key}/m/{shown}", args.seconds, app
+                )
+            if "page" in chosen:
+                found["scoreboard page"] = wrk(f"{base}/v/{view_key}/m/{shown}/", args.seconds, app)
+            if "save" in chosen:
+                found["save a round"] = wrk(base, args.seconds, app, script=save_script)
+            if "check" in chosen:
+                found["change check"] = wrk(
+                    f"{base}/api/v1/v/{view_key}/m/{shown}/version",
+                    args.seconds,
+                    app,
+                    headers=[f'If-None-Match: "m{shown}v{args.rounds + 1}"'],
+                )
+            runs.append(found)
+            loads.append(load_average())
     finally:
         stop(app)
         stop(bare)
     saved = sa.create_engine(database)
     with saved.connect() as connection:
-        count = connection.exec_driver_sql(
-            "SELECT count(*) FROM rounds WHERE number = ?", (args.rounds + 1,)
+        count = connection.execute(
+            sa.text("SELECT count(*) FROM rounds WHERE number = :number"),
+            {"number": args.rounds + 1},
         ).scalar()
+        if saved.dialect.name == "postgresql":  # leave the database as empty as it was given
+            connection.exec_driver_sql("DROP SCHEMA public CASCADE; CREATE SCHEMA public")
+            connection.commit()
     saved.dispose()
-    bare_rate = results["bare endpoint"]["rate"]
-    print(f"\n{'':18} {'req/s':>8} {'p50 ms':>8} {'p99 ms':>8} {'ratio':>8} {'target':>8}")
-    for name, found in results.items():
-        ratio = bare_rate / found["rate"] if found["rate"] else float("inf")
+    report(runs)
+    print(f"\nrounds saved through the API: {count} (each a new round of another match)")
+    print("load average (1 min) before and after each run: " + ", ".join(f"{x:.1f}" for x in loads))
+    shutil.rmtree(tmp, ignore_errors=True)
+
+
+def report(runs: list[dict[str, dict[str, float]]]) -> None:
+    """Medians over the runs (each ratio taken within its own run), and the spread of the ratios."""
+    print(
+        f"\n{'':18} {'req/s':>8} {'p50 ms':>8} {'p99 ms':>8} {'cpu ms':>7} {'ratio':>8}"
+        f" {'target':>7}   ratios of the {len(runs)} run(s)"
+    )
+    for name in runs[0]:
+        rows = [run[name] for run in runs]
+        ratios = [run["bare endpoint"]["rate"] / max(run[name]["rate"], 0.001) for run in runs]
+        rate, p50, p99, cpu = (
+            median(row[key] for row in rows) for key in ("rate", "p50", "p99", "cpu_ms")
+        )
+        ratio = median(ratios)
         target = f"1/{TARGETS[name]}" if name in TARGETS else ""
         verdict = ""
         if name in TARGETS:
-            verdict = "ok" if ratio <= TARGETS[name] and found["p99"] < P99_LIMIT_MS else "MISSED"
+            verdict = "ok" if ratio <= TARGETS[name] and p99 < P99_LIMIT_MS else "MISSED"
+        spread = " ".join(f"{r:.1f}" for r in ratios)
         print(
-            f"{name:18} {found['rate']:8.0f} {found['p50']:8.2f} {found['p99']:8.2f}"
-            f" {'1/' + format(ratio, '.1f'):>8} {target:>8} {verdict}"
+            f"{name:18} {rate:8.0f} {p50:8.2f} {p99:8.2f} {cpu:7.2f} {'1/' + format(ratio, '.1f'):>8}"
+            f" {target:>7} {verdict:6} {spread}"
         )
-        if found["non_2xx"] and name != "change check":
-            print(f"{'':18} {found['non_2xx']} answers were not 2xx/3xx")
-    print(f"\nrounds saved through the API: {count} (each a new round of another match)")
-    shutil.rmtree(tmp, ignore_errors=True)
+        failed = sum(row["non_2xx"] for row in rows)
+        if failed and name != "change check":
+            print(f"{'':18} {failed} answers were not 2xx/3xx")
 
 
 if __name__ == "__main__":

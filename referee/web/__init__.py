@@ -37,7 +37,7 @@ from typing import Any
 
 from flask import Flask
 
-from referee.web import i18n, links, security, writes
+from referee.web import i18n, links, security, versions, writes
 from referee.web.extensions import babel, csrf, db, migrate
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -115,6 +115,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
 
     api.init_app(app)
     security.init_rate_limits(app)
+    versions.init_app(app)  # last: it wraps the WSGI app that links and the limiter made
     if app.config.get("AUTO_MIGRATE", test_config is None):
         _migrate_empty_sqlite(app)
     return app

@@ -19,7 +19,7 @@ their seat rows, added up again for the players of every match rewritten.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, cast
@@ -272,7 +272,7 @@ def write(
     before = connection.execute(
         sa.delete(SEAT_SUMMARIES)
         .where(SEAT_SUMMARIES.c.match_id == match_id)
-        .returning(SEAT_SUMMARIES.c.table_id, SEAT_SUMMARIES.c.rules, SEAT_SUMMARIES.c.player_id)
+        .returning(*(SEAT_SUMMARIES.c[name] for name in SEAT_TOTALLED))
     ).all()
     if derived is None:
         connection.execute(sa.delete(MATCH_SUMMARIES).where(MATCH_SUMMARIES.c.match_id == match_id))
@@ -287,10 +287,7 @@ def write(
             connection.execute(sa.insert(SEAT_SUMMARIES), derived.seats)
     if totals:
         seats = derived.seats if derived is not None else []
-        affected = {(row.table_id, row.rules, row.player_id) for row in before} | {
-            (seat["table_id"], seat["rules"], seat["player_id"]) for seat in seats
-        }
-        refresh_totals(connection, affected)
+        adjust_totals(connection, [row._mapping for row in before], seats)
 
 
 def refresh(connection: Connection, match_id: int) -> Derived | None:
@@ -359,6 +356,99 @@ def refresh_totals(connection: Connection, affected: Iterable[tuple[int, str, in
                 ),
             )
         )
+
+
+# What of a seat row its player's totals are made of.
+TOTAL_KEY = ("table_id", "rules", "player_id")
+SEAT_TOTALLED = (
+    *TOTAL_KEY,
+    "counted",
+    "finished",
+    "won",
+    *SUMMED_FIGURES,
+    "best_round",
+    "last_played_at",
+)
+COUNTS = ("finished", "won", *SUMMED_FIGURES)
+
+
+def adjust_totals(
+    connection: Connection, before: Sequence[Any], after: Sequence[Mapping[str, Any]]
+) -> None:
+    """Move the totals of a match's players from its seat rows ``before`` to ``after``.
+
+    Each total is changed by the difference of the match's rows instead of being added up
+    again from every match of the player (thousands at a club's table): sums and counts
+    lose the old row and gain the new one; the highest round and the last time played only
+    rise, and where the old row held the highest and the new one is lower, that player's
+    total is added up again (:func:`refresh_totals`).  ``history check`` compares the result
+    with a count from scratch.
+    """
+    old = {tuple(row[name] for name in TOTAL_KEY): row for row in before if row["counted"]}
+    new = {tuple(row[name] for name in TOTAL_KEY): row for row in after if row["counted"]}
+    keys = sorted(old.keys() | new.keys())
+    if not keys:
+        return
+    total = PLAYER_TOTALS.c
+    stored = {
+        (row.table_id, row.rules, row.player_id): row._mapping
+        for row in connection.execute(
+            sa.select(PLAYER_TOTALS).where(
+                sa.tuple_(total.table_id, total.rules, total.player_id).in_(keys)
+            )
+        )
+    }
+    again: list[tuple[Any, ...]] = []
+    for key in keys:
+        was, now_ = old.get(key), new.get(key)
+        current = stored.get(key)
+        if current is None and was is not None:  # a total that is not there: count it
+            again.append(key)
+            continue
+        figures = {name: current[name] for name in TOTAL_NAMES} if current else None
+        if figures is None:
+            figures = dict(zip(TOTAL_KEY, key, strict=True)) | {
+                "matches": 0,
+                **dict.fromkeys(COUNTS, 0),
+                "best_round": None,
+                "last_played_at": None,
+            }
+        figures["matches"] += (now_ is not None) - (was is not None)
+        for name in COUNTS:
+            figures[name] += int(now_[name] if now_ else 0) - int(was[name] if was else 0)
+        if not _raise_highest(figures, was, now_, "best_round", lambda value: value):
+            again.append(key)
+            continue
+        if not _raise_highest(figures, was, now_, "last_played_at", as_utc):
+            again.append(key)
+            continue
+        where = [total[name] == value for name, value in zip(TOTAL_KEY, key, strict=True)]
+        if figures["matches"] == 0:
+            connection.execute(sa.delete(PLAYER_TOTALS).where(*where))
+        elif current is None:
+            connection.execute(sa.insert(PLAYER_TOTALS).values(figures))
+        else:
+            changed = {name: figures[name] for name in TOTAL_NAMES[3:]}
+            connection.execute(sa.update(PLAYER_TOTALS).where(*where).values(changed))
+    if again:
+        refresh_totals(connection, [(table, rules, player) for table, rules, player in again])
+
+
+def _raise_highest(
+    figures: dict[str, Any], was: Any, now_: Any, name: str, comparable: Any
+) -> bool:
+    """Keep the highest ``name`` of a total as the match's row changes from ``was`` to
+    ``now_``; False when that cannot be told without the other matches (it was this
+    match's and went down)."""
+    highest = figures[name]
+    old = was[name] if was is not None else None
+    new = now_[name] if now_ is not None else None
+    if old is not None and highest is not None and comparable(old) >= comparable(highest):
+        if new is None or comparable(new) < comparable(old):
+            return False
+    if new is not None and (highest is None or comparable(new) > comparable(highest)):
+        figures[name] = new
+    return True
 
 
 def rebuild_totals(connection: Connection) -> None:

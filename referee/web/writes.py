@@ -4,9 +4,12 @@ How a write is kept safe, from the outside in:
 
 1. **One writer per table at a time.**  A request that writes locks its card
    table's row first (``SELECT ... FOR UPDATE`` on PostgreSQL; on SQLite every
-   writing request opens its transaction with ``BEGIN IMMEDIATE``, and the
-   busy timeout makes the next writer wait).  Everything a write reads after
-   that is the latest committed state, on one worker process or many.
+   writing request opens its transaction with ``BEGIN IMMEDIATE``).  Everything
+   a write reads after that is the latest committed state, on one worker
+   process or many.  SQLite writers first queue in the kernel
+   (:class:`WriterQueue`, a lock on a file beside the database), so the next
+   one starts as soon as the one before it ends; the busy timeout stays the
+   fallback for writers outside the queue (the command line, another program).
 2. **A form names what it was made from.**  The match's version, the round's
    version and id, the number of turns: when that is no longer true the write
    is refused with a conflict (HTTP 409) that says what changed meanwhile and
@@ -22,13 +25,16 @@ How a write is kept safe, from the outside in:
 
 from __future__ import annotations
 
+import fcntl
+import os
 import re
 import secrets
 import sqlite3
+import threading
 from datetime import timedelta
 from typing import Any
 
-from flask import Flask, has_request_context, request
+from flask import Flask, g, has_request_context, request
 from sqlalchemy import delete, event, select
 from sqlalchemy.engine import Engine
 
@@ -53,15 +59,81 @@ def writing_request() -> bool:
     return has_request_context() and request.method not in READ_ONLY_METHODS
 
 
+def _note_commit(_session: Any) -> None:
+    if has_request_context():
+        g.referee_write_committed = True
+
+
+def write_committed() -> bool:
+    """Whether this request's write is committed: what it reads after is for its answer."""
+    return has_request_context() and bool(g.get("referee_write_committed"))
+
+
 def install(app: Flask) -> None:
     """SQLite: WAL, foreign keys, a busy timeout, and BEGIN IMMEDIATE for writing requests."""
     with app.app_context():
         engine = db.engine
     if engine.dialect.name == "sqlite":
         _configure_sqlite(engine)
+    if not event.contains(db.session, "after_commit", _note_commit):
+        event.listen(db.session, "after_commit", _note_commit)
+
+
+class WriterQueue:
+    """The writing requests to one SQLite file, one after the other, in every process.
+
+    SQLite lets one writer in at a time; the others wait in its busy handler,
+    which sleeps and retries in growing steps (up to 100 ms), so a writer can
+    sleep through several turns while newcomers get in: a few writers at once
+    make some wait a second.  Instead, a writer takes an exclusive ``flock`` on
+    a file beside the database before its ``BEGIN IMMEDIATE`` and keeps it
+    until its connection goes back to the pool (after the COMMIT or ROLLBACK):
+    the waiting ones sleep in the kernel, which wakes them the moment it is
+    free.  A lock dies with its process.  Each transaction opens the file
+    itself, so the threads of one process queue like the processes do; a
+    thread already holding it (a second connection in the same request) does
+    not wait for itself but falls back to the busy timeout.
+    """
+
+    INFO_KEY = "referee_writer_queue"
+
+    def __init__(self, database: str) -> None:
+        self.path = database + "-writers"
+        self.holders: dict[int, int] = {}  # thread id: the descriptor it holds the lock with
+        self.guard = threading.Lock()
+
+    def enter(self, info: dict[str, Any]) -> None:
+        """Wait for the turn of the connection whose ``info`` this is (the lock is kept there)."""
+        thread = threading.get_ident()
+        with self.guard:
+            if self.INFO_KEY in info or thread in self.holders:
+                return
+        descriptor = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+        try:
+            fcntl.flock(descriptor, fcntl.LOCK_EX)  # sleeps in the kernel's queue
+        except BaseException:
+            os.close(descriptor)
+            raise
+        with self.guard:
+            info[self.INFO_KEY] = descriptor
+            self.holders[thread] = descriptor
+
+    def leave(self, info: dict[str, Any]) -> None:
+        """The connection's transaction is over: the next writer's turn."""
+        with self.guard:
+            descriptor = info.pop(self.INFO_KEY, None)
+            if descriptor is None:
+                return
+            for thread, held in list(self.holders.items()):
+                if held == descriptor:
+                    del self.holders[thread]
+        os.close(descriptor)  # closing the file releases its lock
 
 
 def _configure_sqlite(engine: Engine) -> None:
+    database = engine.url.database
+    queue = WriterQueue(database) if database not in (None, "", ":memory:") else None
+
     @event.listens_for(engine, "connect")
     def on_connect(connection: Any, _record: Any) -> None:
         if not isinstance(connection, sqlite3.Connection):
@@ -79,7 +151,30 @@ def _configure_sqlite(engine: Engine) -> None:
 
     @event.listens_for(engine, "begin")
     def on_begin(connection: Any) -> None:
-        connection.exec_driver_sql("BEGIN IMMEDIATE" if writing_request() else "BEGIN")
+        # A request reads what its write made to answer with it (an API write answers with
+        # the scoreboard): no need to wait for another turn for that.
+        if not writing_request() or write_committed():
+            connection.exec_driver_sql("BEGIN")
+            return
+        if queue is not None:
+            queue.enter(connection.info)
+        connection.exec_driver_sql("BEGIN IMMEDIATE")
+
+    if queue is None:
+        return
+
+    # Back in the pool (after the COMMIT or ROLLBACK), or gone: the turn is over.
+    def leave(_dbapi_connection: Any, record: Any) -> None:
+        if record is not None:
+            queue.leave(record.info)
+
+    def leave_invalid(dbapi_connection: Any, record: Any, _exception: Any) -> None:
+        leave(dbapi_connection, record)
+
+    for name in ("checkin", "close", "detach"):
+        event.listen(engine, name, leave)
+    for name in ("invalidate", "soft_invalidate"):
+        event.listen(engine, name, leave_invalid)
 
 
 class Conflict(Exception):

@@ -101,3 +101,22 @@ def test_the_same_round_sent_twice_with_one_idempotency_key_is_saved_once(served
         assert [r.status_code for r in responses] == [201, 201]
         assert sum(r.headers.get("Idempotent-Replayed") == "true" for r in responses) == 1
         assert stored_hands(engine, url) == [["QS"]]
+
+
+def test_eight_clients_from_one_version_one_201_seven_409(served):
+    """Eight writers at once queue for the one match (on SQLite in the kernel's queue before
+    the file): exactly one round saved, the others told of the version it made."""
+    server, engine = served
+    for _ in range(2):
+        url, etag = new_match(server.url)
+        send = partial(call, "POST", f"{url}/rounds", headers={"If-Match": f'"{etag}"'})
+        hands = ["QS", "2H", "3H", "4H", "5H", "6H", "7H", "8H"]
+        responses = at_once(
+            *[partial(send, json={"out": "Siti", "hands": {"Budi": [card]}}) for card in hands]
+        )
+        assert Counter(r.status_code for r in responses) == {201: 1, 409: 7}
+        won = next(r for r in responses if r.status_code == 201)
+        assert {r.json()["error"]["etag"] for r in responses if r.status_code == 409} == {
+            won.json()["etag"]
+        }
+        assert len(stored_hands(engine, url)) == 1

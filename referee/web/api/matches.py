@@ -6,17 +6,15 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from flask import Response, jsonify, request
-from flask_babel import gettext
-from sqlalchemy import or_, select
+from flask import Response, current_app, jsonify, request
+from flask_babel import get_locale, gettext
 
 from referee.matchfile import read_header
-from referee.web import changes, i18n, labels, matchlog, scoresheet
-from referee.web.access import EDIT, KEY_FORMAT, Access, open_match
+from referee.web import changes, i18n, labels, matchlog, scoresheet, versions
+from referee.web.access import EDIT, Access, open_match
 from referee.web.api import core, schemas
 from referee.web.api.base import ApiBlueprint, engine_call
-from referee.web.extensions import db
-from referee.web.models import CardTable, Match, Round
+from referee.web.models import Match, Round
 
 blp = ApiBlueprint(
     "api_matches",
@@ -113,8 +111,31 @@ def scoreboard(mode: str | None, key: str | None, match_id: int) -> Any:
     """The score sheet: every round with its scores and running totals, the totals, who
     deals next, the match end and its winners.  ``etag`` (also the ETag header) is what
     a write names in If-Match."""
-    _access, match = match_of(mode, key, match_id)
-    return with_etag(scoreboard_of(match), match)
+    if mode is not None and key is not None:
+        edit_key, view_key = (key, None) if mode == EDIT else (None, key)
+    else:
+        edit_key = view_key = core.bearer_key()
+    found = versions.match_row(match_id, edit_key, view_key)
+    if found is None or found[2] is not None:  # not the table's, or deleted: as any read says
+        _access, match = match_of(mode, key, match_id)
+    version, created_at = int(found[0]), found[1]
+    made = (match_id, version, str(created_at), str(get_locale()))
+    body = SCOREBOARDS.get(made)
+    if body is None:
+        _access, match = match_of(mode, key, match_id)
+        body = (
+            current_app.json.dumps(schemas.Scoreboard().dump(scoreboard_of(match))).encode() + b"\n"
+        )
+        if match.version == version:  # not changed since the version was read
+            SCOREBOARDS.put(made, body)
+        version = match.version
+    response = current_app.response_class(body, mimetype="application/json")
+    response.set_etag(versions.etag(match_id, version))
+    return response
+
+
+# The scoreboards last read, by the match's version (every read checks it first).
+SCOREBOARDS = versions.ByVersion()
 
 
 @blp.table_route(MATCH + "/version")
@@ -126,22 +147,16 @@ def version(mode: str | None, key: str | None, match_id: int) -> Any:
 
     It reads one small row and writes nothing: ask it as often as once a second."""
     if mode is not None and key is not None:
-        column = CardTable.edit_key if mode == EDIT else CardTable.view_key
-        where = column == key
+        found = versions.match_version(
+            match_id, key if mode == EDIT else None, key if mode != EDIT else None
+        )
     else:
         key = core.bearer_key()
-        where = or_(CardTable.edit_key == key, CardTable.view_key == key)
-    found = None
-    if key and KEY_FORMAT.fullmatch(key):
-        found = db.session.scalar(
-            select(Match.version)
-            .join(CardTable, Match.table_id == CardTable.id)
-            .where(Match.id == match_id, where)
-        )
+        found = versions.match_version(match_id, key, key)
     if found is None:
         raise core.not_found()
     response = jsonify(version=found)
-    response.set_etag(f"m{match_id}v{found}")
+    response.set_etag(versions.etag(match_id, found))
     response.headers["Cache-Control"] = "no-cache"
     return response.make_conditional(request)
 

@@ -9,17 +9,15 @@ from typing import Any
 from flask import Response, abort, flash, jsonify, redirect, request, url_for
 from flask.typing import ResponseReturnValue
 from flask_babel import gettext
-from sqlalchemy import select
 
 from referee.errors import RefereeError
 from referee.matchfile import NOT_A_MATCH, dump_match, load_document, read_match
 from referee.rematch import rematch_dealer
 from referee.rulesets import RULESETS, Ruleset
 from referee.rulesets.base import PLAYER_COUNT, PLAYER_COUNT_EXACT, TurnStyle
-from referee.web import changes, i18n, matchlog, scoresheet, writes
+from referee.web import changes, i18n, matchlog, scoresheet, versions, writes
 from referee.web.access import (
     EDIT,
-    KEY_FORMAT,
     Access,
     edit_page,
     open_match,
@@ -243,18 +241,13 @@ def version(match_id: int) -> ResponseReturnValue:
     session cookie; the answer may be cached only if it is revalidated.
     """
     mode, key = table_link()
-    column = CardTable.edit_key if mode == EDIT else CardTable.view_key
-    if not KEY_FORMAT.fullmatch(key):  # never a NUL in a PostgreSQL query
-        abort(404)
-    found = db.session.scalar(
-        select(Match.version)
-        .join(CardTable, Match.table_id == CardTable.id)
-        .where(Match.id == match_id, column == key)
+    found = versions.match_version(
+        match_id, key if mode == EDIT else None, key if mode != EDIT else None
     )
     if found is None:
         abort(404)
     response = jsonify(version=found)
-    response.set_etag(f"m{match_id}v{found}")
+    response.set_etag(versions.etag(match_id, found))
     response.headers["Cache-Control"] = "no-cache"
     return response.make_conditional(request)
 
