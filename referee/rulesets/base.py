@@ -104,9 +104,10 @@ class MatchProgress:
     history: tuple[Mapping[str, int], ...] = ()
 
     def target_reached(self, target: int) -> bool:
-        """Whether some total has reached ``target``, after this round or an earlier one."""
+        """Whether some total has reached ``target``, after this round or an earlier one
+        (a player who joined later has no total in the rounds before)."""
         return any(
-            totals[player] >= target
+            totals.get(player, target - 1) >= target
             for totals in (*self.history, self.totals)
             for player in self.players
         )
