@@ -680,7 +680,7 @@ def dump_round(record: RoundRecord, players: Sequence[str] = ()) -> dict[str, An
 
 
 def dump_header(header: MatchHeader) -> dict[str, Any]:
-    out = {
+    out: dict[str, Any] = {
         "format": FORMAT,
         "rules": header.rules.id,
         "options": dict(header.options),
