@@ -100,10 +100,13 @@ class MatchLog:
     deleted: bool = False
     seats: list[tuple[int, int, str]] = field(default_factory=list)  # seat, player id, name
     rounds: list[tuple[int, Any, datetime]] = field(default_factory=list)  # number, entry, when
+    seating_changes: Any = None
+    joined: set[int] = field(default_factory=set)  # the seats of players who joined later
 
     @property
     def names(self) -> list[str]:
-        return [name for _seat, _player, name in self.seats]
+        """The players seated in round 1 (the match file's ``players``)."""
+        return [name for seat, _player, name in self.seats if seat not in self.joined]
 
 
 @dataclass
@@ -123,6 +126,8 @@ def replay(log: MatchLog) -> matchlog.Outlook:
         "players": log.names,
         "first_dealer": log.first_dealer,
     }
+    if log.seating_changes:
+        header["seating_changes"] = log.seating_changes
     try:
         header["options"] = dict(log.options or {})
     except (TypeError, ValueError):
@@ -182,9 +187,9 @@ def _seat_figures(state: Any, name: str) -> dict[str, Any]:
     if state is None:
         return figures
     for result in state.rounds:
-        if result.is_void:
+        if result.is_void or name not in result.scores:  # void, or not seated in that round
             continue
-        score = int(result.scores.get(name, 0))
+        score = int(result.scores[name])
         won = name in result.winners
         figures["rounds"] += 1
         figures["points"] += score
@@ -223,8 +228,10 @@ def read_log(connection: Connection, match_id: int) -> MatchLog | None:
             MATCHES.c.created_at,
             MATCHES.c.archived_at,
             MATCHES.c.deleted_at,
+            MATCHES.c.seating_changes,
             SEATS.c.seat,
             SEATS.c.player_id,
+            SEATS.c.joined_round,
             PLAYERS.c.name,
         )
         .select_from(
@@ -248,6 +255,8 @@ def read_log(connection: Connection, match_id: int) -> MatchLog | None:
         archived=first.archived_at is not None,
         deleted=first.deleted_at is not None,
         seats=[(row.seat, row.player_id, row.name) for row in rows if row.seat is not None],
+        seating_changes=first.seating_changes,
+        joined={row.seat for row in rows if row.joined_round is not None},
     )
     log.rounds = [
         (row.number, row.entry, row.created_at)
@@ -426,6 +435,7 @@ MATCH_LOG = (
     "created_at",
     "archived_at",
     "deleted_at",
+    "seating_changes",
 )
 
 
