@@ -307,6 +307,7 @@ def reseat(
     def player_for(name: str) -> Player:
         if name not in by_name:
             by_name[name] = Player(table=match.table, name=name)
+            db.session.add(by_name[name])
         return by_name[name]
 
     seating_module.update_seats(match, kept, player_for)

@@ -317,7 +317,9 @@ def create_table(name: str, players: Sequence[str], matches: Sequence[ImportedMa
 
     def player(player_name: str) -> Player:
         if player_name not in by_name:
+            # added by itself: a player of no match is reached by no cascade
             by_name[player_name] = Player(table=table, name=player_name)
+            db.session.add(by_name[player_name])
         return by_name[player_name]
 
     for player_name in players:

@@ -41,7 +41,10 @@ class JoinForm(OneTimeForm):
     new_name = StringField(
         _l("Or a new player"),
         filters=[clean_name],
-        validators=[Optional(), Length(max=NAME_MAX, message=_l("At most %(max)d letters, please."))],
+        validators=[
+            Optional(),
+            Length(max=NAME_MAX, message=_l("At most %(max)d letters, please.")),
+        ],
     )
     after = SelectField(_l("Sits at the left of"), validate_choice=False)
 
@@ -140,6 +143,9 @@ def join(mode: str, key: str, match_id: int) -> Any:
         return redirect(done)
     if not form.validate_on_submit():
         return _page(access, match, join=form, status=400)
+    if closed := _closed(match, matchlog.outlook(match)):
+        form.player.errors = [closed]
+        return _page(access, match, join=form, status=400)
     if conflict := _conflict(match, form):
         return _page(access, match, join=form, conflict=conflict)
     typed = form.new_name.data or form.player.data or ""
@@ -161,7 +167,7 @@ def join(mode: str, key: str, match_id: int) -> Any:
         form.player.errors = [str(refusal)]
         return _page(access, match, join=form, status=400)
     except RefereeError as error:
-        form.player.errors = [i18n.error_text(error)]
+        form.player.errors = [i18n.error_text(error, where=False)]
         return _page(access, match, join=form, status=400)
     start = state.totals.get(name, 0)
     flash(
@@ -187,6 +193,9 @@ def leave(mode: str, key: str, match_id: int) -> Any:
     if name not in seated and name in match.everyone:  # asked twice (or by two phones): done
         flash(gettext("%(name)s has left the table.", name=name))
         return to_score_sheet(access, match)
+    if closed := _closed(match, matchlog.outlook(match)):
+        form.player.errors = [closed]
+        return _page(access, match, leave=form, status=400)
     if conflict := _conflict(match, form):
         return _page(access, match, leave=form, conflict=conflict)
     if name not in seated:
@@ -199,7 +208,7 @@ def leave(mode: str, key: str, match_id: int) -> Any:
         form.player.errors = [str(refusal)]
         return _page(access, match, leave=form, status=400)
     except RefereeError as error:
-        form.player.errors = [i18n.error_text(error)]
+        form.player.errors = [i18n.error_text(error, where=False)]
         return _page(access, match, leave=form, status=400)
     flash(
         gettext(
