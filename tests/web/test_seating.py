@@ -285,3 +285,38 @@ def test_the_seating_page_in_indonesian(client, table):
     response = join(client, match, {"new_name": "Dewi", "after": "Andi"})
     assert response.status_code == 302
     assert "Dewi ikut mulai ronde 2 dengan 0 poin; Siti membagi kartu." in text(client.get(match))
+
+
+def test_the_api_seats_a_late_player(client, table):
+    match = new_match(client, table, "remi", THREE, target=200)
+    first_round(client, match)
+    key = re.search(r"/t/([^/]+)/", table).group(1)
+    number = re.search(r"/m/(\d+)/", match).group(1)
+    url = f"/api/v1/t/{key}/m/{number}"
+    english = {"Accept-Language": "en"}
+    etag = client.get(url).get_json()["etag"]
+    answer = client.put(
+        url + "/seating", json={"players": FOUR}, headers={**english, "If-Match": f'"{etag}"'}
+    )
+    assert answer.status_code == 200, answer.get_json()
+    board = answer.get_json()
+    # Dewi at Andi's left starts at the lowest total, 0; Budi dealt round 1, Siti deals next.
+    assert board["seated"] == FOUR and board["next_dealer"] == "Siti"
+    assert board["totals"] == {"Budi": 0, "Siti": 22, "Andi": 0, "Dewi": 0}
+    assert board["seating_changes"] == [{"before_round": 2, "players": FOUR}]
+    # The version named is stale now: 409, nothing saved.
+    stale = client.put(
+        url + "/seating", json={"players": THREE}, headers={**english, "If-Match": f'"{etag}"'}
+    )
+    assert stale.status_code == 409
+    # Five players: the referee refuses (422) with the reason.
+    etag = board["etag"]
+    five = client.put(
+        url + "/seating",
+        json={"players": [*FOUR, "Eko"]},
+        headers={**english, "If-Match": f'"{etag}"'},
+    )
+    assert five.status_code == 422
+    assert five.get_json()["error"]["message"] == (
+        "remi is played by 2 to 4 players: the table would have 5"
+    )

@@ -11,24 +11,23 @@ from functools import partial
 
 import sqlalchemy as sa
 
+from . import test_races as races
 from .realserver import at_once
-from .test_races import (  # noqa: F401  (fixtures)
-    engine,
-    make_match,
-    make_table,
-    match_id,
-    phones,
-    save_quick,
-    served,
-    statuses,
-    table,
+
+# The server, the phones and a table of test_races.py (fixtures), and its steps.
+served, phones, engine, table = races.served, races.phones, races.engine, races.table
+make_match, match_id, save_quick, statuses = (
+    races.make_match,
+    races.match_id,
+    races.save_quick,
+    races.statuses,
 )
 
 TRIALS = 4
 
 
-def seating_changes(engine, match_url):
-    with engine.connect() as connection:
+def seating_changes(database, match_url):
+    with database.connect() as connection:
         stored = connection.execute(
             sa.text("SELECT seating_changes FROM matches WHERE id = :m"), {"m": match_id(match_url)}
         ).scalar()
