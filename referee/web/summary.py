@@ -217,8 +217,17 @@ def _seat_figures(state: Any, name: str) -> dict[str, Any]:
 # -- reading the log and writing the summary, on one connection ------------------------------
 
 
-def read_log(connection: Connection, match_id: int) -> MatchLog | None:
-    """The match as stored (None if there is no such match): two queries."""
+def read_log(connection: Connection, match_id: int, *, seating: bool = True) -> MatchLog | None:
+    """The match as stored (None if there is no such match): two queries.
+
+    ``seating`` false: the database is older than the seating changes (migration
+    ``0005_history``'s backfill runs before ``0006_seating`` adds them).
+    """
+    seating_columns = (
+        [MATCHES.c.seating_changes, SEATS.c.joined_round]
+        if seating
+        else [sa.null().label("seating_changes"), sa.null().label("joined_round")]
+    )
     rows = connection.execute(
         sa.select(
             MATCHES.c.table_id,
@@ -228,10 +237,9 @@ def read_log(connection: Connection, match_id: int) -> MatchLog | None:
             MATCHES.c.created_at,
             MATCHES.c.archived_at,
             MATCHES.c.deleted_at,
-            MATCHES.c.seating_changes,
+            *seating_columns,
             SEATS.c.seat,
             SEATS.c.player_id,
-            SEATS.c.joined_round,
             PLAYERS.c.name,
         )
         .select_from(
@@ -313,8 +321,9 @@ def refresh(connection: Connection, match_id: int) -> Derived | None:
 def refresh_all(connection: Connection) -> int:
     """Recompute every match's summary and every total (the migration's backfill)."""
     ids = connection.execute(sa.select(MATCHES.c.id).order_by(MATCHES.c.id)).scalars().all()
+    columns = {column["name"] for column in sa.inspect(connection).get_columns("matches")}
     for match_id in ids:
-        log = read_log(connection, match_id)
+        log = read_log(connection, match_id, seating="seating_changes" in columns)
         write(connection, match_id, derive(log) if log is not None else None, totals=False)
     rebuild_totals(connection)
     return len(ids)
