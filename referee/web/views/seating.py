@@ -11,47 +11,21 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, flash, redirect, url_for
+from flask import flash, redirect, url_for
 from flask_babel import gettext
-from flask_babel import lazy_gettext as _l
-from wtforms import HiddenField, SelectField, StringField
-from wtforms.validators import Length, Optional
 
 from referee.errors import RefereeError
 from referee.web import changes, i18n, matchlog, scoresheet, writes
-from referee.web.access import Access, open_match, open_table
-from referee.web.fields import choices
-from referee.web.formbase import Form, OneTimeForm
-from referee.web.forms import NAME_MAX
+from referee.web.access import Access, edit_page, open_match, table_blueprint
+from referee.web.forms.fields import choices
+from referee.web.forms.seating import JoinForm, LeaveForm
 from referee.web.models import Match
-from referee.web.names import clean_name, name_key
+from referee.web.names import name_key
 from referee.web.views.pages import render_page, to_score_sheet
 from referee.web.views.rounds import totals_now
 
-bp = Blueprint("seating", __name__)
+bp = table_blueprint("seating", __name__)
 SEATING = "/<any(t,v):mode>/<key>/m/<int:match_id>/seating"
-AT_THE_END = "-end-"
-
-
-class JoinForm(OneTimeForm):
-    """Who joins (a player of the table, or a new name) and where they sit."""
-
-    match_version = HiddenField()
-    player = SelectField(_l("Player of this table"), validate_choice=False)
-    new_name = StringField(
-        _l("Or a new player"),
-        filters=[clean_name],
-        validators=[
-            Optional(),
-            Length(max=NAME_MAX, message=_l("At most %(max)d letters, please.")),
-        ],
-    )
-    after = SelectField(_l("Sits at the left of"), validate_choice=False)
-
-
-class LeaveForm(Form):
-    match_version = HiddenField()
-    player = SelectField(_l("Who leaves"), validate_choice=False)
 
 
 def _fill(match: Match, join: JoinForm, leave: LeaveForm) -> None:
@@ -123,20 +97,16 @@ def _conflict(match: Match, form: Any) -> list[str]:
     ]
 
 
-def _open(mode: str, key: str, match_id: int) -> tuple[Access, Match]:
-    access = open_table(mode, key, edit=True)
-    return access, open_match(access, match_id)
-
-
 @bp.get(SEATING)
-def show(mode: str, key: str, match_id: int) -> Any:
-    access, match = _open(mode, key, match_id)
-    return _page(access, match)
+@edit_page
+def show(access: Access, match_id: int) -> Any:
+    return _page(access, open_match(access, match_id))
 
 
 @bp.post(SEATING + "/join")
-def join(mode: str, key: str, match_id: int) -> Any:
-    access, match = _open(mode, key, match_id)
+@edit_page
+def join(access: Access, match_id: int) -> Any:
+    match = open_match(access, match_id)
     form = JoinForm()
     if done := writes.receipt(form.once.data):
         flash(gettext("Done already."))
@@ -160,7 +130,7 @@ def join(mode: str, key: str, match_id: int) -> Any:
         return _page(access, match, join=form, status=400)
     after = form.after.data if form.after.data in seated else seated[-1]
     seated.insert(seated.index(after) + 1, name)
-    location = url_for("matches.scoreboard", mode=mode, key=key, match_id=match.id)
+    location = url_for("matches.scoreboard", match_id=match.id)
     try:
         state = changes.reseat(match, seated, once=form.once.data, location=location)
     except changes.SeatingRefused as refusal:
@@ -183,8 +153,9 @@ def join(mode: str, key: str, match_id: int) -> Any:
 
 
 @bp.post(SEATING + "/leave")
-def leave(mode: str, key: str, match_id: int) -> Any:
-    access, match = _open(mode, key, match_id)
+@edit_page
+def leave(access: Access, match_id: int) -> Any:
+    match = open_match(access, match_id)
     form = LeaveForm()
     if not form.validate_on_submit():
         return _page(access, match, leave=form, status=400)
