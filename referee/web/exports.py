@@ -87,6 +87,7 @@ class Standing:
     name: str
     total: int
     winner: bool
+    note: str = ""  # "left before round 5": a player who left keeps their total, cannot win
 
 
 def standings(sheet: Sheet) -> list[Standing]:
@@ -100,7 +101,10 @@ def standings(sheet: Sheet) -> list[Standing]:
         winner = name in sheet.winners
         same = found and found[-1].total == total and found[-1].winner == winner
         place = found[-1].place if same else index + 1
-        found.append(Standing(place, name, total, winner))
+        note = ""
+        if name in sheet.left:
+            note = gettext("left before round %(number)s", number=sheet.left[name])
+        found.append(Standing(place, name, total, winner, note))
     return found
 
 
@@ -126,7 +130,8 @@ def results_text(match: Match, table: CardTable, sheet: Sheet) -> str:
     lines = [title, subtitle, ""]
     for standing in standings(sheet):
         mark = "🏆" if standing.winner else f"{standing.place}."
-        lines.append(f"{mark} {standing.name} {standing.total}")
+        note = f" ({standing.note})" if standing.note else ""
+        lines.append(f"{mark} {standing.name} {standing.total}{note}")
     if sheet.finished and sheet.winners:
         lines += [
             "",

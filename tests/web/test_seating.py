@@ -109,6 +109,8 @@ def test_a_player_leaves_keeps_the_total_and_the_deal_goes_on(client, table):
     rows = list(csv.reader(io.StringIO(client.get(match + "export.csv").data.decode("utf-8-sig"))))
     # Round 2's row: Budi 0, Siti blank, Andi 9.
     assert rows[2][4:7] == ["0", "", "9"]
+    # The results card keeps her total, marked.
+    assert "1. Siti 22 (left before round 2)" in text(client.get(match + "results"))
     # A double tap (or a second phone) asking Siti to leave again: done already, not a 409.
     again = leave(client, match, "Siti", fresh=False)
     assert again.status_code == 302
