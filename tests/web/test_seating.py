@@ -38,7 +38,9 @@ def join(client, match, data, **kwargs):
 
 
 def leave(client, match, name, **kwargs):
-    return client.submit(seating(match) + "/leave", {"player": name}, page=seating(match), **kwargs)
+    return client.submit(
+        seating(match) + "/leave", {"leave-player": name}, page=seating(match), **kwargs
+    )
 
 
 def document(client, match):

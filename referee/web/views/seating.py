@@ -26,6 +26,7 @@ from referee.web.views.rounds import totals_now
 
 bp = table_blueprint("seating", __name__)
 SEATING = "/<any(t,v):mode>/<key>/m/<int:match_id>/seating"
+LEAVE = "leave"  # the leave form's fields are prefixed: one page, one id per field
 
 
 def _fill(match: Match, join: JoinForm, leave: LeaveForm) -> None:
@@ -52,7 +53,7 @@ def _page(
     status: int | None = None,
 ) -> Any:
     join = join or JoinForm(formdata=None)
-    leave = leave or LeaveForm(formdata=None)
+    leave = leave or LeaveForm(formdata=None, prefix=LEAVE)
     _fill(match, join, leave)
     seen = matchlog.outlook(match)
     page = render_page(
@@ -156,7 +157,7 @@ def join(access: Access, match_id: int) -> Any:
 @edit_page
 def leave(access: Access, match_id: int) -> Any:
     match = open_match(access, match_id)
-    form = LeaveForm()
+    form = LeaveForm(prefix=LEAVE)
     if not form.validate_on_submit():
         return _page(access, match, leave=form, status=400)
     seated = list(match.seated_names)
