@@ -405,7 +405,7 @@ def verify_seating(
     """
     if tuple(after) == tuple(before):
         raise RuleError(SEATING_UNCHANGED, round=number, number=number)
-    if rules.min_players == rules.max_players:
+    if not rules.seating_may_change:
         raise RuleError(SEATING_FIXED, rules=rules.id, count=rules.min_players)
     if not rules.min_players <= len(after) <= rules.max_players:
         raise RuleError(

@@ -441,3 +441,15 @@ def test_cli_replay_shows_who_joined_and_left(tmp_path: Any) -> None:
     assert "joins at 0" in seating and "leaves" in seating
     # Budi dealt round 1; Andi left and Dewi sits in his place after Siti: Siti deals.
     assert lines[-1] == "Match goes on: Siti deals round 2."
+
+
+def test_a_newcomer_hand_given_as_points() -> None:
+    # Round 2 after Dewi joined: Siti goes out; Budi says 12, Andi holds 2C (2), Dewi says 7:
+    # Siti scores 12 + 2 + 7 = 21.
+    changes = [{"before_round": 2, "players": ["Budi", "Siti", "Andi", "Dewi"]}]
+    round_two = {"out": "Siti", "hands": {"Budi": 12, "Andi": ["2C"], "Dewi": 7}}
+    state = replay(remi(["Budi", "Siti", "Andi"], changes, [BLOCKED, round_two]))
+    assert state.rounds[1].scores == {"Budi": 0, "Siti": 21, "Andi": 0, "Dewi": 0}
+    assert dump_match(read_match(remi(["Budi", "Siti", "Andi"], changes, [BLOCKED, round_two])))[
+        "rounds"
+    ][1]["hands"] == {"Budi": 12, "Andi": ["2C"], "Dewi": 7}

@@ -434,6 +434,12 @@ class Ruleset:
         return frozenset(choice.ending for choice in self.round_form.endings)
 
     @property
+    def seating_may_change(self) -> bool:
+        """Whether players may join or leave a match between rounds (not in a game for an
+        exact number of players, such as gin)."""
+        return self.min_players != self.max_players
+
+    @property
     def jokers(self) -> bool:
         return self.jokers_per_deck > 0
 

@@ -50,7 +50,7 @@ STORED_UNREADABLE = define_message(
 
 def header(match: Match, seating_changes: Sequence[Any] | None = None) -> dict[str, Any]:
     """The match file's header (``seating_changes`` instead of the stored ones when given)."""
-    head = {
+    head: dict[str, Any] = {
         "format": FORMAT,
         "rules": match.rules,
         "options": dict(match.options or {}),
