@@ -53,6 +53,7 @@ from referee.round_end import (  # re-exported: the web layer points at fields b
     final_state,
 )
 from referee.rulesets import MatchProgress, Ruleset
+from referee.rulesets.base import seat_after
 from referee.scoring import Ending, Outcome, RoundScore, nobody_scores
 
 if TYPE_CHECKING:
@@ -133,11 +134,37 @@ class RoundResult:
 
 
 @dataclass(frozen=True)
+class Reseating:
+    """A seating change as replayed: from ``before_round`` on, ``players`` sit at the table.
+
+    ``starting_totals`` are the totals the newcomers among ``joined`` start with (a
+    player who comes back keeps the total they left with, and is not in it).
+    """
+
+    before_round: int
+    players: tuple[str, ...]
+    joined: tuple[str, ...]
+    left: tuple[str, ...]
+    starting_totals: Mapping[str, int] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "before_round": self.before_round,
+            "joined": list(self.joined),
+            "left": list(self.left),
+            "starting_totals": dict(self.starting_totals),
+        }
+
+
+@dataclass(frozen=True)
 class MatchState:
     """A match replayed up to its last round.
 
     ``totals`` include any match-end ``bonuses`` (manipulation's); rounds'
     ``scores`` never do.  ``next_dealer`` is ``None`` once ``finished``.
+    ``totals`` name everyone who has sat at the table (a player who left keeps
+    the total they left with); a round's ``scores`` name the players seated in it;
+    ``players`` are the players seated for the next round.
     """
 
     header: MatchHeader
@@ -148,6 +175,8 @@ class MatchState:
     next_dealer: str | None = None
     bonuses: Mapping[str, int] = field(default_factory=dict)
     rounds_won: Mapping[str, int] = field(default_factory=dict)
+    history: tuple[Mapping[str, int], ...] = ()
+    reseatings: tuple[Reseating, ...] = ()
 
     @classmethod
     def start(cls, header: MatchHeader) -> MatchState:
@@ -160,24 +189,38 @@ class MatchState:
 
     @property
     def players(self) -> tuple[str, ...]:
-        return self.header.players
+        """The players seated for the next round (after the last one, once finished), clockwise."""
+        return self.header.seating(self.next_round)
+
+    @property
+    def everyone(self) -> tuple[str, ...]:
+        """Everyone who has sat at the table: round 1's players, then who joined."""
+        return tuple(self.totals)
 
     @property
     def next_round(self) -> int:
         return len(self.rounds) + 1
 
+    def seat_after(self, player: str, seats: int = 1) -> str:
+        """Who sits ``seats`` places clockwise after ``player`` in the seating of the next round."""
+        return seat_after(self.players, player, seats)
+
     def start_round(self) -> RoundInProgress:
         """The next round, with nothing on the table yet."""
         if self.finished or self.next_dealer is None:
             raise self._over_error()
-        return RoundInProgress.start(self.header, self.next_dealer, self.next_round)
+        header = self.header.at_round(self.next_round)
+        return RoundInProgress.start(header, self.next_dealer, self.next_round)
 
     def _over_error(self) -> RuleError:
         winners = join_reasons(list(self.winners)) if self.winners else Reason.of(NOBODY)
         return RuleError(MATCH_OVER, round=self.next_round, last=len(self.rounds), winners=winners)
 
     def play(self, record: RoundRecord | Mapping[str, Any]) -> MatchState:
-        """This match with one more round, or :class:`RefereeError` for that round."""
+        """This match with one more round, or :class:`RefereeError` for that round.
+
+        A seating change before the round after it is made at once (see :meth:`reseat`).
+        """
         number = self.next_round
         if not isinstance(record, RoundRecord):
             record = read_round(record, self.header, number)
@@ -185,36 +228,35 @@ class MatchState:
             raise self._over_error()
         dealer = self.next_dealer
         try:
-            result = score_round(self.header, record, dealer, number)
+            result = score_round(self.header.at_round(number), record, dealer, number)
         except RefereeError as error:
             raise error.at(round=number) from None
-        return self._after(result)
+        return self._after(result).reseat()
 
     def _after(self, result: RoundResult) -> MatchState:
         rounds = self.rounds + (result,)
         if result.is_void:
             return replace(self, rounds=rounds)
-        totals = {p: self.totals[p] + result.scores[p] for p in self.players}
-        won = {p: self.rounds_won[p] + (p in result.winners) for p in self.players}
-        history = []
-        running = {p: 0 for p in self.players}
-        for counted in rounds:
-            if not counted.is_void:
-                running = {p: running[p] + counted.scores[p] for p in self.players}
-                history.append(running)
+        seated = self.players
+        totals = dict(self.totals)
+        won = dict(self.rounds_won)
+        for p in seated:
+            totals[p] += result.scores[p]
+            won[p] += p in result.winners
+        history = self.history + (totals,)
         progress = MatchProgress(
-            self.players,
+            seated,
             result.dealer,
             RoundScore(result.outcome, result.winners, result.scores),
             totals,
             len(history),
             won,
-            tuple(history),
+            history,
         )
         end = self.rules.match_end(self.rules, progress)
         if end.finished:
-            bonuses = {p: end.bonuses.get(p, 0) for p in self.players}
-            totals = {p: totals[p] + bonuses[p] for p in self.players}
+            bonuses = {p: end.bonuses.get(p, 0) for p in totals}
+            totals = {p: totals[p] + bonuses[p] for p in totals}
             return replace(
                 self,
                 rounds=rounds,
@@ -224,19 +266,97 @@ class MatchState:
                 next_dealer=None,
                 bonuses=bonuses,
                 rounds_won=won,
+                history=history,
             )
         dealer = self.rules.next_dealer(self.rules, progress)
-        return replace(self, rounds=rounds, totals=totals, next_dealer=dealer, rounds_won=won)
+        return replace(
+            self, rounds=rounds, totals=totals, next_dealer=dealer, rounds_won=won, history=history
+        )
+
+    def reseat(self) -> MatchState:
+        """The match with the header's seating change before the next round made, if any.
+
+        A newcomer starts with the lowest total of the players seated before the
+        change (a player who comes back keeps their own).  Then the ruleset's dealer
+        rule is applied again, to the new seating, as if it had been so when the last
+        counted round ended: the deal passes clockwise from that round's dealer, so a
+        newcomer seated at their left deals next.  When that dealer has left, the deal
+        goes on from their seat: to the first player who stays clockwise after them,
+        newcomers seated between them and that player counting as seated on the
+        departed dealer's right.  Before any counted round, the player due to deal still
+        deals, or, if they left, the first player who stays clockwise after them.
+        """
+        number = self.next_round
+        change = self.header.change_before(number)
+        if change is None:
+            return self
+        if self.finished or self.next_dealer is None:
+            raise self._over_error()
+        before, seated = self.header.seating(number - 1), change.players
+        lowest = min(self.totals[p] for p in before)
+        starting = {p: lowest for p in seated if p not in self.totals}
+        totals = {**self.totals, **starting}
+        won = {**self.rounds_won, **dict.fromkeys(starting, 0)}
+        counted = [result for result in self.rounds if not result.is_void]
+        if not counted:
+            due = self.next_dealer
+            dealer = due if due in seated else _taking_over(due, before, seated)
+        else:
+            last = counted[-1]
+            anchor = last.dealer
+            if anchor not in seated:
+                heir = _taking_over(anchor, self.header.seating(last.number), seated)
+                anchor = seat_after(seated, heir, -1)
+            progress = MatchProgress(
+                seated,
+                anchor,
+                RoundScore(last.outcome, last.winners, last.scores),
+                totals,
+                len(counted),
+                won,
+                self.history,
+            )
+            dealer = self.rules.next_dealer(self.rules, progress)
+        reseating = Reseating(
+            number,
+            seated,
+            tuple(p for p in seated if p not in before),
+            tuple(p for p in before if p not in seated),
+            starting,
+        )
+        return replace(
+            self,
+            totals=totals,
+            rounds_won=won,
+            next_dealer=dealer,
+            reseatings=self.reseatings + (reseating,),
+        )
 
     def to_json(self) -> dict[str, Any]:
-        """Exactly the output of ``referee replay --json``."""
-        return {
+        """Exactly the output of ``referee replay --json`` (with ``seating_changes`` and
+        the ``players`` seated last when the seating changed)."""
+        out = {
             "rounds": [result.to_json() for result in self.rounds],
             "totals": dict(self.totals),
             "finished": self.finished,
             "winners": list(self.winners),
             "next_dealer": self.next_dealer,
         }
+        if self.reseatings:
+            out["players"] = list(self.players)
+            out["seating_changes"] = [reseating.to_json() for reseating in self.reseatings]
+        return out
+
+
+def _taking_over(player: str, seating: tuple[str, ...], seated: tuple[str, ...]) -> str:
+    """Who takes over from ``player`` (sitting in ``seating``, no longer in ``seated``): the
+    first player clockwise after them who is still seated (the first seated if none is)."""
+    start = seating.index(player)
+    for step in range(1, len(seating)):
+        candidate = seating[(start + step) % len(seating)]
+        if candidate in seated:
+            return candidate
+    return seated[0]
 
 
 def replay(document: str | bytes | Mapping[str, Any]) -> MatchState:
@@ -251,7 +371,7 @@ def replay(document: str | bytes | Mapping[str, Any]) -> MatchState:
 
 
 def replay_match(match: Match) -> MatchState:
-    state = MatchState.start(match.header)
+    state = MatchState.start(match.header)  # round 1 has no seating change
     for record in match.rounds:
         state = state.play(record)
     return state
@@ -321,6 +441,7 @@ __all__ = [
     "MATCH_OVER",
     "LaidOffCard",
     "MatchState",
+    "Reseating",
     "RoundInProgress",
     "RoundResult",
     "TableMeld",

@@ -31,11 +31,11 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from referee.cards import Card
-from referee.errors import MatchFileError, RefereeError
+from referee.errors import MatchFileError, RefereeError, RuleError
 from referee.melds import in_rank_order
 from referee.messages import define_message
 from referee.notation import format_card, parse_card, parse_cards
@@ -114,6 +114,45 @@ NEGATIVE_POINTS = define_message(
     "file.negative_points",
     "{player}'s hand cannot count {points}: a hand counts 0 points or more",
 )
+SEATING_NOT_LIST = define_message(
+    "file.seating_not_list",
+    '"seating_changes" must be a list of changes, each like {{"before_round": 4, "players":'
+    ' ["Budi", "Dewi", "Siti"]}}',
+)
+SEATING_ROUND = define_message(
+    "file.seating_round",
+    '"before_round" of a seating change must be a round number from 2 on, each change after the'
+    " one before it, not {value}",
+)
+SEATING_TOO_LATE = define_message(
+    "file.seating_too_late",
+    "the seating changes before round {number}, but the match has {rounds} rounds: a seating"
+    " changes before the next round at the latest",
+)
+SEATING_FIXED = define_message(
+    "seating.fixed",
+    "{rules} is played by exactly {count} players from start to end: nobody can join or leave"
+    " a match; start a new match instead",
+)
+SEATING_COUNT = define_message(
+    "seating.count",
+    "{rules} is played by {low} to {high} players: the table would have {count}",
+)
+SEATING_UNCHANGED = define_message(
+    "seating.unchanged", "the seating before round {number} is the same as before"
+)
+SEATING_NOBODY_STAYS = define_message(
+    "seating.nobody_stays",
+    "a match goes on with at least one of its players; with everyone new, start a new match",
+)
+SEATING_ORDER = define_message(
+    "seating.order",
+    "the players who stay keep their seats: {players}, in this order clockwise",
+)
+NOT_SEATED = define_message(
+    "file.not_seated",
+    '"{name}" is not at the table in round {number}; the players then are {players}',
+)
 MUST_BE_PLAYER_MELDS = define_message(
     "file.must_be_player_melds",
     '"{field}" must be an object giving each player\'s melds, like {{"Siti": [["7S", "8S", "9S"]]}}',
@@ -121,17 +160,60 @@ MUST_BE_PLAYER_MELDS = define_message(
 
 
 @dataclass(frozen=True)
+class SeatingChange:
+    """From round ``before_round`` on, ``players`` sit at the table, clockwise.
+
+    Who joined and who left is the difference with the seating before; the
+    players who stay keep their order.
+    """
+
+    before_round: int
+    players: tuple[str, ...]
+
+
+@dataclass(frozen=True)
 class MatchHeader:
-    """Who plays what: the ruleset (options applied) and the seating, clockwise."""
+    """Who plays what: the ruleset (options applied) and the seating, clockwise.
+
+    ``players`` sit at the table in round 1 (in the header of one round, as
+    :meth:`at_round` gives it: in that round); ``seating_changes`` say who
+    joins or leaves between rounds.
+    """
 
     rules: Ruleset
     players: tuple[str, ...]
     first_dealer: str
     options: Mapping[str, Any] = field(default_factory=dict)
+    seating_changes: tuple[SeatingChange, ...] = ()
 
     def seat_after(self, player: str, seats: int = 1) -> str:
         """Who sits ``seats`` places clockwise after ``player``."""
         return seat_after(self.players, player, seats)
+
+    def seating(self, number: int) -> tuple[str, ...]:
+        """Who sits at the table in round ``number``, clockwise."""
+        seated = self.players
+        for change in self.seating_changes:
+            if change.before_round <= number:
+                seated = change.players
+        return seated
+
+    def at_round(self, number: int | None) -> MatchHeader:
+        """The header of round ``number``: its players are the ones seated then."""
+        if not self.seating_changes or number is None:
+            return self
+        return replace(self, players=self.seating(number), seating_changes=())
+
+    def change_before(self, number: int) -> SeatingChange | None:
+        return next((c for c in self.seating_changes if c.before_round == number), None)
+
+    @property
+    def everyone(self) -> tuple[str, ...]:
+        """Every player who sits at the table in some round: round 1's, then who joined."""
+        names = list(self.players)
+        for change in self.seating_changes:
+            names.extend(name for name in change.players if name not in names)
+        return tuple(names)
 
 
 @dataclass(frozen=True)
@@ -267,7 +349,79 @@ def read_header(source: str | bytes | Mapping[str, Any]) -> MatchHeader:
     if first_dealer is None:
         first_dealer = seating[0]
     first_dealer = _player(first_dealer, seating, "first_dealer")
-    return MatchHeader(rules, seating, first_dealer, dict(options))
+    changes = _seating_changes(document.get("seating_changes"), rules, seating)
+    return MatchHeader(rules, seating, first_dealer, dict(options), changes)
+
+
+def _seating_changes(
+    value: Any, rules: Ruleset, seating: tuple[str, ...]
+) -> tuple[SeatingChange, ...]:
+    if value is None:
+        return ()
+    if not isinstance(value, list | tuple):
+        raise MatchFileError(SEATING_NOT_LIST)
+    changes: list[SeatingChange] = []
+    for raw in value:
+        if not isinstance(raw, Mapping) or "before_round" not in raw or "players" not in raw:
+            raise MatchFileError(SEATING_NOT_LIST)
+        number = raw["before_round"]
+        earliest = changes[-1].before_round + 1 if changes else 2
+        if isinstance(number, bool) or not isinstance(number, int) or number < earliest:
+            raise MatchFileError(SEATING_ROUND, value=_show(number))
+        try:
+            seating = _seating_change(raw["players"], rules, seating, number)
+        except RefereeError as error:
+            raise error.at(round=number) from None
+        changes.append(SeatingChange(number, seating))
+    return tuple(changes)
+
+
+def _seating_change(
+    value: Any, rules: Ruleset, before: tuple[str, ...], number: int
+) -> tuple[str, ...]:
+    """The seating a change gives, checked against the seating ``before`` it."""
+    if not isinstance(value, list | tuple) or not all(isinstance(p, str) for p in value):
+        raise MatchFileError(MUST_BE_NAMES, field="players")
+    seen: set[str] = set()
+    for player in value:
+        if not player.strip():
+            raise MatchFileError(EMPTY_NAME)
+        if player in seen:
+            raise MatchFileError(DUPLICATE_PLAYER, player=player)
+        seen.add(player)
+    after = tuple(value)
+    verify_seating(rules, before, after, number)
+    return after
+
+
+def verify_seating(
+    rules: Ruleset, before: Sequence[str], after: Sequence[str], number: int
+) -> None:
+    """Whether the table may go from seating ``before`` to ``after`` before round ``number``.
+
+    The ruleset's player counts hold; a game for a fixed number of players (gin)
+    takes no change at all; at least one player stays, and the players who stay
+    keep their order clockwise (a newcomer may sit anywhere between them).
+    """
+    if tuple(after) == tuple(before):
+        raise RuleError(SEATING_UNCHANGED, round=number, number=number)
+    if not rules.seating_may_change:
+        raise RuleError(SEATING_FIXED, rules=rules.id, count=rules.min_players)
+    if not rules.min_players <= len(after) <= rules.max_players:
+        raise RuleError(
+            SEATING_COUNT,
+            rules=rules.id,
+            low=rules.min_players,
+            high=rules.max_players,
+            count=len(after),
+        )
+    staying = [player for player in before if player in after]
+    if not staying:
+        raise RuleError(SEATING_NOBODY_STAYS)
+    kept = [player for player in after if player in before]
+    start = kept.index(staying[0])
+    if kept[start:] + kept[:start] != staying:
+        raise RuleError(SEATING_ORDER, players=", ".join(staying))
 
 
 def read_match(source: str | bytes | Mapping[str, Any]) -> Match:
@@ -279,6 +433,9 @@ def read_match(source: str | bytes | Mapping[str, Any]) -> Match:
         rounds = []
     if not isinstance(rounds, list | tuple):
         raise MatchFileError(MUST_BE_LIST, field="rounds")
+    if header.seating_changes and header.seating_changes[-1].before_round > len(rounds) + 1:
+        number = header.seating_changes[-1].before_round
+        raise MatchFileError(SEATING_TOO_LATE, round=number, number=number, rounds=len(rounds))
     return Match(
         header, tuple(read_round(raw, header, number) for number, raw in enumerate(rounds, 1))
     )
@@ -287,9 +444,9 @@ def read_match(source: str | bytes | Mapping[str, Any]) -> Match:
 def read_round(raw: Any, header: MatchHeader, number: int | None = None) -> RoundRecord:
     """One round of the document; errors carry ``number`` as their round."""
     try:
-        return _read_round(raw, header, number)
+        return _read_round(raw, header.at_round(number), number)
     except RefereeError as error:
-        raise error.at(round=number) from None
+        raise _not_seated(error, header, number).at(round=number) from None
 
 
 def read_turn(
@@ -297,9 +454,19 @@ def read_turn(
 ) -> Turn:
     """One turn; errors carry ``round`` and ``number`` (the turn's 1-based index)."""
     try:
-        return _read_turn(raw, header)
+        return _read_turn(raw, header.at_round(round))
     except RefereeError as error:
-        raise error.at(round=round, turn=number) from None
+        raise _not_seated(error, header, round).at(round=round, turn=number) from None
+
+
+def _not_seated(error: RefereeError, header: MatchHeader, number: int | None) -> RefereeError:
+    """An unknown player who is a player of the match, but not seated in round ``number``,
+    is named as such."""
+    name = error.reason.params.get("name")
+    if error.reason.key != UNKNOWN_PLAYER or number is None or name not in header.everyone:
+        return error
+    players = ", ".join(header.seating(number))
+    return MatchFileError(NOT_SEATED, name=name, number=number, players=players)
 
 
 def _read_round(raw: Any, header: MatchHeader, number: int | None) -> RoundRecord:
@@ -513,13 +680,20 @@ def dump_round(record: RoundRecord, players: Sequence[str] = ()) -> dict[str, An
 
 
 def dump_header(header: MatchHeader) -> dict[str, Any]:
-    return {
+    out: dict[str, Any] = {
         "format": FORMAT,
         "rules": header.rules.id,
         "options": dict(header.options),
         "players": list(header.players),
         "first_dealer": header.first_dealer,
     }
+    if header.seating_changes:
+        out["seating_changes"] = [dump_seating_change(c) for c in header.seating_changes]
+    return out
+
+
+def dump_seating_change(change: SeatingChange) -> dict[str, Any]:
+    return {"before_round": change.before_round, "players": list(change.players)}
 
 
 def dump_match(match: Match) -> dict[str, Any]:
@@ -534,15 +708,18 @@ __all__ = [
     "Match",
     "MatchHeader",
     "RoundRecord",
+    "SeatingChange",
     "Turn",
     "dump_cards",
     "dump_header",
     "dump_match",
     "dump_round",
+    "dump_seating_change",
     "dump_turn",
     "load_document",
     "read_header",
     "read_match",
     "read_round",
     "read_turn",
+    "verify_seating",
 ]

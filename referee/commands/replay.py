@@ -23,7 +23,7 @@ from referee.errors import MatchFileError, RefereeError
 from referee.messages import define_message
 
 if TYPE_CHECKING:
-    from referee.match import MatchState, RoundResult
+    from referee.match import MatchState, Reseating, RoundResult
 
 CANNOT_READ = define_message("cli.cannot_read", "cannot read {path}: {problem}")
 
@@ -88,16 +88,38 @@ def describe_round(result: RoundResult) -> str:
     return text
 
 
+def _seating_cell(reseating: Reseating, player: str, running: dict[str, int]) -> str:
+    if player in reseating.joined:
+        return f"joins at {running[player]}"
+    if player in reseating.left:
+        return "leaves"
+    return ""
+
+
 def score_sheet(state: MatchState) -> str:
     """The match as a score sheet: one line per round with running totals."""
-    players = list(state.players)
+    players = list(state.everyone)
     rules = state.rules
-    lines = [f"{rules.name} ({rules.id}), {rules.describe_goal()}: {', '.join(players)}", ""]
-    running = {player: 0 for player in players}
+    seated = state.header.players
+    lines = [f"{rules.name} ({rules.id}), {rules.describe_goal()}: {', '.join(seated)}", ""]
+    running: dict[str, int] = {player: 0 for player in seated}
     rows: list[list[str]] = [["round", "dealer", "outcome", *players]]
-    for result in state.rounds:
+    reseatings = {reseating.before_round: reseating for reseating in state.reseatings}
+    for number in range(1, state.next_round + 1):
+        reseating = reseatings.get(number)
+        if reseating is not None:
+            running.update(reseating.starting_totals)
+            rows.append(
+                ["", "", "seating", *(_seating_cell(reseating, p, running) for p in players)]
+            )
+        if number == state.next_round:
+            break
+        result = state.rounds[number - 1]
         cells = []
         for player in players:
+            if player not in result.scores:
+                cells.append("")
+                continue
             running[player] += result.scores[player]
             cells.append(f"{result.scores[player]:+d} = {running[player]}")
         rows.append([str(result.number), result.dealer, describe_round(result), *cells])

@@ -104,9 +104,10 @@ class MatchProgress:
     history: tuple[Mapping[str, int], ...] = ()
 
     def target_reached(self, target: int) -> bool:
-        """Whether some total has reached ``target``, after this round or an earlier one."""
+        """Whether some total has reached ``target``, after this round or an earlier one
+        (a player who joined later has no total in the rounds before)."""
         return any(
-            totals[player] >= target
+            totals.get(player, target - 1) >= target
             for totals in (*self.history, self.totals)
             for player in self.players
         )
@@ -431,6 +432,12 @@ class Ruleset:
     def endings(self) -> frozenset[Ending]:
         """How a round may end (the endings its round form offers)."""
         return frozenset(choice.ending for choice in self.round_form.endings)
+
+    @property
+    def seating_may_change(self) -> bool:
+        """Whether players may join or leave a match between rounds (not in a game for an
+        exact number of players, such as gin)."""
+        return self.min_players != self.max_players
 
     @property
     def jokers(self) -> bool:

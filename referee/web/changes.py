@@ -23,6 +23,7 @@ from referee.match import MATCH_OVER, MatchState
 from referee.round import RoundInProgress
 from referee.rulesets import Ruleset
 from referee.web import matchlog, writes
+from referee.web import seating as seating_module
 from referee.web.extensions import db
 from referee.web.forms import NAME_MAX, OPTION_LIMITS, OPTION_MESSAGES
 from referee.web.models import CardTable, Match, MatchPlayer, Player, Round, now
@@ -52,8 +53,29 @@ def verify_round(match: Match, entry: dict[str, Any], number: int) -> tuple[Matc
             raise
     else:
         return state, []
-    state = matchlog.verify(match, rounds[:number])
+    state = matchlog.verify(match, rounds[:number], seating_until(match, number))
     return state, list(range(number + 1, len(rounds) + 1))
+
+
+def seating_until(match: Match, number: int) -> list[dict[str, Any]]:
+    """The match's seating changes up to round ``number`` (those after it go with the rounds
+    after it)."""
+    return [
+        dict(change)
+        for change in match.seating_changes or ()
+        if isinstance(change.get("before_round"), int) and change["before_round"] <= number
+    ]
+
+
+def cut_seating(match: Match, number: int) -> None:
+    """Undo the seating changes made after round ``number`` (its later rounds are gone)."""
+    kept = seating_until(match, number)
+    if kept != list(match.seating_changes or ()):
+        seating_module.update_seats(match, kept, _no_new_player)
+
+
+def _no_new_player(name: str) -> Player:
+    raise AssertionError(f"cutting seating changes seats nobody new ({name})")
 
 
 def save_round(
@@ -84,6 +106,7 @@ def save_round(
         if remove_after:  # the corrected round ends the match: the rounds after it go
             for later in [r for r in match.stored_rounds if r.number > stored.number]:
                 writes.remove_round(match, later)
+            cut_seating(match, stored.number)
         writes.changed_round(match, stored)
         writes.keep_receipt(once, location)
     if state is not None:
@@ -134,9 +157,13 @@ def is_last_round(match: Match, stored: Round) -> bool:
 def remove_last_round(
     match: Match, stored: Round, *, once: str | None = None, location: str = "", via: str = "t"
 ) -> None:
-    """Delete the last round softly: it stays stored, restorable while it would be the last."""
+    """Delete the last round softly: it stays stored, restorable while it would be the last.
+
+    A change of seating made after it is undone with it (it came after that round).
+    """
     writes.record(match, stored, "deleted", stored.entry, None, via)
     stored.deleted_at = now()
+    cut_seating(match, stored.number)
     writes.changed_round(match, stored)
     writes.keep_receipt(once, location)
     db.session.commit()
@@ -236,6 +263,59 @@ def end_live_round(
     matchlog.remember(match, state)
     db.session.commit()
     return stored
+
+
+# -- who sits at the table ------------------------------------------------------------------
+
+
+class SeatingRefused(ValueError):
+    """A change of seating the app refuses before asking the engine, in words."""
+
+
+def reseat(
+    match: Match,
+    seated: Sequence[str],
+    *,
+    once: str | None = None,
+    location: str = "",
+) -> Any:
+    """From the next round on, ``seated`` sit at the table (clockwise); returns the replay.
+
+    Only between rounds: not before round 1 (the setup says who plays), not while a round
+    is being played live.  A change made since the last round is replaced (two joins
+    before one round are one change; a newcomer who leaves before playing undoes the
+    join).  The engine checks the rest (:func:`referee.matchfile.verify_seating`) and
+    replays the match; its refusal is raised and nothing is saved.
+    """
+    number = match.next_round_number
+    if match.live_round is not None:
+        raise SeatingRefused(
+            gettext("A round is being played: players join or leave between rounds.")
+        )
+    if not match.complete_rounds:
+        raise SeatingRefused(
+            gettext("Before the first round, change the players in the match's setup.")
+        )
+    seated = list(seated)
+    stored = [dict(change) for change in match.seating_changes or ()]
+    kept = [change for change in stored if change.get("before_round") != number]
+    if seated != match.seating_at(number - 1):
+        kept.append({"before_round": number, "players": seated})
+    state = matchlog.verify(match, matchlog.entries(match), kept)
+    by_name = {player.name: player for player in match.table.players}
+
+    def player_for(name: str) -> Player:
+        if name not in by_name:
+            by_name[name] = Player(table=match.table, name=name)
+            db.session.add(by_name[name])
+        return by_name[name]
+
+    seating_module.update_seats(match, kept, player_for)
+    writes.changed(match)
+    writes.keep_receipt(once, location)
+    matchlog.remember(match, state)
+    db.session.commit()
+    return state
 
 
 # -- matches --------------------------------------------------------------------------------

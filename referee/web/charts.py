@@ -88,7 +88,8 @@ def running_totals(sheet: Sheet) -> LineChart | None:
     if not sheet.rows:
         return None
     steps: list[dict[str, int]] = [dict.fromkeys(sheet.players, 0)]
-    steps += [row.running for row in sheet.rows]
+    for row in sheet.rows:  # a player not seated in a round keeps their line level
+        steps.append({**steps[-1], **row.running})
     if sheet.bonuses:
         steps.append(dict(sheet.totals))
     values = [step[name] for step in steps for name in sheet.players]

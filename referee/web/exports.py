@@ -26,7 +26,7 @@ from sqlalchemy.orm import selectinload
 
 from referee.errors import RefereeError
 from referee.matchfile import dump_match, read_match
-from referee.web import i18n, matchlog
+from referee.web import i18n, matchlog, seating
 from referee.web.extensions import db
 from referee.web.forms import NAME_MAX, OPTION_LIMITS, OPTION_MESSAGES
 from referee.web.labels import ruleset_name
@@ -65,8 +65,8 @@ def match_csv(sheet: Sheet) -> str:
     for row in sheet.rows:
         writer.writerow(
             [row.number, _cell(row.dealer), _cell(row.outcome), _cell(", ".join(row.winners))]
-            + [row.scores[name] for name in players]
-            + [row.running[name] for name in players]
+            + [row.scores.get(name, "") for name in players]  # blank: not seated then
+            + [row.running.get(name, "") for name in players]
         )
     blank = ["", "", ""]
     if sheet.bonuses:
@@ -87,6 +87,7 @@ class Standing:
     name: str
     total: int
     winner: bool
+    note: str = ""  # "left before round 5": a player who left keeps their total, cannot win
 
 
 def standings(sheet: Sheet) -> list[Standing]:
@@ -100,7 +101,10 @@ def standings(sheet: Sheet) -> list[Standing]:
         winner = name in sheet.winners
         same = found and found[-1].total == total and found[-1].winner == winner
         place = found[-1].place if same else index + 1
-        found.append(Standing(place, name, total, winner))
+        note = ""
+        if name in sheet.left:
+            note = gettext("left before round %(number)s", number=sheet.left[name])
+        found.append(Standing(place, name, total, winner, note))
     return found
 
 
@@ -126,7 +130,8 @@ def results_text(match: Match, table: CardTable, sheet: Sheet) -> str:
     lines = [title, subtitle, ""]
     for standing in standings(sheet):
         mark = "🏆" if standing.winner else f"{standing.place}."
-        lines.append(f"{mark} {standing.name} {standing.total}")
+        note = f" ({standing.note})" if standing.note else ""
+        lines.append(f"{mark} {standing.name} {standing.total}{note}")
     if sheet.finished and sheet.winners:
         lines += [
             "",
@@ -280,6 +285,8 @@ def _read_match(raw: Any, spelling: dict[str, str]) -> ImportedMatch:
         canonical = dump_match(matchlog.call_engine(read_match, raw))
     except RefereeError as error:
         raise TableRefused(i18n.error_text(error)) from None
+    for name in seating.everyone(canonical)[len(canonical["players"]) :]:
+        _refuse_name(name, spelling)  # the players who joined later
     seen_replay = matchlog.replayed(canonical)
     if seen_replay.error is not None:
         raise TableRefused(i18n.error_text(seen_replay.error))
@@ -315,7 +322,9 @@ def create_table(name: str, players: Sequence[str], matches: Sequence[ImportedMa
 
     def player(player_name: str) -> Player:
         if player_name not in by_name:
+            # added by itself: a player of no match is reached by no cascade
             by_name[player_name] = Player(table=table, name=player_name)
+            db.session.add(by_name[player_name])
         return by_name[player_name]
 
     for player_name in players:
@@ -331,8 +340,7 @@ def create_table(name: str, players: Sequence[str], matches: Sequence[ImportedMa
             created_at=imported.started or imported_at,
             archived_at=imported.archived,
         )
-        for seat, player_name in enumerate(document["players"]):
-            match.seats.append(MatchPlayer(seat=seat, player=player(player_name)))
+        seating.seat_players(match, document, player)
         for number, (entry, played) in enumerate(
             zip(document["rounds"], imported.played, strict=True), start=1
         ):

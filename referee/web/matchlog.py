@@ -48,24 +48,34 @@ STORED_UNREADABLE = define_message(
 )
 
 
-def header(match: Match) -> dict[str, Any]:
-    return {
+def header(match: Match, seating_changes: Sequence[Any] | None = None) -> dict[str, Any]:
+    """The match file's header (``seating_changes`` instead of the stored ones when given)."""
+    head: dict[str, Any] = {
         "format": FORMAT,
         "rules": match.rules,
         "options": dict(match.options or {}),
         "players": match.player_names,
         "first_dealer": match.first_dealer,
     }
+    changes = match.seating_changes if seating_changes is None else seating_changes
+    if changes:
+        head["seating_changes"] = [dict(change) for change in changes]
+    return head
 
 
-def document(match: Match, rounds: Sequence[dict[str, Any]] | None = None) -> dict[str, Any]:
+def document(
+    match: Match,
+    rounds: Sequence[dict[str, Any]] | None = None,
+    seating_changes: Sequence[Any] | None = None,
+) -> dict[str, Any]:
     """The match document: its header and its complete rounds (or ``rounds`` instead).
 
     Stored rounds come out in canonical form (a fresh copy); a stored round that
     cannot be read raises :class:`RefereeError` naming it.  ``rounds`` given are
     passed as they are: the engine reads them when it replays the document.
+    ``seating_changes`` given replace the stored ones.
     """
-    doc = header(match)
+    doc = header(match, seating_changes)
     return doc | {"rounds": entries(match) if rounds is None else list(rounds)}
 
 
@@ -193,7 +203,7 @@ def _stored_key(head: dict[str, Any], entries: Sequence[Any]) -> str:
     return hashlib.sha256(text.encode()).hexdigest()
 
 
-HEADER_KEYS = ("format", "rules", "options", "players", "first_dealer")
+HEADER_KEYS = ("format", "rules", "options", "players", "first_dealer", "seating_changes")
 
 
 def stored_outlook(head: dict[str, Any], stored: Sequence[tuple[int, Any]]) -> Outlook:
@@ -220,7 +230,7 @@ def stored_outlook(head: dict[str, Any], stored: Sequence[tuple[int, Any]]) -> O
 def replayed(doc: dict[str, Any]) -> Outlook:
     """A whole match document replayed (or why it cannot be), through the same cache."""
     rounds = doc.get("rounds") or []
-    head = {key: doc.get(key) for key in HEADER_KEYS}
+    head = {key: doc.get(key) for key in HEADER_KEYS if key in doc}
     return stored_outlook(head, list(enumerate(rounds, start=1)))
 
 
@@ -252,9 +262,12 @@ def remember(match: Match, state: MatchState) -> None:
         pass
 
 
-def verify(match: Match, rounds: Sequence[dict[str, Any]]) -> MatchState:
-    """Replay the match with ``rounds`` as its rounds; raise RefereeError if that breaks."""
-    return replay(document(match, rounds))
+def verify(
+    match: Match, rounds: Sequence[dict[str, Any]], seating_changes: Sequence[Any] | None = None
+) -> MatchState:
+    """Replay the match with ``rounds`` as its rounds (and ``seating_changes`` when given);
+    raise RefereeError if that breaks."""
+    return replay(document(match, rounds, seating_changes))
 
 
 def verify_header(doc: dict[str, Any]) -> MatchState:

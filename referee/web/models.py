@@ -91,6 +91,8 @@ class Match(Model):
     archived_at: Mapped[datetime | None] = mapped_column(sa.DateTime(timezone=True))
     # Restorable for DELETED_MATCH_LIFETIME, then purged; out of the list and the statistics.
     deleted_at: Mapped[datetime | None] = mapped_column(sa.DateTime(timezone=True), index=True)
+    # The match file's "seating_changes" (players who joined or left between rounds), or None.
+    seating_changes: Mapped[list[dict[str, Any]] | None] = mapped_column(sa.JSON)
 
     __mapper_args__ = {"version_id_col": version, "version_id_generator": False}
 
@@ -129,7 +131,35 @@ class Match(Model):
 
     @property
     def player_names(self) -> list[str]:
+        """The players seated in round 1, clockwise (the match file's ``players``)."""
+        return [seat.player.name for seat in self.seats if seat.joined_round is None]
+
+    @property
+    def everyone(self) -> list[str]:
+        """Everyone who has sat at the table: round 1's players, then who joined."""
         return [seat.player.name for seat in self.seats]
+
+    def seating_at(self, number: int) -> list[str]:
+        """The players seated in round ``number``, clockwise."""
+        seated = self.player_names
+        for change in self.seating_changes or ():
+            if isinstance(change, dict) and _int(change.get("before_round")) <= number:
+                seated = [str(name) for name in change.get("players") or ()]
+        return seated
+
+    @property
+    def seated_names(self) -> list[str]:
+        """The players seated for the next round."""
+        return self.seating_at(self.next_round_number)
+
+    @property
+    def pending_seating(self) -> dict[str, Any] | None:
+        """The seating change made since the last round, before the next (None if none)."""
+        changes = self.seating_changes or []
+        last = changes[-1] if changes else None
+        if isinstance(last, dict) and _int(last.get("before_round")) == self.next_round_number:
+            return last
+        return None
 
     @property
     def complete_rounds(self) -> list[Round]:
@@ -145,8 +175,17 @@ class Match(Model):
         return len(self.complete_rounds) + 1
 
 
+def _int(value: Any) -> int:
+    return value if isinstance(value, int) and not isinstance(value, bool) else 1 << 30
+
+
 class MatchPlayer(Model):
-    """A player's seat in a match; seats are numbered clockwise from 0."""
+    """A player's seat in a match; seats are numbered clockwise from 0.
+
+    A player who joined later has ``joined_round`` (the round before which they first
+    joined) and a seat numbered after round 1's: where they sit is the match's
+    ``seating_changes``.
+    """
 
     __tablename__ = "match_players"
     __table_args__ = (sa.UniqueConstraint("match_id", "player_id"),)
@@ -154,6 +193,7 @@ class MatchPlayer(Model):
     match_id: Mapped[int] = mapped_column(sa.ForeignKey("matches.id"), primary_key=True)
     seat: Mapped[int] = mapped_column(primary_key=True)
     player_id: Mapped[int] = mapped_column(sa.ForeignKey("players.id"), index=True)
+    joined_round: Mapped[int | None]
 
     match: Mapped[Match] = relationship(back_populates="seats")
     player: Mapped[Player] = relationship()

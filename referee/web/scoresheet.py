@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from referee.errors import RefereeError
-from referee.match import MatchState, RoundResult
+from referee.match import MatchState, Reseating, RoundResult
 from referee.rulesets import Ruleset, find_ruleset
 from referee.web.cardview import CardFace, picker_deck
 from referee.web.labels import outcome_key, outcome_label
@@ -23,6 +23,7 @@ class SheetRow:
     scores: dict[str, int]
     running: dict[str, int]
     result: RoundResult | None = None  # the replayed round: its verdicts (notes) and detail
+    seating: Reseating | None = None  # who joined or left just before this round
 
 
 @dataclass
@@ -36,6 +37,10 @@ class Sheet:
     winners: list[str] = field(default_factory=list)
     next_dealer: str | None = None
     leaders: list[str] = field(default_factory=list)
+    seated: list[str] = field(default_factory=list)  # at the table for the next round
+    pending: Reseating | None = None  # who joined or left since the last round
+    joined: dict[str, int] = field(default_factory=dict)  # a newcomer: the round they joined
+    left: dict[str, int] = field(default_factory=dict)  # who is gone: the round they left before
 
     @property
     def target(self) -> int | None:
@@ -62,16 +67,28 @@ def ruleset_of(match: Match) -> Ruleset | None:
 
 
 def build(match: Match, state: MatchState | None) -> Sheet:
-    players = match.player_names
-    sheet = Sheet(players=players, rules=ruleset_of(match))
+    """The score sheet: a column for everyone who has sat at the table; a round's cells only
+    for the players seated in it (a newcomer's running total starts at their starting total)."""
     if state is None:
-        return sheet
+        return Sheet(players=match.everyone, rules=ruleset_of(match), seated=match.seated_names)
+    players = list(state.everyone)
+    sheet = Sheet(players=players, rules=ruleset_of(match), seated=list(state.players))
     stored = {r.number: r for r in match.complete_rounds}
-    running = dict.fromkeys(players, 0)
+    reseatings = {reseating.before_round: reseating for reseating in state.reseatings}
+    running = dict.fromkeys(state.header.players, 0)
+    for reseating in state.reseatings:
+        for name in reseating.joined:
+            sheet.joined.setdefault(name, reseating.before_round)
+            sheet.left.pop(name, None)
+        for name in reseating.left:
+            sheet.left[name] = reseating.before_round
     for result in state.rounds:
-        scores = {name: int(dict(result.scores).get(name, 0)) for name in players}
-        for name in players:
-            running[name] += scores[name]
+        seating = reseatings.get(result.number)
+        if seating is not None:
+            running.update(seating.starting_totals)
+        scores = {name: int(score) for name, score in result.scores.items()}
+        for name, score in scores.items():
+            running[name] += score
         sheet.rows.append(
             SheetRow(
                 number=result.number,
@@ -81,22 +98,26 @@ def build(match: Match, state: MatchState | None) -> Sheet:
                 outcome_key=outcome_key(result),
                 winners=list(result.winners),
                 scores=scores,
-                running=dict(running),
+                running={name: running[name] for name in scores},
                 result=result,
+                seating=seating,
             )
         )
+    sheet.pending = reseatings.get(state.next_round)
+    if sheet.pending is not None:
+        running.update(sheet.pending.starting_totals)
     sheet.totals = {name: int(dict(state.totals).get(name, 0)) for name in players}
     sheet.bonuses = {
-        name: sheet.totals[name] - running[name]
+        name: sheet.totals[name] - running.get(name, 0)
         for name in players
-        if sheet.totals[name] != running[name]
+        if sheet.totals[name] != running.get(name, 0)
     }  # the match-end bonuses (the engine adds them to the totals only)
     sheet.finished = bool(state.finished)
     sheet.winners = list(state.winners)
     sheet.next_dealer = None if sheet.finished else state.next_dealer
     if sheet.rows:
-        best = max(sheet.totals.values())
-        sheet.leaders = [name for name in players if sheet.totals[name] == best]
+        best = max(sheet.totals[name] for name in sheet.seated)
+        sheet.leaders = [name for name in sheet.seated if sheet.totals[name] == best]
     return sheet
 
 

@@ -100,10 +100,13 @@ class MatchLog:
     deleted: bool = False
     seats: list[tuple[int, int, str]] = field(default_factory=list)  # seat, player id, name
     rounds: list[tuple[int, Any, datetime]] = field(default_factory=list)  # number, entry, when
+    seating_changes: Any = None
+    joined: set[int] = field(default_factory=set)  # the seats of players who joined later
 
     @property
     def names(self) -> list[str]:
-        return [name for _seat, _player, name in self.seats]
+        """The players seated in round 1 (the match file's ``players``)."""
+        return [name for seat, _player, name in self.seats if seat not in self.joined]
 
 
 @dataclass
@@ -123,6 +126,8 @@ def replay(log: MatchLog) -> matchlog.Outlook:
         "players": log.names,
         "first_dealer": log.first_dealer,
     }
+    if log.seating_changes:
+        header["seating_changes"] = log.seating_changes
     try:
         header["options"] = dict(log.options or {})
     except (TypeError, ValueError):
@@ -182,9 +187,9 @@ def _seat_figures(state: Any, name: str) -> dict[str, Any]:
     if state is None:
         return figures
     for result in state.rounds:
-        if result.is_void:
+        if result.is_void or name not in result.scores:  # void, or not seated in that round
             continue
-        score = int(result.scores.get(name, 0))
+        score = int(result.scores[name])
         won = name in result.winners
         figures["rounds"] += 1
         figures["points"] += score
@@ -212,8 +217,17 @@ def _seat_figures(state: Any, name: str) -> dict[str, Any]:
 # -- reading the log and writing the summary, on one connection ------------------------------
 
 
-def read_log(connection: Connection, match_id: int) -> MatchLog | None:
-    """The match as stored (None if there is no such match): two queries."""
+def read_log(connection: Connection, match_id: int, *, seating: bool = True) -> MatchLog | None:
+    """The match as stored (None if there is no such match): two queries.
+
+    ``seating`` false: the database is older than the seating changes (migration
+    ``0005_history``'s backfill runs before ``0006_seating`` adds them).
+    """
+    seating_columns = (
+        [MATCHES.c.seating_changes, SEATS.c.joined_round]
+        if seating
+        else [sa.null().label("seating_changes"), sa.null().label("joined_round")]
+    )
     rows = connection.execute(
         sa.select(
             MATCHES.c.table_id,
@@ -223,6 +237,7 @@ def read_log(connection: Connection, match_id: int) -> MatchLog | None:
             MATCHES.c.created_at,
             MATCHES.c.archived_at,
             MATCHES.c.deleted_at,
+            *seating_columns,
             SEATS.c.seat,
             SEATS.c.player_id,
             PLAYERS.c.name,
@@ -248,6 +263,8 @@ def read_log(connection: Connection, match_id: int) -> MatchLog | None:
         archived=first.archived_at is not None,
         deleted=first.deleted_at is not None,
         seats=[(row.seat, row.player_id, row.name) for row in rows if row.seat is not None],
+        seating_changes=first.seating_changes,
+        joined={row.seat for row in rows if row.joined_round is not None},
     )
     log.rounds = [
         (row.number, row.entry, row.created_at)
@@ -301,8 +318,9 @@ def refresh(connection: Connection, match_id: int) -> Derived | None:
 def refresh_all(connection: Connection) -> int:
     """Recompute every match's summary and every total (the migration's backfill)."""
     ids = connection.execute(sa.select(MATCHES.c.id).order_by(MATCHES.c.id)).scalars().all()
+    columns = {column["name"] for column in sa.inspect(connection).get_columns("matches")}
     for match_id in ids:
-        log = read_log(connection, match_id)
+        log = read_log(connection, match_id, seating="seating_changes" in columns)
         write(connection, match_id, derive(log) if log is not None else None, totals=False)
     rebuild_totals(connection)
     return len(ids)
@@ -516,6 +534,7 @@ MATCH_LOG = (
     "created_at",
     "archived_at",
     "deleted_at",
+    "seating_changes",
 )
 
 

@@ -49,7 +49,7 @@ def live_of(match: Match, state: Any) -> dict[str, Any]:
         "started": match.live_round is not None,
         "turns": turns,
         "table": table_view(state),
-        "hand_sizes": {name: state.hand_size(name) for name in match.player_names},
+        "hand_sizes": {name: state.hand_size(name) for name in state.players},
         "out": state.out,
         "over": state.is_over,
         "next_player": None if state.is_over else next_player(state, turns),

@@ -14,7 +14,9 @@ from referee.web import changes, i18n, labels, matchlog, scoresheet, versions
 from referee.web.access import EDIT, Access, open_match
 from referee.web.api import core, schemas
 from referee.web.api.base import ApiBlueprint, engine_call
+from referee.web.forms import NAME_MAX
 from referee.web.models import Match, Round
+from referee.web.names import clean_name, name_key
 
 blp = ApiBlueprint(
     "api_matches",
@@ -63,6 +65,8 @@ def scoreboard_of(match: Match) -> dict[str, Any]:
         "winners": sheet.winners,
         "next_dealer": sheet.next_dealer,
         "leaders": sheet.leaders,
+        "seated": sheet.seated,
+        "seating_changes": [dict(change) for change in match.seating_changes or ()],
         "live": {"number": live.number, "turns": len(live.entry.get("turns", []))}
         if live is not None
         else None,
@@ -366,4 +370,42 @@ def remove_round(mode: str | None, key: str | None, match_id: int, number: int) 
     changes.remove_last_round(
         match, stored, once=token, location=core.receipt_location(200, match_path(access, match))
     )
+    return with_etag(scoreboard_of(match), match)
+
+
+@blp.table_route(MATCH + "/seating", methods=["PUT"])
+@blp.arguments(schemas.Seating, example={"players": ["Budi", "Dewi", "Siti"]})
+@blp.response(200, schemas.Scoreboard)
+@blp.errors(404, 409, 422, 428, writes=True)
+@engine_call
+def reseat(asked: dict[str, Any], mode: str | None, key: str | None, match_id: int) -> Any:
+    """A late player joins, a player leaves: who sits at the table from the next round on.
+
+    Between rounds only (409 before the first round or while a round is played live).
+    The referee refuses (422) a count of players the game does not take, any change in
+    gin, and a new order of the players who stay; a newcomer starts with the lowest
+    total, and the dealer rule is applied to the new seating."""
+    access, match, token, done = write_start(mode, key, match_id)
+    if done is not None:
+        return done
+    known = {name_key(player.name): player.name for player in match.table.players}
+    seated = []
+    for typed in asked["players"]:
+        name = clean_name(typed)
+        if not name or len(name) > NAME_MAX:
+            raise core.ApiError(
+                400,
+                "malformed",
+                gettext("Player names must be 1 to %(max)s letters long.", max=NAME_MAX),
+            )
+        seated.append(known.get(name_key(name), name))
+    try:
+        changes.reseat(
+            match,
+            seated,
+            once=token,
+            location=core.receipt_location(200, match_path(access, match)),
+        )
+    except changes.SeatingRefused as refusal:
+        raise core.conflict(match, str(refusal)) from None
     return with_etag(scoreboard_of(match), match)

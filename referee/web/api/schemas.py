@@ -418,6 +418,17 @@ class Scoreboard(StrictSchema):
     winners = fields.List(fields.String(), required=True)
     next_dealer = fields.String(allow_none=True)
     leaders = fields.List(fields.String(), required=True)
+    seated = fields.List(
+        fields.String(),
+        metadata={"description": "the players at the table for the next round, clockwise"},
+    )
+    seating_changes = fields.List(
+        fields.Dict(),
+        metadata={
+            "description": "the match file's seating_changes: who sits at the table from a"
+            " round on (before_round, players)"
+        },
+    )
     live = fields.Nested(LiveSummary, allow_none=True)
     error = fields.Nested(ErrorBody, allow_none=True)
 
@@ -446,6 +457,20 @@ class RoundEntry(Schema):
     closer = fields.String()
     closing_card = fields.String()
     turns = fields.List(fields.Dict())
+
+
+class Seating(StrictSchema):
+    """Who sits at the table from the next round on."""
+
+    players = fields.List(
+        fields.String(),
+        required=True,
+        metadata={
+            "description": "every player seated from the next round on, clockwise: a new name"
+            " joins (a new player of the table if needed), a name left out leaves",
+            "example": ["Budi", "Dewi", "Siti"],
+        },
+    )
 
 
 class CorrectionQuery(StrictSchema):

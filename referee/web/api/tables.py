@@ -114,7 +114,7 @@ def summary_of(match: Match) -> dict[str, Any]:
     return {
         "id": match.id,
         "rules": match.rules,
-        "players": match.player_names,
+        "players": match.everyone,
         "rounds": len(seen.state.rounds) if seen.state is not None else len(match.complete_rounds),
         "live": live is not None,
         "finished": seen.finished,

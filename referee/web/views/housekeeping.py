@@ -21,7 +21,7 @@ from flask import abort, flash, redirect, request, session, url_for
 from flask_babel import gettext
 from sqlalchemy import or_, select
 
-from referee.renaming import rename_in_round
+from referee.renaming import rename_in_round, rename_in_seating
 from referee.web import writes
 from referee.web.access import KEY_FORMAT, Access, edit_page, open_match, table_blueprint
 from referee.web.extensions import db
@@ -166,6 +166,8 @@ def _rename_everywhere(player: Player, old: str, new: str) -> None:
     for match in matches:
         if match.first_dealer == old:
             match.first_dealer = new
+        if match.seating_changes:
+            match.seating_changes = rename_in_seating(match.seating_changes, old, new)
         for stored in match.stored_rounds:
             entry = rename_in_round(stored.entry, old, new)
             previous = (

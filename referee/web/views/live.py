@@ -117,7 +117,7 @@ def _turn_form(match: Match, state: RoundInProgress, **kwargs: Any) -> FlaskForm
     """The turn form of the ruleset (read from this request unless ``formdata=None``)."""
     form_class = ManipulationTurnForm if _rearranges_table(state) else TurnForm
     form = form_class(**kwargs)
-    form.player.choices = choices([(name, name) for name in match.player_names])
+    form.player.choices = choices([(name, name) for name in state.players])
     return form
 
 
@@ -174,7 +174,7 @@ def _page(
         jokers_used=0
         if _rearranges_table(state)
         else sum(1 for card in state.used_cards if card.is_joker),
-        hand_sizes={name: state.hand_size(name) for name in match.player_names},
+        hand_sizes={name: state.hand_size(name) for name in state.players},
         rows=picker_rows(match),
     )
 
@@ -450,7 +450,7 @@ def discard(access: Access, match_id: int) -> Any:
 @edit_page
 def end(access: Access, match_id: int) -> Any:
     match = open_match(access, match_id)
-    players = match.player_names
+    players = match.seated_names
     turns = _turns(match)
     state, error = _state(match, turns)
     if state is None:

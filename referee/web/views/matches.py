@@ -15,7 +15,7 @@ from referee.matchfile import NOT_A_MATCH, dump_match, load_document, read_match
 from referee.rematch import rematch_dealer
 from referee.rulesets import RULESETS, Ruleset
 from referee.rulesets.base import PLAYER_COUNT, PLAYER_COUNT_EXACT, TurnStyle
-from referee.web import changes, i18n, matchlog, scoresheet, versions, writes
+from referee.web import changes, i18n, matchlog, scoresheet, seating, versions, writes
 from referee.web.access import (
     EDIT,
     Access,
@@ -221,8 +221,9 @@ def rematch(access: Access, match_id: int) -> Any:
         options=dict(match.options or {}),
         first_dealer=rematch_dealer(seen.state),
     )
-    for seat in match.seats:
-        new.seats.append(MatchPlayer(seat=seat.seat, player=seat.player))
+    by_name = {seat.player.name: seat.player for seat in match.seats}
+    for seat, name in enumerate(seen.state.players):  # the seating of the last round
+        new.seats.append(MatchPlayer(seat=seat, player=by_name[name]))
     db.session.add(new)
     db.session.flush()
     location = url_for("matches.scoreboard", match_id=new.id)
@@ -308,6 +309,10 @@ def _import(table: CardTable, form: ImportForm) -> Match | None:
             form.document.errors.append(refusal)
             return None
         canonical = dump_match(matchlog.call_engine(read_match, document))
+        refusal = _refuse_import(table, {"players": seating.everyone(canonical)})
+        if refusal:
+            form.document.errors.append(refusal)
+            return None
         matchlog.replay(canonical)
     except RefereeError as error:
         if error.reason.key == NOT_A_MATCH:
@@ -322,10 +327,13 @@ def _import(table: CardTable, form: ImportForm) -> Match | None:
         options=canonical["options"],
         first_dealer=canonical["first_dealer"],
     )
-    for seat, name in enumerate(canonical["players"]):
-        player = by_name.get(name) or Player(table=table, name=name)
-        by_name[name] = player
-        match.seats.append(MatchPlayer(seat=seat, player=player))
+
+    def player_for(name: str) -> Player:
+        if name not in by_name:
+            by_name[name] = Player(table=table, name=name)
+        return by_name[name]
+
+    seating.seat_players(match, canonical, player_for)
     for number, entry in enumerate(canonical["rounds"], start=1):
         match.stored_rounds.append(Round(number=number, entry=entry))
     db.session.add(match)

@@ -67,7 +67,7 @@ def edit(access: Access, match_id: int, number: int) -> Any:
 
 
 def _round_form(access: Access, match: Match, stored: Round | None) -> Any:
-    players = match.player_names
+    players = match.seating_at(stored.number if stored is not None else match.next_round_number)
     rules = find_ruleset(match.rules)
     form = quick_form_class(rules, players)()
     if stored is not None and request.method == "GET":
@@ -233,7 +233,7 @@ def totals_now(match: Match) -> str:
     seen = matchlog.outlook(match)
     if seen.state is None:
         return ""
-    totals = ", ".join(f"{name} {seen.state.totals.get(name, 0)}" for name in match.player_names)
+    totals = ", ".join(f"{name} {total}" for name, total in seen.state.totals.items())
     return gettext(
         "Totals now: %(totals)s. Your entry is kept below: check it and save again.", totals=totals
     )

@@ -1,0 +1,194 @@
+"""A player joins the match or leaves it, between rounds (edit link only).
+
+Each form names the match's version it was made from: when another phone saved a
+round, or seated someone, meanwhile, nothing is saved and the page answers 409
+with the choice kept.  A join carries a one-time token, so a double tap seats
+the player once.  The engine decides what the table allows (player counts, gin's
+two players, the order of the seats) and what follows (starting total, dealer).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import flash, redirect, url_for
+from flask_babel import gettext
+
+from referee.errors import RefereeError
+from referee.web import changes, i18n, matchlog, scoresheet, writes
+from referee.web.access import Access, edit_page, open_match, table_blueprint
+from referee.web.forms.fields import choices
+from referee.web.forms.seating import JoinForm, LeaveForm
+from referee.web.models import Match
+from referee.web.names import name_key
+from referee.web.views.pages import render_page, to_score_sheet
+from referee.web.views.rounds import totals_now
+
+bp = table_blueprint("seating", __name__)
+SEATING = "/<any(t,v):mode>/<key>/m/<int:match_id>/seating"
+LEAVE = "leave"  # the leave form's fields are prefixed: one page, one id per field
+
+
+def _fill(match: Match, join: JoinForm, leave: LeaveForm) -> None:
+    seated = match.seated_names
+    keys = {name_key(name) for name in seated}
+    others = [p.name for p in match.table.players if name_key(p.name) not in keys]
+    join.player.choices = choices([("", gettext("(a new player)")), *((n, n) for n in others)])
+    join.after.choices = choices([(name, name) for name in seated])
+    if not join.after.data or join.after.data not in seated:
+        join.after.data = seated[-1] if seated else ""  # the last seat of the list
+    leave.player.choices = choices([(name, name) for name in seated])
+    for form in (join, leave):
+        if not form.match_version.data:
+            form.match_version.data = str(match.version)
+
+
+def _page(
+    access: Access,
+    match: Match,
+    join: JoinForm | None = None,
+    leave: LeaveForm | None = None,
+    *,
+    conflict: list[str] | None = None,
+    status: int | None = None,
+) -> Any:
+    join = join or JoinForm(formdata=None)
+    leave = leave or LeaveForm(formdata=None, prefix=LEAVE)
+    _fill(match, join, leave)
+    seen = matchlog.outlook(match)
+    page = render_page(
+        "matches/seating.html",
+        access=access,
+        match=match,
+        sheet=scoresheet.build(match, seen.state),
+        error=seen.error,
+        closed=_closed(match, seen),
+        join=join,
+        leave=leave,
+        conflict=conflict or [],
+    )
+    body = page[0] if isinstance(page, tuple) else page
+    if conflict:
+        return body, 409
+    return (body, status) if status else page
+
+
+def _closed(match: Match, seen: matchlog.Outlook) -> str:
+    """Why nobody can join or leave now (empty when they can)."""
+    if seen.state is None:
+        return gettext("The referee cannot replay this match: correct it first.")
+    if seen.state.finished:
+        return gettext("The match is over.")
+    if match.live_round is not None:
+        return gettext("A round is being played: players join or leave between rounds.")
+    if not match.complete_rounds:
+        return gettext("Before the first round, change the players in the match's setup.")
+    return ""
+
+
+def _conflict(match: Match, form: Any) -> list[str]:
+    """What another phone did since the form was made (nothing: an empty list)."""
+    if writes.version_of(form.match_version) == match.version:
+        return []
+    form.match_version.data = str(match.version)
+    return [
+        gettext("The match was changed on another phone meanwhile."),
+        gettext("At the table now: %(names)s.", names=", ".join(match.seated_names)),
+        totals_now(match),
+    ]
+
+
+@bp.get(SEATING)
+@edit_page
+def show(access: Access, match_id: int) -> Any:
+    return _page(access, open_match(access, match_id))
+
+
+@bp.post(SEATING + "/join")
+@edit_page
+def join(access: Access, match_id: int) -> Any:
+    match = open_match(access, match_id)
+    form = JoinForm()
+    if done := writes.receipt(form.once.data):
+        flash(gettext("Done already."))
+        return redirect(done)
+    if not form.validate_on_submit():
+        return _page(access, match, join=form, status=400)
+    if closed := _closed(match, matchlog.outlook(match)):
+        form.player.errors = [closed]
+        return _page(access, match, join=form, status=400)
+    if conflict := _conflict(match, form):
+        return _page(access, match, join=form, conflict=conflict)
+    typed = form.new_name.data or form.player.data or ""
+    known = {name_key(p.name): p.name for p in match.table.players}
+    name = known.get(name_key(typed), typed) if typed else ""
+    seated = list(match.seated_names)
+    if not name:
+        form.player.errors = [gettext("Choose a player or write a new name.")]
+        return _page(access, match, join=form, status=400)
+    if name in seated:
+        form.player.errors = [gettext("%(name)s is at the table already.", name=name)]
+        return _page(access, match, join=form, status=400)
+    after = form.after.data if form.after.data in seated else seated[-1]
+    seated.insert(seated.index(after) + 1, name)
+    location = url_for("matches.scoreboard", match_id=match.id)
+    try:
+        state = changes.reseat(match, seated, once=form.once.data, location=location)
+    except changes.SeatingRefused as refusal:
+        form.player.errors = [str(refusal)]
+        return _page(access, match, join=form, status=400)
+    except RefereeError as error:
+        form.player.errors = [i18n.error_text(error, where=False)]
+        return _page(access, match, join=form, status=400)
+    start = state.totals.get(name, 0)
+    flash(
+        gettext(
+            "%(name)s joins from round %(number)s with %(points)s points; %(dealer)s deals.",
+            name=name,
+            number=state.next_round,
+            points=start,
+            dealer=state.next_dealer,
+        )
+    )
+    return to_score_sheet(access, match)
+
+
+@bp.post(SEATING + "/leave")
+@edit_page
+def leave(access: Access, match_id: int) -> Any:
+    match = open_match(access, match_id)
+    form = LeaveForm(prefix=LEAVE)
+    if not form.validate_on_submit():
+        return _page(access, match, leave=form, status=400)
+    seated = list(match.seated_names)
+    name = form.player.data or ""
+    if name not in seated and name in match.everyone:  # asked twice (or by two phones): done
+        flash(gettext("%(name)s has left the table.", name=name))
+        return to_score_sheet(access, match)
+    if closed := _closed(match, matchlog.outlook(match)):
+        form.player.errors = [closed]
+        return _page(access, match, leave=form, status=400)
+    if conflict := _conflict(match, form):
+        return _page(access, match, leave=form, conflict=conflict)
+    if name not in seated:
+        form.player.errors = [gettext("Choose who leaves.")]
+        return _page(access, match, leave=form, status=400)
+    seated.remove(name)
+    try:
+        state = changes.reseat(match, seated)
+    except changes.SeatingRefused as refusal:
+        form.player.errors = [str(refusal)]
+        return _page(access, match, leave=form, status=400)
+    except RefereeError as error:
+        form.player.errors = [i18n.error_text(error, where=False)]
+        return _page(access, match, leave=form, status=400)
+    flash(
+        gettext(
+            "%(name)s leaves the table with %(points)s points; %(dealer)s deals round %(number)s.",
+            name=name,
+            points=state.totals.get(name, 0),
+            dealer=state.next_dealer,
+            number=state.next_round,
+        )
+    )
+    return to_score_sheet(access, match)
