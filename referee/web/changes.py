@@ -193,6 +193,28 @@ def record_turn(
     db.session.commit()
 
 
+def correct_turns(
+    match: Match,
+    stored: Round,
+    turns: list[dict[str, Any]],
+    *,
+    state: Any = None,
+    once: str | None = None,
+    location: str = "",
+    via: str = "t",
+) -> None:
+    """Store a round's turns after a correction of one of them, already replayed by the caller
+    (the live round's own check, or the whole match for a finished round: ``state``)."""
+    before = copy.deepcopy(stored.entry)
+    stored.entry = {**stored.entry, "turns": turns}
+    writes.record(match, stored, "turn-corrected", before, stored.entry, via)
+    writes.changed_round(match, stored)
+    writes.keep_receipt(once, location)
+    if state is not None:
+        matchlog.remember(match, state)
+    db.session.commit()
+
+
 def take_back_turn(match: Match, *, once: str | None = None, location: str = "") -> bool:
     """Remove the last turn (with it the live round, when it was the first); False if none."""
     stored = match.live_round

@@ -22,9 +22,19 @@ log = logging.getLogger(__name__)
 
 
 def register(app: Flask) -> None:
-    from referee.web.views import history, housekeeping, live, main, matches, rounds, tables, tools
+    from referee.web.views import (
+        history,
+        housekeeping,
+        live,
+        main,
+        matches,
+        rounds,
+        tables,
+        tools,
+        turns,
+    )
 
-    for module in (main, tables, matches, rounds, live, tools, housekeeping, history):
+    for module in (main, tables, matches, rounds, live, turns, tools, housekeeping, history):
         app.register_blueprint(module.bp)
     summary.install()
 

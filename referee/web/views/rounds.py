@@ -15,7 +15,7 @@ from referee.errors import RefereeError
 from referee.matchfile import NOT_A_MATCH, ROUND_NOT_OBJECT, load_document, read_header
 from referee.rulesets import find_ruleset
 from referee.scoring import Ending
-from referee.web import audit, changes, i18n, matchlog, writes
+from referee.web import audit, changes, i18n, jsontext, matchlog, writes
 from referee.web.access import Access, edit_page, open_match, table_blueprint, table_page
 from referee.web.feedback import field_cards, show_error
 from referee.web.forms import ActionForm, RoundJsonForm
@@ -266,7 +266,7 @@ def edit_json(access: Access, match_id: int, number: int) -> Any:
             rounds[number - 1] = entry
             state = matchlog.verify(match, rounds)
         except RefereeError as error:
-            form.entry.errors.append(i18n.error_text(error))
+            form.entry.errors.append(jsontext.problem(form.entry.data) or i18n.error_text(error))
         else:
             changes.save_round(match, stored, entry, state=state, via=access.mode)
             flash(gettext("Round %(number)s saved.", number=number))
