@@ -209,3 +209,54 @@ def test_a_correction_that_leaves_a_later_hand_empty_unmarked_is_refused(client,
     found = [m for m in errors(response) if "no longer holds" in m]
     assert len(found) == 1 and "turn 4 (Siti) no longer holds" in found[0], found
     assert table_melds(client, remi)[0] == ["7S", "8S", "9S", "10S"]
+
+
+# -- the JSON editor stays as an expert path --------------------------------------------------
+
+TWO = ["Budi", "Siti"]
+MISSING_COMMA = '{\n  "out": "Siti",\n  "hands": {"Budi": ["QD" "JD"]}\n}'
+
+
+def json_errors(client, language, entry):
+    client.submit("/language", {"lang": language, "next": "/"}, fresh=False)
+    match = new_match(client, new_table(client), "remi", TWO, target=100)
+    data = {"hand_1": "KH", "ending": "out", "player": "Budi", "action": "save"}
+    assert client.submit(match + "rounds/new", data).status_code == 302
+    response = client.submit(match + "rounds/1/json", {"entry": entry})
+    assert response.status_code == 400
+    assert entry in html.unescape(response.text)  # kept as typed
+    return errors(response)
+
+
+def test_a_json_parse_error_names_the_line_and_column_in_words(client):
+    # line 3 is `  "hands": {"Budi": ["QD" "JD"]}`: the parser stops at the second card, which
+    # starts in column 27 (2 spaces, "hands" 3-9, : 10, { 12, "Budi" 13-18, [ 21, "QD" 22-25)
+    found = json_errors(client, "en", MISSING_COMMA)
+    assert found == [
+        'Line 3, column 27: a comma is missing between two items. Here: "hands": {"Budi":'
+        ' ["QD" ⟶"JD"]}'
+    ]
+    assert not any("Expecting" in message or "delimiter" in message for message in found)
+
+
+def test_a_json_parse_error_in_indonesian(client):
+    found = json_errors(client, "id", MISSING_COMMA)
+    assert found == [
+        'Baris 3, kolom 27: koma kurang di antara dua isian. Di sini: "hands": {"Budi":'
+        ' ["QD" ⟶"JD"]}'
+    ]
+
+
+@pytest.mark.parametrize(
+    ("entry", "words"),
+    [
+        ('{"out": "Siti",}', "Line 1, column 16: a name in double quotes"),
+        ('{"out": "Siti}', "Line 1, column 9: a text in quotes is not closed"),
+        ('{"out" "Siti"}', "Line 1, column 8: a colon (:) is missing"),
+        ('{"out": }', "Line 1, column 9: a value is missing here"),
+        ('{"end": "void"} }', "Line 1, column 17: something follows the end of the round object"),
+    ],
+)
+def test_each_kind_of_json_mistake_is_said_in_words(client, entry, words):
+    found = json_errors(client, "en", entry)
+    assert len(found) == 1 and found[0].startswith(words), found
