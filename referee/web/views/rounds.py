@@ -304,6 +304,7 @@ def show(access: Access, match_id: int, number: int) -> str:
     deleted = match.deleted_round
     stored = deleted if deleted is not None and deleted.number == number else _stored(match, number)
     seen = matchlog.outlook(match)
+    recorded = _recorded_before_void(match, stored)
     result = None
     if seen.state is not None and stored.complete and number <= len(seen.state.rounds):
         result = seen.state.rounds[number - 1]
@@ -316,9 +317,21 @@ def show(access: Access, match_id: int, number: int) -> str:
         entry=matchlog.readable_entry(match, number, stored.entry),
         entry_json=matchlog.entry_text(stored.entry),
         live=following(access, match, request.path),
-        recorded=_recorded_before_void(match, stored),
+        recorded=recorded,
+        recorded_result=_recorded_result(match, number, recorded),
         changes=audit.trail(match, stored),
     )
+
+
+def _recorded_result(match: Match, number: int, recorded: dict[str, Any] | None) -> Any:
+    """How the referee counted what a voided round had recorded (None if it cannot)."""
+    if not recorded:
+        return None
+    try:
+        state, _later = changes.verify_round(match, recorded, number)
+    except RefereeError:
+        return None
+    return state.rounds[number - 1]
 
 
 def _recorded_before_void(match: Match, stored: Round) -> dict[str, Any] | None:
