@@ -17,6 +17,8 @@ from flask_babel import gettext
 
 from referee.errors import RefereeError
 from referee.match import live_round
+from referee.matchfile import dump_turn
+from referee.matchfile import read_turn as turn_object
 from referee.round import RoundInProgress
 from referee.web import changes, i18n, matchlog, writes
 from referee.web.access import Access, edit_page, open_match, table_blueprint
@@ -104,6 +106,7 @@ def edit(access: Access, match_id: int, number: int, turn_number: int) -> Any:
         try:
             entry = read_turn(form, state)
             apply_marking_out(state, entry)
+            entry = matchlog.call_engine(lambda: dump_turn(turn_object(entry, state.header)))
             corrected = [*turns[: turn_number - 1], entry, *turns[turn_number:]]
             replayed = _replay(match, stored, corrected, turn_number)
         except LaterTurnBroken as broken:
