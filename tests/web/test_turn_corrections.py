@@ -260,3 +260,32 @@ def test_a_json_parse_error_in_indonesian(client):
 def test_each_kind_of_json_mistake_is_said_in_words(client, entry, words):
     found = json_errors(client, "en", entry)
     assert len(found) == 1 and found[0].startswith(words), found
+
+
+def test_a_finished_rounds_turn_corrected_from_a_stale_page_is_a_conflict(client, remi):
+    end = remi + "live/end"
+    assert client.submit(end, {"ending": "blocked"}, page=end).status_code == 302
+    url = remi + "rounds/1/turns/2"
+    opened = client.hidden_fields(url, url)
+    assert correct(client, remi, 1, 1, player="Siti", melds="6S 7S 8S 9S").status_code == 302
+    mine = {**opened, "player": "Andi", "melds": "4H 4D 4C 4S", "action": "save"}
+    response = client.submit(url, mine, fresh=False)
+    assert response.status_code == 409
+    page = text(response)
+    assert "Round 1 was changed on another phone meanwhile" in page
+    assert "4H 4D 4C 4S" in page
+    again = {**mine, **hidden_inputs(response.text, url, url)}
+    assert client.submit(url, again, fresh=False).status_code == 302
+    shown = text(client.get(remi + "rounds/1"))
+    assert "Turn 1: Siti · meld 7S 8S 9S → Siti · meld 6S 7S 8S 9S" in shown
+    assert "Turn 2: Andi · meld 4H 4D 4C → Andi · meld 4H 4D 4C 4S" in shown
+
+
+def test_the_refusal_of_a_later_turn_in_indonesian(client, remi):
+    client.submit("/language", {"lang": "id", "next": "/"}, fresh=False)
+    response = correct(client, remi, 1, 1, player="Siti", melds="7H 7D 7C")
+    assert response.status_code == 400
+    found = [m for m in errors(response) if "tidak sah lagi" in m]
+    assert len(found) == 1
+    assert found[0].startswith("Dengan perbaikan ini giliran 3 (Budi) tidak sah lagi: ")
+    assert found[0].endswith("Tidak ada yang disimpan.")
