@@ -193,6 +193,46 @@ def record_turn(
     db.session.commit()
 
 
+def round_turns(match: Match, stored: Round) -> list[dict[str, Any]]:
+    """A round's turns as the engine reads them (as stored if it cannot)."""
+    entry = matchlog.readable_entry(match, stored.number, stored.entry) or stored.entry
+    turns = entry.get("turns") if isinstance(entry, dict) else None
+    return [dict(turn) for turn in turns] if isinstance(turns, list) else []
+
+
+def state_before_turn(
+    match: Match, stored: Round, turns: list[dict[str, Any]], turn_number: int
+) -> Any:
+    """The round as it stood before turn ``turn_number`` (the rounds before it replayed)."""
+    from referee.match import live_round
+
+    before = matchlog.entries(match)[: stored.number - 1]
+    return matchlog.call_engine(
+        live_round, matchlog.document(match, before), turns[: turn_number - 1]
+    )
+
+
+def canonical_turn(state: Any, turn: dict[str, Any]) -> dict[str, Any]:
+    """A turn checked on the round before it (``state``) and written in canonical form."""
+    from referee.matchfile import dump_turn, read_turn
+
+    matchlog.call_engine(state.apply_turn, turn)
+    return matchlog.call_engine(lambda: dump_turn(read_turn(turn, state.header)))
+
+
+def replay_corrected_turns(match: Match, stored: Round, turns: list[dict[str, Any]]) -> Any:
+    """The round with its turns as ``turns`` (a live round: its RoundInProgress), or the whole
+    match with it (a finished round: the replayed match).
+
+    Raises the engine's RefereeError, whose ``round`` and ``turn`` name what no longer holds.
+    """
+    if not stored.complete:
+        return matchlog.live(match, turns)
+    rounds = matchlog.entries(match)
+    rounds[stored.number - 1] = {**rounds[stored.number - 1], "turns": turns}
+    return matchlog.verify(match, rounds)
+
+
 def correct_turns(
     match: Match,
     stored: Round,

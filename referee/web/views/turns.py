@@ -16,10 +16,6 @@ from flask import abort, flash, redirect, render_template, request, url_for
 from flask_babel import gettext
 
 from referee.errors import RefereeError
-from referee.match import live_round
-from referee.matchfile import dump_turn
-from referee.matchfile import read_turn as turn_object
-from referee.round import RoundInProgress
 from referee.web import changes, i18n, matchlog, writes
 from referee.web.access import Access, edit_page, open_match, table_blueprint
 from referee.web.feedback import show_error
@@ -38,21 +34,6 @@ from referee.web.views.rounds import round_corrected, totals_now
 
 bp = table_blueprint("turns", __name__)
 TURN = "/<any(t,v):mode>/<key>/m/<int:match_id>/rounds/<int:number>/turns/<int:turn_number>"
-
-
-def stored_turns(match: Match, stored: Round) -> list[dict[str, Any]]:
-    """The round's turns as the engine reads them (as stored if it cannot)."""
-    entry = matchlog.readable_entry(match, stored.number, stored.entry) or stored.entry
-    turns = entry.get("turns") if isinstance(entry, dict) else None
-    return [dict(turn) for turn in turns] if isinstance(turns, list) else []
-
-
-def state_before(match: Match, stored: Round, turns: list[dict[str, Any]], turn_number: int) -> Any:
-    """The round as it stood before turn ``turn_number`` (the rounds before it replayed)."""
-    before = matchlog.entries(match)[: stored.number - 1]
-    return matchlog.call_engine(
-        live_round, matchlog.document(match, before), turns[: turn_number - 1]
-    )
 
 
 def fill_from_turn(form: Any, turn: dict[str, Any], rearranges: bool) -> None:
@@ -85,13 +66,13 @@ def edit(access: Access, match_id: int, number: int, turn_number: int) -> Any:
         flash(gettext("This correction was saved already."))
         return redirect(done)
     stored = next((r for r in match.rounds if r.number == number), None)
-    turns = stored_turns(match, stored) if stored is not None else []
+    turns = changes.round_turns(match, stored) if stored is not None else []
     if stored is None or not 1 <= turn_number <= len(turns):
         if request.method == "POST":
             return _gone(access, match, number, turn_number)
         abort(404)
     try:
-        state = state_before(match, stored, turns, turn_number)
+        state = changes.state_before_turn(match, stored, turns, turn_number)
     except RefereeError as error:
         flash(i18n.error_text(error), "error")
         return redirect(_back(match, stored))
@@ -106,7 +87,7 @@ def edit(access: Access, match_id: int, number: int, turn_number: int) -> Any:
         try:
             entry = read_turn(form, state)
             apply_marking_out(state, entry)
-            entry = matchlog.call_engine(lambda: dump_turn(turn_object(entry, state.header)))
+            entry = changes.canonical_turn(state, entry)
             corrected = [*turns[: turn_number - 1], entry, *turns[turn_number:]]
             replayed = _replay(match, stored, corrected, turn_number)
         except LaterTurnBroken as broken:
@@ -199,19 +180,13 @@ class LaterTurnBroken(Exception):
         self.words = words
 
 
-def _replay(
-    match: Match, stored: Round, turns: list[dict[str, Any]], turn_number: int
-) -> RoundInProgress | Any:
+def _replay(match: Match, stored: Round, turns: list[dict[str, Any]], turn_number: int) -> Any:
     """The round (and, if finished, the match) replayed with the corrected turns.
 
     A refusal of a later turn is raised as :class:`LaterTurnBroken` naming it.
     """
     try:
-        if not stored.complete:
-            return matchlog.live(match, turns)
-        rounds = matchlog.entries(match)
-        rounds[stored.number - 1] = {**rounds[stored.number - 1], "turns": turns}
-        return matchlog.verify(match, rounds)
+        return changes.replay_corrected_turns(match, stored, turns)
     except RefereeError as refused:
         raise LaterTurnBroken(_later_words(refused, stored.number, turns, turn_number)) from None
 
