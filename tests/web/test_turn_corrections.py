@@ -289,3 +289,26 @@ def test_the_refusal_of_a_later_turn_in_indonesian(client, remi):
     assert len(found) == 1
     assert found[0].startswith("Dengan perbaikan ini giliran 3 (Budi) tidak sah lagi: ")
     assert found[0].endswith("Tidak ada yang disimpan.")
+
+
+def test_manipulation_arrange_it_for_us_in_a_correction_saves_nothing(client):
+    client.submit("/language", {"lang": "en", "next": "/"}, fresh=False)
+    match = new_match(client, new_table(client), "manipulation", THREE)
+    data = {"player": "Siti", "played": "7S 8S 9S", "table": "7S 8S 9S"}
+    assert turn(client, match, **data).status_code == 302
+    data = {"player": "Andi", "played": "10S", "table": "7S 8S 9S 10S"}
+    assert turn(client, match, **data).status_code == 302
+    url = match + "rounds/1/turns/2"
+    asked = {"player": "Andi", "played": "10S 7H 7D", "action": "arrange"}
+    response = client.submit(url, asked)
+    assert response.status_code == 200, errors(response)
+    table = html.unescape(re.search(r'name="table"[^>]*>\s*([^<]*)</textarea>', response.text)[1])
+    # on the table before turn 2 (7S 8S 9S), 10S 7H 7D make 8S 9S 10S and 7S 7H 7D
+    assert sorted(sorted(line.split()) for line in table.strip().splitlines()) == [
+        ["10S", "8S", "9S"],
+        ["7D", "7H", "7S"],
+    ]
+    assert table_melds(client, match) == [["7S", "8S", "9S", "10S"]]  # nothing saved
+    saved = client.submit(url, {**asked, "table": table, "action": "save"})
+    assert saved.status_code == 302, errors(saved)
+    assert sorted(table_melds(client, match)) == [["7S", "7H", "7D"], ["8S", "9S", "10S"]]

@@ -252,7 +252,7 @@ def turn(access: Access, match_id: int) -> Any:
         try:
             entry = read_turn(form, state)
             if request.form.get("action") == "arrange" and rearranges_table(state):
-                _arrange(form, state, entry)
+                arrange_turn(form, state, entry)
             else:
                 apply_marking_out(state, entry)
                 location = url_for("live.show", match_id=match.id)
@@ -340,7 +340,7 @@ def turn_conflict(
     return changes
 
 
-def _arrange(form: Any, state: RoundInProgress, entry: dict[str, Any]) -> None:
+def arrange_turn(form: Any, state: RoundInProgress, entry: dict[str, Any]) -> None:
     """Lay out the table with the cards played, in the turn form (nothing saved).
 
     When no layout uses every card played, say which cards go back to the hand.

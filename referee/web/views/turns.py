@@ -23,6 +23,7 @@ from referee.web.forms.rounds import card_fields
 from referee.web.models import Match, Round
 from referee.web.views.live import (
     apply_marking_out,
+    arrange_turn,
     make_turn_form,
     read_turn,
     rearranges_table,
@@ -86,6 +87,9 @@ def edit(access: Access, match_id: int, number: int, turn_number: int) -> Any:
     if request.method == "POST" and not conflict and form.validate_on_submit():
         try:
             entry = read_turn(form, state)
+            if request.form.get("action") == "arrange" and rearranges_table(state):
+                arrange_turn(form, state, entry)  # laid out in the form, nothing saved
+                raise ValidationError("arranged")
             apply_marking_out(state, entry)
             entry = changes.canonical_turn(state, entry)
             corrected = [*turns[: turn_number - 1], entry, *turns[turn_number:]]
