@@ -10,6 +10,7 @@ correction made from a stale page is a 409 that keeps what was typed.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from flask import abort, flash, redirect, render_template, request, url_for
@@ -89,28 +90,24 @@ def edit(access: Access, match_id: int, number: int, turn_number: int) -> Any:
             entry = read_turn(form, state)
             if request.form.get("action") == "arrange" and rearranges_table(state):
                 arrange_turn(form, state, entry)  # laid out in the form, nothing saved
-                raise ValidationError("arranged")
-            apply_marking_out(state, entry)
-            entry = changes.canonical_turn(state, entry)
-            corrected = [*turns[: turn_number - 1], entry, *turns[turn_number:]]
-            replayed = _replay(match, stored, corrected, turn_number)
+            else:
+                corrected = _corrected(match, stored, state, turns, turn_number, entry)
+                location = _back(match, stored)
+                changes.correct_turns(
+                    match,
+                    stored,
+                    corrected.turns,
+                    state=corrected.state if stored.complete else None,
+                    once=form.once.data,
+                    location=location,
+                    via=access.mode,
+                )
+                flash(gettext("Turn %(number)s corrected.", number=turn_number))
+                return redirect(location)
         except LaterTurnBroken as broken:
             form.form_errors.append(broken.words)
         except RefereeError as refused:
             show_error(form, card_fields(form), refused, number)
-        else:
-            location = _back(match, stored)
-            changes.correct_turns(
-                match,
-                stored,
-                corrected,
-                state=replayed if stored.complete else None,
-                once=form.once.data,
-                location=location,
-                via=access.mode,
-            )
-            flash(gettext("Turn %(number)s corrected.", number=turn_number))
-            return redirect(location)
     page = render_page(
         "matches/turn_edit.html",
         access=access,
@@ -174,6 +171,30 @@ def _gone(access: Access, match: Match, number: int, turn_number: int) -> tuple[
         typed=[(label, value) for label, value in typed if value.strip()],
     )
     return page, 409
+
+
+@dataclass(frozen=True)
+class Corrected:
+    """A round's turns with one corrected, and the replay that accepted them."""
+
+    turns: list[dict[str, Any]]
+    state: Any
+
+
+def _corrected(
+    match: Match,
+    stored: Round,
+    before: Any,
+    turns: list[dict[str, Any]],
+    turn_number: int,
+    entry: dict[str, Any],
+) -> Corrected:
+    """Turn ``turn_number`` as ``entry`` (checked on the table ``before`` it, marked out if it
+    empties the hand), then every turn after it; RefereeError or LaterTurnBroken if not."""
+    apply_marking_out(before, entry)
+    entry = changes.canonical_turn(before, entry)
+    corrected = [*turns[: turn_number - 1], entry, *turns[turn_number:]]
+    return Corrected(corrected, _replay(match, stored, corrected, turn_number))
 
 
 class LaterTurnBroken(Exception):
