@@ -24,6 +24,7 @@ ACTIONS = """() => Array.from(document.querySelectorAll(
 
 
 def small_targets(page: Page) -> list[str]:
+    page.wait_for_load_state("load")  # measured with the stylesheet applied
     return page.evaluate(ACTIONS)
 
 
