@@ -72,7 +72,7 @@ def test_gin_forms_do_not_mention_emptied_hands(client, lang, words):
     form = main_text(client.get(match + "rounds/new")).lower()
     assert not [word for word in words if word in form], form
     # the hands are asked for whole
-    assert ("all ten cards" if lang == "en" else "kesepuluh kartu") in form
+    assert ("all 10 cards" if lang == "en" else "semua 10 kartu") in form
 
 
 @pytest.mark.parametrize(
