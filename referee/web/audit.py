@@ -19,6 +19,7 @@ from referee.web.models import Match, Round, RoundChange
 
 WHAT = {
     "corrected": _l("Corrected"),
+    "turn-corrected": _l("Turn corrected"),
     "voided": _l("Voided"),
     "restored": _l("Restored (void undone)"),
     "deleted": _l("Deleted"),
@@ -43,7 +44,7 @@ def trail(match: Match, stored: Round) -> list[ShownChange]:
 
 def shown(change: RoundChange) -> ShownChange:
     before, after = change.before or {}, change.after or {}
-    if change.what == "corrected":
+    if change.what in ("corrected", "turn-corrected"):
         lines = differences(before, after)
     else:
         lines = [ending(after if change.what in ("restored", "undeleted") else before)]
@@ -89,6 +90,34 @@ def _hand(hand: Any) -> str:
     return str(hand)
 
 
+def _cards(cards: Any) -> str:
+    return " ".join(str(card) for card in cards) if isinstance(cards, list) else str(cards)
+
+
+def turn_words(turn: Any) -> str:
+    """A turn as the live page lists it: who, and what they took, laid and discarded."""
+    if not isinstance(turn, dict):
+        return str(turn)
+    parts = [str(turn.get("player", "?"))]
+    if turn.get("took_discard"):
+        parts.append(gettext("took") + " " + _cards(turn["took_discard"]))
+    for meld in turn.get("melds") or ():
+        parts.append(gettext("meld") + " " + _cards(meld))
+    for layoff in turn.get("layoffs") or ():
+        if isinstance(layoff, dict):
+            onto = layoff.get("onto", "?")
+            parts.append(f"{gettext('lay-off')} {_cards(layoff.get('cards', []))} → {onto}")
+    if turn.get("played"):
+        parts.append(gettext("played") + " " + _cards(turn["played"]))
+    if turn.get("table"):
+        parts.append(gettext("table") + " " + " | ".join(_cards(m) for m in turn["table"]))
+    if turn.get("discard"):
+        parts.append(gettext("discard") + " " + str(turn["discard"]))
+    if turn.get("out"):
+        parts.append(gettext("out"))
+    return " · ".join(parts)
+
+
 def differences(before: dict[str, Any], after: dict[str, Any]) -> list[str]:
     """What a correction changed, one line per part."""
     lines = []
@@ -114,8 +143,17 @@ def differences(before: dict[str, Any], after: dict[str, Any]) -> list[str]:
                 "Turns: %(before)s → %(after)s", before=len(turns_before), after=len(turns_after)
             )
         )
-    elif turns_before != turns_after:
-        lines.append(gettext("Turns changed."))
+    else:
+        for number, (was, now) in enumerate(zip(turns_before, turns_after, strict=True), 1):
+            if was != now:
+                lines.append(
+                    gettext(
+                        "Turn %(number)s: %(before)s → %(after)s",
+                        number=number,
+                        before=turn_words(was),
+                        after=turn_words(now),
+                    )
+                )
     shown_keys = {*ENDING_KEYS, "hands", "turns"}
     if any(before.get(key) != after.get(key) for key in {*before, *after} if key not in shown_keys):
         lines.append(gettext("Other details changed (see the JSON)."))

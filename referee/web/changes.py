@@ -220,6 +220,68 @@ def record_turn(
     db.session.commit()
 
 
+def round_turns(match: Match, stored: Round) -> list[dict[str, Any]]:
+    """A round's turns as the engine reads them (as stored if it cannot)."""
+    entry = matchlog.readable_entry(match, stored.number, stored.entry) or stored.entry
+    turns = entry.get("turns") if isinstance(entry, dict) else None
+    return [dict(turn) for turn in turns] if isinstance(turns, list) else []
+
+
+def state_before_turn(
+    match: Match, stored: Round, turns: list[dict[str, Any]], turn_number: int
+) -> Any:
+    """The round as it stood before turn ``turn_number`` (the rounds before it replayed)."""
+    from referee.match import live_round
+
+    before = matchlog.entries(match)[: stored.number - 1]
+    return matchlog.call_engine(
+        live_round, matchlog.document(match, before), turns[: turn_number - 1]
+    )
+
+
+def canonical_turn(state: Any, turn: dict[str, Any]) -> dict[str, Any]:
+    """A turn checked on the round before it (``state``) and written in canonical form."""
+    from referee.matchfile import dump_turn, read_turn
+
+    matchlog.call_engine(state.apply_turn, turn)
+    return matchlog.call_engine(lambda: dump_turn(read_turn(turn, state.header)))
+
+
+def replay_corrected_turns(match: Match, stored: Round, turns: list[dict[str, Any]]) -> Any:
+    """The round with its turns as ``turns`` (a live round: its RoundInProgress), or the whole
+    match with it (a finished round: the replayed match).
+
+    Raises the engine's RefereeError, whose ``round`` and ``turn`` name what no longer holds.
+    """
+    if not stored.complete:
+        return matchlog.live(match, turns)
+    rounds = matchlog.entries(match)
+    rounds[stored.number - 1] = {**rounds[stored.number - 1], "turns": turns}
+    return matchlog.verify(match, rounds)
+
+
+def correct_turns(
+    match: Match,
+    stored: Round,
+    turns: list[dict[str, Any]],
+    *,
+    state: Any = None,
+    once: str | None = None,
+    location: str = "",
+    via: str = "t",
+) -> None:
+    """Store a round's turns after a correction of one of them, already replayed by the caller
+    (the live round's own check, or the whole match for a finished round: ``state``)."""
+    before = copy.deepcopy(stored.entry)
+    stored.entry = {**stored.entry, "turns": turns}
+    writes.record(match, stored, "turn-corrected", before, stored.entry, via)
+    writes.changed_round(match, stored)
+    writes.keep_receipt(once, location)
+    if state is not None:
+        matchlog.remember(match, state)
+    db.session.commit()
+
+
 def take_back_turn(match: Match, *, once: str | None = None, location: str = "") -> bool:
     """Remove the last turn (with it the live round, when it was the first); False if none."""
     stored = match.live_round

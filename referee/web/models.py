@@ -261,7 +261,7 @@ class RoundChange(Model):
     match: Mapped[Match] = relationship(back_populates="changes")
 
 
-CHANGE_KINDS = ("corrected", "voided", "restored", "deleted", "undeleted")
+CHANGE_KINDS = ("corrected", "turn-corrected", "voided", "restored", "deleted", "undeleted")
 
 
 class WriteReceipt(Model):

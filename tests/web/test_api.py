@@ -673,3 +673,39 @@ def test_a_new_match_is_not_another_matchs_replay(api):
     )
     _other_url, other = new_match(api, table, target=100)  # the same header, no round
     assert other["totals"] == {"Budi": 0, "Siti": 0} and other["rounds"] == []
+
+
+def test_any_live_turn_is_corrected_and_every_later_turn_checked_again(api):
+    table = new_table(api)
+    url, board = new_match(api, table, players=("Budi", "Siti", "Andi"))
+    live = {"etag": board["etag"]}
+    for turn in (
+        {"player": "Siti", "melds": [["7S", "8S", "9S"]]},
+        {"player": "Andi", "melds": [["4H", "4D", "4C"]]},
+        {"player": "Budi", "layoffs": [{"cards": ["10S"], "onto": 1}]},
+    ):
+        added = api.post(f"{url}/live/turns", json=turn, headers=version(live))
+        assert added.status_code == 201, added.get_json()
+        live = added.get_json()
+    stale = dict(live)
+    # a set of sevens cannot take Budi's 10S of turn 3: refused naming turn 3, nothing saved
+    sevens = {"player": "Siti", "melds": [["7H", "7D", "7C"]]}
+    refused = api.put(f"{url}/live/turns/1", json=sevens, headers={**version(live), **EN})
+    assert refused.status_code == 422
+    assert error(refused)["round"] == 1 and error(refused)["turn"] == 3
+    assert "10S" in error(refused)["message"]
+    assert api.get(f"{url}/live").get_json()["turns"] == live["turns"]
+    longer = {"player": "Siti", "melds": [["6S", "7S", "8S", "9S"]]}
+    fixed = api.put(f"{url}/live/turns/1", json=longer, headers=version(live))
+    assert fixed.status_code == 200, fixed.get_json()
+    corrected = fixed.get_json()
+    assert corrected["turns"][0] == longer and corrected["turns"][1:] == live["turns"][1:]
+    codes = [card["code"] for card in corrected["table"][0]["cards"]]
+    assert codes == ["6S", "7S", "8S", "9S", "10S"]
+    # named from the state before the correction: 409; a turn that is not there: 404
+    again = api.put(f"{url}/live/turns/2", json=live["turns"][1], headers=version(stale))
+    assert again.status_code == 409
+    assert (
+        api.put(f"{url}/live/turns/4", json=longer, headers=version(corrected)).status_code == 404
+    )
+    assert api.put(f"{url}/live/turns/1", json=longer).status_code == 428

@@ -142,6 +142,28 @@ def test_two_different_turns_from_the_same_state_one_is_kept_one_is_told(phones,
         )
 
 
+def test_a_turn_corrected_while_another_phone_records_the_next_one_is_kept(phones, table, engine):
+    a, b = phones
+    for _ in range(TRIALS):
+        match = make_match(a, table)
+        turn = match + "live/turn"
+        first = {**a.form(turn), "player": "Siti", "melds": "7S 8S 9S", "action": "save"}
+        assert a.post(turn, first).status_code == 302
+        fix = match + "rounds/1/turns/1"
+        form_a, form_b = a.form(fix), b.form(turn)
+        mine = {**form_a, "player": "Siti", "melds": "6S 7S 8S 9S", "action": "save"}
+        theirs = {**form_b, "player": "Andi", "layoffs": "10S > 1", "action": "save"}
+        responses = at_once(partial(a.post, fix, mine), partial(b.post, turn, theirs))
+        assert statuses(responses) == {302: 1, 409: 1}
+        [(_number, entry, complete)] = stored_rounds(engine, match)
+        melds = [t.get("melds") for t in entry["turns"]]
+        if responses[0].status_code == 302:  # the correction won: Andi's turn was not recorded
+            assert not complete and melds == [[["6S", "7S", "8S", "9S"]]]
+        else:
+            assert melds == [[["7S", "8S", "9S"]], None]
+            assert entry["turns"][1]["layoffs"] == [{"cards": ["10S"], "onto": 1}]
+
+
 def test_two_corrections_of_the_same_round_one_is_kept_one_is_told(phones, table, engine):
     a, b = phones
     for _ in range(TRIALS):

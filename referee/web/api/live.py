@@ -121,6 +121,35 @@ def take_back_turn(mode: str | None, key: str | None, match_id: int, number: int
     return with_etag(live_of(match, live_state(match)), match)
 
 
+@blp.table_route(LIVE + "/turns/<int(max=100000):number>", methods=["PUT"])
+@blp.arguments(schemas.TurnEntry, example={"player": "Siti", "melds": [["6S", "7S", "8S", "9S"]]})
+@blp.response(200, schemas.LiveRound)
+@blp.errors(404, 409, 422, 428, writes=True)
+@engine_call
+def correct_turn(
+    asked: dict[str, Any], mode: str | None, key: str | None, match_id: int, number: int
+) -> Any:
+    """Correct any turn of the round being played (a ``referee-match/1`` turn object in its
+    place): the engine checks it on the table before it, then every later turn.  A turn that
+    no longer holds is refused (422, its number in ``turn``) and nothing is saved."""
+    access, match, token, done = write_start(mode, key, match_id)
+    if done is not None:
+        return done
+    stored = match.live_round
+    turns = changes.live_turns(match)
+    if stored is None or not 1 <= number <= len(turns):
+        raise core.not_found()
+    before = changes.state_before_turn(match, stored, turns, number)
+    turn = changes.canonical_turn(before, dict(asked))
+    corrected = [*turns[: number - 1], turn, *turns[number:]]
+    changes.replay_corrected_turns(match, stored, corrected)
+    path = match_path(access, match) + "/live"
+    changes.correct_turns(
+        match, stored, corrected, once=token, location=core.receipt_location(200, path)
+    )
+    return with_etag(live_of(match, live_state(match)), match)
+
+
 @blp.table_route(LIVE, methods=["DELETE"])
 @blp.response(200, schemas.Scoreboard)
 @blp.errors(404, 409, 428, writes=True)

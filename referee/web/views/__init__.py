@@ -32,9 +32,21 @@ def register(app: Flask) -> None:
         seating,
         tables,
         tools,
+        turns,
     )
 
-    for module in (main, tables, matches, rounds, live, tools, housekeeping, history, seating):
+    for module in (
+        main,
+        tables,
+        matches,
+        rounds,
+        live,
+        turns,
+        tools,
+        housekeeping,
+        history,
+        seating,
+    ):
         app.register_blueprint(module.bp)
     summary.install()
 

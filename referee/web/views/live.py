@@ -24,7 +24,7 @@ from referee.notation import format_card, format_cards
 from referee.round import NOT_MARKED_OUT, RoundInProgress
 from referee.rulesets import TurnStyle
 from referee.table import Play, arrange, best_play, format_table, take_back
-from referee.web import changes, i18n, matchlog, writes
+from referee.web import audit, changes, i18n, matchlog, writes
 from referee.web.access import Access, edit_page, open_match, table_blueprint, table_page
 from referee.web.feedback import show_error
 from referee.web.forms import ActionForm, PlayHintForm
@@ -62,7 +62,7 @@ def _has_turns(state: RoundInProgress) -> bool:
     return state.rules.turn_style is not TurnStyle.NONE
 
 
-def _rearranges_table(state: RoundInProgress) -> bool:
+def rearranges_table(state: RoundInProgress) -> bool:
     """Whether a turn may rearrange the whole table (manipulation)."""
     return state.rules.turn_style is TurnStyle.TABLE
 
@@ -113,9 +113,9 @@ def table_melds(state: RoundInProgress) -> list[tuple[Card, ...]]:
     return [meld.cards for meld in state.table]
 
 
-def _turn_form(match: Match, state: RoundInProgress, **kwargs: Any) -> FlaskForm:
+def make_turn_form(match: Match, state: RoundInProgress, **kwargs: Any) -> FlaskForm:
     """The turn form of the ruleset (read from this request unless ``formdata=None``)."""
-    form_class = ManipulationTurnForm if _rearranges_table(state) else TurnForm
+    form_class = ManipulationTurnForm if rearranges_table(state) else TurnForm
     form = form_class(**kwargs)
     form.player.choices = choices([(name, name) for name in state.players])
     return form
@@ -125,19 +125,19 @@ def _blank_turn_form(access: Access, match: Match, state: RoundInProgress) -> Fl
     """The turn form as it starts, for whoever has the edit link, while the round goes on."""
     if not access.can_edit or state.is_over:
         return None
-    form = _turn_form(match, state, formdata=None)
+    form = make_turn_form(match, state, formdata=None)
     form.player.data = next_player(state, _turns(match))
     form.turns_before.data = str(len(_turns(match)))
     form.for_round.data = str(state.number)
     form.match_version.data = str(match.version)
-    if _rearranges_table(state):  # start from the table as it stands
+    if rearranges_table(state):  # start from the table as it stands
         form.table.data = format_table(table_melds(state))
     return form
 
 
 def _blank_hint_form(state: RoundInProgress) -> PlayHintForm | None:
     """The "what can I play" form as it starts, in manipulation while the round goes on."""
-    if state.is_over or not _rearranges_table(state):
+    if state.is_over or not rearranges_table(state):
         return None
     return PlayHintForm(formdata=None)
 
@@ -162,21 +162,29 @@ def _page(
         form=form,
         hint_form=hint_form,
         hint=hint,
-        rearranges_table=_rearranges_table(state),
-        layoffs=bool(state.rules.layoffs) and not _rearranges_table(state),
         turns=_turns(match),
-        melds=table_view(state),
-        accepts=json.dumps(_accepts(state)),
-        used=_cards_on_table(state),
-        copies=state.rules.copies(len(state.players)),
-        jokers=state.rules.joker_count(len(state.players)),
-        # manipulation's table field lists the table already, jokers included
-        jokers_used=0
-        if _rearranges_table(state)
-        else sum(1 for card in state.used_cards if card.is_joker),
         hand_sizes={name: state.hand_size(name) for name in state.players},
-        rows=picker_rows(match),
+        changes=audit.trail(match, match.live_round) if match.live_round else [],
+        **turn_form_context(match, state),
     )
+
+
+def turn_form_context(match: Match, state: RoundInProgress) -> dict[str, Any]:
+    """What the turn form and the table above it show, for the round as ``state`` has it."""
+    return {
+        "rearranges_table": rearranges_table(state),
+        "layoffs": bool(state.rules.layoffs) and not rearranges_table(state),
+        "melds": table_view(state),
+        "accepts": json.dumps(_accepts(state)),
+        "used": _cards_on_table(state),
+        "copies": state.rules.copies(len(state.players)),
+        "jokers": state.rules.joker_count(len(state.players)),
+        # manipulation's table field lists the table already, jokers included
+        "jokers_used": 0
+        if rearranges_table(state)
+        else sum(1 for card in state.used_cards if card.is_joker),
+        "rows": picker_rows(match),
+    }
 
 
 def _to_the_round_form(access: Access, match: Match) -> Response:
@@ -203,10 +211,10 @@ def show(access: Access, match_id: int) -> Any:
     )
 
 
-def _read_turn(form: Any, state: RoundInProgress) -> dict[str, Any]:
+def read_turn(form: Any, state: RoundInProgress) -> dict[str, Any]:
     """The turn object of the match format that the form describes."""
     turn: dict[str, Any] = {"player": form.player.data}
-    if _rearranges_table(state):
+    if rearranges_table(state):
         turn["played"] = form.played.cards
         turn["table"] = form.table.melds
     else:
@@ -234,7 +242,7 @@ def turn(access: Access, match_id: int) -> Any:
     state, _error = _state(match, turns)
     if state is None or not _has_turns(state):
         return _back_to_the_table(access, match)
-    form = _turn_form(match, state)
+    form = make_turn_form(match, state)
     conflict = turn_conflict(form, match, state, turns)
     if conflict:
         return _conflict_page(access, match, state, form, conflict)
@@ -242,11 +250,11 @@ def turn(access: Access, match_id: int) -> Any:
         return _back_to_the_table(access, match)
     if form.validate_on_submit():
         try:
-            entry = _read_turn(form, state)
-            if request.form.get("action") == "arrange" and _rearranges_table(state):
-                _arrange(form, state, entry)
+            entry = read_turn(form, state)
+            if request.form.get("action") == "arrange" and rearranges_table(state):
+                arrange_turn(form, state, entry)
             else:
-                _apply_marking_out(state, entry)
+                apply_marking_out(state, entry)
                 location = url_for("live.show", match_id=match.id)
                 changes.record_turn(
                     match, state, turns, entry, once=form.once.data, location=location
@@ -257,7 +265,7 @@ def turn(access: Access, match_id: int) -> Any:
     return _page(access, match, state, form, _blank_hint_form(state))
 
 
-def _apply_marking_out(state: RoundInProgress, entry: dict[str, Any]) -> RoundInProgress:
+def apply_marking_out(state: RoundInProgress, entry: dict[str, Any]) -> RoundInProgress:
     """The turn applied; a turn that leaves no card in the hand marks its player out by itself.
 
     The engine knows how many cards each player holds (where the turns tell): when it says the
@@ -332,7 +340,7 @@ def turn_conflict(
     return changes
 
 
-def _arrange(form: Any, state: RoundInProgress, entry: dict[str, Any]) -> None:
+def arrange_turn(form: Any, state: RoundInProgress, entry: dict[str, Any]) -> None:
     """Lay out the table with the cards played, in the turn form (nothing saved).
 
     When no layout uses every card played, say which cards go back to the hand.
@@ -364,7 +372,7 @@ def hint(access: Access, match_id: int) -> Any:
     """
     match = open_match(access, match_id)
     state, _error = _state(match, _turns(match))
-    if state is None or state.is_over or not _rearranges_table(state):
+    if state is None or state.is_over or not rearranges_table(state):
         return _back_to_the_table(access, match)
     turn_form = _blank_turn_form(access, match, state)
     hint_form = PlayHintForm()

@@ -15,7 +15,7 @@ from referee.errors import RefereeError
 from referee.matchfile import NOT_A_MATCH, ROUND_NOT_OBJECT, load_document, read_header
 from referee.rulesets import find_ruleset
 from referee.scoring import Ending
-from referee.web import audit, changes, i18n, matchlog, writes
+from referee.web import audit, changes, i18n, jsontext, matchlog, writes
 from referee.web.access import Access, edit_page, open_match, table_blueprint, table_page
 from referee.web.feedback import field_cards, show_error
 from referee.web.forms import ActionForm, RoundJsonForm
@@ -266,7 +266,7 @@ def edit_json(access: Access, match_id: int, number: int) -> Any:
             rounds[number - 1] = entry
             state = matchlog.verify(match, rounds)
         except RefereeError as error:
-            form.entry.errors.append(i18n.error_text(error))
+            form.entry.errors.append(jsontext.problem(form.entry.data) or i18n.error_text(error))
         else:
             changes.save_round(match, stored, entry, state=state, via=access.mode)
             flash(gettext("Round %(number)s saved.", number=number))
@@ -304,6 +304,7 @@ def show(access: Access, match_id: int, number: int) -> str:
     deleted = match.deleted_round
     stored = deleted if deleted is not None and deleted.number == number else _stored(match, number)
     seen = matchlog.outlook(match)
+    recorded = _recorded_before_void(match, stored)
     result = None
     if seen.state is not None and stored.complete and number <= len(seen.state.rounds):
         result = seen.state.rounds[number - 1]
@@ -316,9 +317,21 @@ def show(access: Access, match_id: int, number: int) -> str:
         entry=matchlog.readable_entry(match, number, stored.entry),
         entry_json=matchlog.entry_text(stored.entry),
         live=following(access, match, request.path),
-        recorded=_recorded_before_void(match, stored),
+        recorded=recorded,
+        recorded_result=_recorded_result(match, number, recorded),
         changes=audit.trail(match, stored),
     )
+
+
+def _recorded_result(match: Match, number: int, recorded: dict[str, Any] | None) -> Any:
+    """How the referee counted what a voided round had recorded (None if it cannot)."""
+    if not recorded:
+        return None
+    try:
+        state, _later = changes.verify_round(match, recorded, number)
+    except RefereeError:
+        return None
+    return state.rounds[number - 1]
 
 
 def _recorded_before_void(match: Match, stored: Round) -> dict[str, Any] | None:
