@@ -16,3 +16,22 @@ settings.register_profile(
     "ci", deadline=None, suppress_health_check=[HealthCheck.too_slow], derandomize=True
 )
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
+
+
+def pytest_configure(config) -> None:
+    """Each pytest worker gets its own PostgreSQL database: tests of the migrations take
+    theirs down to nothing, which must not happen under another worker's tests."""
+    url = os.environ.get("TEST_PG_URL")
+    worker = os.environ.get("PYTEST_XDIST_WORKER")
+    if not url or not worker:
+        return
+    import sqlalchemy as sa
+
+    server, shared = url.rsplit("/", 1)
+    name = f"{shared}_{worker}"
+    admin = sa.create_engine(url, isolation_level="AUTOCOMMIT")
+    with admin.connect() as connection:
+        connection.exec_driver_sql(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+        connection.exec_driver_sql(f"CREATE DATABASE {name}")
+    admin.dispose()
+    os.environ["TEST_PG_URL"] = f"{server}/{name}"
