@@ -103,6 +103,10 @@ KNOCK_TOO_HIGH = define_message(
     "round.knock_too_high",
     "{player} cannot knock with a hand worth {value}: a knock in {rules} needs {limit} or less",
 )
+KNOCK_DEADWOOD_TOO_HIGH = define_message(
+    "round.knock_deadwood_too_high",
+    "{player} cannot knock with {value} deadwood: a knock in {rules} needs {limit} or less",
+)
 CLOSING_CARD_MISSING = define_message(
     "round.closing_card_missing", 'the round was closed: give the "closing_card" {player} discarded'
 )
@@ -273,8 +277,9 @@ def _verify_knock(
         return
     value = points[player] if player in points else rules.hand_value(hands[player])
     if value > rules.knock_limit:
+        counted = KNOCK_DEADWOOD_TOO_HIGH if rules.points_are_deadwood else KNOCK_TOO_HIGH
         raise RuleError(
-            KNOCK_TOO_HIGH, player=player, value=value, rules=rules.name, limit=rules.knock_limit
+            counted, player=player, value=value, rules=rules.name, limit=rules.knock_limit
         )
 
 
