@@ -34,8 +34,8 @@ PROBLEMS = (
         "Invalid control character",
         _l('a line break or a tab inside quotes: close the quotes (") first'),
     ),
-    ("Invalid \\uXXXX escape", _l("a backslash (\\) inside quotes: remove it")),
-    ("Invalid \\escape", _l("a backslash (\\) inside quotes: remove it")),
+    # The json module's two messages for a backslash it cannot read (after \ and after \u).
+    ("Invalid \\", _l("a backslash (\\) inside quotes: remove it")),
     (
         "Extra data",
         _l("something follows the end of the round object: remove it, or check the braces { }"),

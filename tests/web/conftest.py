@@ -44,6 +44,16 @@ CHROMIUM_ARGS = [
 TEST_CONFIG = {"TESTING": True, "RATELIMIT_ENABLED": False}
 
 
+# Every test that runs on both databases: PostgreSQL when `make test` started one.
+DATABASE_KINDS = [
+    "sqlite",
+    pytest.param(
+        "postgresql",
+        marks=pytest.mark.skipif(not os.environ.get("TEST_PG_URL"), reason="TEST_PG_URL not set"),
+    ),
+]
+
+
 def migrated_app(url: str, **config: Any) -> Flask:
     app = create_app({"SQLALCHEMY_DATABASE_URI": url, **TEST_CONFIG, **config})
     with app.app_context():
@@ -218,3 +228,25 @@ def page(page: Any) -> Iterator[Any]:
     refused = watch_policy(page)
     yield page
     assert not refused, refused
+
+
+@pytest.fixture(scope="module", params=DATABASE_KINDS)
+def api_app(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[Flask]:
+    """An app for the API tests of one module, on a fresh database of each kind."""
+    from .realserver import fresh_database
+
+    with fresh_database(request.param, tmp_path_factory.mktemp("api")) as url:
+        app = create_app(
+            {"SQLALCHEMY_DATABASE_URI": url, "TESTING": True, "RATELIMIT_ENABLED": False}
+        )
+        yield app
+        with app.app_context():
+            db.session.remove()
+            db.engine.dispose()
+
+
+@pytest.fixture
+def api(api_app: Flask) -> FlaskClient:
+    return api_app.test_client()

@@ -4,42 +4,13 @@ the points of the cards left in the losers' hands; gin: deadwood)."""
 
 from __future__ import annotations
 
-import os
-
 import pytest
 import sqlalchemy as sa
 
-from referee.web import create_app
 from referee.web.extensions import db
 
-from .realserver import fresh_database
-
-KINDS = [
-    "sqlite",
-    pytest.param(
-        "postgresql",
-        marks=pytest.mark.skipif(not os.environ.get("TEST_PG_URL"), reason="TEST_PG_URL not set"),
-    ),
-]
 API = "/api/v1"
 EN = {"Accept-Language": "en"}
-
-
-@pytest.fixture(scope="module", params=KINDS)
-def api_app(request, tmp_path_factory):
-    with fresh_database(request.param, tmp_path_factory.mktemp("api")) as url:
-        app = create_app(
-            {"SQLALCHEMY_DATABASE_URI": url, "TESTING": True, "RATELIMIT_ENABLED": False}
-        )
-        yield app
-        with app.app_context():
-            db.session.remove()
-            db.engine.dispose()
-
-
-@pytest.fixture
-def api(api_app):
-    return api_app.test_client()
 
 
 def new_table(api, players=("Budi", "Siti", "Andi")):

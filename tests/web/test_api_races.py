@@ -6,7 +6,6 @@ never a 500."""
 from __future__ import annotations
 
 import json
-import os
 from collections import Counter
 from functools import partial
 
@@ -14,16 +13,10 @@ import pytest
 import requests
 import sqlalchemy as sa
 
+from .conftest import DATABASE_KINDS as KINDS
 from .realserver import at_once, fresh_database, start_server
 
 TRIALS = 5
-KINDS = [
-    "sqlite",
-    pytest.param(
-        "postgresql",
-        marks=pytest.mark.skipif(not os.environ.get("TEST_PG_URL"), reason="TEST_PG_URL not set"),
-    ),
-]
 
 
 @pytest.fixture(scope="module", params=KINDS)

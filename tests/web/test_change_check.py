@@ -5,55 +5,9 @@ answers for a key that does not open the match.  On SQLite and PostgreSQL."""
 
 from __future__ import annotations
 
-import os
+from .test_api import new_match, new_table
 
-import pytest
-
-from referee.web import create_app
-from referee.web.extensions import db
-
-from .realserver import fresh_database
-
-KINDS = [
-    "sqlite",
-    pytest.param(
-        "postgresql",
-        marks=pytest.mark.skipif(not os.environ.get("TEST_PG_URL"), reason="TEST_PG_URL not set"),
-    ),
-]
 API = "/api/v1"
-
-
-@pytest.fixture(scope="module", params=KINDS)
-def api_app(request, tmp_path_factory):
-    with fresh_database(request.param, tmp_path_factory.mktemp("check")) as url:
-        app = create_app(
-            {"SQLALCHEMY_DATABASE_URI": url, "TESTING": True, "RATELIMIT_ENABLED": False}
-        )
-        yield app
-        with app.app_context():
-            db.session.remove()
-            db.engine.dispose()
-
-
-@pytest.fixture
-def api(api_app):
-    return api_app.test_client()
-
-
-def new_table(api, players=("Budi", "Siti", "Andi")):
-    made = api.post(f"{API}/tables", json={"name": "Meja", "players": list(players)})
-    assert made.status_code == 201, made.get_json()
-    return made.get_json()
-
-
-def new_match(api, table, players=("Budi", "Siti")):
-    made = api.post(
-        f"{API}/t/{table['edit_key']}/matches",
-        json={"rules": "remi", "players": list(players), "first_dealer": players[0]},
-    )
-    assert made.status_code == 201, made.get_json()
-    return made.get_json()
 
 
 def check_urls(table, match_id):
@@ -88,8 +42,7 @@ def assert_check_says(api, table, match_id, seen, current):
 
 def test_every_kind_of_write_moves_what_the_check_answers(api):
     table = new_table(api)
-    board = new_match(api, table, players=("Budi", "Siti", "Andi"))
-    url = f"{API}/t/{table['edit_key']}/m/{board['id']}"
+    url, board = new_match(api, table, players=("Budi", "Siti", "Andi"))
     seen = board["etag"]
     assert_check_says(api, table, board["id"], "m0v0", seen)
 
@@ -119,7 +72,7 @@ def test_every_kind_of_write_moves_what_the_check_answers(api):
 
 def test_a_current_etag_opens_nothing_without_the_right_key(api):
     table, other = new_table(api), new_table(api)
-    board = new_match(api, table)
+    _url, board = new_match(api, table)
     current = {"If-None-Match": f'"{board["etag"]}"'}
     match = board["id"]
     for url in (
@@ -137,7 +90,7 @@ def test_a_current_etag_opens_nothing_without_the_right_key(api):
 
 def test_only_an_etag_that_is_current_is_not_modified(api):
     table = new_table(api)
-    board = new_match(api, table)
+    _url, board = new_match(api, table)
     url = f"{API}/v/{table['view_key']}/m/{board['id']}/version"
     current = board["etag"]
     for asked, status in (

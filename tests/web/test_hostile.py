@@ -4,7 +4,6 @@ clear answer.  On SQLite and, where the database matters, on PostgreSQL (TEST_PG
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import Iterator
 
 import pytest
@@ -16,18 +15,11 @@ from referee.web.models import CardTable, Player
 from referee.web.names import clean_name, name_key
 from referee.web.security import local_target
 
+from .conftest import DATABASE_KINDS as DATABASES
 from .conftest import Client, migrated_app
 from .helpers import errors, new_match, new_table, save_round, text, to_english
 from .realserver import fresh_database
 from .test_transfer import DOC
-
-DATABASES = [
-    "sqlite",
-    pytest.param(
-        "postgresql",
-        marks=pytest.mark.skipif(not os.environ.get("TEST_PG_URL"), reason="TEST_PG_URL not set"),
-    ),
-]
 
 
 @pytest.fixture(scope="module")

@@ -12,15 +12,8 @@ from referee.web import MIGRATIONS
 from referee.web.extensions import db
 from referee.web.models import CardTable, Match, MatchPlayer, Player, Round
 
+from .conftest import DATABASE_KINDS as DATABASES
 from .conftest import migrated_app
-
-DATABASES = [
-    "sqlite",
-    pytest.param(
-        "postgresql",
-        marks=pytest.mark.skipif(not os.environ.get("TEST_PG_URL"), reason="TEST_PG_URL not set"),
-    ),
-]
 
 
 @pytest.fixture(params=DATABASES)

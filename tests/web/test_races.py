@@ -10,7 +10,6 @@ twice, the harmless answer of the first), and no request answers 500.
 from __future__ import annotations
 
 import json
-import os
 import re
 import signal
 from collections import Counter
@@ -20,16 +19,10 @@ from pathlib import Path
 import pytest
 import sqlalchemy as sa
 
+from .conftest import DATABASE_KINDS as KINDS
 from .realserver import Phone, at_once, fresh_database, start_server
 
 TRIALS = 6
-KINDS = [
-    "sqlite",
-    pytest.param(
-        "postgresql",
-        marks=pytest.mark.skipif(not os.environ.get("TEST_PG_URL"), reason="TEST_PG_URL not set"),
-    ),
-]
 THREE = ["Budi", "Siti", "Andi"]
 
 

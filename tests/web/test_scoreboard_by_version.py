@@ -5,7 +5,6 @@ and a new match that takes a purged one's id is not mistaken for it."""
 
 from __future__ import annotations
 
-import os
 import re
 from datetime import timedelta
 
@@ -17,16 +16,10 @@ from referee.web.extensions import db
 from referee.web.models import Match, now
 from referee.web.views.housekeeping import purge_deleted
 
+from .conftest import DATABASE_KINDS as KINDS
 from .helpers import new_match, new_table, view_url
 from .realserver import fresh_database
 
-KINDS = [
-    "sqlite",
-    pytest.param(
-        "postgresql",
-        marks=pytest.mark.skipif(not os.environ.get("TEST_PG_URL"), reason="TEST_PG_URL not set"),
-    ),
-]
 API = "/api/v1"
 CONFIG = {"TESTING": True, "RATELIMIT_ENABLED": False}
 

@@ -19,6 +19,7 @@ from referee.web import MIGRATIONS, summary
 from referee.web.extensions import db
 from referee.web.models import Match, MatchSummary, Round, SeatSummary
 
+from .conftest import DATABASE_KINDS as DATABASES
 from .conftest import migrated_app
 from .helpers import errors, new_match, new_table, round_data, save_round
 
@@ -241,15 +242,6 @@ def test_the_check_finds_a_missing_summary_and_one_of_a_match_gone(client, app, 
         ]
         summary.check(connection, fix=True)
         assert summary.check(connection) == []
-
-
-DATABASES = [
-    "sqlite",
-    pytest.param(
-        "postgresql",
-        marks=pytest.mark.skipif(not os.environ.get("TEST_PG_URL"), reason="TEST_PG_URL not set"),
-    ),
-]
 
 
 @pytest.mark.parametrize("database", DATABASES)

@@ -4,8 +4,6 @@ they are what a count from scratch (``history check``) says.  On SQLite and Post
 
 from __future__ import annotations
 
-import os
-
 import pytest
 import sqlalchemy as sa
 
@@ -13,15 +11,9 @@ from referee.web import create_app, summary
 from referee.web.extensions import db
 from referee.web.models import Player, PlayerTotal
 
+from .conftest import DATABASE_KINDS as KINDS
 from .realserver import fresh_database
 
-KINDS = [
-    "sqlite",
-    pytest.param(
-        "postgresql",
-        marks=pytest.mark.skipif(not os.environ.get("TEST_PG_URL"), reason="TEST_PG_URL not set"),
-    ),
-]
 API = "/api/v1"
 
 
