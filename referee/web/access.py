@@ -20,12 +20,12 @@ from functools import wraps
 from typing import Any, Concatenate, ParamSpec, TypeVar
 
 from flask import Blueprint, abort, current_app, g, session
-from sqlalchemy import select
-from sqlalchemy.orm import selectinload
+from sqlalchemy import bindparam, select
+from sqlalchemy.orm import joinedload, selectinload
 
 from referee.web.extensions import db
 from referee.web.models import CardTable, Match, MatchPlayer
-from referee.web.writes import lock_rows
+from referee.web.writes import writing_request
 
 EDIT, VIEW = "t", "v"
 REMEMBERED = 40
@@ -60,15 +60,30 @@ def open_table(mode: str, key: str, *, edit: bool = False) -> Access:
     return access
 
 
+# The table of a key (built once: every request that opens a table runs one), and locking
+# its row for a write.
+TABLE_BY_KEY = {
+    (mode, lock): (
+        select(CardTable)
+        .where((CardTable.edit_key if mode == EDIT else CardTable.view_key) == bindparam("key"))
+        .with_for_update()
+        .execution_options(populate_existing=True)
+        if lock
+        else select(CardTable).where(
+            (CardTable.edit_key if mode == EDIT else CardTable.view_key) == bindparam("key")
+        )
+    )
+    for mode in (EDIT, VIEW)
+    for lock in (False, True)
+}
+
+
 def find_table(mode: str, key: str, *, edit: bool = False) -> Access:
     """:func:`open_table` without remembering it (the JSON API has no cookies)."""
     if mode not in (EDIT, VIEW) or (edit and mode != EDIT) or not KEY_FORMAT.fullmatch(key):
         abort(404)
-    column = CardTable.edit_key if mode == EDIT else CardTable.view_key
-    query = select(CardTable).where(column == key)
-    if edit:
-        query = lock_rows(query).execution_options(populate_existing=True)
-    table = db.session.scalar(query)
+    query = TABLE_BY_KEY[mode, edit and writing_request()]
+    table = db.session.scalar(query, {"key": key})
     if table is None:
         abort(404)
     return Access(table, mode)
@@ -133,16 +148,24 @@ def edit_page(view: Callable[Concatenate[Access, P], R]) -> Callable[P, R]:
 
 
 # What every page of a match reads: its seats with their players and its rounds,
-# loaded with the match in two more queries rather than one per seat.
+# loaded with the matches in two more queries rather than one per seat.
 MATCH_LOADING = (
     selectinload(Match.seats).joinedload(MatchPlayer.player),
     selectinload(Match.stored_rounds),
 )
+# One match: its seats joined to its row, its rounds in one more query.
+ONE_MATCH_LOADING = (
+    joinedload(Match.seats).joinedload(MatchPlayer.player),
+    selectinload(Match.stored_rounds),
+)
+
+
+ONE_MATCH = select(Match).where(Match.id == bindparam("match_id")).options(*ONE_MATCH_LOADING)
 
 
 def open_match(access: Access, match_id: int, *, deleted: bool = False) -> Match:
     """The table's match (404 if it is not one, or if it is deleted unless ``deleted``)."""
-    match = db.session.get(Match, match_id, options=MATCH_LOADING)
+    match = db.session.execute(ONE_MATCH, {"match_id": match_id}).unique().scalar()
     if match is None or match.table_id != access.table.id:
         abort(404)
     if (match.deleted_at is not None) != deleted:

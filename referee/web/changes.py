@@ -41,6 +41,12 @@ def verify_round(match: Match, entry: dict[str, Any], number: int) -> tuple[Matc
     numbers of the later rounds are returned, for the caller to decide whether to
     remove them.  Any other refusal is raised.
     """
+    if number == match.next_round_number:  # the next round: the match so far plays it
+        seen = matchlog.outlook(match)
+        if seen.error is not None:
+            raise seen.error
+        if seen.state is not None:
+            return matchlog.call_engine(seen.state.play, entry), []
     rounds = matchlog.entries(match)
     if number > len(rounds):
         rounds.append(entry)

@@ -242,8 +242,11 @@ def outlook(match: Match) -> Outlook:
         return Outlook(None, MatchFileError(STORED_UNREADABLE))
     seen = REPLAYS.get(key)
     if seen is None:
+        # The engine reads the rounds as stored: putting them in canonical form first
+        # would read each of them twice.
+        stored = [r.entry for r in match.complete_rounds]
         try:
-            seen = Outlook(replay(document(match)), None)
+            seen = Outlook(replay(header(match) | {"rounds": stored}), None)
         except RefereeError as error:
             seen = Outlook(None, error)
         REPLAYS.put(key, seen)
@@ -255,9 +258,16 @@ def remember(match: Match, state: MatchState) -> None:
     committed), so that the page or answer after a change need not replay it again."""
     from referee.web.extensions import db
 
-    db.session.flush()  # the rounds as they will be stored (defaults applied)
+    seen = Outlook(state, None)
+    # Kept before the flush too: the flush rewrites the match's summary from this replay.
+    _keep(match, seen)
+    db.session.flush()
+    _keep(match, seen)
+
+
+def _keep(match: Match, seen: Outlook) -> None:
     try:
-        REPLAYS.put(_replay_key(match), Outlook(state, None))
+        REPLAYS.put(_replay_key(match), seen)
     except (RecursionError, TypeError, ValueError):
         pass
 

@@ -29,6 +29,7 @@ from sqlalchemy import event
 from sqlalchemy.engine import Connection
 from sqlalchemy.orm import Session
 from sqlalchemy.orm.base import NO_VALUE
+from sqlalchemy.orm.util import identity_key
 
 from referee.errors import MatchFileError
 from referee.scoring import Outcome
@@ -66,6 +67,8 @@ MATCH_FIGURES = (
     "archived",
     "deleted",
 )
+# The columns of a match's summary row that a rewrite sets.
+MATCH_SUMMARY_SET = ("table_id", *MATCH_FIGURES)
 SEAT_FIGURES = (
     "seat",
     "counted",
@@ -286,20 +289,14 @@ def write(
 ) -> None:
     """Replace a match's summary rows with ``derived`` (remove them when it is None), and the
     totals of the players it had or has (unless ``totals`` is false: the caller rebuilds them)."""
-    before = connection.execute(
-        sa.delete(SEAT_SUMMARIES)
-        .where(SEAT_SUMMARIES.c.match_id == match_id)
-        .returning(*(SEAT_SUMMARIES.c[name] for name in SEAT_TOTALLED))
-    ).all()
+    before = connection.execute(SEATS_REMOVED, {"the_match": match_id}).all()
     if derived is None:
-        connection.execute(sa.delete(MATCH_SUMMARIES).where(MATCH_SUMMARIES.c.match_id == match_id))
+        connection.execute(SUMMARY_REMOVED, {"the_match": match_id})
     else:
-        values = {key: value for key, value in derived.match.items() if key != "match_id"}
-        updated = connection.execute(
-            sa.update(MATCH_SUMMARIES).where(MATCH_SUMMARIES.c.match_id == match_id).values(values)
-        )
+        values = {f"new_{name}": derived.match[name] for name in MATCH_SUMMARY_SET}
+        updated = connection.execute(SUMMARY_UPDATED, {"the_match": match_id, **values})
         if updated.rowcount == 0:
-            connection.execute(sa.insert(MATCH_SUMMARIES).values(derived.match))
+            connection.execute(sa.insert(MATCH_SUMMARIES), [derived.match])
         if derived.seats:
             connection.execute(sa.insert(SEAT_SUMMARIES), derived.seats)
     if totals:
@@ -388,6 +385,35 @@ SEAT_TOTALLED = (
     "last_played_at",
 )
 COUNTS = ("finished", "won", *SUMMED_FIGURES)
+TOTALS_OF_PLAYERS = sa.select(PLAYER_TOTALS).where(
+    PLAYER_TOTALS.c.table_id == sa.bindparam("the_table"),
+    PLAYER_TOTALS.c.rules == sa.bindparam("the_rules"),
+    PLAYER_TOTALS.c.player_id.in_(sa.bindparam("the_players", expanding=True)),
+)
+TOTAL_UPDATED = (
+    sa.update(PLAYER_TOTALS)
+    .where(*(PLAYER_TOTALS.c[name] == sa.bindparam(f"new_{name}") for name in TOTAL_KEY))
+    .values({name: sa.bindparam(f"new_{name}") for name in TOTAL_NAMES[3:]})
+)
+
+
+def _by_match(table: sa.Table) -> Any:
+    return table.c.match_id == sa.bindparam("the_match")
+
+
+# Built once: a save runs them with every flush, and building a statement costs more
+# than running it.
+SEATS_REMOVED = (
+    sa.delete(SEAT_SUMMARIES)
+    .where(_by_match(SEAT_SUMMARIES))
+    .returning(*(SEAT_SUMMARIES.c[name] for name in SEAT_TOTALLED))
+)
+SUMMARY_REMOVED = sa.delete(MATCH_SUMMARIES).where(_by_match(MATCH_SUMMARIES))
+SUMMARY_UPDATED = (
+    sa.update(MATCH_SUMMARIES)
+    .where(_by_match(MATCH_SUMMARIES))
+    .values({name: sa.bindparam(f"new_{name}") for name in MATCH_SUMMARY_SET})
+)
 
 
 def adjust_totals(
@@ -407,16 +433,15 @@ def adjust_totals(
     keys = sorted(old.keys() | new.keys())
     if not keys:
         return
-    total = PLAYER_TOTALS.c
-    stored = {
-        (row.table_id, row.rules, row.player_id): row._mapping
-        for row in connection.execute(
-            sa.select(PLAYER_TOTALS).where(
-                sa.tuple_(total.table_id, total.rules, total.player_id).in_(keys)
-            )
+    stored: dict[tuple[Any, ...], Any] = {}
+    for (table_id, rules), players in _grouped(keys).items():
+        found = connection.execute(
+            TOTALS_OF_PLAYERS, {"the_table": table_id, "the_rules": rules, "the_players": players}
         )
-    }
+        stored |= {(row.table_id, row.rules, row.player_id): row._mapping for row in found}
+    total = PLAYER_TOTALS.c
     again: list[tuple[Any, ...]] = []
+    updates: list[dict[str, Any]] = []
     for key in keys:
         was, now_ = old.get(key), new.get(key)
         current = stored.get(key)
@@ -440,16 +465,25 @@ def adjust_totals(
         if not _raise_highest(figures, was, now_, "last_played_at", as_utc):
             again.append(key)
             continue
-        where = [total[name] == value for name, value in zip(TOTAL_KEY, key, strict=True)]
         if figures["matches"] == 0:
+            where = [total[name] == value for name, value in zip(TOTAL_KEY, key, strict=True)]
             connection.execute(sa.delete(PLAYER_TOTALS).where(*where))
         elif current is None:
             connection.execute(sa.insert(PLAYER_TOTALS).values(figures))
         else:
-            changed = {name: figures[name] for name in TOTAL_NAMES[3:]}
-            connection.execute(sa.update(PLAYER_TOTALS).where(*where).values(changed))
+            updates.append({f"new_{name}": figures[name] for name in TOTAL_NAMES})
+    if updates:
+        connection.execute(TOTAL_UPDATED, updates)
     if again:
         refresh_totals(connection, [(table, rules, player) for table, rules, player in again])
+
+
+def _grouped(keys: Iterable[tuple[Any, ...]]) -> dict[tuple[Any, Any], list[Any]]:
+    """(table, ruleset, player) keys as the players of each table and ruleset."""
+    grouped: dict[tuple[Any, Any], list[Any]] = {}
+    for table_id, rules, player_id in keys:
+        grouped.setdefault((table_id, rules), []).append(player_id)
+    return grouped
 
 
 def _raise_highest(
@@ -519,9 +553,91 @@ def _after_flush(session: Session, _context: Any) -> None:
         return
     connection = session.connection()
     for match_id in sorted(changed - removed):
-        refresh(connection, match_id)
+        log = log_in_session(session, match_id)
+        if log is None:
+            refresh(connection, match_id)
+        else:
+            write(connection, match_id, derive(log))
     for match_id in sorted(removed):
         write(connection, match_id, None)
+
+
+MATCH_LOADED = (
+    *("id", "table_id", "rules", "options", "first_dealer", "created_at"),
+    *("archived_at", "deleted_at", "seating_changes", "seats", "stored_rounds"),
+)
+SEAT_LOADED = ("seat", "player_id", "joined_round", "player")
+ROUND_LOADED = ("number", "entry", "complete", "deleted_at", "created_at")
+
+
+def log_in_session(session: Session, match_id: int) -> MatchLog | None:
+    """The match as this flush left it, from the objects in the session, when they hold all
+    of it (None: read it back with :func:`read_log`).
+
+    A save has the match, its seats and its rounds loaded; reading them back costs more than
+    the rest of the summary.  Every round and seat this flush added or deleted must be in (or
+    out of) the match's collections, or the objects are not the whole truth.
+    """
+    match = session.identity_map.get(identity_key(Match, match_id))
+    added = set(session.new)
+    if match is None or not _loaded(match, MATCH_LOADED, added):
+        return None
+    seats, rounds = match.seats, match.stored_rounds
+    if not all(_loaded(seat, SEAT_LOADED, added) for seat in seats):
+        return None
+    if not all(_loaded(seat.player, ("name",), added) for seat in seats):
+        return None
+    if not all(_loaded(stored, ROUND_LOADED, added) for stored in rounds):
+        return None
+    for obj in (*session.new, *session.dirty):
+        if isinstance(obj, Round | MatchPlayer) and match_id in _values(obj, "match_id"):
+            if obj not in (rounds if isinstance(obj, Round) else seats):
+                return None
+    if any(obj in rounds or obj in seats for obj in session.deleted):
+        return None
+    header, ordered = _loaded_values(match), sorted(seats, key=lambda seat: seat.seat)
+    log = MatchLog(
+        match_id,
+        header["table_id"],
+        header["rules"],
+        header["options"],
+        header["first_dealer"],
+        header["created_at"],
+        archived=header.get("archived_at") is not None,
+        deleted=header.get("deleted_at") is not None,
+        seats=[(seat.seat, seat.player_id, seat.player.name) for seat in ordered],
+        seating_changes=header.get("seating_changes"),
+        joined={s.seat for s in ordered if _loaded_values(s).get("joined_round") is not None},
+    )
+    played = [_loaded_values(stored) for stored in rounds]
+    log.rounds = sorted(
+        (r["number"], r["entry"], r["created_at"])
+        for r in played
+        if r["complete"] and r.get("deleted_at") is None
+    )
+    return log
+
+
+def _loaded(obj: object, keys: Sequence[str], added: set[object]) -> bool:
+    """Whether ``keys`` of ``obj`` are in memory; a column of an object this flush inserted
+    that nothing gave a value to (and the database has no default for) is NULL."""
+    state = sa.inspect(obj)
+    missing = state.unloaded & set(keys)
+    if obj in added:
+        columns = state.mapper.columns
+        missing = {
+            key
+            for key in missing
+            if key not in columns
+            or columns[key].server_default is not None
+            or columns[key].default is not None
+        }
+    return not state.expired and not missing
+
+
+def _loaded_values(obj: object) -> dict[str, Any]:
+    """The attributes of ``obj`` in memory (one never given to a new object is missing)."""
+    return cast(dict[str, Any], sa.inspect(obj).dict)
 
 
 # What a match's summary depends on: its header, its seats, its complete rounds.  A turn of a
@@ -610,7 +726,8 @@ def check(connection: Connection, *, fix: bool = False) -> list[Difference]:
     for match_id in [*match_ids, *sorted(stored_ids - set(match_ids))]:
         log = read_log(connection, match_id)
         derived = derive(log) if log is not None else None
-        differences = compare(connection, match_id, derived, log.names if log else [])
+        seated = [name for _seat, _player, name in log.seats] if log else []
+        differences = compare(connection, match_id, derived, seated)
         if differences and fix:
             write(connection, match_id, derived, totals=False)
         found.extend(differences)

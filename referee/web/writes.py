@@ -39,7 +39,7 @@ from sqlalchemy import delete, event, select
 from sqlalchemy.engine import Engine
 
 from referee.web.extensions import db
-from referee.web.models import Match, Round, RoundChange, WriteReceipt, now
+from referee.web.models import CardTable, Match, Round, RoundChange, WriteReceipt, now
 
 # How long a SQLite writer waits for the one before it (milliseconds).
 SQLITE_BUSY_TIMEOUT_MS = 15_000
@@ -56,7 +56,41 @@ def new_token() -> str:
 
 
 def writing_request() -> bool:
-    return has_request_context() and request.method not in READ_ONLY_METHODS
+    """Whether this request's transactions write (and so take the table's turn)."""
+    return (
+        has_request_context()
+        and request.method not in READ_ONLY_METHODS
+        and not g.get("referee_reading_first")
+    )
+
+
+def read_first() -> None:
+    """This write reads and checks everything before it takes its turn (:func:`take_turn`):
+    its reads lock nothing, so the writers of one table check in parallel and queue only
+    for their writes."""
+    g.referee_reading_first = True
+
+
+def take_turn(match: Match) -> bool:
+    """The turn of a write that read first: the reading transaction ends (what it loaded
+    stays in memory), the table's writers queue as in step 1 above, and the match's
+    version is read again.  False: the match changed since it was read; nothing is saved.
+
+    Everything a write depends on raises the match's version when it changes, so a
+    version unchanged means that what was read and checked still holds.
+    """
+    session = db.session()
+    if session.new or session.dirty or session.deleted:
+        raise RuntimeError("a write that reads first changes nothing before its turn")
+    session.expire_on_commit = False
+    session.commit()
+    g.referee_reading_first = False
+    g.referee_write_committed = False
+    # The table's row first, as every writer locks it; then the version, read after the
+    # wait (PostgreSQL reads each statement as of its start).
+    session.execute(select(CardTable.id).where(CardTable.id == match.table_id).with_for_update())
+    current = session.scalar(select(Match.version).where(Match.id == match.id))
+    return current == match.version
 
 
 def _note_commit(_session: Any) -> None:

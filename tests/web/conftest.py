@@ -77,7 +77,18 @@ def app(template_db: Path, tmp_path: Path) -> Iterator[Flask]:
     app = create_app({"SQLALCHEMY_DATABASE_URI": f"sqlite:///{path}", **TEST_CONFIG})
     yield app
     with app.app_context():
+        assert_summaries_true()
         db.engine.dispose()
+
+
+def assert_summaries_true() -> None:
+    """Whatever a test did, every match's summary and every player's totals are what the log
+    gives (the summaries are kept by the writes themselves, from the objects they hold)."""
+    from referee.web import summary
+
+    with db.engine.connect() as connection:
+        differences = summary.check(connection)
+    assert not differences, [str(difference) for difference in differences]
 
 
 class Client(FlaskClient):
@@ -244,6 +255,7 @@ def api_app(
         yield app
         with app.app_context():
             db.session.remove()
+            assert_summaries_true()
             db.engine.dispose()
 
 

@@ -4,6 +4,8 @@ the points of the cards left in the losers' hands; gin: deadwood)."""
 
 from __future__ import annotations
 
+import threading
+
 import pytest
 import sqlalchemy as sa
 
@@ -361,6 +363,65 @@ def test_a_repeated_write_with_an_idempotency_key_is_done_once(api):
         f"{other_url}/rounds", json=entry, headers={**version(other), "Idempotency-Key": "round-1"}
     )
     assert elsewhere.status_code == 201 and "Idempotent-Replayed" not in elsewhere.headers
+
+
+def interleaved(monkeypatch, api, during):
+    """While the next save is being checked (before it waits for its turn), ``during`` runs
+    as another phone's request."""
+    from referee.web import changes
+
+    checking = changes.verify_round
+    pending = [during]
+
+    def check_then_interleave(*args, **kwargs):
+        checked = checking(*args, **kwargs)
+        while pending:  # another thread: a request of its own, as another phone's is
+            other = threading.Thread(target=pending.pop(), args=(api,))
+            other.start()
+            other.join()
+        return checked
+
+    monkeypatch.setattr(changes, "verify_round", check_then_interleave)
+
+
+def test_a_round_saved_by_another_phone_while_one_was_checked_is_a_409(api, monkeypatch):
+    table = new_table(api)
+    url, board = new_match(api, table)
+    theirs = {"out": "Budi", "hands": {"Siti": ["2H"]}}
+    mine = {"out": "Siti", "hands": {"Budi": ["10H"]}}
+
+    saved = []
+
+    def another_phone(api):
+        saved.append(api.post(f"{url}/rounds", json=theirs, headers=version(board)))
+
+    interleaved(monkeypatch, api, another_phone)
+    late = api.post(f"{url}/rounds", json=mine, headers=EN | version(board))
+    assert saved[0].status_code == 201
+    assert late.status_code == 409
+    found = error(late)
+    assert found["etag"] == f"m{board['id']}v2" and found["totals"] == {"Budi": 2, "Siti": 0}
+    assert "changed on another phone" in found["message"]
+    rounds = api.get(url).get_json()["rounds"]
+    assert [r["scores"] for r in rounds] == [{"Budi": 2, "Siti": 0}]  # only theirs
+
+
+def test_a_repeat_sent_while_the_first_was_checked_answers_as_the_first(api, monkeypatch):
+    table = new_table(api)
+    url, board = new_match(api, table)
+    entry = {"out": "Siti", "hands": {"Budi": ["10H"]}}
+    headers = {**version(board), "Idempotency-Key": "round-1"}
+    first = []
+
+    def the_first_send(api):
+        first.append(api.post(f"{url}/rounds", json=entry, headers=headers))
+
+    interleaved(monkeypatch, api, the_first_send)
+    again = api.post(f"{url}/rounds", json=entry, headers=headers)
+    assert first[0].status_code == again.status_code == 201
+    assert again.headers["Idempotent-Replayed"] == "true"
+    assert again.get_json() == first[0].get_json()
+    assert len(api.get(url).get_json()["rounds"]) == 1
 
 
 def test_a_round_the_referee_refuses_is_a_422_naming_the_round(api):

@@ -10,10 +10,11 @@ from flask import Response, current_app, jsonify, request
 from flask_babel import get_locale, gettext
 
 from referee.matchfile import read_header
-from referee.web import changes, i18n, labels, matchlog, scoresheet, versions
+from referee.web import changes, i18n, labels, matchlog, scoresheet, versions, writes
 from referee.web.access import EDIT, Access, open_match
 from referee.web.api import core, schemas
 from referee.web.api.base import ApiBlueprint, engine_call
+from referee.web.extensions import db
 from referee.web.forms import NAME_MAX
 from referee.web.models import Match, Round
 from referee.web.names import clean_name, name_key
@@ -221,14 +222,37 @@ def get_round(mode: str | None, key: str | None, match_id: int, number: int) -> 
     return with_etag(round_of(match, stored_round(match, number)), match)
 
 
-def write_start(mode: str | None, key: str | None, match_id: int) -> Any:
-    """The first steps of every write: the table locked, a repeat answered, the version named."""
+def write_start(
+    mode: str | None, key: str | None, match_id: int, *, read_first: bool = False
+) -> Any:
+    """The first steps of every write: the table locked, a repeat answered, the version named.
+
+    ``read_first``: the table is not locked yet; the write checks what it is given, then
+    waits for its turn (:func:`write_turn`)."""
+    if read_first:
+        writes.read_first()
     access, match = match_of(mode, key, match_id, edit=True)
+    # The answer is the match as this write leaves it: what is in memory, not read again.
+    db.session().expire_on_commit = False
     token = core.idempotency_token(access.table)
     done = core.replayed(token)
     if done is None:
         core.require_version(match)
     return access, match, token, done
+
+
+def write_turn(mode: str | None, key: str | None, match: Match, token: str | None) -> Any:
+    """The turn of a write that read first: None when it may write now; otherwise the match
+    changed meanwhile, and the answer is the first request's (a repeat) or a conflict."""
+    if writes.take_turn(match):
+        return None
+    db.session.rollback()
+    writes.read_first()
+    _access, current = match_of(mode, key, match.id, edit=True)
+    done = core.replayed(token)
+    if done is not None:
+        return done
+    raise core.conflict(current)
 
 
 def round_entry(asked: dict[str, Any], match: Match, number: int) -> dict[str, Any]:
@@ -247,7 +271,7 @@ def add_round(asked: dict[str, Any], mode: str | None, key: str | None, match_id
 
     The engine replays the whole match with it: a round that cannot have happened,
     or a match already over, is refused (422) with the reason."""
-    access, match, token, done = write_start(mode, key, match_id)
+    access, match, token, done = write_start(mode, key, match_id, read_first=True)
     if done is not None:
         return done
     if match.live_round is not None:
@@ -257,6 +281,9 @@ def add_round(asked: dict[str, Any], mode: str | None, key: str | None, match_id
     number = match.next_round_number
     entry = round_entry(asked, match, number)
     state, _later = changes.verify_round(match, entry, number)
+    done = write_turn(mode, key, match, token)
+    if done is not None:
+        return done
     location = f"{match_path(access, match)}/rounds/{number}"
     changes.save_round(
         match,
