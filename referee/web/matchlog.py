@@ -265,6 +265,11 @@ def remember(match: Match, state: MatchState) -> None:
     _keep(match, seen)
 
 
+def keep_replay(head: dict[str, Any], stored: Sequence[Any], seen: Outlook) -> None:
+    """Keep a replay by the header and the rounds as stored (a write made without objects)."""
+    REPLAYS.put(_stored_key(head, stored), seen)
+
+
 def _keep(match: Match, seen: Outlook) -> None:
     try:
         REPLAYS.put(_replay_key(match), seen)

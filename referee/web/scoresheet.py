@@ -2,20 +2,36 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Protocol
 
 from referee.errors import RefereeError
 from referee.match import MatchState, Reseating, RoundResult
 from referee.rulesets import Ruleset, find_ruleset
 from referee.web.cardview import CardFace, picker_deck
 from referee.web.labels import outcome_key, outcome_label
-from referee.web.models import Match, Round
+from referee.web.models import Match
+
+
+class StoredRound(Protocol):
+    """What a score sheet row shows of the round as stored (a :class:`Round`, or its row)."""
+
+    @property
+    def number(self) -> int: ...
+    @property
+    def version(self) -> int: ...
+    @property
+    def created_at(self) -> datetime: ...
+    @property
+    def voided(self) -> bool: ...
 
 
 @dataclass
 class SheetRow:
     number: int
-    stored: Round | None
+    stored: StoredRound | None
     dealer: str
     outcome: str
     outcome_key: str
@@ -71,9 +87,13 @@ def build(match: Match, state: MatchState | None) -> Sheet:
     for the players seated in it (a newcomer's running total starts at their starting total)."""
     if state is None:
         return Sheet(players=match.everyone, rules=ruleset_of(match), seated=match.seated_names)
+    return sheet_of(state, ruleset_of(match), {r.number: r for r in match.complete_rounds})
+
+
+def sheet_of(state: MatchState, rules: Ruleset | None, stored: Mapping[int, StoredRound]) -> Sheet:
+    """The score sheet of a match replayed, its complete rounds as stored by number."""
     players = list(state.everyone)
-    sheet = Sheet(players=players, rules=ruleset_of(match), seated=list(state.players))
-    stored = {r.number: r for r in match.complete_rounds}
+    sheet = Sheet(players=players, rules=rules, seated=list(state.players))
     reseatings = {reseating.before_round: reseating for reseating in state.reseatings}
     running = dict.fromkeys(state.header.players, 0)
     for reseating in state.reseatings:

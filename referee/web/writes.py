@@ -35,8 +35,8 @@ from datetime import timedelta
 from typing import Any
 
 from flask import Flask, g, has_request_context, request
-from sqlalchemy import delete, event, select
-from sqlalchemy.engine import Engine
+from sqlalchemy import bindparam, delete, event, select
+from sqlalchemy.engine import Connection, Engine
 
 from referee.web.extensions import db
 from referee.web.models import CardTable, Match, Round, RoundChange, WriteReceipt, now
@@ -71,10 +71,10 @@ def read_first() -> None:
     g.referee_reading_first = True
 
 
-def take_turn(match: Match) -> bool:
+def take_turn(table_id: int, match_id: int, version: int) -> bool:
     """The turn of a write that read first: the reading transaction ends (what it loaded
     stays in memory), the table's writers queue as in step 1 above, and the match's
-    version is read again.  False: the match changed since it was read; nothing is saved.
+    version is read again.  False: the match is no longer at ``version``; nothing is saved.
 
     Everything a write depends on raises the match's version when it changes, so a
     version unchanged means that what was read and checked still holds.
@@ -84,18 +84,41 @@ def take_turn(match: Match) -> bool:
         raise RuntimeError("a write that reads first changes nothing before its turn")
     session.expire_on_commit = False
     session.commit()
+    start_writing()
+    return version_holds(session.connection(), table_id, match_id, version)
+
+
+def start_writing() -> None:
+    """The reading is over: this request's next transaction takes the table's turn."""
     g.referee_reading_first = False
     g.referee_write_committed = False
+
+
+def version_holds(connection: Connection, table_id: int, match_id: int, version: int) -> bool:
+    """Whether the match is still at ``version``, read once the table is locked."""
     # The table's row first, as every writer locks it; then the version, read after the
     # wait (PostgreSQL reads each statement as of its start).
-    session.execute(select(CardTable.id).where(CardTable.id == match.table_id).with_for_update())
-    current = session.scalar(select(Match.version).where(Match.id == match.id))
-    return current == match.version
+    connection.execute(TABLE_LOCKED, {"table_id": table_id})
+    current = connection.execute(VERSION_OF, {"match_id": match_id}).scalar()
+    return current == version
+
+
+TABLE_LOCKED = (
+    select(CardTable.__table__.c.id)
+    .where(CardTable.__table__.c.id == bindparam("table_id"))
+    .with_for_update()
+)
+VERSION_OF = select(Match.__table__.c.version).where(Match.__table__.c.id == bindparam("match_id"))
 
 
 def _note_commit(_session: Any) -> None:
     if has_request_context():
         g.referee_write_committed = True
+
+
+def written() -> None:
+    """This request's write is committed (made on a connection of its own, not the session's)."""
+    g.referee_write_committed = True
 
 
 def write_committed() -> bool:

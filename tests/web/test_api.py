@@ -365,23 +365,60 @@ def test_a_repeated_write_with_an_idempotency_key_is_done_once(api):
     assert elsewhere.status_code == 201 and "Idempotent-Replayed" not in elsewhere.headers
 
 
-def interleaved(monkeypatch, api, during):
-    """While the next save is being checked (before it waits for its turn), ``during`` runs
-    as another phone's request."""
-    from referee.web import changes
+def test_a_plain_save_answers_as_the_scoreboard_reads_and_as_any_other_save(api, monkeypatch):
+    """The plain save (rows, no objects) and the general one (with a one-time key) agree."""
+    from referee.web import appending
 
-    checking = changes.verify_round
+    appended = []
+    appending_round = appending.append
+
+    def counted(*args):
+        appended.append(appending_round(*args))
+        return appended[-1]
+
+    monkeypatch.setattr(appending, "append", counted)
+    table = new_table(api)
+    plain_url, plain = new_match(api, table, players=("Budi", "Siti", "Andi"))
+    other_url, other = new_match(api, table, players=("Budi", "Siti", "Andi"))
+    rounds = [
+        {"out": "Siti", "hands": {"Budi": ["10H", "QS"], "Andi": ["2C"]}},
+        {"end": "void"},
+        {"out": "Budi", "all_at_once": True, "hands": {"Siti": ["KD"], "Andi": ["3S"]}},
+    ]
+    for number, entry in enumerate(rounds, start=1):
+        saved = api.post(f"{plain_url}/rounds", json=entry, headers=version(plain))
+        keyed = {**version(other), "Idempotency-Key": f"round-{number}"}
+        general = api.post(f"{other_url}/rounds", json=entry, headers=keyed)
+        assert saved.status_code == general.status_code == 201
+        plain, other = saved.get_json(), general.get_json()
+        read = api.get(plain_url)
+        assert read.get_json() == plain and read.headers["ETag"] == saved.headers["ETag"]
+        assert saved.headers["Location"].endswith(f"/rounds/{number}")
+        unlike = {"id", "etag"}
+        assert {k: v for k, v in plain.items() if k not in unlike} == {
+            k: v for k, v in other.items() if k not in unlike
+        }
+    assert [r["voided"] for r in plain["rounds"]] == [False, True, False]
+    assert plain["version"] == 4
+    assert appended == [True, True, True]  # the plain saves took the plain path
+
+
+def interleaved(monkeypatch, api, during):
+    """When the next save has checked its round and waits for its turn, ``during`` runs as
+    another phone's request."""
+    from referee.web import writes
+
+    taking_turn = writes.start_writing
     pending = [during]
 
-    def check_then_interleave(*args, **kwargs):
-        checked = checking(*args, **kwargs)
+    def interleave_then_take_turn(*args, **kwargs):
         while pending:  # another thread: a request of its own, as another phone's is
             other = threading.Thread(target=pending.pop(), args=(api,))
             other.start()
             other.join()
-        return checked
+        return taking_turn(*args, **kwargs)
 
-    monkeypatch.setattr(changes, "verify_round", check_then_interleave)
+    monkeypatch.setattr(writes, "start_writing", interleave_then_take_turn)
 
 
 def test_a_round_saved_by_another_phone_while_one_was_checked_is_a_409(api, monkeypatch):
