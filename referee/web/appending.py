@@ -162,12 +162,10 @@ def append(connection: Connection, stored: StoredMatch, entry: dict[str, Any], s
     changed meanwhile."""
     connection.rollback()  # the reading is over
     writes.start_writing()
-    if not writes.version_holds(connection, stored.log.table_id, stored.match_id, stored.version):
-        connection.rollback()
-        return False
+    writes.lock_table(connection, stored.log.table_id)
     when = now()
     number = stored.next_number
-    connection.execute(
+    raised = connection.execute(
         NEW_VERSION,
         {
             "match_id": stored.match_id,
@@ -176,6 +174,9 @@ def append(connection: Connection, stored: StoredMatch, entry: dict[str, Any], s
             "when": when,
         },
     )
+    if raised.rowcount != 1:  # the match is no longer at the version it was read at
+        connection.rollback()
+        return False
     connection.execute(
         NEW_ROUND,
         {
