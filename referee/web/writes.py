@@ -10,6 +10,11 @@ How a write is kept safe, from the outside in:
    (:class:`WriterQueue`, a lock on a file beside the database), so the next
    one starts as soon as the one before it ends; the busy timeout stays the
    fallback for writers outside the queue (the command line, another program).
+   A write may instead *read first* (:func:`read_first`, the API's round
+   writes): it reads and checks without the lock, so the phones of a table
+   check their rounds in parallel, then takes its turn (:func:`take_turn`) and
+   reads the match's version again under the lock; a version changed meanwhile
+   is a conflict, as in 2.
 2. **A form names what it was made from.**  The match's version, the round's
    version and id, the number of turns: when that is no longer true the write
    is refused with a conflict (HTTP 409) that says what changed meanwhile and
