@@ -11,7 +11,8 @@ In one run, on 127.0.0.1 only:
 3. ``wrk`` (Debian's package: ``apt-get install wrk``) loads each for ``--seconds``
    with 2 threads and 4 connections: the bare endpoint, the scoreboard read through the
    API and as a page, a round saved through the API (each request saves the next round
-   of another match, with its If-Match), and the live change check
+   of another match, with its If-Match; a thread that has been through its matches goes
+   through them again, naming the versions its saves answered), and the live change check
    (``.../version`` with If-None-Match: 304); ``--repeat`` runs the whole sequence again;
 4. it prints requests per second, p50 and p99, the server's CPU milliseconds per request
    (its processes' user and system time over the requests answered), and the ratios to
@@ -184,9 +185,12 @@ def stop(process: subprocess.Popen) -> None:
 
 
 SAVE_SCRIPT = """
--- Each request saves the next round of another match, naming its version.
+-- Each request saves the next round of another match, naming its version.  Each of the
+-- 2 threads takes its own half of the matches; when a thread has gone through its half
+-- it starts again, naming the versions its saves answered (ETag).
 local first, last, rounds, prefix = %d, %d, %d, "%s"
 local counter = 0
+local versions = {}
 thread_id = 0  -- a global: setup() gives each thread its own
 local threads = 0
 function setup(thread)
@@ -194,14 +198,18 @@ function setup(thread)
   threads = threads + 1
 end
 function request()
-  local match = first + thread_id + counter * 2
+  local half = math.floor((last - first + 1) / 2)
+  local match = first + thread_id * half + (counter %% half)
   counter = counter + 1
-  if match > last then match = first + ((match - first) %% (last - first + 1)) end
   local body = '{"out": "Siti", "hands": {"Budi": ["2C"], "Andi": ["3D", "4H"]}}'
   local headers = {}
   headers["Content-Type"] = "application/json"
-  headers["If-Match"] = '"m' .. match .. 'v' .. (rounds + 1) .. '"'
+  headers["If-Match"] = '"m' .. match .. 'v' .. (versions[match] or (rounds + 1)) .. '"'
   return wrk.format("POST", prefix .. "/m/" .. match .. "/rounds", headers, body)
+end
+function response(status, headers, body)
+  local match, version = string.match(headers["ETag"] or "", "m(%%d+)v(%%d+)")
+  if match and status == 201 then versions[tonumber(match)] = tonumber(version) end
 end
 """
 
@@ -344,15 +352,15 @@ def main() -> None:
     saved = sa.create_engine(database)
     with saved.connect() as connection:
         count = connection.execute(
-            sa.text("SELECT count(*) FROM rounds WHERE number = :number"),
-            {"number": args.rounds + 1},
+            sa.text("SELECT count(*) FROM rounds WHERE number > :number"),
+            {"number": args.rounds},
         ).scalar()
         if saved.dialect.name == "postgresql":  # leave the database as empty as it was given
             connection.exec_driver_sql("DROP SCHEMA public CASCADE; CREATE SCHEMA public")
             connection.commit()
     saved.dispose()
     report(runs)
-    print(f"\nrounds saved through the API: {count} (each a new round of another match)")
+    print(f"\nrounds saved through the API: {count} (each the next round of a match)")
     print("load average (1 min) before and after each run: " + ", ".join(f"{x:.1f}" for x in loads))
     shutil.rmtree(tmp, ignore_errors=True)
 

@@ -88,6 +88,7 @@ class StoredMatch:
     version: int
     log: summary.MatchLog
     rows: list[Any] = field(default_factory=list)  # every stored round, by number
+    summary_seats: list[Any] = field(default_factory=list)  # its seat summary rows
     joined: dict[int, int] = field(default_factory=dict)  # seat: the round its player joined
 
     @property
@@ -115,7 +116,8 @@ class StoredMatch:
 
 
 def read(connection: Connection, edit_key: str, match_id: int) -> StoredMatch | None:
-    """The match of the table of this edit key, not deleted (None otherwise): two queries."""
+    """The match of the table of this edit key, not deleted (None otherwise), and its
+    summary's seat rows: three queries."""
     rows = connection.execute(MATCH_BY_EDIT_KEY, {"match_id": match_id, "key": edit_key}).all()
     if not rows or rows[0].deleted_at is not None:
         return None
@@ -136,6 +138,8 @@ def read(connection: Connection, edit_key: str, match_id: int) -> StoredMatch | 
     stored.joined = {row.seat: row.joined_round for row in rows if row.joined_round is not None}
     stored.rows = list(connection.execute(ROUNDS_OF_MATCH, {"match_id": match_id}))
     log.rounds = [(row.number, row.entry, row.created_at) for row in stored.rows if row.complete]
+    # Read with the match: they change only with it, and the version is checked under the lock.
+    stored.summary_seats = summary.seat_rows(connection, match_id)
     return stored
 
 
@@ -192,7 +196,8 @@ def append(connection: Connection, stored: StoredMatch, entry: dict[str, Any], s
     stored.version += 1
     stored.log.rounds.append((number, entry, when))
     seen = matchlog.Outlook(state, None)
-    summary.write(connection, stored.match_id, summary.derive(stored.log, seen))
+    derived = summary.derive(stored.log, seen)
+    summary.rewrite(connection, stored.match_id, stored.summary_seats, derived)
     connection.commit()
     writes.written()
     matchlog.keep_replay(stored.header(), [e for _n, e, _w in stored.log.rounds], seen)

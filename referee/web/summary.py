@@ -390,6 +390,31 @@ TOTALS_OF_PLAYERS = sa.select(PLAYER_TOTALS).where(
     PLAYER_TOTALS.c.rules == sa.bindparam("the_rules"),
     PLAYER_TOTALS.c.player_id.in_(sa.bindparam("the_players", expanding=True)),
 )
+_TOTAL, _NEW_BEST, _NEW_LAST = (
+    PLAYER_TOTALS.c,
+    sa.bindparam("new_best", type_=PLAYER_TOTALS.c.best_round.type),
+    sa.bindparam("new_last", type_=PLAYER_TOTALS.c.last_played_at.type),
+)
+TOTAL_MOVED = (
+    sa.update(PLAYER_TOTALS)
+    .where(*(_TOTAL[name] == sa.bindparam(f"the_{name}") for name in TOTAL_KEY))
+    .values(
+        {name: _TOTAL[name] + sa.bindparam(f"more_{name}") for name in COUNTS}
+        | {
+            "best_round": sa.case(
+                (sa.or_(_TOTAL.best_round.is_(None), _TOTAL.best_round < _NEW_BEST), _NEW_BEST),
+                else_=_TOTAL.best_round,
+            ),
+            "last_played_at": sa.case(
+                (
+                    sa.or_(_TOTAL.last_played_at.is_(None), _TOTAL.last_played_at < _NEW_LAST),
+                    _NEW_LAST,
+                ),
+                else_=_TOTAL.last_played_at,
+            ),
+        }
+    )
+)
 TOTAL_UPDATED = (
     sa.update(PLAYER_TOTALS)
     .where(*(PLAYER_TOTALS.c[name] == sa.bindparam(f"new_{name}") for name in TOTAL_KEY))
@@ -415,6 +440,44 @@ SUMMARY_UPDATED = (
     .values({name: sa.bindparam(f"new_{name}") for name in MATCH_SUMMARY_SET})
 )
 
+SEAT_ROWS = sa.select(*(SEAT_SUMMARIES.c[name] for name in SEAT_TOTALLED)).where(
+    _by_match(SEAT_SUMMARIES)
+)
+SEAT_SET = [
+    column.name for column in SEAT_SUMMARIES.columns if column.name not in ("match_id", "player_id")
+]
+SEAT_UPDATED = (
+    sa.update(SEAT_SUMMARIES)
+    .where(_by_match(SEAT_SUMMARIES), SEAT_SUMMARIES.c.player_id == sa.bindparam("the_player"))
+    .values({name: sa.bindparam(f"new_{name}") for name in SEAT_SET})
+)
+
+
+def seat_rows(connection: Connection, match_id: int) -> list[Any]:
+    """A match's seat rows as stored, with what its players' totals are made of."""
+    return [row._mapping for row in connection.execute(SEAT_ROWS, {"the_match": match_id})]
+
+
+def rewrite(
+    connection: Connection, match_id: int, before: Sequence[Mapping[str, Any]], derived: Derived
+) -> None:
+    """:func:`write`, over the seat rows ``before`` read earlier (the match unchanged since):
+    the rows are updated where they are, when the same players are seated."""
+    if {row["player_id"] for row in before} != {seat["player_id"] for seat in derived.seats}:
+        write(connection, match_id, derived)
+        return
+    values = {f"new_{name}": derived.match[name] for name in MATCH_SUMMARY_SET}
+    connection.execute(SUMMARY_UPDATED, {"the_match": match_id, **values})
+    connection.execute(
+        SEAT_UPDATED,
+        [
+            {"the_match": match_id, "the_player": seat["player_id"]}
+            | {f"new_{name}": seat[name] for name in SEAT_SET}
+            for seat in derived.seats
+        ],
+    )
+    adjust_totals(connection, before, derived.seats)
+
 
 def adjust_totals(
     connection: Connection, before: Sequence[Any], after: Sequence[Mapping[str, Any]]
@@ -432,6 +495,13 @@ def adjust_totals(
     new = {tuple(row[name] for name in TOTAL_KEY): row for row in after if row["counted"]}
     keys = sorted(old.keys() | new.keys())
     if not keys:
+        return
+    if old.keys() == new.keys() and all(_only_rises(old[key], new[key]) for key in keys):
+        # The common case (a round more, the same players): each total moves by the
+        # difference in the database itself, without being read first.
+        moved = connection.execute(TOTAL_MOVED, [_moved(key, old[key], new[key]) for key in keys])
+        if moved.rowcount != len(keys):  # a total missing: count them again
+            refresh_totals(connection, [(table, rules, player) for table, rules, player in keys])
         return
     stored: dict[tuple[Any, ...], Any] = {}
     for (table_id, rules), players in _grouped(keys).items():
@@ -476,6 +546,23 @@ def adjust_totals(
         connection.execute(TOTAL_UPDATED, updates)
     if again:
         refresh_totals(connection, [(table, rules, player) for table, rules, player in again])
+
+
+def _only_rises(was: Mapping[str, Any], now_: Mapping[str, Any]) -> bool:
+    """Whether the highest round and the last time played of a seat row did not go down (a
+    total keeps the highest of its matches: a lower one needs the other matches)."""
+    for name, comparable in (("best_round", lambda v: v), ("last_played_at", as_utc)):
+        if was[name] is not None and (
+            now_[name] is None or comparable(now_[name]) < comparable(was[name])
+        ):
+            return False
+    return True
+
+
+def _moved(key: tuple[Any, ...], was: Mapping[str, Any], now_: Mapping[str, Any]) -> dict[str, Any]:
+    values = {f"the_{name}": value for name, value in zip(TOTAL_KEY, key, strict=True)}
+    values |= {f"more_{name}": int(now_[name]) - int(was[name]) for name in COUNTS}
+    return values | {"new_best": now_["best_round"], "new_last": now_["last_played_at"]}
 
 
 def _grouped(keys: Iterable[tuple[Any, ...]]) -> dict[tuple[Any, Any], list[Any]]:
