@@ -34,6 +34,7 @@ if TYPE_CHECKING:
 
 MATCHES, SEATS, PLAYERS = summary.MATCHES, summary.SEATS, summary.PLAYERS
 ROUNDS, TABLES = summary.ROUNDS, cast(sa.Table, CardTable.__table__)
+SUMMARY_SEATS = summary.SEAT_SUMMARIES
 
 MATCH_BY_EDIT_KEY = (
     sa.select(
@@ -50,11 +51,21 @@ MATCH_BY_EDIT_KEY = (
         SEATS.c.player_id,
         SEATS.c.joined_round,
         PLAYERS.c.name,
+        # The seat's summary row (what its player's totals are made of), read with the match:
+        # it changes only with the match, whose version is checked under the table's lock.
+        *(SUMMARY_SEATS.c[name].label(f"summary_{name}") for name in summary.SEAT_TOTALLED),
     )
     .select_from(
         MATCHES.join(TABLES, TABLES.c.id == MATCHES.c.table_id)
         .outerjoin(SEATS, SEATS.c.match_id == MATCHES.c.id)
         .outerjoin(PLAYERS, PLAYERS.c.id == SEATS.c.player_id)
+        .outerjoin(
+            SUMMARY_SEATS,
+            sa.and_(
+                SUMMARY_SEATS.c.match_id == MATCHES.c.id,
+                SUMMARY_SEATS.c.player_id == SEATS.c.player_id,
+            ),
+        )
     )
     .where(MATCHES.c.id == sa.bindparam("match_id"), TABLES.c.edit_key == sa.bindparam("key"))
     .order_by(SEATS.c.seat)
@@ -116,8 +127,8 @@ class StoredMatch:
 
 
 def read(connection: Connection, edit_key: str, match_id: int) -> StoredMatch | None:
-    """The match of the table of this edit key, not deleted (None otherwise), and its
-    summary's seat rows: three queries."""
+    """The match of the table of this edit key, not deleted (None otherwise), with its
+    summary's seat rows: two queries."""
     rows = connection.execute(MATCH_BY_EDIT_KEY, {"match_id": match_id, "key": edit_key}).all()
     if not rows or rows[0].deleted_at is not None:
         return None
@@ -138,8 +149,11 @@ def read(connection: Connection, edit_key: str, match_id: int) -> StoredMatch | 
     stored.joined = {row.seat: row.joined_round for row in rows if row.joined_round is not None}
     stored.rows = list(connection.execute(ROUNDS_OF_MATCH, {"match_id": match_id}))
     log.rounds = [(row.number, row.entry, row.created_at) for row in stored.rows if row.complete]
-    # Read with the match: they change only with it, and the version is checked under the lock.
-    stored.summary_seats = summary.seat_rows(connection, match_id)
+    stored.summary_seats = [
+        {name: row._mapping[f"summary_{name}"] for name in summary.SEAT_TOTALLED}
+        for row in rows
+        if row.summary_player_id is not None
+    ]
     return stored
 
 

@@ -440,9 +440,6 @@ SUMMARY_UPDATED = (
     .values({name: sa.bindparam(f"new_{name}") for name in MATCH_SUMMARY_SET})
 )
 
-SEAT_ROWS = sa.select(*(SEAT_SUMMARIES.c[name] for name in SEAT_TOTALLED)).where(
-    _by_match(SEAT_SUMMARIES)
-)
 SEAT_SET = [
     column.name for column in SEAT_SUMMARIES.columns if column.name not in ("match_id", "player_id")
 ]
@@ -451,11 +448,6 @@ SEAT_UPDATED = (
     .where(_by_match(SEAT_SUMMARIES), SEAT_SUMMARIES.c.player_id == sa.bindparam("the_player"))
     .values({name: sa.bindparam(f"new_{name}") for name in SEAT_SET})
 )
-
-
-def seat_rows(connection: Connection, match_id: int) -> list[Any]:
-    """A match's seat rows as stored, with what its players' totals are made of."""
-    return [row._mapping for row in connection.execute(SEAT_ROWS, {"the_match": match_id})]
 
 
 def rewrite(

@@ -403,6 +403,42 @@ def test_a_plain_save_answers_as_the_scoreboard_reads_and_as_any_other_save(api,
     assert appended == [True, True, True]  # the plain saves took the plain path
 
 
+def test_a_plain_save_after_a_late_player_joined_agrees_with_the_general_one(api, monkeypatch):
+    from referee.web import appending
+
+    appended = []
+    appending_round = appending.append
+    monkeypatch.setattr(
+        appending, "append", lambda *args: appended.append(appending_round(*args)) or appended[-1]
+    )
+    table = new_table(api)
+    boards = {}
+    for way in ("plain", "general"):
+        url, board = new_match(api, table)
+        first = {"out": "Siti", "hands": {"Budi": ["10H"]}}
+        board = api.post(f"{url}/rounds", json=first, headers=version(board)).get_json()
+        seated = api.put(
+            f"{url}/seating", json={"players": ["Budi", "Dewi", "Siti"]}, headers=version(board)
+        )
+        assert seated.status_code == 200, seated.get_json()
+        headers = version(seated.get_json())
+        if way == "general":
+            headers["Idempotency-Key"] = "after-dewi"
+        second = {"out": "Dewi", "hands": {"Budi": ["KD"], "Siti": ["2C", "3C"]}}
+        saved = api.post(f"{url}/rounds", json=second, headers=headers)
+        assert saved.status_code == 201, saved.get_json()
+        boards[way] = saved.get_json()
+        assert api.get(url).get_json() == boards[way]
+    plain, general = (
+        {k: v for k, v in b.items() if k not in ("id", "etag")} for b in boards.values()
+    )
+    assert plain == general
+    # Round 1's players, then who joined; Dewi starts at the lowest total (Budi's 0) and
+    # takes KD 10 + 2C 2 + 3C 3 going out.
+    assert plain["players"] == ["Budi", "Siti", "Dewi"] and plain["totals"]["Dewi"] == 15
+    assert appended == [True, True, True]  # the first rounds of both and the plain second
+
+
 def interleaved(monkeypatch, api, during):
     """When the next save has checked its round and waits for its turn, ``during`` runs as
     another phone's request."""
