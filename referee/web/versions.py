@@ -76,7 +76,13 @@ class VersionQuery:
         values = {"match_id": match_id, "edit_key": edit_key, "view_key": view_key}
         params: Any = [values[name] for name in self.names] if self.names is not None else values
         connection = self.engine.raw_connection()
+        driver = connection.driver_connection
+        # One SELECT needs no transaction: on PostgreSQL none is opened (nor rolled back
+        # when the connection goes back to the pool), one round trip instead of three.
+        autocommit = self.engine.dialect.name == "postgresql"
         try:
+            if autocommit:
+                driver.autocommit = True  # type: ignore[union-attr]
             cursor = connection.cursor()
             try:
                 cursor.execute(self.sql, params)
@@ -84,6 +90,12 @@ class VersionQuery:
             finally:
                 cursor.close()
         finally:
+            if autocommit:
+                try:
+                    driver.autocommit = False  # type: ignore[union-attr]
+                except Exception:
+                    connection.invalidate()  # never back to the pool in autocommit
+                    raise
             connection.close()  # back to the pool, which rolls back what was read
         return row
 
