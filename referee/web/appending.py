@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any, cast
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
+from referee.errors import RefereeError
 from referee.matchfile import dump_round, read_header, read_round
 from referee.web import matchlog, summary, writes
 from referee.web.models import CardTable, now
@@ -100,7 +101,6 @@ class StoredMatch:
     log: summary.MatchLog
     rows: list[Any] = field(default_factory=list)  # every stored round, by number
     summary_seats: list[Any] = field(default_factory=list)  # its seat summary rows
-    joined: dict[int, int] = field(default_factory=dict)  # seat: the round its player joined
 
     @property
     def plain(self) -> bool:
@@ -148,7 +148,6 @@ def read(connection: Connection, edit_key: str, match_id: int) -> StoredMatch | 
         joined={row.seat for row in rows if row.joined_round is not None},
     )
     stored = StoredMatch(match_id, first.version, log)
-    stored.joined = {row.seat: row.joined_round for row in rows if row.joined_round is not None}
     stored.rows = list(connection.execute(ROUNDS_OF_MATCH, {"match_id": match_id}))
     log.rounds = [(row.number, row.entry, row.created_at) for row in stored.rows if row.complete]
     stored.summary_seats = [
@@ -161,8 +160,6 @@ def read(connection: Connection, edit_key: str, match_id: int) -> StoredMatch | 
 
 def checked_round(stored: StoredMatch, asked: dict[str, Any]) -> tuple[dict[str, Any], Any] | None:
     """The round in canonical form and the match after it, if the engine takes it."""
-    from referee.errors import RefereeError
-
     head = stored.header()
     seen = summary.replay(stored.log)
     if seen.state is None:
