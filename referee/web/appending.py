@@ -84,9 +84,20 @@ ROUNDS_OF_MATCH = (
     .where(ROUNDS.c.match_id == sa.bindparam("match_id"))
     .order_by(ROUNDS.c.number)
 )
+# The table's row locked (as every writer locks it first; PostgreSQL takes the lock before
+# it reads the match), then the version raised if it is still the one read: no row, and
+# the match changed meanwhile.  On SQLite the IMMEDIATE transaction is the table's lock.
 NEW_VERSION = (
     sa.update(MATCHES)
-    .where(MATCHES.c.id == sa.bindparam("match_id"), MATCHES.c.version == sa.bindparam("old"))
+    .where(
+        MATCHES.c.id == sa.bindparam("match_id"),
+        MATCHES.c.version == sa.bindparam("old"),
+        MATCHES.c.table_id
+        == sa.select(TABLES.c.id)
+        .where(TABLES.c.id == sa.bindparam("the_table"))
+        .with_for_update()
+        .scalar_subquery(),
+    )
     .values(version=sa.bindparam("new"), updated_at=sa.bindparam("when"))
 )
 NEW_ROUND = sa.insert(ROUNDS)
@@ -181,12 +192,12 @@ def append(connection: Connection, stored: StoredMatch, entry: dict[str, Any], s
     if connection.dialect.name == "postgresql":
         connection.execution_options(isolation_level=connection.default_isolation_level)
     writes.start_writing()
-    writes.lock_table(connection, stored.log.table_id)
     when = now()
     number = stored.next_number
     raised = connection.execute(
         NEW_VERSION,
         {
+            "the_table": stored.log.table_id,
             "match_id": stored.match_id,
             "old": stored.version,
             "new": stored.version + 1,
