@@ -4,9 +4,10 @@ Saving the next round is the write a table makes most, four phones at a time.
 Through the ORM it costs a dozen statements and more Python than anything
 else in the app: loading the match into objects, tracking their changes,
 flushing them.  This path reads the match as rows (two queries), has the
-engine play the round on the cached replay of the match, waits for the
-table's turn (:func:`writes.take_turn`), writes the round, the match's new
-version and its summary, and commits.
+engine play the round on the cached replay of the match, then, in the table's
+turn, raises the match's version (the statement that locks the table's row and
+checks that the version is still the one read), writes the round and the
+summary, and commits.
 
 It takes only the plain case: the match found through an edit key, not
 deleted, no live round, no deleted round in the way, the version named still
@@ -25,9 +26,9 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
 from referee.errors import RefereeError
-from referee.matchfile import dump_round, read_header, read_round
+from referee.matchfile import read_header
 from referee.web import matchlog, summary, writes
-from referee.web.models import CardTable, now
+from referee.web.models import CardTable, is_void, now
 from referee.web.scoresheet import Sheet, sheet_of
 
 if TYPE_CHECKING:
@@ -39,19 +40,8 @@ SUMMARY_SEATS = summary.SEAT_SUMMARIES
 
 MATCH_BY_EDIT_KEY = (
     sa.select(
-        MATCHES.c.table_id,
-        MATCHES.c.rules,
-        MATCHES.c.options,
-        MATCHES.c.first_dealer,
-        MATCHES.c.created_at,
-        MATCHES.c.archived_at,
-        MATCHES.c.deleted_at,
-        MATCHES.c.seating_changes,
+        *summary.log_columns(),
         MATCHES.c.version,
-        SEATS.c.seat,
-        SEATS.c.player_id,
-        SEATS.c.joined_round,
-        PLAYERS.c.name,
         # The seat's summary row (what its player's totals are made of), read with the match:
         # it changes only with the match, whose version is checked under the table's lock.
         *(SUMMARY_SEATS.c[name].label(f"summary_{name}") for name in summary.SEAT_TOTALLED),
@@ -73,7 +63,6 @@ MATCH_BY_EDIT_KEY = (
 )
 ROUNDS_OF_MATCH = (
     sa.select(
-        ROUNDS.c.id,
         ROUNDS.c.number,
         ROUNDS.c.entry,
         ROUNDS.c.complete,
@@ -122,20 +111,6 @@ class StoredMatch:
     def next_number(self) -> int:
         return len(self.log.rounds) + 1
 
-    def header(self) -> dict[str, Any]:
-        """The match file's header, as :func:`matchlog.header` makes it from the objects."""
-        log = self.log
-        head: dict[str, Any] = {
-            "format": matchlog.FORMAT,
-            "rules": log.rules,
-            "options": dict(log.options or {}),
-            "players": log.names,
-            "first_dealer": log.first_dealer,
-        }
-        if log.seating_changes:
-            head["seating_changes"] = [dict(change) for change in log.seating_changes]
-        return head
-
 
 def read(connection: Connection, edit_key: str, match_id: int) -> StoredMatch | None:
     """The match of the table of this edit key, not deleted (None otherwise), with its
@@ -145,20 +120,8 @@ def read(connection: Connection, edit_key: str, match_id: int) -> StoredMatch | 
     rows = connection.execute(MATCH_BY_EDIT_KEY, {"match_id": match_id, "key": edit_key}).all()
     if not rows or rows[0].deleted_at is not None:
         return None
-    first = rows[0]
-    log = summary.MatchLog(
-        match_id,
-        first.table_id,
-        first.rules,
-        first.options,
-        first.first_dealer,
-        first.created_at,
-        archived=first.archived_at is not None,
-        seats=[(row.seat, row.player_id, row.name) for row in rows if row.seat is not None],
-        seating_changes=first.seating_changes,
-        joined={row.seat for row in rows if row.joined_round is not None},
-    )
-    stored = StoredMatch(match_id, first.version, log)
+    log = summary.MatchLog.from_rows(match_id, rows)
+    stored = StoredMatch(match_id, rows[0].version, log)
     stored.rows = list(connection.execute(ROUNDS_OF_MATCH, {"match_id": match_id}))
     log.rounds = [(row.number, row.entry, row.created_at) for row in stored.rows if row.complete]
     stored.summary_seats = [
@@ -171,15 +134,12 @@ def read(connection: Connection, edit_key: str, match_id: int) -> StoredMatch | 
 
 def checked_round(stored: StoredMatch, asked: dict[str, Any]) -> tuple[dict[str, Any], Any] | None:
     """The round in canonical form and the match after it, if the engine takes it."""
-    head = stored.header()
     seen = summary.replay(stored.log)
     if seen.state is None:
         return None
-    number = stored.next_number
     try:
-        match_header = matchlog.call_engine(read_header, head)
-        record = matchlog.call_engine(read_round, asked, match_header, number)
-        entry = matchlog.call_engine(dump_round, record, match_header.players)
+        match_header = matchlog.call_engine(read_header, stored.log.header())
+        record, entry = matchlog.read_canonical(asked, match_header, stored.next_number)
         return entry, matchlog.call_engine(seen.state.play, record)
     except RefereeError:
         return None
@@ -226,7 +186,7 @@ def append(connection: Connection, stored: StoredMatch, entry: dict[str, Any], s
     summary.rewrite(connection, stored.match_id, stored.summary_seats, derived)
     connection.commit()
     writes.written()
-    matchlog.keep_replay(stored.header(), [e for _n, e, _w in stored.log.rounds], seen)
+    matchlog.keep_replay(stored.log.header(), [e for _n, e, _w in stored.log.rounds], seen)
     stored.rows.append(RoundRow(number, 1, when, entry))
     return True
 
@@ -242,7 +202,7 @@ class RoundRow:
 
     @property
     def voided(self) -> bool:
-        return isinstance(self.entry, dict) and self.entry.get("end") == "void"
+        return is_void(self.entry)
 
 
 def sheet(stored: StoredMatch, state: MatchState) -> Sheet:

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from referee.errors import MatchFileError, RefereeError
-from referee.matchfile import MatchHeader, dump_round, read_header, read_round
+from referee.matchfile import MatchHeader, RoundRecord, dump_round, read_header, read_round
 from referee.messages import define_message
 from referee.web.models import Match
 
@@ -81,9 +81,15 @@ def document(
 
 def canonical_round(raw: Any, match_header: MatchHeader, number: int | None = None) -> Any:
     """A round object read by the engine and written back: known keys only, canonical cards."""
-    return call_engine(
-        lambda: dump_round(read_round(raw, match_header, number), match_header.players)
-    )
+    return read_canonical(raw, match_header, number)[1]
+
+
+def read_canonical(
+    raw: Any, match_header: MatchHeader, number: int | None = None
+) -> tuple[RoundRecord, Any]:
+    """The round as the engine reads it, and written back (:func:`canonical_round`)."""
+    record = call_engine(read_round, raw, match_header, number)
+    return record, call_engine(dump_round, record, match_header.players)
 
 
 def entries(match: Match) -> list[dict[str, Any]]:

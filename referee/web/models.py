@@ -175,6 +175,11 @@ class Match(Model):
         return len(self.complete_rounds) + 1
 
 
+def is_void(entry: Any) -> bool:
+    """Whether a stored round object is a void round."""
+    return isinstance(entry, dict) and entry.get("end") == "void"
+
+
 def _int(value: Any) -> int:
     return value if isinstance(value, int) and not isinstance(value, bool) else 1 << 30
 
@@ -231,7 +236,7 @@ class Round(Model):
 
     @property
     def voided(self) -> bool:
-        return self.entry.get("end") == "void"
+        return is_void(self.entry)
 
 
 class RoundChange(Model):

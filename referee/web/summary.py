@@ -44,6 +44,7 @@ from referee.web.models import (
     PlayerTotal,
     Round,
     SeatSummary,
+    is_void,
 )
 
 PLAYING, FINISHED, BROKEN = "playing", "finished", "broken"
@@ -111,6 +112,39 @@ class MatchLog:
         """The players seated in round 1 (the match file's ``players``)."""
         return [name for seat, _player, name in self.seats if seat not in self.joined]
 
+    def header(self) -> dict[str, Any]:
+        """The match file's header, as :func:`matchlog.header` makes it from the objects
+        (TypeError or ValueError when the stored options or seating changes are no objects)."""
+        head: dict[str, Any] = {
+            "format": matchlog.FORMAT,
+            "rules": self.rules,
+            "options": dict(self.options or {}),
+            "players": self.names,
+            "first_dealer": self.first_dealer,
+        }
+        if self.seating_changes:
+            head["seating_changes"] = [dict(change) for change in self.seating_changes]
+        return head
+
+    @classmethod
+    def from_rows(cls, match_id: int, rows: Sequence[Any]) -> MatchLog:
+        """The match's header and seats from the rows of :func:`log_columns` (one a seat);
+        its rounds are read apart."""
+        first = rows[0]
+        return cls(
+            match_id,
+            first.table_id,
+            first.rules,
+            first.options,
+            first.first_dealer,
+            first.created_at,
+            archived=first.archived_at is not None,
+            deleted=first.deleted_at is not None,
+            seats=[(row.seat, row.player_id, row.name) for row in rows if row.seat is not None],
+            seating_changes=first.seating_changes,
+            joined={row.seat for row in rows if row.joined_round is not None},
+        )
+
 
 @dataclass
 class Derived:
@@ -122,17 +156,8 @@ class Derived:
 
 def replay(log: MatchLog) -> matchlog.Outlook:
     """The match replayed by the engine, or why it cannot be (never raises)."""
-    header = {
-        "format": matchlog.FORMAT,
-        "rules": log.rules,
-        "options": log.options,
-        "players": log.names,
-        "first_dealer": log.first_dealer,
-    }
-    if log.seating_changes:
-        header["seating_changes"] = log.seating_changes
     try:
-        header["options"] = dict(log.options or {})
+        header = log.header()
     except (TypeError, ValueError):
         return matchlog.Outlook(None, MatchFileError(matchlog.STORED_UNREADABLE))
     return matchlog.stored_outlook(header, [(number, entry) for number, entry, _when in log.rounds])
@@ -147,7 +172,7 @@ def derive(log: MatchLog, seen: matchlog.Outlook | None = None) -> Derived:
     state = seen.state
     if state is None:
         status = BROKEN
-        played = sum(1 for _n, entry, _w in log.rounds if not _is_void(entry))
+        played = sum(1 for _n, entry, _w in log.rounds if not is_void(entry))
     else:
         status = FINISHED if state.finished else PLAYING
         played = sum(1 for result in state.rounds if not result.is_void)
@@ -176,10 +201,6 @@ def derive(log: MatchLog, seen: matchlog.Outlook | None = None) -> Derived:
         )
         seats.append(figures)
     return Derived(match, seats)
-
-
-def _is_void(entry: Any) -> bool:
-    return isinstance(entry, dict) and entry.get("end") == "void"
 
 
 def _seat_figures(state: Any, name: str) -> dict[str, Any]:
@@ -220,8 +241,8 @@ def _seat_figures(state: Any, name: str) -> dict[str, Any]:
 # -- reading the log and writing the summary, on one connection ------------------------------
 
 
-def read_log(connection: Connection, match_id: int, *, seating: bool = True) -> MatchLog | None:
-    """The match as stored (None if there is no such match): two queries.
+def log_columns(*, seating: bool = True) -> list[Any]:
+    """What :meth:`MatchLog.from_rows` reads of a match joined to its seats and players.
 
     ``seating`` false: the database is older than the seating changes (migration
     ``0005_history``'s backfill runs before ``0006_seating`` adds them).
@@ -231,20 +252,25 @@ def read_log(connection: Connection, match_id: int, *, seating: bool = True) -> 
         if seating
         else [sa.null().label("seating_changes"), sa.null().label("joined_round")]
     )
+    return [
+        MATCHES.c.table_id,
+        MATCHES.c.rules,
+        MATCHES.c.options,
+        MATCHES.c.first_dealer,
+        MATCHES.c.created_at,
+        MATCHES.c.archived_at,
+        MATCHES.c.deleted_at,
+        *seating_columns,
+        SEATS.c.seat,
+        SEATS.c.player_id,
+        PLAYERS.c.name,
+    ]
+
+
+def read_log(connection: Connection, match_id: int, *, seating: bool = True) -> MatchLog | None:
+    """The match as stored (None if there is no such match): two queries."""
     rows = connection.execute(
-        sa.select(
-            MATCHES.c.table_id,
-            MATCHES.c.rules,
-            MATCHES.c.options,
-            MATCHES.c.first_dealer,
-            MATCHES.c.created_at,
-            MATCHES.c.archived_at,
-            MATCHES.c.deleted_at,
-            *seating_columns,
-            SEATS.c.seat,
-            SEATS.c.player_id,
-            PLAYERS.c.name,
-        )
+        sa.select(*log_columns(seating=seating))
         .select_from(
             MATCHES.outerjoin(SEATS, SEATS.c.match_id == MATCHES.c.id).outerjoin(
                 PLAYERS, PLAYERS.c.id == SEATS.c.player_id
@@ -255,20 +281,7 @@ def read_log(connection: Connection, match_id: int, *, seating: bool = True) -> 
     ).all()
     if not rows:
         return None
-    first = rows[0]
-    log = MatchLog(
-        match_id,
-        first.table_id,
-        first.rules,
-        first.options,
-        first.first_dealer,
-        first.created_at,
-        archived=first.archived_at is not None,
-        deleted=first.deleted_at is not None,
-        seats=[(row.seat, row.player_id, row.name) for row in rows if row.seat is not None],
-        seating_changes=first.seating_changes,
-        joined={row.seat for row in rows if row.joined_round is not None},
-    )
+    log = MatchLog.from_rows(match_id, rows)
     log.rounds = [
         (row.number, row.entry, row.created_at)
         for row in connection.execute(

@@ -103,16 +103,12 @@ def version_holds(connection: Connection, table_id: int, match_id: int, version:
     """Whether the match is still at ``version``, read once the table is locked."""
     # The table's row first, as every writer locks it; then the version, read after the
     # wait (PostgreSQL reads each statement as of its start).
-    lock_table(connection, table_id)
-    current = connection.execute(VERSION_OF, {"match_id": match_id}).scalar()
-    return current == version
-
-
-def lock_table(connection: Connection, table_id: int) -> None:
-    """Lock the table's row, as every writer does first (on SQLite the transaction that the
-    next statement opens is the lock: BEGIN IMMEDIATE, after the writers' queue)."""
+    # On SQLite the transaction that the first statement opens is the lock (BEGIN IMMEDIATE,
+    # after the writers' queue).
     if connection.dialect.name != "sqlite":
         connection.execute(TABLE_LOCKED, {"table_id": table_id})
+    current = connection.execute(VERSION_OF, {"match_id": match_id}).scalar()
+    return current == version
 
 
 TABLE_LOCKED = (

@@ -9,7 +9,7 @@ two players, the order of the seats) and what follows (starting total, dealer).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from flask import flash, redirect, url_for
 from flask_babel import gettext
@@ -23,6 +23,9 @@ from referee.web.models import Match
 from referee.web.names import name_key
 from referee.web.views.pages import render_page, to_score_sheet
 from referee.web.views.rounds import totals_now
+
+if TYPE_CHECKING:
+    from referee.match import MatchState
 
 bp = table_blueprint("seating", __name__)
 SEATING = "/<any(t,v):mode>/<key>/m/<int:match_id>/seating"
@@ -98,6 +101,18 @@ def _conflict(match: Match, form: Any) -> list[str]:
     ]
 
 
+def _reseated(match: Match, seated: list[str], form: Any, **receipt: Any) -> MatchState | None:
+    """The match with ``seated`` at the table from the next round, or None with the reason
+    on the form's player field."""
+    try:
+        return changes.reseat(match, seated, **receipt)
+    except changes.SeatingRefused as refusal:
+        form.player.errors = [str(refusal)]
+    except RefereeError as error:
+        form.player.errors = [i18n.error_text(error, where=False)]
+    return None
+
+
 @bp.get(SEATING)
 @edit_page
 def show(access: Access, match_id: int) -> Any:
@@ -132,13 +147,8 @@ def join(access: Access, match_id: int) -> Any:
     after = form.after.data if form.after.data in seated else seated[-1]
     seated.insert(seated.index(after) + 1, name)
     location = url_for("matches.scoreboard", match_id=match.id)
-    try:
-        state = changes.reseat(match, seated, once=form.once.data, location=location)
-    except changes.SeatingRefused as refusal:
-        form.player.errors = [str(refusal)]
-        return _page(access, match, join=form, status=400)
-    except RefereeError as error:
-        form.player.errors = [i18n.error_text(error, where=False)]
+    state = _reseated(match, seated, form, once=form.once.data, location=location)
+    if state is None:
         return _page(access, match, join=form, status=400)
     start = state.totals.get(name, 0)
     flash(
@@ -174,13 +184,8 @@ def leave(access: Access, match_id: int) -> Any:
         form.player.errors = [gettext("Choose who leaves.")]
         return _page(access, match, leave=form, status=400)
     seated.remove(name)
-    try:
-        state = changes.reseat(match, seated)
-    except changes.SeatingRefused as refusal:
-        form.player.errors = [str(refusal)]
-        return _page(access, match, leave=form, status=400)
-    except RefereeError as error:
-        form.player.errors = [i18n.error_text(error, where=False)]
+    state = _reseated(match, seated, form)
+    if state is None:
         return _page(access, match, leave=form, status=400)
     flash(
         gettext(
