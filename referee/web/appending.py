@@ -115,8 +115,8 @@ class StoredMatch:
 def read(connection: Connection, edit_key: str, match_id: int) -> StoredMatch | None:
     """The match of the table of this edit key, not deleted (None otherwise), with its
     summary's seat rows: two queries."""
-    if connection.dialect.name == "postgresql":  # each statement reads as of its start anyway
-        connection.execution_options(isolation_level="AUTOCOMMIT")
+    # The version is checked again under the lock: the reads need no transaction.
+    writes.read_statement_by_statement(connection)
     rows = connection.execute(MATCH_BY_EDIT_KEY, {"match_id": match_id, "key": edit_key}).all()
     if not rows or rows[0].deleted_at is not None:
         return None
@@ -149,8 +149,7 @@ def append(connection: Connection, stored: StoredMatch, entry: dict[str, Any], s
     """Write the round once it is the table's turn; False (nothing written) if the match
     changed meanwhile."""
     connection.rollback()  # the reading is over
-    if connection.dialect.name == "postgresql":
-        connection.execution_options(isolation_level=connection.default_isolation_level)
+    writes.transactions_again(connection)
     writes.start_writing()
     when = now()
     number = stored.next_number

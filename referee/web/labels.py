@@ -6,6 +6,7 @@ the catalogue extracts them from there.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from flask_babel import gettext
@@ -44,6 +45,19 @@ def outcome_label(result: RoundResult, rules: Ruleset | str | None = None) -> st
         return key
     factor = ruleset.bonuses.at_once_factor if ruleset is not None else 2
     return gettext(label, factor=factor)
+
+
+def outcome_labels(rules: Ruleset | str | None = None) -> Callable[[RoundResult], str]:
+    """:func:`outcome_label` for the rounds of one match: each outcome translated once."""
+    known: dict[tuple[Outcome, bool], str] = {}
+
+    def label(result: RoundResult) -> str:
+        key = (result.outcome, result.at_once)
+        if key not in known:
+            known[key] = outcome_label(result, rules)
+        return known[key]
+
+    return label
 
 
 def description(rules: Ruleset) -> str:

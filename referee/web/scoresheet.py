@@ -11,7 +11,7 @@ from referee.errors import RefereeError
 from referee.match import MatchState, Reseating, RoundResult
 from referee.rulesets import Ruleset, find_ruleset
 from referee.web.cardview import CardFace, picker_deck
-from referee.web.labels import outcome_key, outcome_label
+from referee.web.labels import outcome_key, outcome_labels
 from referee.web.models import Match
 
 
@@ -96,6 +96,7 @@ def sheet_of(state: MatchState, rules: Ruleset | None, stored: Mapping[int, Stor
     sheet = Sheet(players=players, rules=rules, seated=list(state.players))
     reseatings = {reseating.before_round: reseating for reseating in state.reseatings}
     running = dict.fromkeys(state.header.players, 0)
+    outcome_label = outcome_labels(state.rules)
     for reseating in state.reseatings:
         for name in reseating.joined:
             sheet.joined.setdefault(name, reseating.before_round)
@@ -114,7 +115,7 @@ def sheet_of(state: MatchState, rules: Ruleset | None, stored: Mapping[int, Stor
                 number=result.number,
                 stored=stored.get(result.number),
                 dealer=str(result.dealer),
-                outcome=outcome_label(result, state.rules),
+                outcome=outcome_label(result),
                 outcome_key=outcome_key(result),
                 winners=list(result.winners),
                 scores=scores,

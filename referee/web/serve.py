@@ -3,6 +3,8 @@
 ``referee serve`` (what ``make run`` starts) embeds gunicorn through its
 ``BaseApplication``: several worker processes with threads each (``gthread``;
 the live pages poll with short ETag checks, so no thread waits on a phone).
+A worker takes a new connection only while it has no request in progress
+(:class:`IdleFirstWorker`), so the phones' connections spread over the workers.
 Each worker builds its own app, so no database connection crosses a fork.
 
 Settings, from the command line or the environment:
@@ -31,6 +33,7 @@ import ifaddr
 import segno
 from gunicorn.app.base import BaseApplication
 from gunicorn.glogging import Logger
+from gunicorn.workers.gthread import ThreadWorker
 
 from referee.web import addresses, links
 from referee.web.logmask import KEY_MASKING
@@ -133,7 +136,7 @@ def gunicorn_options(settings: Settings) -> dict[str, Any]:
         "bind": [settings.bind],
         "workers": settings.workers,
         "threads": settings.threads,
-        "worker_class": "gthread",
+        "worker_class": IdleFirstWorker,
         "accesslog": "-",
         "errorlog": "-",
         "logger_class": KeyMaskingLogger,
@@ -147,6 +150,34 @@ def gunicorn_options(settings: Settings) -> dict[str, Any]:
         # Several servers (or test runs) on one machine would share its default control socket.
         "control_socket_disable": True,
     }
+
+
+class IdleFirstWorker(ThreadWorker):
+    """gunicorn's threaded worker, accepting new connections only while it is idle.
+
+    Every worker listens on the same socket, and gunicorn's takes whatever comes: four
+    phones opening their connections at once could all land on one worker, whose
+    requests then share one core (Python runs one thread of a process at a time) while
+    the other workers wait.  Here a worker with a request in progress leaves new
+    connections to the others (or to itself once it is done); the connections it has
+    already accepted are served by its threads as before.
+    """
+
+    requests_in_progress = 0
+
+    def enqueue_req(self, conn: Any) -> None:
+        self.requests_in_progress += 1
+        self.set_accept_enabled(False)
+        super().enqueue_req(conn)
+
+    def finish_request(self, conn: Any, fs: Any) -> None:
+        self.requests_in_progress -= 1
+        super().finish_request(conn, fs)
+
+    def set_accept_enabled(self, enabled: bool) -> None:
+        # The worker's loop turns accepting back on once its connections are below the
+        # limit; it stays off while a request is in progress.
+        super().set_accept_enabled(enabled and self.requests_in_progress == 0)
 
 
 class RefereeServer(BaseApplication):

@@ -195,6 +195,26 @@ class WriterQueue:
         os.close(descriptor)  # closing the file releases its lock
 
 
+NO_TRANSACTION = "referee_no_transaction"
+
+
+def read_statement_by_statement(connection: Connection) -> None:
+    """The next transaction of ``connection`` only reads, and each of its statements may
+    see the database as of its own start (a reader that checks a version under the lock
+    after): PostgreSQL in autocommit, SQLite without BEGIN.  End it with ``rollback()``."""
+    if connection.dialect.name == "sqlite":
+        connection.info[NO_TRANSACTION] = True
+    else:
+        connection.execution_options(isolation_level="AUTOCOMMIT")
+
+
+def transactions_again(connection: Connection) -> None:
+    """After :func:`read_statement_by_statement` (and its ``rollback()``)."""
+    connection.info.pop(NO_TRANSACTION, None)
+    if connection.dialect.name != "sqlite":
+        connection.execution_options(isolation_level=connection.default_isolation_level)
+
+
 def _configure_sqlite(engine: Engine) -> None:
     database = engine.url.database
     queue = WriterQueue(database) if database not in (None, "", ":memory:") else None
@@ -216,14 +236,19 @@ def _configure_sqlite(engine: Engine) -> None:
 
     @event.listens_for(engine, "begin")
     def on_begin(connection: Any) -> None:
+        # The statement goes to the driver's connection: a BEGIN needs none of what
+        # SQLAlchemy's execution adds (results, events, the statement cache).
+        driver = connection.connection.driver_connection
+        if connection.info.pop(NO_TRANSACTION, False):
+            return
         # A request reads what its write made to answer with it (an API write answers with
         # the scoreboard): no need to wait for another turn for that.
         if not writing_request() or write_committed():
-            connection.exec_driver_sql("BEGIN")
+            driver.execute("BEGIN")
             return
         if queue is not None:
             queue.enter(connection.info)
-        connection.exec_driver_sql("BEGIN IMMEDIATE")
+        driver.execute("BEGIN IMMEDIATE")
 
     if queue is None:
         return

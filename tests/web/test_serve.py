@@ -14,6 +14,7 @@ import os
 import re
 import shlex
 import shutil
+import sqlite3
 import subprocess
 import threading
 import time
@@ -25,7 +26,10 @@ from urllib.error import HTTPError
 from urllib.request import urlopen
 
 import pytest
+import requests
+import sqlalchemy as sa
 from gunicorn.config import Config
+from gunicorn.workers.gthread import ThreadWorker
 from ifaddr import IP, Adapter
 
 from referee import cli
@@ -37,6 +41,7 @@ from referee.web.models import CardTable
 from .conftest import Client
 from .helpers import new_table
 from .qr_reading import picture, quiet_zone, read_codes, svg_modules, terminal_modules
+from .realserver import fresh_database, start_server
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -200,7 +205,8 @@ def test_gunicorn_runs_threaded_workers_and_trusts_no_forwarded_header_itself():
     server = serve.RefereeServer(serve.Settings("0.0.0.0", 5000, 2, 8))
     assert server.cfg.bind == ["0.0.0.0:5000"]
     assert (server.cfg.workers, server.cfg.threads) == (2, 8)
-    assert server.cfg.worker_class_str == "gthread"
+    assert server.cfg.worker_class is serve.IdleFirstWorker
+    assert issubclass(serve.IdleFirstWorker, ThreadWorker)
     assert server.cfg.forwarded_allow_ips == []
     assert server.cfg.secure_scheme_headers == {}
     assert server.cfg.logger_class is serve.KeyMaskingLogger
@@ -544,6 +550,56 @@ def test_make_run_serves_the_app_through_127_0_0_1_with_keys_masked_in_its_log(t
         output.thread.join(10)
         server.stdout.close()
     log = "".join(output.lines)
-    assert "Using worker: gthread" in log
+    assert "Using worker: IdleFirstWorker" in log
     assert log.count("Booting worker") == 2
     assert edit not in log and view not in log and "x" * 32 not in log
+
+
+# -- connections spread over the workers ------------------------------------------------------
+
+
+def test_a_worker_busy_with_a_request_leaves_new_connections_to_the_idle_one(tmp_path):
+    """Two workers of one thread each; one is held in a save (the test holds SQLite's write
+    lock).  gunicorn's own threaded worker would take about half of the new connections
+    and keep them waiting behind the save; here every one goes to the idle worker."""
+    with fresh_database("sqlite", tmp_path) as database:
+        server = start_server(database, tmp_path, workers=2, threads=1)
+        try:
+            base = server.url
+            table = requests.post(
+                f"{base}/api/v1/tables", json={"name": "Meja", "players": ["Budi", "Siti"]}
+            ).json()
+            match = requests.post(
+                f"{base}/api/v1/t/{table['edit_key']}/matches",
+                json={"rules": "remi", "players": ["Budi", "Siti"], "first_dealer": "Budi"},
+            ).json()
+            match_url = f"{base}/api/v1/t/{table['edit_key']}/m/{match['id']}"
+            holder = sqlite3.connect(sa.make_url(database).database, isolation_level=None)
+            holder.execute("BEGIN IMMEDIATE")
+            saved: list[requests.Response] = []
+            save = threading.Thread(
+                target=lambda: saved.append(
+                    requests.post(
+                        f"{match_url}/rounds",
+                        json={"out": "Siti", "hands": {"Budi": ["2C", "3D"]}},
+                        headers={"If-Match": f'"{match["etag"]}"'},
+                        timeout=60,
+                    )
+                )
+            )
+            save.start()
+            time.sleep(1.0)  # the save has a worker, and waits for the lock
+            try:
+                assert not saved
+                for _ in range(8):
+                    answer = requests.get(match_url, headers={"Connection": "close"}, timeout=5)
+                    assert answer.status_code == 200
+            finally:
+                holder.execute("ROLLBACK")
+                holder.close()
+            save.join(30)
+            assert saved[0].status_code == 201, saved[0].text
+            # remi: the winner takes the losers' hands, 2 + 3
+            assert saved[0].json()["totals"] == {"Budi": 0, "Siti": 5}
+        finally:
+            server.stop()

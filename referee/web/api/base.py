@@ -8,6 +8,7 @@ from functools import wraps
 from typing import Any
 
 import flask_smorest
+from marshmallow import Schema
 from webargs.flaskparser import FlaskParser
 
 from referee.errors import RefereeError
@@ -55,6 +56,13 @@ ACCEPT_LANGUAGE = {
 
 class ApiBlueprint(flask_smorest.Blueprint):
     ARGUMENTS_PARSER = Parser()
+
+    def arguments(self, schema: Any, *args: Any, **kwargs: Any) -> Callable[[Any], Any]:
+        """As flask-smorest's, with the schema made once: webargs would make one from a
+        schema class on every request (marshmallow 4 schemas keep no state while loading)."""
+        if isinstance(schema, type) and issubclass(schema, Schema):
+            schema = schema()
+        return super().arguments(schema, *args, **kwargs)
 
     def table_route(self, rule: str, **options: Any) -> Callable[[Any], Any]:
         """A route below a table, twice: with the key in the path (``/t/{key}``, ``/v/{key}``)
