@@ -8,6 +8,7 @@ import threading
 
 import pytest
 import sqlalchemy as sa
+from sqlalchemy import event
 
 from referee.web.extensions import db
 
@@ -401,6 +402,44 @@ def test_a_plain_save_answers_as_the_scoreboard_reads_and_as_any_other_save(api,
     assert [r["voided"] for r in plain["rounds"]] == [False, True, False]
     assert plain["version"] == 4
     assert appended == [True, True, True]  # the plain saves took the plain path
+
+
+def test_a_plain_save_reads_without_a_transaction_and_writes_in_the_tables_turn(api, api_app):
+    """SQLite: the plain save's two reads run without BEGIN (the version is checked again
+    under the lock), its writes in one BEGIN IMMEDIATE; the next request begins as ever."""
+    if api_app.config["SQLALCHEMY_DATABASE_URI"].startswith("postgresql"):
+        pytest.skip("SQLite's statements")
+    table = new_table(api)
+    url, board = new_match(api, table)
+    first = {"out": "Budi", "hands": {"Siti": ["KD"]}}
+    board = api.post(f"{url}/rounds", json=first, headers=version(board)).get_json()
+    with api_app.app_context():
+        engine = db.engine
+    statements: list[str] = []
+
+    def trace(dbapi_connection, _record):  # what SQLite itself is asked to run
+        dbapi_connection.set_trace_callback(statements.append)
+
+    engine.dispose()
+    event.listen(engine, "connect", trace)
+    try:
+        entry = {"out": "Siti", "hands": {"Budi": ["10H"]}}
+        saved = api.post(f"{url}/rounds", json=entry, headers=version(board))
+        assert saved.status_code == 201
+        reads = [s.split()[0] for s in statements[: statements.index("BEGIN IMMEDIATE")]]
+        writes = statements[statements.index("BEGIN IMMEDIATE") :]
+        statements.clear()
+        assert api.get(f"{url}/rounds/2").status_code == 200  # read through the ORM
+    finally:
+        event.remove(engine, "connect", trace)
+        engine.dispose()
+    assert reads == ["SELECT", "SELECT"]
+    # The match's version, the round, the match's summary, a seat row and a totals row for
+    # each of the two players (moved by the difference: the same rows count as before).
+    assert [s.split()[0] for s in writes] == (
+        ["BEGIN", "UPDATE", "INSERT", "UPDATE"] + ["UPDATE"] * 2 + ["UPDATE"] * 2 + ["COMMIT"]
+    )
+    assert statements[0] == "BEGIN"  # the reading request after it: a transaction again
 
 
 def test_a_plain_save_after_a_late_player_joined_agrees_with_the_general_one(api, monkeypatch):

@@ -277,18 +277,23 @@ def test_a_writing_request_takes_the_sqlite_write_lock_at_once(client, app, tabl
     with app.app_context():
         engine = db.engine
 
-    def seen(conn, cursor, statement, *args):
+    def seen(statement):
         if statement.startswith("BEGIN"):
             begins.append(statement)
 
-    event.listen(engine, "before_cursor_execute", seen)
+    def trace(dbapi_connection, _record):  # what SQLite itself is asked to run
+        dbapi_connection.set_trace_callback(seen)
+
+    engine.dispose()
+    event.listen(engine, "connect", trace)
     try:
         client.get(match)
         reading = list(begins)
         begins.clear()
         save_round(client, match, TWO, {"Siti": "KH"}, ending="out", player="Budi")
     finally:
-        event.remove(engine, "before_cursor_execute", seen)
+        event.remove(engine, "connect", trace)
+        engine.dispose()
     assert reading and set(reading) == {"BEGIN"}
     assert "BEGIN IMMEDIATE" in begins
 
