@@ -19,13 +19,15 @@ their seat rows, added up again for the players of every match rewritten.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+import json
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, cast
 
 import sqlalchemy as sa
 from sqlalchemy import event
+from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.engine import Connection
 from sqlalchemy.orm import Session
 from sqlalchemy.orm.base import NO_VALUE
@@ -403,35 +405,79 @@ TOTALS_OF_PLAYERS = sa.select(PLAYER_TOTALS).where(
     PLAYER_TOTALS.c.rules == sa.bindparam("the_rules"),
     PLAYER_TOTALS.c.player_id.in_(sa.bindparam("the_players", expanding=True)),
 )
-_TOTAL, _NEW_BEST, _NEW_LAST = (
-    PLAYER_TOTALS.c,
-    sa.bindparam("new_best", type_=PLAYER_TOTALS.c.best_round.type),
-    sa.bindparam("new_last", type_=PLAYER_TOTALS.c.last_played_at.type),
-)
-TOTAL_MOVED = (
-    sa.update(PLAYER_TOTALS)
-    .where(*(_TOTAL[name] == sa.bindparam(f"the_{name}") for name in TOTAL_KEY))
-    .values(
-        {name: _TOTAL[name] + sa.bindparam(f"more_{name}") for name in COUNTS}
-        | {
-            "best_round": sa.case(
-                (sa.or_(_TOTAL.best_round.is_(None), _TOTAL.best_round < _NEW_BEST), _NEW_BEST),
-                else_=_TOTAL.best_round,
-            ),
-            "last_played_at": sa.case(
-                (
-                    sa.or_(_TOTAL.last_played_at.is_(None), _TOTAL.last_played_at < _NEW_LAST),
-                    _NEW_LAST,
+
+
+class ManyRows:
+    """An UPDATE run for several rows of values: ``executemany`` on SQLite; on PostgreSQL
+    one statement over the rows, sent as one JSON array (one round trip, and none of the
+    driver's pipeline work for a handful of rows).
+
+    ``build`` makes the statement from ``value(name)``: a bound parameter for each row on
+    SQLite, the column of the row on PostgreSQL (``per_row`` names them and their types);
+    any other name is a parameter shared by every row.
+    """
+
+    def __init__(
+        self, per_row: Mapping[str, Any], build: Callable[[Callable[[str], Any]], sa.Update]
+    ) -> None:
+        self.per_row = tuple(per_row)
+        self.each = build(lambda name: sa.bindparam(name, type_=per_row.get(name)))
+        given = (
+            sa.func.jsonb_to_recordset(sa.bindparam("given_rows", type_=sa.Text).cast(JSONB))
+            .table_valued(*(sa.column(name, kind) for name, kind in per_row.items()))
+            .render_derived(name="given", with_types=True)
+        )
+        self.at_once = build(lambda name: given.c[name] if name in per_row else sa.bindparam(name))
+
+    def execute(
+        self, connection: Connection, rows: Sequence[Mapping[str, Any]], **shared: Any
+    ) -> Any:
+        if connection.dialect.name == "postgresql":
+            given = json.dumps([dict(row) for row in rows], default=datetime.isoformat)
+            return connection.execute(self.at_once, shared | {"given_rows": given})
+        return connection.execute(self.each, [shared | dict(row) for row in rows])
+
+
+_TOTAL = PLAYER_TOTALS.c
+
+
+def _total_moved(value: Callable[[str], Any]) -> sa.Update:
+    new_best, new_last = value("new_best"), value("new_last")
+    return (
+        sa.update(PLAYER_TOTALS)
+        .where(*(_TOTAL[name] == value(f"the_{name}") for name in TOTAL_KEY))
+        .values(
+            {name: _TOTAL[name] + value(f"more_{name}") for name in COUNTS}
+            | {
+                "best_round": sa.case(
+                    (sa.or_(_TOTAL.best_round.is_(None), _TOTAL.best_round < new_best), new_best),
+                    else_=_TOTAL.best_round,
                 ),
-                else_=_TOTAL.last_played_at,
-            ),
-        }
+                "last_played_at": sa.case(
+                    (
+                        sa.or_(_TOTAL.last_played_at.is_(None), _TOTAL.last_played_at < new_last),
+                        new_last,
+                    ),
+                    else_=_TOTAL.last_played_at,
+                ),
+            }
+        )
     )
+
+
+TOTAL_MOVED = ManyRows(
+    {f"the_{name}": _TOTAL[name].type for name in TOTAL_KEY}
+    | {f"more_{name}": _TOTAL[name].type for name in COUNTS}
+    | {"new_best": _TOTAL.best_round.type, "new_last": _TOTAL.last_played_at.type},
+    _total_moved,
 )
-TOTAL_UPDATED = (
-    sa.update(PLAYER_TOTALS)
-    .where(*(PLAYER_TOTALS.c[name] == sa.bindparam(f"new_{name}") for name in TOTAL_KEY))
-    .values({name: sa.bindparam(f"new_{name}") for name in TOTAL_NAMES[3:]})
+TOTAL_UPDATED = ManyRows(
+    {f"new_{name}": _TOTAL[name].type for name in TOTAL_NAMES},
+    lambda value: (
+        sa.update(PLAYER_TOTALS)
+        .where(*(_TOTAL[name] == value(f"new_{name}") for name in TOTAL_KEY))
+        .values({name: value(f"new_{name}") for name in TOTAL_NAMES[3:]})
+    ),
 )
 
 
@@ -456,10 +502,14 @@ SUMMARY_UPDATED = (
 SEAT_SET = [
     column.name for column in SEAT_SUMMARIES.columns if column.name not in ("match_id", "player_id")
 ]
-SEAT_UPDATED = (
-    sa.update(SEAT_SUMMARIES)
-    .where(_by_match(SEAT_SUMMARIES), SEAT_SUMMARIES.c.player_id == sa.bindparam("the_player"))
-    .values({name: sa.bindparam(f"new_{name}") for name in SEAT_SET})
+SEAT_UPDATED = ManyRows(
+    {"the_player": SEAT_SUMMARIES.c.player_id.type}
+    | {f"new_{name}": SEAT_SUMMARIES.c[name].type for name in SEAT_SET},
+    lambda value: (
+        sa.update(SEAT_SUMMARIES)
+        .where(_by_match(SEAT_SUMMARIES), SEAT_SUMMARIES.c.player_id == value("the_player"))
+        .values({name: value(f"new_{name}") for name in SEAT_SET})
+    ),
 )
 
 
@@ -473,13 +523,13 @@ def rewrite(
         return
     values = {f"new_{name}": derived.match[name] for name in MATCH_SUMMARY_SET}
     connection.execute(SUMMARY_UPDATED, {"the_match": match_id, **values})
-    connection.execute(
-        SEAT_UPDATED,
+    SEAT_UPDATED.execute(
+        connection,
         [
-            {"the_match": match_id, "the_player": seat["player_id"]}
-            | {f"new_{name}": seat[name] for name in SEAT_SET}
+            {"the_player": seat["player_id"]} | {f"new_{name}": seat[name] for name in SEAT_SET}
             for seat in derived.seats
         ],
+        the_match=match_id,
     )
     adjust_totals(connection, before, derived.seats)
 
@@ -504,7 +554,7 @@ def adjust_totals(
     if old.keys() == new.keys() and all(_only_rises(old[key], new[key]) for key in keys):
         # The common case (a round more, the same players): each total moves by the
         # difference in the database itself, without being read first.
-        moved = connection.execute(TOTAL_MOVED, [_moved(key, old[key], new[key]) for key in keys])
+        moved = TOTAL_MOVED.execute(connection, [_moved(key, old[key], new[key]) for key in keys])
         if moved.rowcount != len(keys):  # a total missing: count them again
             refresh_totals(connection, [(table, rules, player) for table, rules, player in keys])
         return
@@ -548,7 +598,7 @@ def adjust_totals(
         else:
             updates.append({f"new_{name}": figures[name] for name in TOTAL_NAMES})
     if updates:
-        connection.execute(TOTAL_UPDATED, updates)
+        TOTAL_UPDATED.execute(connection, updates)
     if again:
         refresh_totals(connection, [(table, rules, player) for table, rules, player in again])
 

@@ -88,3 +88,33 @@ def test_totals_follow_every_write_over_several_matches(app):
     # Match 2's only round removed: two matches count.
     found = write(2, "DELETE", "/rounds/1")
     assert found["Siti"] == (10, 2, 13) and found["Budi"][1:] == (2, 0)
+
+
+def test_a_total_missing_when_it_should_move_is_counted_again(app):
+    """The moving statement finds one row of two (Siti's was lost): both are added up again."""
+    client = app.test_client()
+    keys = client.post(
+        f"{API}/tables", json={"name": "Meja", "players": ["Budi", "Siti"]}
+    ).get_json()
+    made = client.post(
+        f"{API}/t/{keys['edit_key']}/matches",
+        json={"rules": "remi", "players": ["Budi", "Siti"], "first_dealer": "Budi"},
+    ).get_json()
+    url, etag = f"{API}/t/{keys['edit_key']}/m/{made['id']}", made["etag"]
+    first = client.post(
+        f"{url}/rounds",
+        json={"out": "Siti", "hands": {"Budi": ["QS"]}},
+        headers={"If-Match": f'"{etag}"'},
+    )
+    assert totals(app)["Siti"] == (10, 1, 10)
+    with app.app_context(), db.engine.begin() as connection:
+        siti = connection.execute(sa.select(Player.id).where(Player.name == "Siti")).scalar()
+        connection.execute(sa.delete(PlayerTotal).where(PlayerTotal.player_id == siti))
+    second = client.post(
+        f"{url}/rounds",
+        json={"out": "Siti", "hands": {"Budi": ["2C"]}},
+        headers={"If-Match": f'"{first.get_json()["etag"]}"'},
+    )
+    assert second.status_code == 201
+    # Siti: 10 (QS) then 2 (2C): best 10, one match, 12 points; Budi scored 0 in both.
+    assert totals(app) == {"Siti": (10, 1, 12), "Budi": (0, 1, 0)}
