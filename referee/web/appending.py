@@ -90,6 +90,26 @@ NEW_VERSION = (
     .values(version=sa.bindparam("new"), updated_at=sa.bindparam("when"))
 )
 NEW_ROUND = sa.insert(ROUNDS)
+ROUND_COLUMNS = ("match_id", "number", "entry", "complete", "created_at", "updated_at", "version")
+# PostgreSQL: both in one statement (one round trip): the round is added only if the
+# version was raised, and the row count says which.
+_RAISED = NEW_VERSION.returning(MATCHES.c.id).cte("raised")
+NEW_ROUND_IF_RAISED = (
+    sa.insert(ROUNDS)
+    .execution_options(preserve_rowcount=True)
+    .from_select(
+        ROUND_COLUMNS,
+        sa.select(
+            _RAISED.c.id,
+            # Named apart from the columns: parameters named as columns would be taken as
+            # values for them.
+            *(
+                sa.bindparam(f"round_{name}", type_=ROUNDS.c[name].type)
+                for name in ROUND_COLUMNS[1:]
+            ),
+        ),
+    )
+)
 
 
 @dataclass
@@ -153,31 +173,32 @@ def append(connection: Connection, stored: StoredMatch, entry: dict[str, Any], s
     writes.start_writing()
     when = now()
     number = stored.next_number
-    raised = connection.execute(
-        NEW_VERSION,
-        {
-            "the_table": stored.log.table_id,
-            "match_id": stored.match_id,
-            "old": stored.version,
-            "new": stored.version + 1,
-            "when": when,
-        },
-    )
+    version = {
+        "the_table": stored.log.table_id,
+        "match_id": stored.match_id,
+        "old": stored.version,
+        "new": stored.version + 1,
+        "when": when,
+    }
+    new_round = {
+        "match_id": stored.match_id,
+        "number": number,
+        "entry": entry,
+        "complete": True,
+        "created_at": when,
+        "updated_at": when,
+        "version": 1,
+    }
+    if connection.dialect.name == "postgresql":
+        named = {f"round_{name}": value for name, value in new_round.items()}
+        raised = connection.execute(NEW_ROUND_IF_RAISED, version | named)
+    else:
+        raised = connection.execute(NEW_VERSION, version)
     if raised.rowcount != 1:  # the match is no longer at the version it was read at
         connection.rollback()
         return False
-    connection.execute(
-        NEW_ROUND,
-        {
-            "match_id": stored.match_id,
-            "number": number,
-            "entry": entry,
-            "complete": True,
-            "created_at": when,
-            "updated_at": when,
-            "version": 1,
-        },
-    )
+    if connection.dialect.name != "postgresql":
+        connection.execute(NEW_ROUND, new_round)
     stored.version += 1
     stored.log.rounds.append((number, entry, when))
     seen = matchlog.Outlook(state, None)
