@@ -160,7 +160,9 @@ class IdleFirstWorker(ThreadWorker):
     requests then share one core (Python runs one thread of a process at a time) while
     the other workers wait.  Here a worker with a request in progress leaves new
     connections to the others (or to itself once it is done); the connections it has
-    already accepted are served by its threads as before.
+    already accepted are served by its threads as before.  With every worker in a
+    request, a new connection waits in the socket's queue for the first one done (a
+    connection that sends nothing yet holds no thread: gunicorn puts it aside).
     """
 
     requests_in_progress = 0

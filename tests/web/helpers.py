@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import html
 import re
+from collections.abc import Callable
 from typing import Any
 
 from werkzeug.test import TestResponse
@@ -56,6 +57,17 @@ def new_match(
     response = client.submit(f"{table_url}new/{rules}", data)
     assert response.status_code == 302, errors(response)
     return response.headers["Location"]
+
+
+def new_api_match(post: Callable[[str, Any], Any]) -> tuple[str, str]:
+    """A table of Budi and Siti and a remi match at it, through the API (``post(path, body)``
+    gives the answer's JSON): the match's path and its ETag."""
+    keys = post("/api/v1/tables", {"name": "Meja", "players": ["Budi", "Siti"]})
+    made = post(
+        f"/api/v1/t/{keys['edit_key']}/matches",
+        {"rules": "remi", "players": ["Budi", "Siti"], "first_dealer": "Budi"},
+    )
+    return f"/api/v1/t/{keys['edit_key']}/m/{made['id']}", made["etag"]
 
 
 def round_data(players: list[str], hands: dict[str, str], **fields: Any) -> dict[str, str]:

@@ -39,7 +39,7 @@ from referee.web.logmask import KEY_MASKING, mask_keys
 from referee.web.models import CardTable
 
 from .conftest import Client
-from .helpers import new_table
+from .helpers import new_api_match, new_table
 from .qr_reading import picture, quiet_zone, read_codes, svg_modules, terminal_modules
 from .realserver import fresh_database, start_server
 
@@ -565,15 +565,10 @@ def test_a_worker_busy_with_a_request_leaves_new_connections_to_the_idle_one(tmp
     with fresh_database("sqlite", tmp_path) as database:
         server = start_server(database, tmp_path, workers=2, threads=1)
         try:
-            base = server.url
-            table = requests.post(
-                f"{base}/api/v1/tables", json={"name": "Meja", "players": ["Budi", "Siti"]}
-            ).json()
-            match = requests.post(
-                f"{base}/api/v1/t/{table['edit_key']}/matches",
-                json={"rules": "remi", "players": ["Budi", "Siti"], "first_dealer": "Budi"},
-            ).json()
-            match_url = f"{base}/api/v1/t/{table['edit_key']}/m/{match['id']}"
+            path, etag = new_api_match(
+                lambda path, body: requests.post(server.url + path, json=body).json()
+            )
+            match_url = server.url + path
             holder = sqlite3.connect(sa.make_url(database).database, isolation_level=None)
             holder.execute("BEGIN IMMEDIATE")
             saved: list[requests.Response] = []
@@ -582,7 +577,7 @@ def test_a_worker_busy_with_a_request_leaves_new_connections_to_the_idle_one(tmp
                     requests.post(
                         f"{match_url}/rounds",
                         json={"out": "Siti", "hands": {"Budi": ["2C", "3D"]}},
-                        headers={"If-Match": f'"{match["etag"]}"'},
+                        headers={"If-Match": f'"{etag}"'},
                         timeout=60,
                     )
                 )

@@ -12,6 +12,7 @@ from referee.web.extensions import db
 from referee.web.models import Player, PlayerTotal
 
 from .conftest import DATABASE_KINDS as KINDS
+from .helpers import new_api_match
 from .realserver import fresh_database
 
 API = "/api/v1"
@@ -93,14 +94,7 @@ def test_totals_follow_every_write_over_several_matches(app):
 def test_a_total_missing_when_it_should_move_is_counted_again(app):
     """The moving statement finds one row of two (Siti's was lost): both are added up again."""
     client = app.test_client()
-    keys = client.post(
-        f"{API}/tables", json={"name": "Meja", "players": ["Budi", "Siti"]}
-    ).get_json()
-    made = client.post(
-        f"{API}/t/{keys['edit_key']}/matches",
-        json={"rules": "remi", "players": ["Budi", "Siti"], "first_dealer": "Budi"},
-    ).get_json()
-    url, etag = f"{API}/t/{keys['edit_key']}/m/{made['id']}", made["etag"]
+    url, etag = new_api_match(lambda path, body: client.post(path, json=body).get_json())
     first = client.post(
         f"{url}/rounds",
         json={"out": "Siti", "hands": {"Budi": ["QS"]}},
