@@ -165,6 +165,7 @@ class IdleFirstWorker(ThreadWorker):
     connection that sends nothing yet holds no thread: gunicorn puts it aside).
     """
 
+    # Counted in the worker's main loop only (gunicorn calls both methods there): no lock.
     requests_in_progress = 0
 
     def enqueue_req(self, conn: Any) -> None:
