@@ -60,21 +60,16 @@ def open_table(mode: str, key: str, *, edit: bool = False) -> Access:
     return access
 
 
+def _table_by_key(mode: str, lock: bool) -> Any:
+    column = CardTable.edit_key if mode == EDIT else CardTable.view_key
+    query = select(CardTable).where(column == bindparam("key"))
+    return query.with_for_update().execution_options(populate_existing=True) if lock else query
+
+
 # The table of a key (built once: every request that opens a table runs one), and locking
 # its row for a write.
 TABLE_BY_KEY = {
-    (mode, lock): (
-        select(CardTable)
-        .where((CardTable.edit_key if mode == EDIT else CardTable.view_key) == bindparam("key"))
-        .with_for_update()
-        .execution_options(populate_existing=True)
-        if lock
-        else select(CardTable).where(
-            (CardTable.edit_key if mode == EDIT else CardTable.view_key) == bindparam("key")
-        )
-    )
-    for mode in (EDIT, VIEW)
-    for lock in (False, True)
+    (mode, lock): _table_by_key(mode, lock) for mode in (EDIT, VIEW) for lock in (False, True)
 }
 
 

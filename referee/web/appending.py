@@ -34,7 +34,7 @@ from referee.web.scoresheet import Sheet, sheet_of
 if TYPE_CHECKING:
     from referee.match import MatchState
 
-MATCHES, SEATS, PLAYERS = summary.MATCHES, summary.SEATS, summary.PLAYERS
+MATCHES, SEATS = summary.MATCHES, summary.SEATS
 ROUNDS, TABLES = summary.ROUNDS, cast(sa.Table, CardTable.__table__)
 SUMMARY_SEATS = summary.SEAT_SUMMARIES
 
@@ -47,10 +47,7 @@ MATCH_BY_EDIT_KEY = (
         *(SUMMARY_SEATS.c[name].label(f"summary_{name}") for name in summary.SEAT_TOTALLED),
     )
     .select_from(
-        MATCHES.join(TABLES, TABLES.c.id == MATCHES.c.table_id)
-        .outerjoin(SEATS, SEATS.c.match_id == MATCHES.c.id)
-        .outerjoin(PLAYERS, PLAYERS.c.id == SEATS.c.player_id)
-        .outerjoin(
+        summary.MATCH_SEATS.join(TABLES, TABLES.c.id == MATCHES.c.table_id).outerjoin(
             SUMMARY_SEATS,
             sa.and_(
                 SUMMARY_SEATS.c.match_id == MATCHES.c.id,
@@ -81,11 +78,7 @@ NEW_VERSION = (
     .where(
         MATCHES.c.id == sa.bindparam("match_id"),
         MATCHES.c.version == sa.bindparam("old"),
-        MATCHES.c.table_id
-        == sa.select(TABLES.c.id)
-        .where(TABLES.c.id == sa.bindparam("the_table"))
-        .with_for_update()
-        .scalar_subquery(),
+        MATCHES.c.table_id == writes.TABLE_LOCKED.scalar_subquery(),
     )
     .values(version=sa.bindparam("new"), updated_at=sa.bindparam("when"))
 )

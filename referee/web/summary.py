@@ -269,15 +269,17 @@ def log_columns(*, seating: bool = True) -> list[Any]:
     ]
 
 
+# A match joined to its seats and their players, as :func:`log_columns` reads it.
+MATCH_SEATS = MATCHES.outerjoin(SEATS, SEATS.c.match_id == MATCHES.c.id).outerjoin(
+    PLAYERS, PLAYERS.c.id == SEATS.c.player_id
+)
+
+
 def read_log(connection: Connection, match_id: int, *, seating: bool = True) -> MatchLog | None:
     """The match as stored (None if there is no such match): two queries."""
     rows = connection.execute(
         sa.select(*log_columns(seating=seating))
-        .select_from(
-            MATCHES.outerjoin(SEATS, SEATS.c.match_id == MATCHES.c.id).outerjoin(
-                PLAYERS, PLAYERS.c.id == SEATS.c.player_id
-            )
-        )
+        .select_from(MATCH_SEATS)
         .where(MATCHES.c.id == match_id)
         .order_by(SEATS.c.seat)
     ).all()
@@ -584,10 +586,7 @@ def adjust_totals(
         figures["matches"] += (now_ is not None) - (was is not None)
         for name in COUNTS:
             figures[name] += int(now_[name] if now_ else 0) - int(was[name] if was else 0)
-        if not _raise_highest(figures, was, now_, "best_round", lambda value: value):
-            again.append(key)
-            continue
-        if not _raise_highest(figures, was, now_, "last_played_at", as_utc):
+        if not all(_raise_highest(figures, was, now_, name, how) for name, how in HIGHEST):
             again.append(key)
             continue
         if figures["matches"] == 0:
@@ -603,15 +602,21 @@ def adjust_totals(
         refresh_totals(connection, [(table, rules, player) for table, rules, player in again])
 
 
+# The figures a total keeps the highest of (over its matches), and how they compare.
+HIGHEST: tuple[tuple[str, Callable[[Any], Any]], ...] = (
+    ("best_round", lambda value: value),
+    ("last_played_at", as_utc),
+)
+
+
+def _went_down(old: Any, new: Any, comparable: Callable[[Any], Any]) -> bool:
+    return old is not None and (new is None or comparable(new) < comparable(old))
+
+
 def _only_rises(was: Mapping[str, Any], now_: Mapping[str, Any]) -> bool:
-    """Whether the highest round and the last time played of a seat row did not go down (a
-    total keeps the highest of its matches: a lower one needs the other matches)."""
-    for name, comparable in (("best_round", lambda v: v), ("last_played_at", as_utc)):
-        if was[name] is not None and (
-            now_[name] is None or comparable(now_[name]) < comparable(was[name])
-        ):
-            return False
-    return True
+    """Whether no highest figure of a seat row went down (a lower one needs the other
+    matches)."""
+    return not any(_went_down(was[name], now_[name], comparable) for name, comparable in HIGHEST)
 
 
 def _moved(key: tuple[Any, ...], was: Mapping[str, Any], now_: Mapping[str, Any]) -> dict[str, Any]:
@@ -637,8 +642,8 @@ def _raise_highest(
     highest = figures[name]
     old = was[name] if was is not None else None
     new = now_[name] if now_ is not None else None
-    if old is not None and highest is not None and comparable(old) >= comparable(highest):
-        if new is None or comparable(new) < comparable(old):
+    if highest is not None and old is not None and comparable(old) >= comparable(highest):
+        if _went_down(old, new, comparable):
             return False
     if new is not None and (highest is None or comparable(new) > comparable(highest)):
         figures[name] = new

@@ -106,14 +106,16 @@ def version_holds(connection: Connection, table_id: int, match_id: int, version:
     # On SQLite the transaction that the first statement opens is the lock (BEGIN IMMEDIATE,
     # after the writers' queue).
     if connection.dialect.name != "sqlite":
-        connection.execute(TABLE_LOCKED, {"table_id": table_id})
+        connection.execute(TABLE_LOCKED, {"the_table": table_id})
     current = connection.execute(VERSION_OF, {"match_id": match_id}).scalar()
     return current == version
 
 
+# The table's row, locked.  Its parameter is named apart from the columns: a statement
+# updating a match (appending.NEW_VERSION) takes the lock as a subquery.
 TABLE_LOCKED = (
     select(CardTable.__table__.c.id)
-    .where(CardTable.__table__.c.id == bindparam("table_id"))
+    .where(CardTable.__table__.c.id == bindparam("the_table"))
     .with_for_update()
 )
 VERSION_OF = select(Match.__table__.c.version).where(Match.__table__.c.id == bindparam("match_id"))
@@ -363,8 +365,3 @@ def live_round_of(match: Match) -> Round | None:
 def round_with_id(match: Match, round_id: Any) -> Round | None:
     value = version_of(round_id)
     return next((r for r in match.rounds if r.id == value), None) if value else None
-
-
-def lock_rows(statement: Any) -> Any:
-    """``statement`` locking the rows it reads, for a writing request (a no-op on SQLite)."""
-    return statement.with_for_update() if writing_request() else statement

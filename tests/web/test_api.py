@@ -366,25 +366,31 @@ def test_a_repeated_write_with_an_idempotency_key_is_done_once(api):
     assert elsewhere.status_code == 201 and "Idempotent-Replayed" not in elsewhere.headers
 
 
-def test_a_plain_save_answers_as_the_scoreboard_reads_and_as_any_other_save(api, monkeypatch):
-    """The plain save (rows, no objects) and the general one (with a one-time key) agree."""
+@pytest.fixture
+def plain_saves(monkeypatch):
+    """What each plain save (:func:`appending.append`) answered: True when it wrote."""
     from referee.web import appending
 
-    appended = []
-    appending_round = appending.append
+    answered = []
+    append = appending.append
 
     def counted(*args):
-        appended.append(appending_round(*args))
-        return appended[-1]
+        answered.append(append(*args))
+        return answered[-1]
 
     monkeypatch.setattr(appending, "append", counted)
+    return answered
+
+
+def test_a_plain_save_answers_as_the_scoreboard_reads_and_as_any_other_save(api, plain_saves):
+    """The plain save (rows, no objects) and the general one (with a one-time key) agree."""
     table = new_table(api)
     plain_url, plain = new_match(api, table, players=("Budi", "Siti", "Andi"))
     other_url, other = new_match(api, table, players=("Budi", "Siti", "Andi"))
     rounds = [
         {"out": "Siti", "hands": {"Budi": ["10H", "QS"], "Andi": ["2C"]}},
         {"end": "void"},
-        {"out": "Budi", "all_at_once": True, "hands": {"Siti": ["KD"], "Andi": ["3S"]}},
+        {"out": "Budi", "at_once": True, "hands": {"Siti": ["KD"], "Andi": ["3S"]}},
     ]
     for number, entry in enumerate(rounds, start=1):
         saved = api.post(f"{plain_url}/rounds", json=entry, headers=version(plain))
@@ -400,8 +406,10 @@ def test_a_plain_save_answers_as_the_scoreboard_reads_and_as_any_other_save(api,
             k: v for k, v in other.items() if k not in unlike
         }
     assert [r["voided"] for r in plain["rounds"]] == [False, True, False]
+    # Siti out: 10H 10 + QS 10 + 2C 2; Budi out all at once: (KD 10 + 3S 3) x 2.
+    assert plain["totals"] == {"Budi": 26, "Siti": 22, "Andi": 0}
     assert plain["version"] == 4
-    assert appended == [True, True, True]  # the plain saves took the plain path
+    assert plain_saves == [True, True, True]  # the plain saves took the plain path
 
 
 def test_a_plain_save_reads_without_a_transaction_and_writes_in_the_tables_turn(api, api_app):
@@ -442,14 +450,7 @@ def test_a_plain_save_reads_without_a_transaction_and_writes_in_the_tables_turn(
     assert statements[0] == "BEGIN"  # the reading request after it: a transaction again
 
 
-def test_a_plain_save_after_a_late_player_joined_agrees_with_the_general_one(api, monkeypatch):
-    from referee.web import appending
-
-    appended = []
-    appending_round = appending.append
-    monkeypatch.setattr(
-        appending, "append", lambda *args: appended.append(appending_round(*args)) or appended[-1]
-    )
+def test_a_plain_save_after_a_late_player_joined_agrees_with_the_general_one(api, plain_saves):
     table = new_table(api)
     boards = {}
     for way in ("plain", "general"):
@@ -475,7 +476,7 @@ def test_a_plain_save_after_a_late_player_joined_agrees_with_the_general_one(api
     # Round 1's players, then who joined; Dewi starts at the lowest total (Budi's 0) and
     # takes KD 10 + 2C 2 + 3C 3 going out.
     assert plain["players"] == ["Budi", "Siti", "Dewi"] and plain["totals"]["Dewi"] == 15
-    assert appended == [True, True, True]  # the first rounds of both and the plain second
+    assert plain_saves == [True, True, True]  # the first rounds of both and the plain second
 
 
 def interleaved(monkeypatch, api, during):

@@ -29,7 +29,7 @@ from flask_babel import gettext
 from werkzeug.exceptions import HTTPException, MethodNotAllowed, NotFound
 
 from referee.errors import RefereeError
-from referee.web import i18n, writes
+from referee.web import i18n, versions, writes
 from referee.web.access import EDIT, KEY_FORMAT, VIEW, Access, find_table
 from referee.web.extensions import db
 from referee.web.models import CardTable, Match
@@ -153,14 +153,19 @@ def table_access(mode: str | None, key: str | None, *, edit: bool = False) -> Ac
 def key_path(access: Access) -> str:
     """The API path of the table as it was reached (the bearer form has no key in it)."""
     bearer = request.view_args is not None and request.view_args.get("mode", "") is None
-    return f"{PREFIX}/table" if bearer else f"{PREFIX}/{access.mode}/{access.key}"
+    return table_path(None if bearer else access.mode, access.key)
+
+
+def table_path(mode: str | None, key: str | None) -> str:
+    """The API path of a table: the key in the path (``mode`` t or v), or the bearer form."""
+    return f"{PREFIX}/table" if mode is None else f"{PREFIX}/{mode}/{key}"
 
 
 # -- versions ------------------------------------------------------------------------------
 
 
 def etag_of(match: Match) -> str:
-    return f"m{match.id}v{match.version}"
+    return versions.etag(match.id, match.version)
 
 
 def require_version(match: Match) -> None:

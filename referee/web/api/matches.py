@@ -321,14 +321,12 @@ def append_plainly(mode: str | None, key: str | None, match_id: int, asked: dict
         log.seating_changes,
         appending.sheet(stored, checked[1]),
     )
-    path = f"{core.PREFIX}/table" if mode is None else f"{core.PREFIX}/{mode}/{key}"
-    location = f"{path}/m/{match_id}/rounds/{stored.next_number - 1}"
-    etag = versions.etag(match_id, stored.version)
+    location = f"{core.table_path(mode, key)}/m/{match_id}/rounds/{stored.next_number - 1}"
     # Made from the rows as the schema's dump would leave it (a test holds them equal).
     answer = current_app.response_class(
         current_app.json.dumps(body) + "\n", status=201, mimetype="application/json"
     )
-    answer.headers.update({"ETag": f'"{etag}"', "Location": location})
+    answer.headers.update({"ETag": f'"{body["etag"]}"', "Location": location})
     return answer
 
 
