@@ -89,6 +89,9 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         SESSION_REFRESH_EACH_REQUEST=False,
         PUBLIC_URL=os.environ.get("PUBLIC_URL", ""),
         FORWARDED_HOPS=os.environ.get("FORWARDED_HOPS", "0"),
+        # Where the automatic backups go (default instance/backups); BACKUPS=off stops them.
+        BACKUP_DIR=os.environ.get("BACKUP_DIR", ""),
+        BACKUPS=os.environ.get("BACKUPS", "on"),
     )
     app.config.update(security.environment_settings(os.environ))  # e.g. a shared limits store
     if test_config is None:
