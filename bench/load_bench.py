@@ -297,6 +297,7 @@ def main() -> None:
         **os.environ,
         "DATABASE_URL": database,
         "SECRET_KEY": secrets.token_hex(16),
+        "BACKUPS": "off",  # measured apart: bench/backup_bench.py
     }
     env.pop("HOST", None)
     app_port, bare_port = free_port(), free_port()

@@ -50,9 +50,12 @@ from datetime import UTC, datetime, timedelta
 from glob import glob
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
-from flask import Flask
+from flask import Flask, request
 from sqlalchemy.engine import URL, make_url
+
+from referee.web import addresses
 
 log = logging.getLogger("referee.backups")
 
@@ -526,3 +529,23 @@ def start_schedule(app: Flask) -> Schedule | None:
     schedule = Schedule(place_of(app))
     schedule.start()
     return schedule
+
+
+# -- the home page of the host ----------------------------------------------------------------
+
+
+def opened_on_the_host() -> bool:
+    """Whether this request comes from the host's own browser, through 127.0.0.1 or
+    localhost: the only page that shows where the backups are."""
+    try:
+        hostname = urlsplit(f"//{request.host}").hostname or ""
+    except ValueError:  # a Host header that is no address
+        return False
+    return addresses.is_loopback(hostname) and addresses.is_loopback(request.remote_addr or "")
+
+
+def status_for_the_host(app: Flask) -> Status | None:
+    """The backups' status for the home page, when it was opened on the host (else None)."""
+    if not opened_on_the_host():
+        return None
+    return read_status(place_of(app))

@@ -14,6 +14,9 @@ Settings, from the command line or the environment:
 - ``--port`` / ``PORT``: 5000 (0 picks a free one, printed at start);
 - ``--workers`` / ``WORKERS``: 2 processes; ``--threads`` / ``THREADS``: 8 each.
 
+Every worker starts the automatic backups' thread; the one holding their lock makes
+them (:mod:`referee.web.backups`).
+
 At start it prints every address a phone can use and a QR code of the first.
 The access log masks the table keys (:mod:`referee.web.logmask`); the server
 ignores ``X-Forwarded-*`` headers itself: only ``FORWARDED_HOPS`` makes the app
@@ -193,13 +196,15 @@ class RefereeServer(BaseApplication):
             self.cfg.set(name, value)
 
     def load(self) -> Any:
-        from referee.web import create_app
+        from referee.web import backups, create_app
 
         app = create_app()
         # The app's own log lines go through gunicorn's handlers, keys masked.
         app_log = logging.getLogger("referee")
         app_log.handlers = list(logging.getLogger("gunicorn.error").handlers)
         app_log.propagate = False
+        # In every worker (after the fork): the one that takes the lock makes the backups.
+        backups.start_schedule(app)
         return app
 
 

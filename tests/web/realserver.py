@@ -52,8 +52,16 @@ class Server:
             self.process.wait(20)
 
 
-def start_server(database: str, tmp: Path, workers: int = 3, threads: int = 4) -> Server:
-    """``referee serve`` (gunicorn, gthread workers) on a free port of 127.0.0.1."""
+def start_server(
+    database: str,
+    tmp: Path,
+    workers: int = 3,
+    threads: int = 4,
+    environment: dict[str, str] | None = None,
+) -> Server:
+    """``referee serve`` (gunicorn, gthread workers) on a free port of 127.0.0.1.
+
+    Its automatic backups go to ``tmp/backups``, unless ``environment`` says otherwise."""
     port = free_port()
     log = tmp / f"server-{port}.log"
     env = {
@@ -61,6 +69,8 @@ def start_server(database: str, tmp: Path, workers: int = 3, threads: int = 4) -
         "DATABASE_URL": database,
         "SECRET_KEY": "races-" + secrets.token_hex(8),
         "RATELIMIT_ENABLED": "false",
+        "BACKUP_DIR": str(tmp / "backups"),
+        **(environment or {}),
     }
     # The command `make run` ends with, with more workers than its default.
     command = [

@@ -20,7 +20,7 @@ from jinja2 import TemplatesNotFound
 from werkzeug.wrappers import Response
 
 from referee.rulesets import RULESETS
-from referee.web import i18n
+from referee.web import backups, i18n
 from referee.web.access import remembered_tables
 from referee.web.forms import LanguageForm, TableForm
 from referee.web.security import local_target
@@ -31,7 +31,12 @@ bp = Blueprint("main", __name__)
 
 @bp.get("/")
 def home() -> Any:
-    return render_page("home.html", tables=remembered_tables(), form=TableForm())
+    return render_page(
+        "home.html",
+        tables=remembered_tables(),
+        form=TableForm(),
+        backup=backups.status_for_the_host(current_app),
+    )
 
 
 @bp.post("/language")
