@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import gzip
 import json
-from datetime import date, datetime
+from datetime import UTC, date, datetime
 from pathlib import Path
 from typing import Any
 
@@ -109,7 +109,10 @@ def _value(column: sa.Column[Any], value: Any) -> Any:
         return None
     kind = column.type
     if isinstance(kind, sa.DateTime) and isinstance(value, str):
-        return datetime.fromisoformat(value)
+        moment = datetime.fromisoformat(value)
+        if kind.timezone and moment.tzinfo is None:  # SQLite keeps UTC without its zone
+            moment = moment.replace(tzinfo=UTC)
+        return moment
     if isinstance(kind, sa.Date) and isinstance(value, str):
         return date.fromisoformat(value)
     if isinstance(kind, sa.Boolean):
