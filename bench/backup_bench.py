@@ -181,7 +181,7 @@ def main() -> None:
     print(
         f"\nsaves by {PHONES} phones, {args.seconds:.0f} s each phase, {args.repeat} runs (medians):"
     )
-    print(f"{"phase":<27}{'saves/s':>9}{'p50 ms':>9}{'p99 ms':>9}{'max ms':>9}")
+    print(f"{'phase':<27}{'saves/s':>9}{'p50 ms':>9}{'p99 ms':>9}{'max ms':>9}")
     for name, label in (("without", "no backup"), ("with", "backups one after another")):
         values = [median(run[name][i] for run in rows) for i in range(4)]
         print(
