@@ -117,7 +117,9 @@ def place_of(app: Flask) -> Place:
         url = url.set(database=str(sqlite))
         state = sqlite.with_name(sqlite.name + "-backups")
     else:
-        state = Path(app.instance_path) / f"{url.get_backend_name()}-backups"
+        # One lock per database: two servers of one database share it, of two do not.
+        named = re.sub(r"[^A-Za-z0-9_.-]", "_", f"{url.host}-{url.port}-{url.database}")
+        state = Path(app.instance_path) / f"{url.get_backend_name()}-{named}-backups"
     folder = Path(app.config.get("BACKUP_DIR") or Path(app.instance_path) / "backups")
     return Place(url, folder.expanduser(), state)
 
