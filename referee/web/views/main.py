@@ -31,7 +31,13 @@ bp = Blueprint("main", __name__)
 
 @bp.get("/")
 def home() -> Any:
-    return render_page("home.html", tables=remembered_tables(), form=TableForm())
+    return home_page(TableForm())
+
+
+def home_page(form: TableForm) -> Any:
+    """This browser's tables (a link replaced since is taken off, with a note) and a new one."""
+    remembered = remembered_tables()
+    return render_page("home.html", tables=remembered.tables, lost=remembered.lost, form=form)
 
 
 @bp.post("/language")
