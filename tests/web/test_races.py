@@ -362,7 +362,8 @@ def test_a_write_with_the_old_key_racing_its_replacement_is_saved_whole_or_refus
         replaced, saved_on_page, saved_by_api = at_once(
             partial(owner.post, replace, confirm),
             partial(player.post, on_page + "rounds/new", page_round),
-            lambda: player.session.post(
+            partial(
+                player.session.post,
                 player.server + api_match + "/rounds",
                 json=api_round,
                 headers={"If-Match": etag},
