@@ -9,6 +9,11 @@ marked :func:`table_page` or :func:`edit_page` receives the opened table.
 Everything below a table (players, matches, rounds) is looked up through that
 table, so one table's links never reach another's data.  The browser remembers
 the tables it opened (in its session cookie) for the home page.
+
+A key that opens no table is :class:`UnknownLink`, whether it was never a key
+or its table's owner replaced it: the same 404 and the same page ("This link
+does not exist or was replaced..."), so a replaced key cannot be told from a
+wrong one, and no old key needs to be kept, even hashed, to recognise it.
 """
 
 from __future__ import annotations
@@ -20,8 +25,10 @@ from functools import wraps
 from typing import Any, Concatenate, ParamSpec, TypeVar
 
 from flask import Blueprint, abort, current_app, g, session
+from flask_babel import gettext
 from sqlalchemy import bindparam, select
 from sqlalchemy.orm import joinedload, selectinload
+from werkzeug.exceptions import NotFound
 
 from referee.web.extensions import db
 from referee.web.models import CardTable, Match, MatchPlayer
@@ -32,6 +39,17 @@ REMEMBERED = 40
 # What a key can look like (``secrets.token_urlsafe``); anything else is not looked up at all
 # (PostgreSQL refuses a NUL in a query, for one).
 KEY_FORMAT = re.compile(r"[A-Za-z0-9_-]{1,64}")
+
+
+class UnknownLink(NotFound):
+    """No table has this key: a wrong key, or one that its table's owner replaced (404)."""
+
+
+def unknown_link_text() -> str:
+    """What a key that opens no table answers, on a page and in the API."""
+    return gettext(
+        "This link does not exist or was replaced by the table's owner; ask them for the new one."
+    )
 
 
 @dataclass(frozen=True)
@@ -76,11 +94,11 @@ TABLE_BY_KEY = {
 def find_table(mode: str, key: str, *, edit: bool = False) -> Access:
     """:func:`open_table` without remembering it (the JSON API has no cookies)."""
     if mode not in (EDIT, VIEW) or (edit and mode != EDIT) or not KEY_FORMAT.fullmatch(key):
-        abort(404)
+        raise UnknownLink()
     query = TABLE_BY_KEY[mode, edit and writing_request()]
     table = db.session.scalar(query, {"key": key})
     if table is None:
-        abort(404)
+        raise UnknownLink()
     return Access(table, mode)
 
 
@@ -175,18 +193,48 @@ def remember(mode: str, key: str) -> None:
     session.permanent = True
 
 
-def remembered_tables() -> list[Access]:
-    """The tables this browser opened, most recent first (edit access wins over view)."""
-    entries = [entry for entry in session.get("tables", []) if isinstance(entry, list)]
+def forget(*keys: str) -> None:
+    """This browser no longer lists the tables of these keys."""
+    known = session.get("tables", [])
+    kept = [entry for entry in known if entry[1] not in keys]
+    if len(kept) != len(known):
+        session["tables"] = kept
+
+
+@dataclass(frozen=True)
+class Remembered:
+    """The tables this browser opened, and how many links it kept that open nothing now."""
+
+    tables: list[Access]
+    lost: int = 0
+
+
+def remembered_tables() -> Remembered:
+    """The tables this browser opened, most recent first (edit access wins over view).
+
+    A link that opens no table any more (its owner replaced it) leaves the list here.
+    """
+    entries = [
+        entry
+        for entry in session.get("tables", [])
+        if isinstance(entry, list) and len(entry) == 2 and entry[0] in (EDIT, VIEW)
+    ]
     found: list[Access] = []
+    lost: list[str] = []
     seen: set[int] = set()
     for mode, key in entries:
         column = CardTable.edit_key if mode == EDIT else CardTable.view_key
-        table = db.session.scalar(select(CardTable).where(column == key))
-        if table is None or table.id in seen:
+        fits = isinstance(key, str) and KEY_FORMAT.fullmatch(key)
+        table = db.session.scalar(select(CardTable).where(column == key)) if fits else None
+        if table is None:
+            lost.append(key)
+            continue
+        if table.id in seen:
             continue
         if mode == VIEW and any(m == EDIT and k == table.edit_key for m, k in entries):
             continue
         seen.add(table.id)
         found.append(Access(table, mode))
-    return found
+    if lost:
+        forget(*lost)
+    return Remembered(found, len(lost))

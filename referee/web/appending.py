@@ -71,8 +71,9 @@ ROUNDS_OF_MATCH = (
     .order_by(ROUNDS.c.number)
 )
 # The table's row locked (as every writer locks it first; PostgreSQL takes the lock before
-# it reads the match), then the version raised if it is still the one read: no row, and
-# the match changed meanwhile.  On SQLite the IMMEDIATE transaction is the table's lock.
+# it reads the match) while its edit key is still the one the write came with, then the
+# version raised if it is still the one read: no row, and the match changed meanwhile
+# or the key was replaced.  On SQLite the IMMEDIATE transaction is the table's lock.
 NEW_VERSION = (
     sa.update(MATCHES)
     .where(
@@ -112,6 +113,7 @@ class StoredMatch:
     match_id: int
     version: int
     log: summary.MatchLog
+    edit_key: str  # the key the write came with: it must still be the table's at the turn
     rows: list[Any] = field(default_factory=list)  # every stored round, by number
     summary_seats: list[Any] = field(default_factory=list)  # its seat summary rows
 
@@ -134,7 +136,7 @@ def read(connection: Connection, edit_key: str, match_id: int) -> StoredMatch | 
     if not rows or rows[0].deleted_at is not None:
         return None
     log = summary.MatchLog.from_rows(match_id, rows)
-    stored = StoredMatch(match_id, rows[0].version, log)
+    stored = StoredMatch(match_id, rows[0].version, log, edit_key)
     stored.rows = list(connection.execute(ROUNDS_OF_MATCH, {"match_id": match_id}))
     log.rounds = [(row.number, row.entry, row.created_at) for row in stored.rows if row.complete]
     stored.summary_seats = [
@@ -168,6 +170,7 @@ def append(connection: Connection, stored: StoredMatch, entry: dict[str, Any], s
     number = stored.next_number
     version = {
         "the_table": stored.log.table_id,
+        "the_key": stored.edit_key,
         "match_id": stored.match_id,
         "old": stored.version,
         "new": stored.version + 1,
@@ -187,7 +190,7 @@ def append(connection: Connection, stored: StoredMatch, entry: dict[str, Any], s
         raised = connection.execute(NEW_ROUND_IF_RAISED, version | named)
     else:
         raised = connection.execute(NEW_VERSION, version)
-    if raised.rowcount != 1:  # the match is no longer at the version it was read at
+    if raised.rowcount != 1:  # the match moved on from the version read, or the key was replaced
         connection.rollback()
         return False
     if connection.dialect.name != "postgresql":

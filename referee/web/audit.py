@@ -1,4 +1,5 @@
-"""The audit trail of a round, for people to read: what changed, when, from which link.
+"""The audit trail of a round, and the table's own history, for people to read: what
+changed, when, from which link.
 
 Changes are written by :func:`referee.web.writes.record` in the transaction
 that makes them; this module only words them.  The difference shown is the
@@ -15,7 +16,7 @@ from typing import Any
 from flask_babel import format_datetime, gettext
 from flask_babel import lazy_gettext as _l
 
-from referee.web.models import Match, Round, RoundChange
+from referee.web.models import CardTable, Match, Round, RoundChange
 
 WHAT = {
     "corrected": _l("Corrected"),
@@ -26,6 +27,10 @@ WHAT = {
     "undeleted": _l("Restored (delete undone)"),
 }
 VIA = {"t": _l("from the edit link"), "v": _l("from the view link")}
+TABLE_EVENTS = {
+    "edit-link-replaced": _l("Edit link replaced"),
+    "view-link-replaced": _l("View link replaced"),
+}
 ENDING_KEYS = ("end", "out", "at_once", "knock", "closer", "closing_card")
 
 
@@ -35,6 +40,18 @@ class ShownChange:
     when: str
     via: str
     lines: list[str] = field(default_factory=list)
+
+
+def table_history(table: CardTable) -> list[ShownChange]:
+    """What was done to the table itself (its links replaced), newest first."""
+    return [
+        ShownChange(
+            what=str(TABLE_EVENTS.get(event.what, event.what)),
+            when=_when(event.happened_at),
+            via=str(VIA.get(event.via, event.via)),
+        )
+        for event in reversed(table.events)
+    ]
 
 
 def trail(match: Match, stored: Round) -> list[ShownChange]:

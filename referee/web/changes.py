@@ -26,7 +26,16 @@ from referee.web import matchlog, writes
 from referee.web import seating as seating_module
 from referee.web.extensions import db
 from referee.web.forms import NAME_MAX, OPTION_LIMITS, OPTION_MESSAGES
-from referee.web.models import CardTable, Match, MatchPlayer, Player, Round, now
+from referee.web.models import (
+    CardTable,
+    Match,
+    MatchPlayer,
+    Player,
+    Round,
+    TableEvent,
+    new_key,
+    now,
+)
 from referee.web.names import name_key
 
 # -- complete rounds ------------------------------------------------------------------------
@@ -519,3 +528,25 @@ def create_table(name: str, players: Sequence[str] = ()) -> CardTable:
         db.session.add(Player(table=table, name=player))
     db.session.flush()
     return table
+
+
+# -- the table's links ---------------------------------------------------------------------
+
+LINKS = ("edit", "view")
+
+
+def replace_link(table: CardTable, link: str, *, via: str) -> None:
+    """Give the table a new edit or view key, and keep the replacement in its history.
+
+    The caller holds the table's lock (a writing request that opened it by its edit
+    key): from the commit on, the old key opens nothing, and a write that waited for
+    the lock with it finds no table.  The history says what and from which link, never
+    a key.
+    """
+    if link == "edit":
+        table.edit_key = new_key()
+    elif link == "view":
+        table.view_key = new_key()
+    else:
+        raise ValueError(f"no such link: {link!r}")
+    table.events.append(TableEvent(what=f"{link}-link-replaced", via=via))

@@ -55,11 +55,37 @@ class CardTable(Model):
     stored_matches: Mapped[list[Match]] = relationship(
         back_populates="table", order_by="Match.id.desc()", cascade="all, delete-orphan"
     )
+    events: Mapped[list[TableEvent]] = relationship(
+        back_populates="table", order_by="TableEvent.id", cascade="all, delete-orphan"
+    )
 
     @property
     def matches(self) -> tuple[Match, ...]:
         """The matches that are not deleted (archived ones included), newest first; read only."""
         return tuple(match for match in self.stored_matches if match.deleted_at is None)
+
+
+class TableEvent(Model):
+    """Something done to the table itself, for its history: a link replaced.
+
+    Written in the transaction that does it.  ``what`` is one of
+    :data:`TABLE_EVENT_KINDS`; ``via`` the access mode of the link used ("t"
+    the edit link), never its key: neither the old key nor the new one is kept
+    here, so a leaked key cannot be recognised later, nor read from the history.
+    """
+
+    __tablename__ = "table_events"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    table_id: Mapped[int] = mapped_column(sa.ForeignKey("card_tables.id"), index=True)
+    happened_at: Mapped[datetime] = mapped_column(sa.DateTime(timezone=True), default=now)
+    what: Mapped[str] = mapped_column(sa.String(24))
+    via: Mapped[str] = mapped_column(sa.String(8))
+
+    table: Mapped[CardTable] = relationship(back_populates="events")
+
+
+TABLE_EVENT_KINDS = ("edit-link-replaced", "view-link-replaced")
 
 
 class Player(Model):

@@ -76,10 +76,11 @@ def read_first() -> None:
     g.referee_reading_first = True
 
 
-def take_turn(table_id: int, match_id: int, version: int) -> bool:
+def take_turn(table_id: int, match_id: int, version: int, edit_key: str) -> bool:
     """The turn of a write that read first: the reading transaction ends (what it loaded
     stays in memory), the table's writers queue as in step 1 above, and the match's
-    version is read again.  False: the match is no longer at ``version``; nothing is saved.
+    version is read again.  False: the match is no longer at ``version``, or the table's
+    edit key is no longer ``edit_key`` (its owner replaced it meanwhile); nothing is saved.
 
     Everything a write depends on raises the match's version when it changes, so a
     version unchanged means that what was read and checked still holds.
@@ -90,7 +91,7 @@ def take_turn(table_id: int, match_id: int, version: int) -> bool:
     session.expire_on_commit = False
     session.commit()
     start_writing()
-    return version_holds(session.connection(), table_id, match_id, version)
+    return version_holds(session.connection(), table_id, match_id, version, edit_key)
 
 
 def start_writing() -> None:
@@ -99,23 +100,32 @@ def start_writing() -> None:
     g.referee_write_committed = False
 
 
-def version_holds(connection: Connection, table_id: int, match_id: int, version: int) -> bool:
-    """Whether the match is still at ``version``, read once the table is locked."""
+def version_holds(
+    connection: Connection, table_id: int, match_id: int, version: int, edit_key: str
+) -> bool:
+    """Whether the table's edit key is still ``edit_key`` and the match still at
+    ``version``, read once the table is locked."""
     # The table's row first, as every writer locks it; then the version, read after the
-    # wait (PostgreSQL reads each statement as of its start).
+    # wait (PostgreSQL reads each statement as of its start, and a row locked meanwhile
+    # is read again as the other writer committed it: a key replaced finds no row).
     # On SQLite the transaction that the first statement opens is the lock (BEGIN IMMEDIATE,
     # after the writers' queue).
-    if connection.dialect.name != "sqlite":
-        connection.execute(TABLE_LOCKED, {"the_table": table_id})
+    locked = connection.execute(TABLE_LOCKED, {"the_table": table_id, "the_key": edit_key})
+    if locked.scalar() is None:
+        return False
     current = connection.execute(VERSION_OF, {"match_id": match_id}).scalar()
     return current == version
 
 
-# The table's row, locked.  Its parameter is named apart from the columns: a statement
-# updating a match (appending.NEW_VERSION) takes the lock as a subquery.
+# The table's row, locked, while the edit key the write came with is still the table's
+# (a key replaced meanwhile finds no row).  Its parameters are named apart from the
+# columns: a statement updating a match (appending.NEW_VERSION) takes the lock as a subquery.
 TABLE_LOCKED = (
     select(CardTable.__table__.c.id)
-    .where(CardTable.__table__.c.id == bindparam("the_table"))
+    .where(
+        CardTable.__table__.c.id == bindparam("the_table"),
+        CardTable.__table__.c.edit_key == bindparam("the_key"),
+    )
     .with_for_update()
 )
 VERSION_OF = select(Match.__table__.c.version).where(Match.__table__.c.id == bindparam("match_id"))

@@ -91,7 +91,11 @@ def aim(case, real) -> None:
 @SETTINGS
 def test_no_request_breaks_the_api_or_its_document(case, real):
     aim(case, real)
-    case.call_and_validate(checks=CHECKS)
+    response = case.call_and_validate(checks=CHECKS)
+    replacing = case.method == "POST" and case.path.endswith("/keys")
+    if replacing and response.status_code == 200:  # the real table's keys were replaced
+        replaced = response.json()
+        real["t"], real["v"] = replaced["edit_key"], replaced["view_key"]
 
 
 class StatefulMachine(schema.as_state_machine()):  # type: ignore[misc]

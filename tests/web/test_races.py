@@ -340,3 +340,50 @@ def test_acknowledged_rounds_survive_a_killed_server(tmp_path):
             assert page.status_code == 200 and page.text.count('class="round-no"') == 5
         finally:
             again.stop()
+
+
+def test_a_write_with_the_old_key_racing_its_replacement_is_saved_whole_or_refused(phones, engine):
+    """One phone replaces the edit link while another saves a round with it, from the page
+    and through the API (the API's plain save reads first and takes the table's turn after):
+    each save is stored whole before the replacement (302, 201) or refused after it as a
+    wrong key is (404); never stored after it, never half; the old key opens nothing after."""
+    owner, player = phones
+    outcomes = Counter()
+    for _ in range(TRIALS):
+        table = make_table(owner)
+        on_page, by_api = make_match(owner, table), make_match(owner, table)
+        old_key = table.split("/")[2]
+        replace = table + "links/edit/replace"
+        confirm = owner.form(replace, page=replace)
+        page_round = {**player.form(on_page + "rounds/new"), **quick_round({"Siti": "KH"})}
+        api_match = f"/api/v1/t/{old_key}/m/{match_id(by_api)}"
+        etag = player.get(api_match).headers["ETag"]
+        api_round = {"out": "Budi", "hands": {"Siti": ["KH"], "Andi": ["4S"]}}
+        replaced, saved_on_page, saved_by_api = at_once(
+            partial(owner.post, replace, confirm),
+            partial(player.post, on_page + "rounds/new", page_round),
+            partial(
+                player.session.post,
+                player.server + api_match + "/rounds",
+                json=api_round,
+                headers={"If-Match": etag},
+                timeout=60,
+            ),
+        )
+        statuses([replaced, saved_on_page, saved_by_api])
+        assert replaced.status_code == 302
+        assert saved_on_page.status_code in (302, 404), saved_on_page.text[:300]
+        assert saved_by_api.status_code in (201, 404), saved_by_api.text[:300]
+        page_rounds = stored_rounds(engine, on_page)
+        api_rounds = stored_rounds(engine, by_api)
+        assert len(page_rounds) == (1 if saved_on_page.status_code == 302 else 0)
+        assert len(api_rounds) == (1 if saved_by_api.status_code == 201 else 0)
+        if api_rounds:  # the round as sent, whole: Budi out, Siti KH (10) and Andi 4S (4)
+            assert api_rounds[0][1]["hands"] == {"Siti": ["KH"], "Andi": ["4S"]}
+        outcomes[saved_on_page.status_code, saved_by_api.status_code] += 1
+        new_table = replaced.headers["Location"].replace(owner.server, "").split("?")[0]
+        assert new_table != table and owner.get(new_table).status_code == 200
+        assert player.get(table).status_code == 404
+        assert player.get(api_match).status_code == 404
+    assert sum(outcomes.values()) == TRIALS, outcomes
+    print("old key racing its replacement (page, API):", dict(outcomes))

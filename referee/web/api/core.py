@@ -26,11 +26,19 @@ from typing import Any
 
 from flask import Response, current_app, jsonify, request
 from flask_babel import gettext
-from werkzeug.exceptions import HTTPException, MethodNotAllowed, NotFound
+from werkzeug.exceptions import HTTPException, MethodNotAllowed
 
 from referee.errors import RefereeError
 from referee.web import i18n, versions, writes
-from referee.web.access import EDIT, KEY_FORMAT, VIEW, Access, find_table
+from referee.web.access import (
+    EDIT,
+    KEY_FORMAT,
+    VIEW,
+    Access,
+    UnknownLink,
+    find_table,
+    unknown_link_text,
+)
 from referee.web.extensions import db
 from referee.web.models import CardTable, Match
 
@@ -108,6 +116,8 @@ def http_message(status: int) -> str:
 
 def http_error(error: HTTPException) -> Response:
     """A Werkzeug HTTP error (from routing, a size limit, a parser) as the API's JSON."""
+    if isinstance(error, UnknownLink):
+        return error_response(unknown_link())
     status = error.code or 500
     details: dict[str, Any] = {}
     data = getattr(error, "data", None)
@@ -121,6 +131,11 @@ def http_error(error: HTTPException) -> Response:
 
 def not_found() -> ApiError:
     return ApiError(404, "not_found", http_message(404))
+
+
+def unknown_link() -> ApiError:
+    """404 for a key that opens no table: a wrong one and a replaced one answer the same."""
+    return ApiError(404, "not_found", unknown_link_text())
 
 
 # -- keys ---------------------------------------------------------------------------------
@@ -139,15 +154,15 @@ def table_access(mode: str | None, key: str | None, *, edit: bool = False) -> Ac
             return find_table(mode, key, edit=edit)
         key = bearer_key()
         if not KEY_FORMAT.fullmatch(key):
-            raise not_found()
+            raise unknown_link()
         try:
             return find_table(EDIT, key, edit=edit)
-        except NotFound:
+        except UnknownLink:
             if edit:
                 raise
             return find_table(VIEW, key)
-    except NotFound:
-        raise not_found() from None
+    except UnknownLink:
+        raise unknown_link() from None
 
 
 def key_path(access: Access) -> str:

@@ -190,6 +190,7 @@ def version(mode: str | None, key: str | None, match_id: int) -> Any:
         key = core.bearer_key()
         found = versions.match_version(match_id, key, key)
     if found is None:
+        core.table_access(mode, key)  # a key that opens no table (replaced, say) answers as such
         raise core.not_found()
     response = jsonify(version=found)
     response.set_etag(versions.etag(match_id, found))
@@ -275,7 +276,7 @@ def write_start(
 def write_turn(mode: str | None, key: str | None, match: Match, token: str | None) -> Any:
     """The turn of a write that read first: None when it may write now; otherwise the match
     changed meanwhile, and the answer is the first request's (a repeat) or a conflict."""
-    if writes.take_turn(match.table_id, match.id, match.version):
+    if writes.take_turn(match.table_id, match.id, match.version, match.table.edit_key):
         return None
     db.session.rollback()
     writes.read_first()

@@ -287,6 +287,14 @@ class NewPlayers(StrictSchema):
     )
 
 
+class ReplaceLink(StrictSchema):
+    link = fields.String(
+        required=True,
+        validate=validate.OneOf(["edit", "view"]),
+        metadata={"description": "which key to replace: edit or view", "example": "edit"},
+    )
+
+
 class Table(StrictSchema):
     name = fields.String(required=True)
     mode = fields.String(required=True, metadata={"description": "t: edit key, v: view key"})

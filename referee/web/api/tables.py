@@ -1,4 +1,5 @@
-"""Card tables: create one, read it, add players, its matches (list and new), its statistics."""
+"""Card tables: create one, read it, add players, its matches (list and new), its statistics,
+replace a key."""
 
 from __future__ import annotations
 
@@ -101,6 +102,24 @@ def add_players(asked: dict[str, Any], mode: str | None, key: str | None) -> Any
         access.table, names, once=token, location=core.receipt_location(201, location, location)
     )
     return core.created(table_of(access), location)
+
+
+@blp.table_route("/keys", methods=["POST"])
+@blp.arguments(schemas.ReplaceLink, example={"link": "edit"})
+@blp.response(200, schemas.Table)
+@blp.errors(404)
+def replace_key(asked: dict[str, Any], mode: str | None, key: str | None) -> Any:
+    """Replace the table's edit or view key (needs the edit key), when one reached the
+    wrong hands: from now on the old key answers 404 everywhere, as a wrong key does.
+
+    The answer gives the new keys, once: keep it.  There is no Idempotency-Key here:
+    a retry with the old key is a 404 like any wrong key (a key chosen by the client
+    must never be enough to be given the new keys).  The table's history keeps when,
+    and from which kind of link, never a key."""
+    access = core.table_access(mode, key, edit=True)
+    changes.replace_link(access.table, asked["link"], via=access.mode)
+    db.session.commit()
+    return table_of(access)
 
 
 def aware(moment: datetime) -> datetime:

@@ -387,6 +387,11 @@ class RenamePlayerForm(Form):
     )
 
 
+class ReplaceLinkForm(OneTimeForm):
+    """Replace one of the table's links: the one-time token sends a double tap to the new
+    link (the old one answers nothing any more)."""
+
+
 class ForgetTableForm(Form):
     """Remove a table from this browser's list (the table itself stays)."""
 

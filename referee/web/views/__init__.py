@@ -14,6 +14,7 @@ from werkzeug.exceptions import Conflict, HTTPException, InternalServerError
 
 from referee.errors import RefereeError
 from referee.web import i18n, summary, templating
+from referee.web.access import UnknownLink, unknown_link_text
 from referee.web.api import core as api
 from referee.web.extensions import db
 from referee.web.security import referrer_path
@@ -98,6 +99,8 @@ def register(app: Flask) -> None:
         db.session.rollback()
         if api.is_api_request():
             return api.http_error(error)
+        if isinstance(error, UnknownLink):
+            return render_template("errors/unknown_link.html", message=unknown_link_text()), 404
         code = error.code or 500
         return render_template("errors/http.html", code=code, title=_title(code)), code
 

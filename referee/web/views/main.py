@@ -31,10 +31,17 @@ bp = Blueprint("main", __name__)
 
 @bp.get("/")
 def home() -> Any:
+    return home_page(TableForm())
+
+
+def home_page(form: TableForm) -> Any:
+    """This browser's tables (a link replaced since is taken off, with a note) and a new one."""
+    remembered = remembered_tables()
     return render_page(
         "home.html",
-        tables=remembered_tables(),
-        form=TableForm(),
+        tables=remembered.tables,
+        lost=remembered.lost,
+        form=form,
         backup=backups.status_for_the_host(current_app),
     )
 

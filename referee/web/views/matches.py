@@ -20,6 +20,7 @@ from referee.web.access import (
     EDIT,
     Access,
     edit_page,
+    find_table,
     open_match,
     table_blueprint,
     table_link,
@@ -246,6 +247,7 @@ def version(match_id: int) -> ResponseReturnValue:
         match_id, key if mode == EDIT else None, key if mode != EDIT else None
     )
     if found is None:
+        find_table(mode, key)  # a key that opens no table (replaced, say) answers as such
         abort(404)
     response = jsonify(version=found)
     response.set_etag(versions.etag(match_id, found))

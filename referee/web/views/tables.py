@@ -1,28 +1,32 @@
-"""Card tables: create one, add players, list its matches, its statistics."""
+"""Card tables: create one, add players, list its matches, its statistics, replace a link."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from flask import flash, redirect, request, url_for
+from flask import abort, flash, g, redirect, request, url_for
 from flask_babel import gettext
 
-from referee.web import writes
+from referee.web import changes, writes
 from referee.web.access import (
     EDIT,
     Access,
+    UnknownLink,
     edit_page,
+    forget,
+    open_table,
     remember,
-    remembered_tables,
     table_blueprint,
+    table_link,
     table_page,
 )
 from referee.web.extensions import db
-from referee.web.forms import PlayersForm, TableForm, split_names
+from referee.web.forms import PlayersForm, ReplaceLinkForm, TableForm, split_names
 from referee.web.models import CardTable, Player
 from referee.web.names import name_key
 from referee.web.views import history
 from referee.web.views.housekeeping import recently_deleted
+from referee.web.views.main import home_page
 from referee.web.views.pages import render_page
 
 bp = table_blueprint("tables", __name__)
@@ -34,7 +38,7 @@ def create() -> Any:
     if form.is_submitted() and (done := writes.receipt(form.once.data)):
         return redirect(done)
     if not form.validate_on_submit():
-        return render_page("home.html", tables=remembered_tables(), form=form)
+        return home_page(form)
     table = CardTable(name=form.name.data)
     db.session.add(table)
     db.session.flush()
@@ -54,9 +58,11 @@ def show(access: Access) -> Any:
 
 def _page(access: Access, players_form: PlayersForm) -> Any:
     archived = request.args.get("show") == "archived"
+    replaced = request.args.get("replaced")
     return render_page(
         "tables/show.html",
         access=access,
+        replaced=replaced if access.can_edit and replaced in changes.LINKS else None,
         listing=history.table_matches(access, archived=archived),
         archived=archived,
         archived_count=history.archived_count(access),
@@ -93,3 +99,62 @@ def add_players(access: Access) -> Any:
 @table_page
 def statistics(access: Access) -> Any:
     return history.statistics_page(access)
+
+
+# -- replacing a link ----------------------------------------------------------------------
+
+REPLACE_LINK = "/t/<key>/links/<any(edit,view):link>/replace"
+
+
+@bp.get(REPLACE_LINK)
+@edit_page
+def replace_link_page(access: Access, link: str) -> Any:
+    """What replacing the link does, and the button that does it."""
+    return render_page("tables/replace_link.html", access=access, link=link, form=ReplaceLinkForm())
+
+
+@bp.post(REPLACE_LINK)
+def replace_link(link: str) -> Any:
+    """A new key for the link; the old one opens nothing from the commit on.
+
+    The table is opened here rather than by :func:`edit_page`: a double tap's second
+    request finds no table by the old key, and is sent, by the form's one-time token,
+    to the new link that the first one made.
+    """
+    form = ReplaceLinkForm()
+    if not form.validate_on_submit():
+        abort(400)
+    if done := writes.receipt(form.once.data):
+        return redirect(done)
+    mode, key = table_link()
+    try:
+        g.access = access = open_table(mode, key, edit=True)
+    except UnknownLink:
+        # PostgreSQL: the first request of a double tap replaced it while this one waited
+        # for the table's lock (on SQLite the receipt above was read after it).
+        if done := writes.receipt(form.once.data):
+            return redirect(done)
+        raise
+    old_keys = (access.table.edit_key, access.table.view_key)
+    changes.replace_link(access.table, link, via=access.mode)
+    location = url_for("tables.show", mode=EDIT, key=access.table.edit_key, replaced=link)
+    location += "#links"
+    writes.keep_receipt(form.once.data, location)
+    db.session.commit()
+    forget(*old_keys)
+    remember(EDIT, access.table.edit_key)
+    if link == "edit":
+        flash(
+            gettext(
+                "The edit link was replaced: the old one no longer works on any phone. Give"
+                " the new one below to the phones that should keep recording rounds."
+            )
+        )
+    else:
+        flash(
+            gettext(
+                "The view link was replaced: the old one no longer works on any phone. Share"
+                " the new one below with those who should keep following the matches."
+            )
+        )
+    return redirect(location)

@@ -111,6 +111,8 @@
       fetch(versionUrl, { headers: { "If-None-Match": etag }, cache: "no-store", credentials: "same-origin" })
         .then(function (response) {
           if (response.status === 304) return null;
+          // The key opens no table any more (its owner replaced it): the page says so.
+          if (response.status === 404) { location.assign(pageUrl); return null; }
           if (!response.ok) throw new Error(response.status);
           var next = response.headers.get("ETag");
           if (!next || next === etag) return null;
