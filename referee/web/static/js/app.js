@@ -327,11 +327,17 @@
       picker.classList.add("docked");
       if (head) head.hidden = false;
       document.documentElement.classList.add("picker-docked");
+      measure();
+    }
+    // The room the docked picker takes (its height changes with the buttons it shows).
+    function measure() {
+      if (!picker.classList.contains("docked")) return;
       var main = picker.closest("main");
       if (main) main.style.paddingBottom = (picker.offsetHeight + 96) + "px";
       // The form's Save bar stays in reach, just above the picker.
       document.documentElement.style.setProperty("--picker-height", picker.offsetHeight + "px");
     }
+    if (window.ResizeObserver) new ResizeObserver(measure).observe(picker);
     function undock() {
       if (!picker.classList.contains("docked")) return;
       picker.classList.remove("docked");
@@ -340,6 +346,7 @@
     }
     function keepInSight(field) {
       if (!picker.classList.contains("docked")) return;
+      measure();
       var box = (field.closest(".field") || field).getBoundingClientRect();
       var bar = scope.querySelector(".buttons.sticky");
       var room = window.innerHeight - picker.offsetHeight - (bar ? bar.offsetHeight : 0) - 8;
@@ -368,11 +375,12 @@
       f.addEventListener("click", function () { if (!typing) choose(f); });
       f.addEventListener("input", function () { refresh(); highlight(tokens(f.value).pop()); });
     });
-    // Another control of the form chosen (the ending, the player, Save): the picker steps aside.
+    // Another field chosen (the ending, the player): the picker steps aside.  Not for a
+    // button: the page would move under the finger between its press and its release.
     document.addEventListener("focusin", function (event) {
       if (!document.contains(picker)) return;
       var el = event.target;
-      if (fields.indexOf(el) < 0 && !picker.contains(el) && el.matches && el.matches("input, select, textarea, button")) undock();
+      if (fields.indexOf(el) < 0 && !picker.contains(el) && el.matches && el.matches("input, select, textarea")) undock();
     });
     // A tap on the picker keeps the focus where it was (no keyboard opens or closes).
     picker.addEventListener("mousedown", function (event) {
