@@ -140,7 +140,11 @@ class PlayersForm(OneTimeForm):
         for name in names:
             if len(name) > NAME_MAX:
                 raise ValidationError(
-                    _l("%(name)s is too long: at most %(max)s letters.", name=clip(name, 24), max=NAME_MAX)
+                    _l(
+                        "%(name)s is too long: at most %(max)s letters.",
+                        name=clip(name, 24),
+                        max=NAME_MAX,
+                    )
                 )
         seen: set[str] = set()
         for name in names:
