@@ -356,6 +356,7 @@ OUTCOME_LABELS = {
     "out": define_text("outcome.out", "went out"),
     "closed": define_text("outcome.closed", "closed"),
     "at_once": define_text("outcome.at_once", "went out at once ×%(factor)s"),
+    "rummy": define_text("outcome.rummy", "went rummy ×%(factor)s"),
     "knock": define_text("outcome.knock", "knock"),
     "gin": define_text("outcome.gin", "gin"),
     "undercut": define_text("outcome.undercut", "undercut"),
@@ -422,6 +423,7 @@ class Ruleset:
     # it, at most this much (None: points are what the cards in hand count).
     most_deadwood: int | None = None
     leader_offset: int = 1  # the first turn is this many seats after the dealer
+    at_once_outcome: str = "at_once"  # what going out all at once is called (rummy: "rummy")
     menu_order: int = 100  # where the ruleset comes in lists
     no_ending_message: str = NO_ENDING  # the message key for a round that states no ending
     score_round: ScoreHook = field(default=winner_takes_hands, compare=False, repr=False)
@@ -457,7 +459,7 @@ class Ruleset:
         """The key of a round outcome's words in :data:`OUTCOME_LABELS`: ``at_once`` for a
         round won all at once, ``closed`` for going out where a closing card closes."""
         if outcome is Outcome.OUT and at_once and self.counts_at_once:
-            return "at_once"
+            return self.at_once_outcome
         if outcome is Outcome.OUT and self.closing_card:
             return "closed"
         return outcome.value

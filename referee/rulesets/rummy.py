@@ -35,6 +35,7 @@ RULESET = Ruleset(
     round_form=RoundForm((OUT, VOID), at_once=True),
     hand_never_grows=True,
     bonuses=Bonuses(at_once_factor=2),
+    at_once_outcome="rummy",
     score_round=winner_takes_hands,
     no_ending_message=NO_ENDING,
     menu_order=2,

@@ -106,7 +106,23 @@ def clip(text: str, limit: int = CLIP) -> str:
 
 
 def _clipped(reason: Reason) -> Reason:
-    return Reason(reason.key, {name: _clip(value) for name, value in reason.params.items()})
+    return Reason(
+        reason.key,
+        {
+            name: _ruleset_name(value) if name == "rules" else _clip(value)
+            for name, value in reason.params.items()
+        },
+    )
+
+
+def _ruleset_name(value: object) -> object:
+    """A ruleset named in a message as players know it ("Remi", "Gin Rummy"), not by its id."""
+    from referee.rulesets import RULESETS
+
+    for rules in RULESETS.values():
+        if value in (rules.id, rules.name):
+            return gettext(rules.name)
+    return _clip(value)
 
 
 def _clip(value: object) -> object:

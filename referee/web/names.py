@@ -50,3 +50,25 @@ def clean_name(text: str | None) -> str:
 def name_key(name: str) -> str:
     """What two names are compared by: the same key is the same person (case and width ignored)."""
     return unicodedata.normalize("NFKC", clean_name(name).casefold())
+
+
+def short_names(names: list[str]) -> dict[str, str]:
+    """A short form of each name for a narrow column, unique among ``names``: the first name,
+    or the first name and the initial of the next ("Siti N."), or the whole name."""
+    forms: dict[str, str] = {}
+    for name in names:
+        words = name.split()
+        forms[name] = words[0] if words else name
+    for shorten in (_with_initial, lambda name: name):
+        taken: dict[str, int] = {}
+        for form in forms.values():
+            taken[name_key(form)] = taken.get(name_key(form), 0) + 1
+        for name, form in forms.items():
+            if taken[name_key(form)] > 1:
+                forms[name] = shorten(name)
+    return forms
+
+
+def _with_initial(name: str) -> str:
+    words = name.split()
+    return f"{words[0]} {words[1][0]}." if len(words) > 1 else name

@@ -19,6 +19,7 @@ from referee.scoring import Ending
 from referee.web import audit, cardview, charts, i18n, labels, links, scoresheet
 from referee.web.forms import LanguageForm
 from referee.web.forms.fields import numbered
+from referee.web.names import short_names
 
 
 def install(app: Flask) -> None:
@@ -44,6 +45,7 @@ def install(app: Flask) -> None:
         entry_words=entry_words,
         card_list=card_list,
         table_events=audit.table_history,
+        short_names=short_names,
     )
 
     @app.context_processor

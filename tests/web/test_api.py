@@ -277,7 +277,10 @@ def test_a_match_is_started(api):
     [
         ({"rules": "remi", "players": ["Budi", "Nobody"]}, "Not a valid choice."),
         ({"rules": "remi", "players": ["Budi", "Budi"]}, "Budi already has a seat."),
-        ({"rules": "gin", "players": ["Budi", "Siti", "Andi"]}, "gin"),
+        (
+            {"rules": "gin", "players": ["Budi", "Siti", "Andi"]},
+            "Gin Rummy is played by exactly 2 players, not 3",
+        ),
         (
             {"rules": "remi", "players": ["Budi", "Siti"], "first_dealer": "Andi"},
             "The first dealer must be one of the players.",

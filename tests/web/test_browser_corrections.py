@@ -38,6 +38,7 @@ def test_delete_confirm_page_restore_and_audit_trail_without_javascript(browser,
     page.get_by_role("button", name="Save round").click()
     expect_totals(page, ["10", "3"])
 
+    page.locator("details.more summary").click()  # out of the way of the main actions
     page.get_by_role("button", name="Delete last round").click()
     expect(page.locator("h1")).to_have_text("Delete round 2?")
     expect_totals_unchanged = page.url
@@ -65,6 +66,7 @@ def test_delete_confirm_page_restore_and_audit_trail_without_javascript(browser,
 def test_with_javascript_the_confirm_dialog_deletes_at_once(page: Page):
     two_rounds(page)
     page.once("dialog", lambda dialog: dialog.accept())
+    page.locator("details.more summary").click()  # out of the way of the main actions
     page.get_by_role("button", name="Delete last round").click()
     expect_totals(page, ["10", "0"])
     assert "/rounds/undo" not in page.url

@@ -153,7 +153,7 @@ def test_refusals_between_rounds_only_and_as_the_game_allows(client, table):
     assert join(client, match, {"player": "Eko", "after": "Andi"}).status_code == 302
     response = join(client, match, {"new_name": "Fajar", "after": "Andi"})
     assert response.status_code == 400
-    assert "remi is played by 2 to 4 players: the table would have 5" in errors(response)
+    assert "Remi is played by 2 to 4 players: the table would have 5" in errors(response)
     # Someone already seated, written in another case.
     response = join(client, match, {"new_name": "budi", "after": "Andi"})
     assert response.status_code == 400
@@ -168,7 +168,7 @@ def test_gin_refuses_a_change_of_players(client, table):
     response = join(client, match, {"player": "Andi", "after": "Siti"})
     assert response.status_code == 400
     assert (
-        "gin is played by exactly 2 players from start to end: nobody can join or leave a"
+        "Gin Rummy is played by exactly 2 players from start to end: nobody can join or leave a"
         " match; start a new match instead"
     ) in errors(response)
 
@@ -288,7 +288,7 @@ def test_the_seating_page_in_indonesian(client, table):
     assert "Tambah pemain" in page
     response = join(client, match, {"new_name": "Dewi", "after": "Andi"})
     assert response.status_code == 302
-    assert "Dewi ikut mulai ronde 2 dengan 0 poin; Siti membagi kartu." in text(client.get(match))
+    assert "Dewi ikut mulai babak 2 dengan 0 poin; Siti membagi kartu." in text(client.get(match))
 
 
 def test_the_api_seats_a_late_player(client, table):
@@ -322,5 +322,5 @@ def test_the_api_seats_a_late_player(client, table):
     )
     assert five.status_code == 422
     assert five.get_json()["error"]["message"] == (
-        "remi is played by 2 to 4 players: the table would have 5"
+        "Remi is played by 2 to 4 players: the table would have 5"
     )

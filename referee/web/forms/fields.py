@@ -112,6 +112,21 @@ class HandField(CardsField):
         return self.points if self.points is not None else self.cards
 
 
+class LiveHandField(CardsField):
+    """A hand left at the end of a live round: its cards (the turns were checked card by card,
+    so the hands are too; a number is refused with that reason, not as a bad card)."""
+
+    def pre_validate(self, form: Any) -> None:
+        if _POINTS.match((self.data or "").strip()):
+            raise ValidationError(
+                _l(
+                    "A round played live needs the cards left in each hand, not what they"
+                    " count: tap or type them (like 7S 10H)."
+                )
+            )
+        super().pre_validate(form)
+
+
 class CardField(CardsField):
     """Exactly one card, or nothing."""
 

@@ -34,6 +34,7 @@ from wtforms.validators import (
 from referee.rulesets import RULESETS, Ruleset
 from referee.web.forms.base import Form, OneTimeForm
 from referee.web.forms.fields import CardsField, add_numbered, choices
+from referee.web.i18n import clip
 from referee.web.names import clean_name, name_key
 
 NAME_MAX = 40
@@ -139,7 +140,11 @@ class PlayersForm(OneTimeForm):
         for name in names:
             if len(name) > NAME_MAX:
                 raise ValidationError(
-                    _l("%(name)s is too long: at most %(max)s letters.", name=name, max=NAME_MAX)
+                    _l(
+                        "%(name)s is too long: at most %(max)s letters.",
+                        name=clip(name, 24),
+                        max=NAME_MAX,
+                    )
                 )
         seen: set[str] = set()
         for name in names:

@@ -22,6 +22,7 @@ from referee.web.forms.fields import (
     CardsField,
     HandField,
     LayoffsField,
+    LiveHandField,
     MeldsField,
     add_numbered,
     cards_by_player,
@@ -62,12 +63,18 @@ def quick_form_class(rules: Ruleset, players: list[str]) -> type[FlaskForm]:
     add_numbered(QuickRoundForm, "hand", len(players), lambda i: HandField(_l("Hand")))
 
     if shape.at_once:
-        QuickRoundForm.at_once = BooleanField(
+        at_once_words = (
             _l(
+                "Going rummy (nothing melded or laid off before): ×%(factor)s",
+                factor=rules.bonuses.at_once_factor,
+            )
+            if rules.at_once_outcome == "rummy"
+            else _l(
                 "All at once (nothing melded or laid off before): ×%(factor)s",
                 factor=rules.bonuses.at_once_factor,
             )
         )
+        QuickRoundForm.at_once = BooleanField(at_once_words)
     if shape.closing_card:
         QuickRoundForm.closing_card = CardField(_l("Closing card"))
     if shape.player_melds:
@@ -218,7 +225,7 @@ def end_form_class(rules: Ruleset, players: list[str], out: str | None) -> type[
                 return False
             return valid
 
-    add_numbered(EndRoundForm, "hand", len(players), lambda i: CardsField(_l("Hand")))
+    add_numbered(EndRoundForm, "hand", len(players), lambda i: LiveHandField(_l("Hand")))
 
     if out is None:
         EndRoundForm.ending = RadioField(

@@ -273,9 +273,19 @@ def unarchive(access: Access, match_id: int) -> Any:
     return to_score_sheet(access, match)
 
 
-@bp.post(MATCH + "/delete")
+@bp.route(MATCH + "/delete", methods=["GET", "POST"])
 @edit_page
 def delete_match(access: Access, match_id: int) -> Any:
+    """Delete a match (it can be restored for 30 days).  GET is the confirm page, which the
+    score sheet's button opens without JavaScript; its form POSTs the delete."""
+    if request.method == "GET":
+        shown = open_match(access, match_id)
+        return render_page(
+            "matches/match_delete.html",
+            access=access,
+            match=shown,
+            seen_version=writes.version_of(request.args.get("match_version")) or shown.version,
+        )
     if not ActionForm().validate_on_submit():
         abort(400)
     match = db.session.get(Match, match_id)

@@ -108,6 +108,25 @@ def next_player(state: RoundInProgress, turns: list[dict[str, Any]]) -> str:
     return state.header.seat_after(last) if last in state.players else state.leader
 
 
+def round_in_play(match: Match) -> dict[str, Any] | None:
+    """The live round as the score sheet shows it to every phone (None when none is played,
+    or when the referee cannot replay it: the live page says why)."""
+    if match.live_round is None:
+        return None
+    turns = _turns(match)
+    state, _error = _state(match, turns)
+    if state is None or not _has_turns(state):
+        return None
+    return {
+        "number": state.number,
+        "turns": len(turns),
+        "out": state.out if state.is_over else None,
+        "next": None if state.is_over else next_player(state, turns),
+        "hand_sizes": {name: state.hand_size(name) for name in state.players},
+        "melds": table_view(state),
+    }
+
+
 def table_melds(state: RoundInProgress) -> list[tuple[Card, ...]]:
     """The cards of every meld on the table, as the table solver takes them."""
     return [meld.cards for meld in state.table]

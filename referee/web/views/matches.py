@@ -38,6 +38,7 @@ from referee.web.forms import (
 )
 from referee.web.forms.fields import numbered
 from referee.web.models import CardTable, Match, MatchPlayer, Player, Round
+from referee.web.views.live import round_in_play
 from referee.web.views.pages import following, render_page, to_score_sheet
 
 bp = table_blueprint("matches", __name__)
@@ -79,7 +80,9 @@ def _setup_page(access: Access, rules: Ruleset, match: Match | None) -> Any:
     names = [player.name for player in access.table.players]
     form = setup_form_class(rules, names)()
     conflict: list[str] = []
-    if form.is_submitted():
+    if form.is_submitted() and (move := request.form.get("move")):
+        _move_seat(form, move)  # a seat moved up or down (without JavaScript): nothing saved
+    elif form.is_submitted():
         if match is None and (done := writes.receipt(form.once.data)):
             flash(gettext("This match was started already."))
             return redirect(done)
@@ -102,8 +105,9 @@ def _setup_page(access: Access, rules: Ruleset, match: Match | None) -> Any:
             writes.keep_receipt(form.once.data, location)
             db.session.commit()
             return redirect(location)
-    elif match is None:  # seat the table's players, as far as the game allows
-        for entry, name in zip(numbered(form, "seat"), names, strict=False):
+    elif match is None:  # seat the table's players in the order they were added
+        typed = [player.name for player in sorted(access.table.players, key=lambda p: p.id)]
+        for entry, name in zip(numbered(form, "seat"), typed, strict=False):
             entry.data = name
     else:
         _fill_setup(form, match, rules)
@@ -114,6 +118,18 @@ def _setup_page(access: Access, rules: Ruleset, match: Match | None) -> Any:
     if conflict:
         return (page[0] if isinstance(page, tuple) else page), 409
     return page
+
+
+def _move_seat(form: Any, move: str) -> None:
+    """Swap a seat with the one above or below it (``move``: ``"2-up"``, ``"0-down"``)."""
+    number, _, way = move.partition("-")
+    seats = numbered(form, "seat")
+    if not number.isdigit() or way not in ("up", "down"):
+        return
+    here = int(number)
+    there = here - 1 if way == "up" else here + 1
+    if 0 <= here < len(seats) and 0 <= there < len(seats):
+        seats[here].data, seats[there].data = seats[there].data, seats[here].data
 
 
 def _read_setup(form: Any, rules: Ruleset) -> dict[str, Any] | None:
@@ -178,6 +194,7 @@ def scoreboard(access: Access, match_id: int) -> Any:
         turn_by_turn=sheet.rules is None or sheet.rules.turn_style is not TurnStyle.NONE,
         error=seen.error,
         live=following(access, match, request.path),
+        in_play=round_in_play(match),
         rematch_token=writes.new_token(),
     )
 

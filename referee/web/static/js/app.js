@@ -84,6 +84,14 @@
       button.addEventListener("click", function () { window.print(); });
     });
     root.querySelectorAll("[data-only-for-rules]").forEach(showOnlyForRules);
+    root.querySelectorAll("[data-seat-move]").forEach(seatMover);
+    if (!document.querySelector(".picker.docked")) undockPage();  // a docked picker replaced by an update
+  }
+
+  function undockPage() {
+    if (document.querySelector(".picker.docked")) return;
+    document.documentElement.classList.remove("picker-docked");
+    document.querySelectorAll("main").forEach(function (main) { main.style.paddingBottom = ""; });
   }
 
   // A page that follows a match (score sheet, live round, a round) asks about once a second
@@ -242,6 +250,21 @@
     });
   }
 
+  // Up and down beside a seat swap it with its neighbour in place (without JavaScript the
+  // buttons post the form, and the server swaps them).
+  function seatMover(button) {
+    button.addEventListener("click", function (event) {
+      var seats = Array.prototype.slice.call(button.form.querySelectorAll("[data-seat] select"));
+      var here = seats.indexOf(button.closest("[data-seat]").querySelector("select"));
+      var there = seats[here + parseInt(button.getAttribute("data-seat-move"), 10)];
+      if (here < 0 || !there) return;
+      event.preventDefault();
+      var value = seats[here].value;
+      seats[here].value = there.value;
+      there.value = value;
+    });
+  }
+
   // A field that only some rulesets use is hidden while another ruleset is chosen.
   function showOnlyForRules(box) {
     var form = box.closest("form");
@@ -269,15 +292,101 @@
     var strip = layoffs && picker.querySelector("[data-layoff-strip]");
 
     var newline = picker.querySelector("[data-picker-newline]");
+    var head = picker.querySelector("[data-picker-head]");
+    var typeToggle = picker.querySelector("[data-picker-type]");
+    var typing = false;
     function mark(field) {
       fields.forEach(function (f) { f.classList.toggle("target", f === field); });
       target = field;
       // "Next meld" only for a field that takes one meld per line.
       if (newline) newline.hidden = !(field.tagName === "TEXTAREA" && field.getAttribute("data-cards") === "lines");
+      var name = head && head.querySelector("[data-picker-target]");
+      if (name) name.textContent = fieldName(field);
     }
+
+    // The phone keyboard stays down on a card field: the picker fills it.  "Type" brings the
+    // keyboard back for whoever prefers it (without JavaScript the fields are plain text boxes).
+    function setTyping(on) {
+      typing = on;
+      fields.forEach(function (f) { if (on) f.removeAttribute("inputmode"); else f.setAttribute("inputmode", "none"); });
+      if (typeToggle) typeToggle.setAttribute("aria-pressed", on ? "true" : "false");
+    }
+    setTyping(false);
+
+    function fieldName(field) {
+      var label = field.id && scope.querySelector("label[for='" + field.id + "']");
+      var text = label ? label.textContent.trim() : field.name;
+      var block = field.closest(".player-block");
+      var who = block && block.querySelector("h3");
+      return who ? who.textContent.trim() + " · " + text : text;
+    }
+    function shown(field) { return field.offsetParent !== null; }
+
+    // While a card field is chosen the picker sits at the bottom of the screen, and the page
+    // scrolls so that the field stays in sight above it.
+    function dock() {
+      if (typing || picker.classList.contains("docked")) return;
+      picker.classList.add("docked");
+      if (head) head.hidden = false;
+      document.documentElement.classList.add("picker-docked");
+      measure();
+    }
+    // The room the docked picker takes (its height changes with the buttons it shows).
+    function measure() {
+      if (!picker.classList.contains("docked")) return;
+      var main = picker.closest("main");
+      if (main) main.style.paddingBottom = (picker.offsetHeight + 96) + "px";
+      // The form's Save bar stays in reach, just above the picker.
+      document.documentElement.style.setProperty("--picker-height", picker.offsetHeight + "px");
+    }
+    if (window.ResizeObserver) new ResizeObserver(measure).observe(picker);
+    function undock() {
+      if (!picker.classList.contains("docked")) return;
+      picker.classList.remove("docked");
+      if (head) head.hidden = true;
+      undockPage();
+    }
+    function keepInSight(field) {
+      if (!picker.classList.contains("docked")) return;
+      measure();
+      var box = (field.closest(".field") || field).getBoundingClientRect();
+      var bar = scope.querySelector(".buttons.sticky");
+      var room = window.innerHeight - picker.offsetHeight - (bar ? bar.offsetHeight : 0) - 8;
+      if (box.height > room - 8) box = field.getBoundingClientRect();
+      if (box.bottom > room) window.scrollBy(0, box.bottom - room);
+      else if (box.top < 8) window.scrollBy(0, box.top - 8);
+    }
+    function choose(field) {
+      mark(field);
+      dock();
+      keepInSight(field);
+    }
+    function step(by) {
+      var usable = fields.filter(shown);
+      if (!usable.length) return;
+      var at = usable.indexOf(target);
+      var next = usable[(at + by + usable.length) % usable.length];
+      // The focus stays off the fields: a focused text box would bring the keyboard back.
+      if (fields.indexOf(document.activeElement) >= 0 && document.activeElement !== next) document.activeElement.blur();
+      choose(next);
+    }
+
     fields.forEach(function (f) {
+      // Chosen by a tap: the picker docks.  Reached by the Tab key: the field is only marked.
       f.addEventListener("focus", function () { mark(f); });
+      f.addEventListener("click", function () { if (!typing) choose(f); });
       f.addEventListener("input", function () { refresh(); highlight(tokens(f.value).pop()); });
+    });
+    // Another field chosen (the ending, the player): the picker steps aside.  Not for a
+    // button: the page would move under the finger between its press and its release.
+    document.addEventListener("focusin", function (event) {
+      if (!document.contains(picker)) return;
+      var el = event.target;
+      if (fields.indexOf(el) < 0 && !picker.contains(el) && el.matches && el.matches("input, select, textarea")) undock();
+    });
+    // A tap on the picker keeps the focus where it was (no keyboard opens or closes).
+    picker.addEventListener("mousedown", function (event) {
+      if (event.target.closest("button")) event.preventDefault();
     });
     if (target) mark(target);
 
@@ -361,9 +470,22 @@
     picker.addEventListener("click", function (event) {
       var onto = event.target.closest("[data-layoff-onto]");
       if (onto) { layOff(onto.getAttribute("data-layoff-onto")); return; }
+      var stepper = event.target.closest("[data-picker-step]");
+      if (stepper) { step(parseInt(stepper.getAttribute("data-picker-step"), 10)); return; }
+      if (event.target.closest("[data-picker-done]")) {
+        if (fields.indexOf(document.activeElement) >= 0) document.activeElement.blur();
+        undock();
+        return;
+      }
+      if (event.target.closest("[data-picker-type]")) {
+        setTyping(!typing);
+        if (typing) { undock(); if (target) target.focus(); }  // asked for: the keyboard opens
+        return;
+      }
       var button = event.target.closest(".pick");
       if (button) {
         if (!target) return;
+        if (!typing && !picker.classList.contains("docked")) choose(target);
         var code = button.getAttribute("data-code");
         append(target, code);
         lastPicked = { code: code, field: target };
@@ -379,7 +501,6 @@
       }
       if (event.target.closest("[data-picker-newline]") && target && target.tagName === "TEXTAREA") {
         target.value = target.value.replace(/[ \t]+$/, "") + "\n";
-        target.focus();
       }
     });
 
