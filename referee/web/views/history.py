@@ -58,12 +58,15 @@ def matches(access: Access) -> Any:
     form = MatchFilterForm(access.table.players, formdata=request.args)
     form.validate()
     archived = request.args.get("show") == "archived"
-    page = history.match_page(
-        access.table.id,
-        form.filters(archived=archived),
-        before=history.Cursor.parse(request.args.get("before")),
-        after=history.Cursor.parse(request.args.get("after")),
-    )
+    if form.unknown_player:
+        page = history.MatchPage(matches=[], older=None, newer=None)
+    else:
+        page = history.match_page(
+            access.table.id,
+            form.filters(archived=archived),
+            before=history.Cursor.parse(request.args.get("before")),
+            after=history.Cursor.parse(request.args.get("after")),
+        )
     return render_page(
         "history/matches.html",
         access=access,
@@ -210,7 +213,7 @@ def table_import() -> Any:
             try:
                 name, players, found = exports.read_table_document(raw)
             except exports.TableRefused as refusal:
-                form.document.errors.append(str(refusal))
+                form.document.errors.append(refusal.message)
             else:
                 table = exports.create_table(name, players, found)
                 db.session.flush()
