@@ -91,10 +91,11 @@ class PlayerField(SelectField):
     the page says so in words instead of a field error."""
 
     unknown: str | None = None
+    data: Any
 
-    def offer(self, players: Iterable[Player], nobody: str) -> None:
+    def offer(self, offered: Iterable[Player], nobody: str) -> None:
         """The players to choose from, and what was asked read against them."""
-        players = list(players)
+        players = list(offered)
         self.choices = player_choices(players, nobody)
         self.unknown = None
         asked = str(self.data or "")

@@ -16,7 +16,7 @@ import click
 from flask import Response, abort, flash, redirect, render_template, request, url_for
 from flask_babel import gettext
 
-from referee.web import charts, exports, history, matchlog, scoresheet, summary, writes
+from referee.web import charts, exports, history, matchlog, ratings, scoresheet, summary, writes
 from referee.web.access import EDIT, Access, open_match, remember, table_blueprint, table_page
 from referee.web.extensions import csrf, db
 from referee.web.forms.history import (
@@ -81,11 +81,16 @@ def matches(access: Access) -> Any:
 def statistics_page(access: Access) -> Any:
     form = PeriodForm(formdata=request.args)
     form.validate()
+    filters = form.filters()
+    rated = ratings.table_ratings(access.table.id, rules=filters.rules, until=filters.until)
     return render_page(
         "tables/stats.html",
         access=access,
         form=form,
-        stats=history.table_statistics(access.table.id, form.filters()),
+        stats=history.table_statistics(access.table.id, filters),
+        ratings={found.rules: found for found in rated},
+        rating_chart=charts.rating_history,
+        uncertain_below=ratings.UNCERTAIN_BELOW,
         args=_filter_args(),
     )
 
