@@ -86,7 +86,9 @@ def rate(
             else MODEL.rating()
             for one in finishers
         ]
-        after = MODEL.rate([[rating] for rating in before], ranks=[float(place) for place in places(finishers)])
+        after = MODEL.rate(
+            [[rating] for rating in before], ranks=[float(place) for place in places(finishers)]
+        )
         for one, (new,) in zip(finishers, after, strict=True):
             kept = ratings.setdefault(one.player_id, Rating(one.player_id, "", 0.0, 0.0, 0))
             kept.mu, kept.sigma = new.mu, new.sigma

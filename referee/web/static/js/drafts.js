@@ -107,6 +107,7 @@
       form.insertBefore(box, form.firstChild);
     }
     box.textContent = "";
+    box.classList.remove("waiting");
     var p = document.createElement("p");
     p.textContent = message;
     box.appendChild(p);
@@ -227,7 +228,7 @@
     // save already landed (then posting again only leads to where it went).
     reach(once(state(form))).then(function () {
       pending = null;
-      notice(form, texts.sending);
+      notice(form, texts.sending).classList.add("waiting");
       post(form, submitter);
     }, function () {
       pending.delay = Math.min(pending.delay * 2, 15000);
@@ -255,7 +256,7 @@
   }
 
   function waitForNetwork(form) {
-    notice(form, texts.offline);
+    notice(form, texts.offline).classList.add("waiting");  // kept in sight at the top
     pending.timer = setTimeout(trySend, pending.delay);
   }
 
