@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from referee.web.history import Period
+from referee.web.ratings import MODEL, RulesetRatings
 from referee.web.scoresheet import Sheet
 
 WIDTH, HEIGHT = 320, 180
@@ -125,6 +126,51 @@ def running_totals(sheet: Sheet) -> LineChart | None:
         target,
         zero=axis.y(0),
     )
+
+
+def rating_history(found: RulesetRatings) -> LineChart | None:
+    """Each player's rating after every finished match of the ruleset (the first point: the
+    rating everyone starts with, just before their first match)."""
+    steps = found.steps
+    if not steps:
+        return None
+    start = float(MODEL.mu)
+    count = len(steps)
+    series: list[tuple[str, list[tuple[int, float]]]] = []
+    for rating in found.ratings:
+        first = next(i for i, step in enumerate(steps) if rating.player_id in step)
+        points = [(first, start)] + [
+            (i + 1, step[rating.player_id])
+            for i, step in enumerate(steps)
+            if i >= first and rating.player_id in step
+        ]
+        series.append((rating.name, points))
+    values = [value for _, points in series for _, value in points]
+    step_size = nice_step(max(values) - min(values) or 1)
+    low = math.floor(min(values) / step_size) * step_size
+    high = math.ceil(max(values) / step_size) * step_size
+    axis = Axis(low, high if high > low else low + step_size)
+    span = WIDTH - RIGHT - LEFT
+
+    def x(index: int) -> float:
+        return round(LEFT + span * index / count, 1)
+
+    lines = []
+    for index, (name, points) in enumerate(series):
+        drawn = [(x(i), axis.y(value)) for i, value in points]
+        lines.append(
+            Line(
+                name,
+                index % SERIES,
+                " ".join(f"{px},{py}" for px, py in drawn),
+                drawn[-1],
+                round(points[-1][1]),
+            )
+        )
+    every = nice_step(count, 6) if count > 8 else 1
+    x_ticks = [Tick(x(i), str(i)) for i in range(0, count + 1, every)]
+    y_ticks = [Tick(axis.y(v), str(v)) for v in range(low, axis.high + 1, step_size)]
+    return LineChart(lines, x_ticks, y_ticks, None, None, zero=axis.bottom)
 
 
 @dataclass

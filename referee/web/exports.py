@@ -25,8 +25,9 @@ from sqlalchemy import select
 from sqlalchemy.orm import selectinload
 
 from referee.errors import RefereeError
+from referee.match import Reseating
 from referee.matchfile import dump_match, read_match
-from referee.web import i18n, matchlog, seating
+from referee.web import i18n, jsontext, matchlog, seating
 from referee.web.extensions import db
 from referee.web.forms import NAME_MAX, OPTION_LIMITS, OPTION_MESSAGES
 from referee.web.labels import ruleset_name
@@ -63,11 +64,15 @@ def match_csv(sheet: Sheet) -> str:
         + [_cell(gettext("%(name)s, total", name=name)) for name in players]
     )
     for row in sheet.rows:
+        if row.seating is not None:
+            writer.writerow(_seating_row(row.seating, players))
         writer.writerow(
             [row.number, _cell(row.dealer), _cell(row.outcome), _cell(", ".join(row.winners))]
             + [row.scores.get(name, "") for name in players]  # blank: not seated then
             + [row.running.get(name, "") for name in players]
         )
+    if sheet.pending is not None:
+        writer.writerow(_seating_row(sheet.pending, players))
     blank = ["", "", ""]
     if sheet.bonuses:
         bonuses = [sheet.bonuses.get(name, 0) for name in players]
@@ -76,6 +81,26 @@ def match_csv(sheet: Sheet) -> str:
     winners = ", ".join(sheet.winners) if sheet.finished else ""
     writer.writerow([gettext("Total"), "", "", _cell(winners), *totals, *([""] * len(players))])
     return out.getvalue()
+
+
+def _seating_row(change: Reseating, players: list[str]) -> list[Any]:
+    """A seating change as the score sheet shows it: under each player who joins, comes
+    back or leaves, what they do; under a newcomer's total column, the total they start at."""
+    said: dict[str, str] = {}
+    for name in change.joined:
+        said[name] = gettext("joins") if name in change.starting_totals else gettext("comes back")
+    for name in change.left:
+        said[name] = gettext("leaves")
+    return (
+        [
+            gettext("Before round %(number)s", number=change.before_round),
+            "",
+            gettext("seating change"),
+            "",
+        ]
+        + [said.get(name, "") for name in players]
+        + [change.starting_totals.get(name, "") for name in players]
+    )
 
 
 # -- the results card --------------------------------------------------------------------------
@@ -189,6 +214,11 @@ def table_document(table: CardTable) -> dict[str, Any]:
 class TableRefused(ValueError):
     """Why a table document cannot be imported, in the reader's language."""
 
+    @property
+    def message(self) -> str:
+        """The words (a :class:`jsontext.Problem` for a JSON mistake, with its mark)."""
+        return self.args[0] if self.args and isinstance(self.args[0], str) else str(self)
+
 
 @dataclass
 class ImportedMatch:
@@ -209,7 +239,8 @@ def read_table_document(raw: bytes | str) -> tuple[str, list[str], list[Imported
     try:
         document = json.loads(raw)
     except (ValueError, RecursionError):  # not JSON, or a number too long to read
-        raise TableRefused(gettext("The file is not valid JSON.")) from None
+        said = jsontext.problem(raw, "document") or gettext("The file is not valid JSON.")
+        raise TableRefused(said) from None
     if not isinstance(document, dict) or document.get("format") != TABLE_FORMAT:
         raise TableRefused(gettext("This is not a table export (referee-table/1)."))
     name = document.get("name")

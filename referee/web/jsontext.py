@@ -1,13 +1,16 @@
 """What is wrong with a piece of JSON typed by hand, in words a player understands.
 
 Python's parser says ``Expecting ',' delimiter: line 3 column 12 (char 40)``.
-The JSON editor says which line, which column, what is missing there in the
-player's language, and shows that line with a mark where the parser stopped.
+Every place that reads JSON typed or uploaded by a player (the round's JSON
+editor, the match import, the table import) says instead which line, which
+column, what is missing there in the page's language, and shows that line with
+a mark under the place where the reading stopped (:class:`Problem`).
 """
 
 from __future__ import annotations
 
 import json
+import unicodedata
 
 from flask_babel import gettext
 from flask_babel import lazy_gettext as _l
@@ -36,37 +39,104 @@ PROBLEMS = (
     ),
     # The json module's two messages for a backslash it cannot read (after \ and after \u).
     ("Invalid \\", _l("a backslash (\\) inside quotes: remove it")),
-    (
-        "Extra data",
-        _l("something follows the end of the round object: remove it, or check the braces { }"),
-    ),
 )
+# What follows the end of the JSON, by what the text should be.
+EXTRA = {
+    "round": _l(
+        "something follows the end of the round object: remove it, or check the braces { }"
+    ),
+    "document": _l("something follows the end of the document: remove it, or check the braces { }"),
+}
 # How much of the line to show on either side of the mark.
 AROUND = 30
 MARK = "⟶"
 
 
-def problem(text: str) -> str | None:
-    """Why ``text`` is not JSON, in words with the line and column; None if it is JSON."""
+class Problem(str):
+    """A JSON mistake in words (``Line 3, column 27: a comma is missing between two items.
+    Here: ...⟶...``), with the line it is on (``shown``) and, under it, a mark where the
+    reading stopped (``mark``), for a page to show one above the other."""
+
+    said: str = ""  # the words without the excerpt, for a page that shows the mark
+    shown: str = ""
+    mark: str = ""
+
+
+def problem(text: str | bytes, whole: str = "round") -> Problem | None:
+    """Why ``text`` is not JSON, in words with the line and column; None if it is JSON.
+
+    ``whole`` is what the text should be: a ``"round"`` object or a ``"document"``."""
+    if isinstance(text, bytes):
+        try:
+            text = text.decode("utf-8-sig")
+        except UnicodeDecodeError:
+            return Problem(gettext("The file is not UTF-8 text."))
     try:
         json.loads(text)
     except json.JSONDecodeError as error:
-        what = next(
-            (str(words) for start, words in PROBLEMS if error.msg.startswith(start)),
-            gettext("this is not valid JSON"),
-        )
         if not text.strip():
-            return gettext("The box is empty: write the round object, starting with {.")
-        return gettext(
-            "Line %(line)s, column %(column)s: %(what)s. Here: %(excerpt)s",
+            if whole == "round":
+                return Problem(
+                    gettext("The box is empty: write the round object, starting with {.")
+                )
+            return Problem(gettext("The document is empty."))
+        if error.msg.startswith("Extra data"):
+            what = str(EXTRA.get(whole, EXTRA["document"]))
+        else:
+            what = next(
+                (str(words) for start, words in PROBLEMS if error.msg.startswith(start)),
+                gettext("this is not valid JSON"),
+            )
+        found = Problem(
+            gettext(
+                "Line %(line)s, column %(column)s: %(what)s. Here: %(excerpt)s",
+                line=error.lineno,
+                column=error.colno,
+                what=what,
+                excerpt=excerpt(text, error.lineno, error.colno),
+            )
+        )
+        found.said = gettext(
+            "Line %(line)s, column %(column)s: %(what)s.",
             line=error.lineno,
             column=error.colno,
             what=what,
-            excerpt=excerpt(text, error.lineno, error.colno),
         )
+        found.shown, found.mark = marked(text, error.lineno, error.colno)
+        return found
     except RecursionError:
-        return gettext("The round object is nested too deeply.")
+        if whole == "round":
+            return Problem(gettext("The round object is nested too deeply."))
+        return Problem(gettext("The document is nested too deeply."))
+    except ValueError:  # a number of thousands of digits, which Python refuses to read
+        return Problem(gettext("A number in it is too long to read."))
     return None
+
+
+def _width(text: str) -> int:
+    """How many columns of a monospaced font ``text`` takes (wide letters take two)."""
+    return sum(
+        0
+        if unicodedata.combining(char)
+        else 2
+        if unicodedata.east_asian_width(char) in ("W", "F")
+        else 1
+        for char in text
+    )
+
+
+def marked(text: str, line: int, column: int) -> tuple[str, str]:
+    """The line the parser stopped on (shortened around the place) and a line with a ``^``
+    under the place."""
+    lines = text.splitlines() or [""]
+    row = lines[min(line, len(lines)) - 1].expandtabs(1)
+    at = min(max(column - 1, 0), len(row))
+    before, after = row[:at], row[at:]
+    if len(before) > 2 * AROUND:
+        before = "…" + before[-2 * AROUND :]
+    if len(after) > 2 * AROUND:
+        after = after[: 2 * AROUND] + "…"
+    return before + after, " " * _width(before) + "^"
 
 
 def excerpt(text: str, line: int, column: int) -> str:

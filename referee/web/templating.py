@@ -7,10 +7,12 @@ this module puts them, and the few helpers of its own below, in the Jinja enviro
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 from typing import Any
+from urllib.parse import urlsplit
 
-from flask import Flask
+from flask import Flask, request
 from flask_babel import get_locale, gettext
 from markupsafe import Markup
 
@@ -46,6 +48,7 @@ def install(app: Flask) -> None:
         card_list=card_list,
         table_events=audit.table_history,
         short_names=short_names,
+        draft_for=draft_for,
     )
 
     @app.context_processor
@@ -54,6 +57,21 @@ def install(app: Flask) -> None:
             "lang": str(get_locale() or i18n.DEFAULT),
             "language_form": LanguageForm(formdata=None),
         }
+
+
+# The table's secret key in a path (``/t/<key>``): a draft's name carries the table's id instead.
+_TABLE_PREFIX = re.compile(r"^/[tv]/[^/]+")
+
+
+def draft_for(table: Any = None, action: str | None = None) -> Markup:
+    """The attributes that let a form keep its draft on the phone (``static/js/drafts.js``):
+    its name, one per table and per page the form posts to (a match's new round, round 3's
+    correction, turn 2 of round 3...), and whether this page answers that form's own post
+    (then the page holds what was sent, and the draft follows the page)."""
+    path = urlsplit(action or request.path).path
+    name = f"t{table.id}:{_TABLE_PREFIX.sub('', path)}" if table is not None else path
+    posted = request.method == "POST" and path == request.path
+    return Markup(' data-draft="{}"{}').format(name, Markup(" data-draft-posted") if posted else "")
 
 
 def running_chart(sheet: scoresheet.Sheet) -> charts.LineChart | None:

@@ -20,6 +20,12 @@ def errors(response: TestResponse) -> list[str]:
     return [html.unescape(m) for m in re.findall(r'class="error[^"]*"[^>]*>([^<]+)<', body)]
 
 
+def json_marks(body: str) -> list[list[str]]:
+    """Each JSON mistake's line as shown on a page, and the line with the mark under it."""
+    found = re.findall(r'<pre class="json-mark">(.*?)</pre>', body, flags=re.S)
+    return [html.unescape(block).split("\n") for block in found]
+
+
 def totals(response: TestResponse) -> list[int]:
     body = response.get_data(as_text=True)
     return [int(value) for value in re.findall(r'class="total-points"[^>]*>(-?\d+)<', body)]

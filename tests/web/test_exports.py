@@ -19,7 +19,7 @@ from referee.matchfile import dump_match, read_match
 from referee.web.extensions import db
 from referee.web.models import CardTable, Match
 
-from .helpers import errors, new_table, view_url
+from .helpers import errors, json_marks, new_table, view_url
 from .history_fixture import TABLE
 
 SCENARIOS = Path(__file__).resolve().parents[1] / "scenarios"
@@ -134,6 +134,55 @@ def test_csv_cells_never_start_a_formula(client):
     assert "'=HYPERLINK(1)" in text and ",=HYPERLINK" not in text and not text.startswith("=")
 
 
+SEATED = {
+    "format": "referee-table/1",
+    "name": "Meja",
+    "players": [],
+    "matches": [
+        {
+            "rules": "remi",
+            "options": {"target": 200},
+            "players": ["Budi", "Siti", "Andi"],
+            "first_dealer": "Budi",
+            "rounds": [
+                # Budi deals; Siti out; Budi 10H QS = 20, Andi 2C = 2: Siti 22.
+                {"out": "Siti", "hands": {"Budi": ["10H", "QS"], "Andi": ["2C"]}},
+                # Dewi joins at the lowest total of the seated (Budi 0, Andi 0): 0.  Siti deals
+                # (clockwise after Budi); Dewi out; Budi KH 10, Siti 4D 4, Andi AS 1: Dewi 15.
+                {"out": "Dewi", "hands": {"Budi": ["KH"], "Siti": ["4D"], "Andi": ["AS"]}},
+                # Andi leaves; Dewi deals (after Siti); Budi out; Siti KH 10, Dewi 2C 2: Budi 12.
+                {"out": "Budi", "hands": {"Siti": ["KH"], "Dewi": ["2C"]}},
+            ],
+            "seating_changes": [
+                {"before_round": 2, "players": ["Budi", "Siti", "Andi", "Dewi"]},
+                {"before_round": 3, "players": ["Budi", "Siti", "Dewi"]},
+                # Andi comes back for round 4 (not played yet), with the 0 he left with.
+                {"before_round": 4, "players": ["Budi", "Siti", "Andi", "Dewi"]},
+            ],
+        }
+    ],
+}
+
+
+def test_csv_shows_seating_changes_as_rows(client):
+    table = imported_table(client, SEATED)
+    english(client)
+    rows = list(
+        csv.reader(io.StringIO(client.get(table + "m/1/export.csv").data.decode("utf-8-sig")))
+    )
+    head = ["Round", "Dealer", "Outcome", "Winners", "Budi", "Siti", "Andi", "Dewi"]
+    assert rows[0] == head + ["Budi, total", "Siti, total", "Andi, total", "Dewi, total"]
+    assert rows[1:] == [
+        ["1", "Budi", "went out", "Siti", "0", "22", "0", "", "0", "22", "0", ""],
+        ["Before round 2", "", "seating change", "", "", "", "", "joins", "", "", "", "0"],
+        ["2", "Siti", "went out", "Dewi", "0", "0", "0", "15", "0", "22", "0", "15"],
+        ["Before round 3", "", "seating change", "", "", "", "leaves", "", "", "", "", ""],
+        ["3", "Dewi", "went out", "Budi", "12", "0", "", "0", "12", "22", "", "15"],
+        ["Before round 4", "", "seating change", "", "", "", "comes back", "", "", "", "", ""],
+        ["Total", "", "", "", "12", "22", "0", "15", "", "", "", ""],
+    ]
+
+
 # -- the results card --------------------------------------------------------------------------
 
 
@@ -225,8 +274,8 @@ def test_the_view_link_exports_the_table_too(client):
     ("document", "fragment"),
     [
         ("", "Choose a table file"),
-        ("{not json", "not valid JSON"),
-        ('{"format": "referee-table/1", "name": "x", "n": ' + "9" * 5000 + "}", "not valid JSON"),
+        ("{not json", "Line 1, column 2: a name in double quotes"),
+        ('{"format": "referee-table/1", "name": "x", "n": ' + "9" * 5000 + "}", "too long"),
         ("[]", "referee-table/1"),
         (json.dumps({"format": "referee-match/1"}), "referee-table/1"),
         (json.dumps(SMALL | {"name": " "}), "name"),
@@ -299,6 +348,42 @@ def test_a_big_table_fits_where_a_match_file_would_not(client):
     document = SMALL | {"matches": SMALL["matches"] * 1, "padding": "x" * (2 * 1024 * 1024)}
     response = client.submit("/tables/import", {"document": json.dumps(document)})
     assert response.status_code == 302, errors(response)
+
+
+# A match document whose line 3 lacks a comma after "Siti" (column 25: where "rounds" starts).
+BROKEN_MATCH = (
+    '{"rules": "remi",\n "players": ["Budi", "Siti"],\n "first_dealer": "Siti" "rounds": []}'
+)
+
+
+@pytest.mark.parametrize(
+    ("language", "words"),
+    [
+        ("en", "Line 3, column 25: a comma is missing between two items."),
+        ("id", "Baris 3, kolom 25: koma kurang di antara dua isian."),
+    ],
+)
+def test_json_mistakes_of_both_imports_in_the_pages_language(client, app, language, words):
+    """The match import and the table import say where the JSON stops, in the page's language
+    (not Python's ``Expecting ',' delimiter``), with the line and a mark under the place."""
+    table = new_table(client, players="")
+    client.submit("/language", {"lang": language, "next": "/"})
+    matches = count(app, Match)
+    # ' "first_dealer": "Siti" ' is columns 1-24 (a space, "first_dealer" 2-15, : 16, a space,
+    # "Siti" 18-23, a space): the reading stops at column 25.
+    mark = [' "first_dealer": "Siti" "rounds": []}', " " * 24 + "^"]
+    match_import = client.submit(table + "import", {"document": BROKEN_MATCH})
+    assert match_import.status_code == 400
+    assert errors(match_import) == [words] and json_marks(match_import.text) == [mark]
+    assert "Expecting" not in match_import.text
+    # The same mistake in a table document, on its line 3: a space, "players" 2-10, : 11, a
+    # space, [] 13-14, a space: column 16.
+    whole = '{"format": "referee-table/1",\n "name": "Meja",\n "players": [] "matches": []}'
+    table_import = client.submit("/tables/import", {"document": whole})
+    assert table_import.status_code == 400
+    assert errors(table_import) == [words.replace("25", "16")]
+    assert json_marks(table_import.text) == [[' "players": [] "matches": []}', " " * 15 + "^"]]
+    assert count(app, Match) == matches
 
 
 # -- every conformance scenario through import and export ------------------------------------

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 import json
 import re
 from contextlib import contextmanager
@@ -198,3 +199,35 @@ def test_history_pages_need_no_inline_style_or_script(client):
     scoreboard = client.get(table + "m/1/").text
     mine = scoreboard.split('<section class="chart-box">')[1].split('<p class="muted">')[0]
     assert "style=" not in mine and "<script" not in mine
+
+
+def test_a_shared_link_may_name_the_player(client):
+    """``?player=Andi+Pratama`` filters like the player's id; case and spacing are the
+    player's own (``name_key``), and the list's dropdown shows the player chosen."""
+    table = new_table(client, players="Budi, Siti, Andi Pratama")
+    alone = new_match(client, table, "remi", ["Budi", "Siti"], target=100)
+    save_round(client, alone, ["Budi", "Siti"], {"Siti": "KH"}, ending="out", player="Budi")
+    both = new_match(client, table, "remi", ["Andi Pratama", "Siti"], target=100)
+    save_round(client, both, ["Andi Pratama", "Siti"], {"Siti": "KH"}, ending="out", player="Siti")
+    client.submit("/language", {"lang": "en", "next": "/"})
+    for name in ("Andi Pratama", "andi  pratama", " ANDI PRATAMA "):
+        response = client.get(table + "matches", query_string={"player": name})
+        assert response.status_code == 200, errors(response)
+        assert listed(response.text) == [2], name
+        assert re.search(r'<option selected value="\d+">Andi Pratama<', response.text)
+    assert listed(client.get(table + "matches?player=Siti").text) == [2, 1]
+    rivalry = client.get(table + "head-to-head", query_string={"first": "siti", "second": "Budi"})
+    assert rivalry.status_code == 200 and "Siti against Budi" in rivalry.text
+
+
+def test_a_name_that_is_nobodys_is_said_in_words(client):
+    table = imported(client, TABLE)
+    client.submit("/language", {"lang": "en", "next": "/"})
+    response = client.get(table + "matches", query_string={"player": "Andi Pratama"})
+    assert response.status_code == 200
+    assert listed(response.text) == []
+    assert "No player of this table is called “Andi Pratama”" in html.unescape(response.text)
+    assert "Not a valid choice" not in response.text
+    long = client.get(table + "head-to-head", query_string={"first": "x" * 200, "second": "Budi"})
+    notice = re.search(r'class="flash error" role="status">([^<]+)<', long.text).group(1)
+    assert long.status_code == 200 and "x" * 37 + "..." in notice and "x" * 41 not in notice

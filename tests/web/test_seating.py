@@ -109,8 +109,9 @@ def test_a_player_leaves_keeps_the_total_and_the_deal_goes_on(client, table):
     # Siti is not a leader, though her 22 is the highest: she is not at the table.
     assert "In the lead: Andi" in text(client.get(match))
     rows = list(csv.reader(io.StringIO(client.get(match + "export.csv").data.decode("utf-8-sig"))))
-    # Round 2's row: Budi 0, Siti blank, Andi 9.
-    assert rows[2][4:7] == ["0", "", "9"]
+    # Before round 2, a row says Siti leaves; round 2's row: Budi 0, Siti blank, Andi 9.
+    assert rows[2][2:7] == ["seating change", "", "", "leaves", ""]
+    assert rows[3][4:7] == ["0", "", "9"]
     # The results card keeps her total, marked.
     assert "1. Siti 22 (left before round 2)" in text(client.get(match + "results"))
     # A double tap (or a second phone) asking Siti to leave again: done already, not a 409.

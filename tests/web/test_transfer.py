@@ -90,7 +90,7 @@ def test_export_then_import_round_trips(client):
     ("document", "fragment"),
     [
         ("", ""),
-        ("{not json", "JSON"),
+        ("{not json", "Baris 1, kolom 2: "),  # the page is in Indonesian (the default)
         ("[1, 2]", "referee-match/1"),
         (json.dumps(DOC | {"rules": "poker"}), "poker"),
         (json.dumps(DOC | {"players": ["Budi"]}), ""),

@@ -12,7 +12,7 @@ import re
 import pytest
 
 from .conftest import hidden_inputs
-from .helpers import errors, new_match, new_table, text, view_url
+from .helpers import errors, json_marks, new_match, new_table, text, view_url
 
 THREE = ["Budi", "Siti", "Andi"]
 
@@ -217,7 +217,7 @@ TWO = ["Budi", "Siti"]
 MISSING_COMMA = '{\n  "out": "Siti",\n  "hands": {"Budi": ["QD" "JD"]}\n}'
 
 
-def json_errors(client, language, entry):
+def json_errors(client, language, entry, *, marks=None):
     client.submit("/language", {"lang": language, "next": "/"}, fresh=False)
     match = new_match(client, new_table(client), "remi", TWO, target=100)
     data = {"hand_1": "KH", "ending": "out", "player": "Budi", "action": "save"}
@@ -225,26 +225,27 @@ def json_errors(client, language, entry):
     response = client.submit(match + "rounds/1/json", {"entry": entry})
     assert response.status_code == 400
     assert entry in html.unescape(response.text)  # kept as typed
+    if marks is not None:
+        marks.extend(json_marks(response.text))
     return errors(response)
 
 
 def test_a_json_parse_error_names_the_line_and_column_in_words(client):
     # line 3 is `  "hands": {"Budi": ["QD" "JD"]}`: the parser stops at the second card, which
     # starts in column 27 (2 spaces, "hands" 3-9, : 10, { 12, "Budi" 13-18, [ 21, "QD" 22-25)
-    found = json_errors(client, "en", MISSING_COMMA)
-    assert found == [
-        'Line 3, column 27: a comma is missing between two items. Here: "hands": {"Budi":'
-        ' ["QD" ⟶"JD"]}'
-    ]
+    marks: list[list[str]] = []
+    found = json_errors(client, "en", MISSING_COMMA, marks=marks)
+    assert found == ["Line 3, column 27: a comma is missing between two items."]
     assert not any("Expecting" in message or "delimiter" in message for message in found)
+    # The line as typed, and under it a mark in column 27.
+    assert marks == [['  "hands": {"Budi": ["QD" "JD"]}', " " * 26 + "^"]]
 
 
 def test_a_json_parse_error_in_indonesian(client):
-    found = json_errors(client, "id", MISSING_COMMA)
-    assert found == [
-        'Baris 3, kolom 27: koma kurang di antara dua isian. Di sini: "hands": {"Budi":'
-        ' ["QD" ⟶"JD"]}'
-    ]
+    marks: list[list[str]] = []
+    found = json_errors(client, "id", MISSING_COMMA, marks=marks)
+    assert found == ["Baris 3, kolom 27: koma kurang di antara dua isian."]
+    assert marks == [['  "hands": {"Budi": ["QD" "JD"]}', " " * 26 + "^"]]
 
 
 @pytest.mark.parametrize(

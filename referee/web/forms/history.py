@@ -18,6 +18,7 @@ from referee.web.forms.base import Form, OneTimeForm
 from referee.web.forms.fields import choices
 from referee.web.history import Filters
 from referee.web.models import Player
+from referee.web.names import name_key
 from referee.web.summary import BROKEN, FINISHED, PLAYING
 
 STATES = [
@@ -83,13 +84,46 @@ class PeriodForm(Form):
         return any(field.data for field in self if field.type != "CSRFTokenField")
 
 
+class PlayerField(SelectField):
+    """A player of the table, chosen from the list or named in a shared link: its id
+    (``?player=3``) or its name as the players write it (``?player=Andi+Pratama``, case
+    and spacing ignored). A name that is nobody's is kept in ``unknown``, not refused:
+    the page says so in words instead of a field error."""
+
+    unknown: str | None = None
+    data: Any
+
+    def offer(self, offered: Iterable[Player], nobody: str) -> None:
+        """The players to choose from, and what was asked read against them."""
+        players = list(offered)
+        self.choices = player_choices(players, nobody)
+        self.unknown = None
+        asked = str(self.data or "")
+        if not asked or any(asked == str(player.id) for player in players):
+            return
+        wanted = name_key(asked)
+        named = [player for player in players if name_key(player.name) == wanted]
+        if named:
+            self.data = str(named[0].id)
+        else:
+            self.unknown, self.data = asked, ""
+
+    def pre_validate(self, form: Any) -> None:
+        """Every value is answered (a name that is nobody's by ``unknown``)."""
+
+
 class MatchFilterForm(PeriodForm):
-    player = SelectField(_l("Player"), default="")
+    player = PlayerField(_l("Player"), default="")
     state = SelectField(_l("State"), choices=choices(STATES), default="")
 
     def __init__(self, players: Iterable[Player], *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.player.choices = player_choices(players, gettext("Everyone"))
+        self.player.offer(players, gettext("Everyone"))
+
+    @property
+    def unknown_player(self) -> str | None:
+        """A name in the link that is no player of this table."""
+        return self.player.unknown
 
     def filters(self, **extra: Any) -> Filters:
         state = self.state.data if self.state.data in (PLAYING, FINISHED, BROKEN) else None
@@ -97,14 +131,14 @@ class MatchFilterForm(PeriodForm):
 
 
 class HeadToHeadForm(PeriodForm):
-    first = SelectField(_l("Player"), default="")
-    second = SelectField(_l("Against"), default="")
+    first = PlayerField(_l("Player"), default="")
+    second = PlayerField(_l("Against"), default="")
 
     def __init__(self, players: Iterable[Player], *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         players = list(players)
-        self.first.choices = player_choices(players, gettext("Choose a player"))
-        self.second.choices = player_choices(players, gettext("Choose a player"))
+        self.first.offer(players, gettext("Choose a player"))
+        self.second.offer(players, gettext("Choose a player"))
 
     def validate_second(self, field: SelectField) -> None:
         if field.data and field.data == self.first.data:

@@ -16,7 +16,7 @@ import click
 from flask import Response, abort, flash, redirect, render_template, request, url_for
 from flask_babel import gettext
 
-from referee.web import charts, exports, history, matchlog, scoresheet, summary, writes
+from referee.web import charts, exports, history, matchlog, ratings, scoresheet, summary, writes
 from referee.web.access import EDIT, Access, open_match, remember, table_blueprint, table_page
 from referee.web.extensions import csrf, db
 from referee.web.forms.history import (
@@ -58,12 +58,15 @@ def matches(access: Access) -> Any:
     form = MatchFilterForm(access.table.players, formdata=request.args)
     form.validate()
     archived = request.args.get("show") == "archived"
-    page = history.match_page(
-        access.table.id,
-        form.filters(archived=archived),
-        before=history.Cursor.parse(request.args.get("before")),
-        after=history.Cursor.parse(request.args.get("after")),
-    )
+    if form.unknown_player:
+        page = history.MatchPage(matches=[], older=None, newer=None)
+    else:
+        page = history.match_page(
+            access.table.id,
+            form.filters(archived=archived),
+            before=history.Cursor.parse(request.args.get("before")),
+            after=history.Cursor.parse(request.args.get("after")),
+        )
     return render_page(
         "history/matches.html",
         access=access,
@@ -78,11 +81,16 @@ def matches(access: Access) -> Any:
 def statistics_page(access: Access) -> Any:
     form = PeriodForm(formdata=request.args)
     form.validate()
+    filters = form.filters()
+    rated = ratings.table_ratings(access.table.id, rules=filters.rules, until=filters.until)
     return render_page(
         "tables/stats.html",
         access=access,
         form=form,
-        stats=history.table_statistics(access.table.id, form.filters()),
+        stats=history.table_statistics(access.table.id, filters),
+        ratings={found.rules: found for found in rated},
+        rating_chart=charts.rating_history,
+        uncertain_below=ratings.UNCERTAIN_BELOW,
         args=_filter_args(),
     )
 
@@ -210,7 +218,7 @@ def table_import() -> Any:
             try:
                 name, players, found = exports.read_table_document(raw)
             except exports.TableRefused as refusal:
-                form.document.errors.append(str(refusal))
+                form.document.errors.append(refusal.message)
             else:
                 table = exports.create_table(name, players, found)
                 db.session.flush()

@@ -20,7 +20,7 @@ from jinja2 import TemplatesNotFound
 from werkzeug.wrappers import Response
 
 from referee.rulesets import RULESETS
-from referee.web import backups, i18n
+from referee.web import backups, i18n, writes
 from referee.web.access import remembered_tables
 from referee.web.forms import LanguageForm, TableForm
 from referee.web.security import local_target
@@ -54,6 +54,16 @@ def language() -> Response:
         session["lang"] = lang
         session.permanent = True
     return redirect(local_target(request.form.get("next")) or url_for("main.home"))
+
+
+@bp.get("/receipts/<token>")
+def receipt(token: str) -> Response:
+    """Whether the write sent with this one-time token was carried out: a phone that kept a
+    draft asks before showing it again (the token is its own secret: the answer says nothing
+    else)."""
+    response = jsonify(saved=writes.receipt(token) is not None)
+    response.headers["Cache-Control"] = "no-store"
+    return response
 
 
 @bp.get("/rules/")

@@ -11,11 +11,11 @@ from flask.typing import ResponseReturnValue
 from flask_babel import gettext
 
 from referee.errors import RefereeError
-from referee.matchfile import NOT_A_MATCH, dump_match, load_document, read_match
+from referee.matchfile import NOT_A_MATCH, NOT_JSON, TOO_DEEP, dump_match, load_document, read_match
 from referee.rematch import rematch_dealer
 from referee.rulesets import RULESETS, Ruleset
 from referee.rulesets.base import PLAYER_COUNT, PLAYER_COUNT_EXACT, TurnStyle
-from referee.web import changes, i18n, matchlog, scoresheet, seating, versions, writes
+from referee.web import changes, i18n, jsontext, matchlog, scoresheet, seating, versions, writes
 from referee.web.access import (
     EDIT,
     Access,
@@ -336,6 +336,10 @@ def _import(table: CardTable, form: ImportForm) -> Match | None:
     except RefereeError as error:
         if error.reason.key == NOT_A_MATCH:
             form.document.errors.append(gettext("This is not a referee-match/1 document."))
+        elif error.reason.key in (NOT_JSON, TOO_DEEP) and (
+            said := jsontext.problem(raw, "document")
+        ):
+            form.document.errors.append(said)
         else:
             form.document.errors.append(i18n.error_text(error))
         return None

@@ -1,0 +1,127 @@
+"""Nothing typed is ever lost, in a real browser: a reload, a dropped network, an answer lost
+on its way back.  Drafts are kept on the phone (static/js/drafts.js) until the host has the save."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from .test_browser import create_table, english, expect_totals, start_match
+
+pytestmark = pytest.mark.browser
+
+QUICK = "Quick round (final table)"
+
+
+def quick_round(page: Page, winner: str, hands: dict[str, str]) -> None:
+    """Fill the quick round form (remi, two players: hand_0 is Budi's, hand_1 Siti's)."""
+    page.locator("select[name=player]").select_option(winner)
+    for field, cards in hands.items():
+        page.locator(f"input[name={field}]").fill(cards)
+
+
+def test_a_reload_mid_entry_brings_the_draft_back_until_it_is_saved(page: Page):
+    english(page)
+    create_table(page, "Budi, Siti")
+    start_match(page, "remi", ["Budi", "Siti"])
+    scoreboard = page.url
+    page.get_by_role("link", name=QUICK).click()
+    quick_round(page, "Budi", {"hand_1": "KH QH"})
+    page.reload()
+    # Back, and said so; the discard button empties the form and forgets the draft.
+    expect(page.locator(".draft-notice")).to_contain_text("Brought back what you typed")
+    expect(page.locator("input[name=hand_1]")).to_have_value("KH QH")
+    expect(page.locator("select[name=player]")).to_have_value("Budi")
+    page.locator(".draft-notice").get_by_role("button", name="Discard it").click()
+    expect(page.locator("input[name=hand_1]")).to_have_value("")
+    page.reload()
+    expect(page.locator("input[name=hand_1]")).to_have_value("")
+    expect(page.locator(".draft-notice")).to_have_count(0)
+    # Typed again, the tab closed by mistake, opened again: still there; saved, it is gone.
+    quick_round(page, "Budi", {"hand_1": "KH"})
+    url = page.url
+    page.goto(scoreboard)
+    page.goto(url)
+    expect(page.locator("input[name=hand_1]")).to_have_value("KH")
+    page.get_by_role("button", name="Save round").click()
+    # Budi out, Siti holds KH = 10: Budi 10.
+    expect_totals(page, ["10", "0"])
+    page.get_by_role("link", name=QUICK).click()
+    expect(page.locator("input[name=hand_1]")).to_have_value("")
+    expect(page.locator(".draft-notice")).to_have_count(0)
+
+
+def test_a_save_made_offline_is_sent_when_the_network_returns_and_conflicts_stay_conflicts(
+    page: Page, browser, base_url
+):
+    english(page)
+    create_table(page, "Budi, Siti")
+    start_match(page, "remi", ["Budi", "Siti"])
+    page.get_by_role("link", name=QUICK).click()
+    form_url = page.url
+
+    # 1. Offline mid-entry: the save says it waits, and goes when the network is back.
+    quick_round(page, "Budi", {"hand_1": "KH"})
+    page.context.set_offline(True)
+    page.get_by_role("button", name="Save round").click()
+    expect(page.locator(".draft-notice")).to_contain_text("the host cannot be reached")
+    expect(page.locator("input[name=hand_1]")).to_have_value("KH")
+    page.context.set_offline(False)
+    # Round 1: Budi out, Siti KH = 10 (saved once: one row on the sheet).
+    expect_totals(page, ["10", "0"])
+    expect(page.locator("table.sheet tbody.round")).to_have_count(1)
+
+    # 2. Round 2 typed offline while another phone saves round 2: the draft keeps the version
+    # it was made from, so the late save is the conflict page, not a third round.
+    page.goto(form_url)
+    quick_round(page, "Siti", {"hand_0": "QH"})
+    page.context.set_offline(True)
+    page.get_by_role("button", name="Save round").click()
+    expect(page.locator(".draft-notice")).to_contain_text("the host cannot be reached")
+    other = browser.new_context(base_url=base_url)
+    phone = other.new_page()
+    english(phone)
+    phone.goto(form_url)
+    phone.locator("select[name=player]").select_option("Siti")
+    phone.locator("input[name=hand_0]").fill("2C")
+    phone.get_by_role("button", name="Save round").click()
+    expect(phone.locator(".total-points")).to_have_text(["10", "2"])
+    other.close()
+    page.context.set_offline(False)
+    expect(page.locator("#conflict")).to_contain_text("Nothing was saved")
+    expect(page.locator("input[name=hand_0]")).to_have_value("QH")  # kept as typed
+    page.goto(form_url.rsplit("/rounds/", 1)[0] + "/")
+    expect_totals(page, ["10", "2"])
+
+
+def test_a_save_whose_answer_was_lost_is_recognised_and_not_made_twice(page: Page):
+    english(page)
+    create_table(page, "Budi, Siti")
+    start_match(page, "remi", ["Budi", "Siti"])
+    page.get_by_role("link", name=QUICK).click()
+    form_url = page.url
+    quick_round(page, "Budi", {"hand_1": "KH"})
+
+    # The host saves the round, but its answer never reaches the phone.
+    def lose_the_answer(route):
+        route.fetch()
+        route.abort("connectionreset")
+
+    page.route(
+        form_url,
+        lambda route: (
+            lose_the_answer(route) if route.request.method == "POST" else route.continue_()
+        ),
+    )
+    page.get_by_role("button", name="Save round").click()
+    page.wait_for_timeout(500)
+    page.unroute(form_url)
+    # Back on the form: its draft names a save the host has (its one-time key's receipt),
+    # so it is dropped rather than brought back to be saved again.
+    page.goto(form_url)
+    expect(page.locator("input[name=hand_1]")).to_have_value("")
+    page.wait_for_timeout(300)
+    expect(page.locator(".draft-notice")).to_have_count(0)
+    page.goto(form_url.rsplit("/rounds/", 1)[0] + "/")
+    expect_totals(page, ["10", "0"])
+    expect(page.locator("table.sheet tbody.round")).to_have_count(1)
