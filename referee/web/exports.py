@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import csv
 import io
-import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -24,9 +23,10 @@ from flask_babel import gettext, ngettext
 from sqlalchemy import select
 from sqlalchemy.orm import selectinload
 
+from referee import jsonread
 from referee.errors import RefereeError
 from referee.matchfile import dump_match, read_match
-from referee.web import i18n, matchlog, seating
+from referee.web import i18n, jsontext, matchlog, seating
 from referee.web.extensions import db
 from referee.web.forms import NAME_MAX, OPTION_LIMITS, OPTION_MESSAGES
 from referee.web.labels import ruleset_name
@@ -207,8 +207,10 @@ def read_table_document(raw: bytes | str) -> tuple[str, list[str], list[Imported
         except UnicodeDecodeError:
             raise TableRefused(gettext("The file is not UTF-8 text.")) from None
     try:
-        document = json.loads(raw)
-    except (ValueError, RecursionError):  # not JSON, or a number too long to read
+        document = jsonread.loads(raw)
+    except jsonread.NumberTooLong as error:
+        raise TableRefused(jsontext.number_too_long(error)) from None
+    except (ValueError, RecursionError):  # not JSON
         raise TableRefused(gettext("The file is not valid JSON.")) from None
     if not isinstance(document, dict) or document.get("format") != TABLE_FORMAT:
         raise TableRefused(gettext("This is not a table export (referee-table/1)."))

@@ -12,6 +12,8 @@ import json
 from flask_babel import gettext
 from flask_babel import lazy_gettext as _l
 
+from referee import jsonread
+
 # The start of each of the parser's messages (json.decoder, Python 3.11 to 3.13).
 PROBLEMS = (
     (
@@ -49,7 +51,9 @@ MARK = "⟶"
 def problem(text: str) -> str | None:
     """Why ``text`` is not JSON, in words with the line and column; None if it is JSON."""
     try:
-        json.loads(text)
+        jsonread.loads(text)
+    except jsonread.NumberTooLong as error:
+        return number_too_long(error)
     except json.JSONDecodeError as error:
         what = next(
             (str(words) for start, words in PROBLEMS if error.msg.startswith(start)),
@@ -67,6 +71,14 @@ def problem(text: str) -> str | None:
     except RecursionError:
         return gettext("The round object is nested too deeply.")
     return None
+
+
+def number_too_long(error: jsonread.NumberTooLong) -> str:
+    """What is wrong with a number Python cannot read, wherever JSON is read."""
+    return gettext(
+        "A number has more than %(limit)s digits: no score, option or card needs one that long.",
+        limit=error.limit,
+    )
 
 
 def excerpt(text: str, line: int, column: int) -> str:
