@@ -9,28 +9,35 @@
 - Request bodies: small for forms, larger only where a match file or a
   whole round is sent.
 - Rate limits through Flask-Limiter (in memory unless ``RATELIMIT_STORAGE_URI``
-  names a shared store): the anonymous tools, creating tables and links that
-  lead nowhere.  A known table's pages and its polling are never limited.
+  names a shared store): the anonymous tools, creating tables and guessing
+  keys.  Only a key that opens nothing counts (:func:`wrong_key`); past the
+  limit, a key is looked up only if this browser opened its table before, so a
+  guesser on the phones' Wi-Fi never stops the table.
 - Route numbers are bounded, the language switch redirects only to this app's
   own paths, and the files the app creates are readable by their owner only.
 """
 
 from __future__ import annotations
 
+import math
 import os
 import tempfile
+import time
 import unicodedata
 from collections.abc import Callable, Mapping
+from functools import lru_cache
 from pathlib import Path
-from typing import Any, cast
+from typing import Any, NoReturn, cast
 from urllib.parse import urlsplit, urlunsplit
 
-from flask import Flask, Request, request
+from flask import Flask, Request, abort, current_app, request
 from flask.sessions import SecureCookieSessionInterface
 from flask.typing import RouteCallable
 from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
 from flask_talisman import Talisman
+from limits import RateLimitItem, parse_many
+from werkzeug.exceptions import TooManyRequests
 from werkzeug.routing import IntegerConverter
 from werkzeug.serving import WSGIRequestHandler
 from werkzeug.wrappers import Response
@@ -79,7 +86,7 @@ DEFAULTS: dict[str, Any] = {
     # Per client address, and phones on one mobile network may share an address: generous.
     "RATELIMIT_TOOLS": "60 per minute; 600 per hour",
     "RATELIMIT_NEW_TABLES": "10 per minute; 100 per day",
-    # Answers 404 (a wrong key, a match that is not there): counted per address, app-wide.
+    # Keys tried that open no table (wrong_key), per address.
     "RATELIMIT_UNKNOWN_LINKS": "30 per minute; 300 per hour",
 }
 
@@ -207,11 +214,7 @@ def _limit_body(current: Request, limit: int) -> None:
 
 def init_rate_limits(app: Flask) -> Limiter:
     """One limiter per app (its counters live with it), after the views are registered."""
-    limiter = Limiter(
-        get_remote_address,
-        application_limits=[lambda: app.config["RATELIMIT_UNKNOWN_LINKS"]],
-        application_limits_deduct_when=lambda response: response.status_code == 404,
-    )
+    limiter = Limiter(get_remote_address)
     limiter.init_app(app)
     app.extensions["rate_limiter"] = limiter  # the limits only hold a weak reference to it
     shared = {
@@ -223,6 +226,62 @@ def init_rate_limits(app: Flask) -> Limiter:
         if view is not None:  # the wrapper checks the limit, then calls the view
             app.view_functions[endpoint] = cast(RouteCallable, shared[config](view))
     return limiter
+
+
+# The scope under which the keys an address tried in vain are counted.
+WRONG_KEYS = "wrong-keys"
+
+
+def wrong_key() -> NoReturn:
+    """A key was tried and opens no table: unknown, not of the key alphabet, or no longer
+    valid.  The one place a failed key lookup is counted against the address that made it
+    (``RATELIMIT_UNKNOWN_LINKS``): 404, or 429 once that address has failed too often."""
+    limiter = _limiter()
+    if limiter is not None:
+        counted = [limiter.hit(item, WRONG_KEYS, get_remote_address()) for item in _wrong_keys()]
+        if not all(counted):
+            stop_guessing()
+    abort(404)
+
+
+def guessing_stopped() -> bool:
+    """Whether this address has tried too many wrong keys for now: then a key is looked up
+    only if this browser opened its table before (the caller's to tell)."""
+    limiter = _limiter()
+    if limiter is None:
+        return False
+    address = get_remote_address()
+    return not all(limiter.test(item, WRONG_KEYS, address) for item in _wrong_keys())
+
+
+def stop_guessing() -> NoReturn:
+    """429, with the seconds until this address may try keys again."""
+    limiter = _limiter()
+    address = get_remote_address()
+    wait = 1.0
+    if limiter is not None:
+        for item in _wrong_keys():
+            if not limiter.test(item, WRONG_KEYS, address):
+                reset = limiter.get_window_stats(item, WRONG_KEYS, address).reset_time
+                wait = max(wait, reset - time.time())
+    raise TooManyRequests(retry_after=math.ceil(wait))
+
+
+def _limiter() -> Any:
+    """The limiter's strategy (the counters), or None when the limits are off."""
+    extension = current_app.extensions.get("rate_limiter")
+    if extension is None or not extension.enabled:
+        return None
+    return extension.limiter
+
+
+def _wrong_keys() -> list[RateLimitItem]:
+    return _parsed_limits(str(current_app.config["RATELIMIT_UNKNOWN_LINKS"]))
+
+
+@lru_cache(maxsize=8)
+def _parsed_limits(text: str) -> list[RateLimitItem]:
+    return parse_many(text)
 
 
 def _configured(app: Flask, config: str) -> Callable[[], str]:

@@ -4,12 +4,16 @@
 from __future__ import annotations
 
 import json
+import secrets
+import shutil
 
 import pytest
 
+from referee.web import create_app
 from referee.web.extensions import db
 from referee.web.models import CardTable, Match, Round
 
+from .conftest import Client
 from .helpers import errors, new_match, new_table, save_round, to_english
 
 API = "/api/v1"
@@ -142,3 +146,105 @@ def test_a_table_import_with_a_huge_integer_says_why(client, app):
     assert response.status_code == 400
     assert errors(response) == [TOO_LONG_EN]
     assert count(app, CardTable) == tables
+
+
+# -- guessing keys: the guesser is stopped, never the table's phones on the same address ------
+
+
+@pytest.fixture
+def guarded(template_db, tmp_path):
+    """Clients of one app with the default rate limits on (the tests turn them off elsewhere),
+    all from one address, as phones behind the same Wi-Fi or mobile network."""
+    path = tmp_path / "guarded.db"
+    shutil.copy(template_db, path)
+    app = create_app({"SQLALCHEMY_DATABASE_URI": f"sqlite:///{path}", "TESTING": True})
+    assert app.config["RATELIMIT_ENABLED"] and app.config["RATELIMIT_UNKNOWN_LINKS"] == (
+        "30 per minute; 300 per hour"
+    )
+    app.test_client_class = Client
+
+    def client() -> Client:
+        return app.test_client()  # type: ignore[return-value]
+
+    return client
+
+
+def guess(client: Client, times: int, path: str = "") -> list[int]:
+    return [client.get(f"/t/{secrets.token_urlsafe(24)}/{path}").status_code for _ in range(times)]
+
+
+def test_a_key_guesser_never_locks_out_the_phones_of_a_table_on_its_address(guarded):
+    phones = [guarded() for _ in range(4)]
+    table = new_table(phones[0], players="Budi, Siti")
+    match = new_match(phones[0], table, "remi", ["Budi", "Siti"], target=100)
+    for phone in phones[1:]:  # the others open the link they were given
+        assert phone.get(table).status_code == 200
+    guesser = guarded()
+    assert guess(guesser, 300) == [404] * 30 + [429] * 270
+    refused = guesser.get(f"/t/{secrets.token_urlsafe(24)}/")
+    assert 0 < int(refused.headers["Retry-After"]) <= 60
+    for number, phone in enumerate(phones):
+        assert phone.get(table).status_code == 200
+        assert phone.get(match).status_code == 200
+        checked = phone.get(match + "version")
+        assert checked.status_code == 200
+        assert (
+            phone.get(
+                match + "version", headers={"If-None-Match": checked.headers["ETag"]}
+            ).status_code
+            == 304
+        )
+        assert phone.get(match + "rounds/new").status_code == 200
+        assert phone.get(match + "live").status_code == 200
+        hands = {"Siti": "KH"} if number % 2 else {"Budi": "KH"}
+        winner = "Budi" if number % 2 else "Siti"
+        saved = save_round(phone, match, ["Budi", "Siti"], hands, ending="out", player=winner)
+        assert saved.status_code == 302, errors(saved)
+    # The guesser is still stopped, even with the table's own link: it never opened it.
+    assert guesser.get(table).status_code == 429
+    assert guess(guesser, 1) == [429]
+    assert guesser.get("/").status_code == 200  # the rest of the app is not limited
+
+
+def test_a_phone_asking_all_evening_never_counts_as_guessing(guarded):
+    phone = guarded()
+    table = new_table(phone, players="Budi, Siti")
+    match = new_match(phone, table, "remi", ["Budi", "Siti"], target=100)
+    for _ in range(120):  # about a minute of four phones checking every two seconds
+        assert phone.get(match + "version").status_code == 200
+        assert phone.get(match + "rounds/99").status_code == 404  # a round not there yet
+        assert phone.get(table + "m/999/").status_code == 404  # a match deleted since
+        assert phone.get(table + "m/999/version").status_code == 404
+    assert guess(phone, 30) == [404] * 30  # its whole budget of mistakes is still there
+    assert guess(phone, 1) == [429]
+
+
+@pytest.mark.parametrize(
+    "wrong",
+    [
+        "/t/{guess}/m/1/version",  # the change check looks the key up itself
+        "/v/{guess}/",
+        "/t/{guess}/m/1/rounds/new",
+        "/t/ab%cd/",  # a key that cannot be one counts too
+        "/api/v1/t/{guess}/m/1",
+        "/api/v1/v/{guess}",
+    ],
+)
+def test_every_way_of_trying_a_key_counts(guarded, wrong):
+    guesser = guarded()
+    answers = [
+        guesser.get(wrong.format(guess=secrets.token_urlsafe(24))).status_code for _ in range(31)
+    ]
+    assert answers == [404] * 30 + [429]
+
+
+def test_a_bearer_key_is_one_lookup_and_a_wrong_one_counts_once(guarded):
+    api = guarded()
+    keys = api.post(f"{API}/tables", json={"name": "Meja", "players": ["Budi"]}).get_json()
+    for _ in range(40):  # the view key is tried as an edit key first: not a failed lookup
+        read = api.get(f"{API}/table", headers={"Authorization": f"Bearer {keys['view_key']}"})
+        assert read.status_code == 200
+    wrong = {"Authorization": f"Bearer {secrets.token_urlsafe(24)}"}
+    assert [api.get(f"{API}/table", headers=wrong).status_code for _ in range(31)] == [404] * 30 + [
+        429
+    ]

@@ -30,7 +30,7 @@ from werkzeug.exceptions import HTTPException, MethodNotAllowed, NotFound
 
 from referee.errors import RefereeError
 from referee.web import i18n, versions, writes
-from referee.web.access import EDIT, KEY_FORMAT, VIEW, Access, find_table
+from referee.web.access import Access, find_table, find_table_by_either_key
 from referee.web.extensions import db
 from referee.web.models import CardTable, Match
 
@@ -116,6 +116,9 @@ def http_error(error: HTTPException) -> Response:
     found = ApiError(status, HTTP_CODES.get(status, "error"), http_message(status), **details)
     if isinstance(error, MethodNotAllowed) and error.valid_methods:
         found.headers["Allow"] = ", ".join(error.valid_methods)
+    found.headers.update(
+        (name, value) for name, value in error.get_headers() if name == "Retry-After"
+    )
     return error_response(found)
 
 
@@ -137,15 +140,7 @@ def table_access(mode: str | None, key: str | None, *, edit: bool = False) -> Ac
     try:
         if mode is not None and key is not None:
             return find_table(mode, key, edit=edit)
-        key = bearer_key()
-        if not KEY_FORMAT.fullmatch(key):
-            raise not_found()
-        try:
-            return find_table(EDIT, key, edit=edit)
-        except NotFound:
-            if edit:
-                raise
-            return find_table(VIEW, key)
+        return find_table_by_either_key(bearer_key(), edit=edit)
     except NotFound:
         raise not_found() from None
 

@@ -99,7 +99,8 @@ def register(app: Flask) -> None:
         if api.is_api_request():
             return api.http_error(error)
         code = error.code or 500
-        return render_template("errors/http.html", code=code, title=_title(code)), code
+        page = render_template("errors/http.html", code=code, title=_title(code))
+        return page, code, _retry_after(error)
 
     @app.errorhandler(Exception)
     def unexpected(error: Exception) -> Any:
@@ -112,6 +113,11 @@ def register(app: Flask) -> None:
         except Exception:  # the page itself failed: a plain one, still friendly
             log.exception("the error page failed too")
             return PLAIN_500, 500
+
+
+def _retry_after(error: HTTPException) -> dict[str, str]:
+    """The ``Retry-After`` an error carries (a 429 of :func:`security.stop_guessing`)."""
+    return {name: value for name, value in error.get_headers() if name == "Retry-After"}
 
 
 def conflict_page() -> str:

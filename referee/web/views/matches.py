@@ -19,7 +19,9 @@ from referee.web import changes, i18n, matchlog, scoresheet, seating, versions, 
 from referee.web.access import (
     EDIT,
     Access,
+    check_key,
     edit_page,
+    find_table,
     open_match,
     table_blueprint,
     table_link,
@@ -242,11 +244,13 @@ def version(match_id: int) -> ResponseReturnValue:
     session cookie; the answer may be cached only if it is revalidated.
     """
     mode, key = table_link()
+    check_key(key)
     found = versions.match_version(
         match_id, key if mode == EDIT else None, key if mode != EDIT else None
     )
     if found is None:
-        abort(404)
+        find_table(mode, key)  # a wrong key counts as one (404 or 429 there)
+        abort(404)  # the key is right: the match is not there (any more)
     response = jsonify(version=found)
     response.set_etag(versions.etag(match_id, found))
     response.headers["Cache-Control"] = "no-cache"
