@@ -125,10 +125,10 @@ class BoundedIntConverter(IntegerConverter):
 def came_over_https() -> bool:
     """Whether the request came over HTTPS, to the app or to a proxy in front of it.
 
-    The same test Flask-Talisman makes before it sends HSTS.  A client that
-    lies about it only makes its own cookie ``Secure``.
+    A proxy's ``X-Forwarded-Proto`` is in the scheme when ``FORWARDED_HOPS`` says
+    to trust it (:func:`referee.web.links.init_app`); nobody else's reaches the app.
     """
-    return request.is_secure or request.headers.get("X-Forwarded-Proto") == "https"
+    return request.is_secure
 
 
 class SessionInterface(SecureCookieSessionInterface):

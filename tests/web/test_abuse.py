@@ -248,3 +248,38 @@ def test_a_bearer_key_is_one_lookup_and_a_wrong_one_counts_once(guarded):
     assert [api.get(f"{API}/table", headers=wrong).status_code for _ in range(31)] == [404] * 30 + [
         429
     ]
+
+
+# -- forwarded headers count only from the proxies the app was told of -------------------------
+
+
+def forwarded_https(app, **headers: str):
+    return app.test_client().get("/", headers={"X-Forwarded-Proto": "https", **headers})
+
+
+def is_secure_answer(response) -> bool:
+    cookie = [part.strip() for part in response.headers["Set-Cookie"].split(";")]
+    return "Strict-Transport-Security" in response.headers or "Secure" in cookie
+
+
+def test_a_client_saying_it_came_over_https_changes_nothing_without_a_proxy(app):
+    assert app.config["FORWARDED_HOPS"] == 0
+    assert not is_secure_answer(forwarded_https(app))
+    assert not is_secure_answer(forwarded_https(app, Forwarded="proto=https"))
+
+
+@pytest.mark.parametrize(
+    "sent, secure",
+    [
+        ("https", True),  # the proxy's own word
+        ("http, https", True),  # the proxy appends what it saw last
+        ("https, http", False),  # a client's "https" before the proxy's "http"
+    ],
+)
+def test_behind_one_proxy_only_its_word_counts(template_db, tmp_path, sent, secure):
+    path = tmp_path / "proxied.db"
+    shutil.copy(template_db, path)
+    app = create_app(
+        {"SQLALCHEMY_DATABASE_URI": f"sqlite:///{path}", "TESTING": True, "FORWARDED_HOPS": 1}
+    )
+    assert is_secure_answer(forwarded_https(app, **{"X-Forwarded-Proto": sent})) is secure
