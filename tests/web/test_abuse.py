@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import http.client
 import json
 import secrets
 import shutil
@@ -15,6 +16,7 @@ from referee.web.models import CardTable, Match, Round
 
 from .conftest import Client
 from .helpers import errors, new_match, new_table, save_round, to_english
+from .realserver import fresh_database, start_server
 
 API = "/api/v1"
 EN = {"Accept-Language": "en"}
@@ -283,3 +285,58 @@ def test_behind_one_proxy_only_its_word_counts(template_db, tmp_path, sent, secu
         {"SQLALCHEMY_DATABASE_URI": f"sqlite:///{path}", "TESTING": True, "FORWARDED_HOPS": 1}
     )
     assert is_secure_answer(forwarded_https(app, **{"X-Forwarded-Proto": sent})) is secure
+
+
+# -- a body refused unread: the connection is closed, not left broken --------------------------
+
+
+@pytest.fixture(scope="module")
+def served(tmp_path_factory):
+    """``referee serve`` (gunicorn, as ``make run`` starts it) on a SQLite file: its port."""
+    tmp = tmp_path_factory.mktemp("served")
+    with fresh_database("sqlite", tmp) as database:
+        server = start_server(database, tmp, workers=1, threads=2)
+        try:
+            yield int(server.url.rsplit(":", 1)[1])
+        finally:
+            server.stop()
+
+
+@pytest.mark.parametrize(
+    "method, path, size, status",
+    [
+        ("POST", "/check", 70_000, 413),  # past the 64 KiB of a form
+        ("POST", "/check", 900_000, 413),
+        ("POST", "/api/v1/tools/meld", 2_000_000, 413),  # past the 1 MiB of anything
+        ("POST", "/no/such/page", 200_000, 404),  # refused before anything read the body
+    ],
+)
+def test_a_connection_whose_body_was_refused_unread_is_closed_not_broken(
+    served, method, path, size, status
+):
+    connection = http.client.HTTPConnection("127.0.0.1", served, timeout=30)
+    try:
+        connection.request("GET", "/rules/")
+        kept = connection.getresponse()
+        kept.read()
+        assert kept.status == 200 and kept.getheader("Connection") != "close"
+        socket_before = connection.sock
+        connection.request("GET", "/rules/")  # kept alive: the same connection answers
+        again = connection.getresponse()
+        again.read()
+        assert again.status == 200 and connection.sock is socket_before
+
+        body = b"rules=remi&cards=" + b"7S+" * (size // 3)
+        kind = "application/json" if path.startswith(API) else "application/x-www-form-urlencoded"
+        connection.request(method, path, body=body, headers={"Content-Type": kind})
+        refused = connection.getresponse()
+        refused.read()
+        assert refused.status == status
+        assert refused.getheader("Connection") == "close"
+        # http.client opens a new connection after "close"; a broken one would fail here.
+        connection.request("GET", "/rules/")
+        after = connection.getresponse()
+        after.read()
+        assert after.status == 200
+    finally:
+        connection.close()
