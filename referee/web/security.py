@@ -13,6 +13,9 @@
   keys.  Only a key that opens nothing counts (:func:`wrong_key`); past the
   limit, a key is looked up only if this browser opened its table before, so a
   guesser on the phones' Wi-Fi never stops the table.
+- Forms and query strings are read as UTF-8 or refused (:class:`NotUtf8`):
+  Werkzeug keeps the bytes it cannot decode as percent escapes, which a name
+  would have kept literally.
 - Route numbers are bounded, the language switch redirects only to this app's
   own paths, and the files the app creates are readable by their owner only.
 """
@@ -28,16 +31,18 @@ from collections.abc import Callable, Mapping
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, NoReturn, cast
-from urllib.parse import urlsplit, urlunsplit
+from urllib.parse import parse_qsl, urlsplit, urlunsplit
 
 from flask import Flask, Request, abort, current_app, request
 from flask.sessions import SecureCookieSessionInterface
 from flask.typing import RouteCallable
+from flask_babel import gettext
 from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
 from flask_talisman import Talisman
 from limits import RateLimitItem, parse_many
-from werkzeug.exceptions import TooManyRequests
+from werkzeug.exceptions import BadRequest, TooManyRequests
+from werkzeug.formparser import FormDataParser
 from werkzeug.routing import IntegerConverter
 from werkzeug.serving import WSGIRequestHandler
 from werkzeug.wrappers import Response
@@ -122,6 +127,37 @@ class BoundedIntConverter(IntegerConverter):
         super().__init__(map, *args, **kwargs)
 
 
+class NotUtf8(BadRequest):
+    """A form or query string with bytes that are not UTF-8 (no phone's browser sends them)."""
+
+    def player_message(self) -> str:
+        return gettext(
+            "The text sent is not readable (it is not UTF-8), so nothing was saved."
+            " Please type it again."
+        )
+
+
+def utf8_fields(raw: bytes) -> list[tuple[str, str]]:
+    """The fields of a URL-encoded form or query string, or :class:`NotUtf8`."""
+    try:
+        return parse_qsl(raw.decode(), keep_blank_values=True, errors="strict")
+    except UnicodeDecodeError:
+        raise NotUtf8() from None
+
+
+class Utf8FormParser(FormDataParser):
+    def _parse_urlencoded(
+        self, stream: Any, mimetype: str, content_length: int | None, options: dict[str, str]
+    ) -> Any:
+        return stream, self.cls(utf8_fields(stream.read())), self.cls()
+
+
+class RefereeRequest(Request):
+    """Flask's request, reading URL-encoded forms as UTF-8 or refusing them."""
+
+    form_data_parser_class = Utf8FormParser
+
+
 def came_over_https() -> bool:
     """Whether the request came over HTTPS, to the app or to a proxy in front of it.
 
@@ -179,10 +215,14 @@ def init_app(app: Flask) -> None:
     app.url_map.converters["int"] = BoundedIntConverter
     app.session_interface = SessionInterface()
 
+    app.request_class = RefereeRequest
+
     @app.before_request
     def limit_body() -> None:
         if request.endpoint not in LARGE_BODY_ENDPOINTS:
             _limit_body(request, app.config["FORM_MAX_CONTENT_LENGTH"])
+        if request.query_string:
+            utf8_fields(request.query_string)  # the views read request.args, Werkzeug's
 
     Talisman(
         app,

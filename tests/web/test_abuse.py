@@ -7,15 +7,16 @@ import http.client
 import json
 import secrets
 import shutil
+from urllib.parse import urlencode
 
 import pytest
 
 from referee.web import create_app
 from referee.web.extensions import db
-from referee.web.models import CardTable, Match, Round
+from referee.web.models import CardTable, Match, Player, Round
 
 from .conftest import Client
-from .helpers import errors, new_match, new_table, save_round, to_english
+from .helpers import errors, new_match, new_table, save_round, text, to_english
 from .realserver import fresh_database, start_server
 
 API = "/api/v1"
@@ -340,3 +341,59 @@ def test_a_connection_whose_body_was_refused_unread_is_closed_not_broken(
         assert after.status == 200
     finally:
         connection.close()
+
+
+# -- bytes that are not UTF-8 are refused, never stored as percent signs ------------------------
+
+NOT_UTF8_EN = (
+    "The text sent is not readable (it is not UTF-8), so nothing was saved. Please type it again."
+)
+
+
+def post_raw(client: Client, url: str, fields: dict[str, str], raw: bytes):
+    """Post a form as a browser would, with ``raw`` (already URL-encoded) appended."""
+    data = {"csrf_token": client.csrf(), **client.hidden_fields(url), **fields}
+    body = urlencode(data).encode() + b"&" + raw
+    return client.post(url, data=body, content_type="application/x-www-form-urlencoded")
+
+
+@pytest.mark.parametrize("raw", [b"%ED%A0%80x", b"Budi%FF", b"%C3", b"Bu\xffdi"])
+def test_a_player_name_that_is_not_utf8_is_refused(client, app, raw):
+    to_english(client)
+    table = new_table(client, players="Siti")
+    response = post_raw(client, table + "players", {}, b"names=" + raw)
+    assert response.status_code == 400
+    assert NOT_UTF8_EN in text(response)
+    with app.app_context():
+        assert [player.name for player in db.session.scalars(db.select(Player))] == ["Siti"]
+
+
+def test_a_table_name_that_is_not_utf8_is_refused(client, app):
+    tables = count(app, CardTable)
+    response = post_raw(client, "/tables", {}, b"name=Meja%ED%A0%80")
+    assert response.status_code == 400
+    assert "Teks yang dikirim tidak terbaca" in text(response)
+    assert count(app, CardTable) == tables
+
+
+def test_a_filter_that_is_not_utf8_is_refused(client):
+    to_english(client)
+    table = new_table(client, players="Budi, Siti")
+    response = client.get(table + "matches?player=%ED%A0%80x")
+    assert response.status_code == 400 and NOT_UTF8_EN in text(response)
+    shown = client.get(table + "matches?since=%C3%91o%C3%B1o")  # UTF-8, though not a date
+    assert NOT_UTF8_EN not in text(shown)
+
+
+def test_a_name_in_proper_utf8_percent_escapes_is_kept(client):
+    table = new_table(client, players="Siti")
+    response = post_raw(client, table + "players", {}, b"names=%C3%91o%C3%B1o")
+    assert response.status_code == 302
+    assert "Ñoño" in text(client.get(table))
+
+
+def test_the_api_refuses_a_query_that_is_not_utf8(api_table):
+    api, key, _board = api_table
+    response = api.get(f"{API}/t/{key}/matches?before=%ED%A0%80", headers=EN)
+    assert response.status_code == 400
+    assert response.get_json()["error"]["message"] == NOT_UTF8_EN

@@ -33,6 +33,7 @@ from referee.web import i18n, versions, writes
 from referee.web.access import Access, find_table, find_table_by_either_key
 from referee.web.extensions import db
 from referee.web.models import CardTable, Match
+from referee.web.security import NotUtf8
 
 PREFIX = "/api/v1"
 IDEMPOTENCY_KEY_MAX = 200
@@ -113,7 +114,8 @@ def http_error(error: HTTPException) -> Response:
     data = getattr(error, "data", None)
     if isinstance(data, dict) and "messages" in data:  # webargs: what was wrong in the body
         details["errors"] = data["messages"]
-    found = ApiError(status, HTTP_CODES.get(status, "error"), http_message(status), **details)
+    message = error.player_message() if isinstance(error, NotUtf8) else http_message(status)
+    found = ApiError(status, HTTP_CODES.get(status, "error"), message, **details)
     if isinstance(error, MethodNotAllowed) and error.valid_methods:
         found.headers["Allow"] = ", ".join(error.valid_methods)
     found.headers.update(

@@ -16,7 +16,7 @@ from referee.errors import RefereeError
 from referee.web import i18n, summary, templating
 from referee.web.api import core as api
 from referee.web.extensions import db
-from referee.web.security import referrer_path
+from referee.web.security import NotUtf8, referrer_path
 
 log = logging.getLogger(__name__)
 
@@ -99,7 +99,8 @@ def register(app: Flask) -> None:
         if api.is_api_request():
             return api.http_error(error)
         code = error.code or 500
-        page = render_template("errors/http.html", code=code, title=_title(code))
+        title = error.player_message() if isinstance(error, NotUtf8) else _title(code)
+        page = render_template("errors/http.html", code=code, title=title)
         return page, code, _retry_after(error)
 
     @app.errorhandler(Exception)
