@@ -89,6 +89,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         SESSION_REFRESH_EACH_REQUEST=False,
         PUBLIC_URL=os.environ.get("PUBLIC_URL", ""),
         FORWARDED_HOPS=os.environ.get("FORWARDED_HOPS", "0"),
+        SQLITE_SYNCHRONOUS=os.environ.get("SQLITE_SYNCHRONOUS", "FULL"),
     )
     app.config.update(security.environment_settings(os.environ))  # e.g. a shared limits store
     if test_config is None:

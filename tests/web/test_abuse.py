@@ -397,3 +397,33 @@ def test_the_api_refuses_a_query_that_is_not_utf8(api_table):
     response = api.get(f"{API}/t/{key}/matches?before=%ED%A0%80", headers=EN)
     assert response.status_code == 400
     assert response.get_json()["error"]["message"] == NOT_UTF8_EN
+
+
+# -- SQLite: an acknowledged write is on the disk, not only in the OS's cache -------------------
+
+
+def test_sqlite_syncs_every_commit_to_the_disk(app):
+    """WAL with synchronous=FULL: the log is synced at every commit, so a round the phone
+    was told is saved survives a power cut (NORMAL syncs only at checkpoints: it survives
+    a killed process, not the machine going off)."""
+    with app.app_context():
+        connections = [db.engine.connect() for _ in range(3)]  # each new one is set up
+        try:
+            for connection in connections:
+                assert connection.exec_driver_sql("PRAGMA journal_mode").scalar() == "wal"
+                assert connection.exec_driver_sql("PRAGMA synchronous").scalar() == 2  # FULL
+        finally:
+            for connection in connections:
+                connection.close()
+
+
+def test_the_sqlite_sync_can_be_chosen_and_is_checked(template_db, tmp_path, monkeypatch):
+    path = tmp_path / "normal.db"
+    shutil.copy(template_db, path)
+    monkeypatch.setenv("SQLITE_SYNCHRONOUS", "normal")
+    app = create_app({"SQLALCHEMY_DATABASE_URI": f"sqlite:///{path}", "TESTING": True})
+    with app.app_context(), db.engine.connect() as connection:
+        assert connection.exec_driver_sql("PRAGMA synchronous").scalar() == 1
+    monkeypatch.setenv("SQLITE_SYNCHRONOUS", "sometimes")
+    with pytest.raises(ValueError, match="SQLITE_SYNCHRONOUS must be FULL, NORMAL or EXTRA"):
+        create_app({"SQLALCHEMY_DATABASE_URI": f"sqlite:///{path}", "TESTING": True})
