@@ -14,6 +14,7 @@ import pytest
 from referee.web import create_app
 from referee.web.extensions import db
 from referee.web.models import CardTable, Match, Player, Round
+from referee.web.names import name_key
 
 from .conftest import Client
 from .helpers import errors, new_match, new_table, save_round, text, to_english
@@ -427,3 +428,110 @@ def test_the_sqlite_sync_can_be_chosen_and_is_checked(template_db, tmp_path, mon
     monkeypatch.setenv("SQLITE_SYNCHRONOUS", "sometimes")
     with pytest.raises(ValueError, match="SQLITE_SYNCHRONOUS must be FULL, NORMAL or EXTRA"):
         create_app({"SQLALCHEMY_DATABASE_URI": f"sqlite:///{path}", "TESTING": True})
+
+
+# -- names that look the same as another player's (Unicode's confusables, UTS #39) -------------
+
+CYRILLIC_BUDI = "\u0412udi"  # Вudi: a Cyrillic capital Ve
+CYRILLIC_SITI = "\u0405iti"  # Ѕiti: a Cyrillic capital Dze
+
+
+def test_look_alike_names_have_one_key():
+    for one, other in [
+        ("Budi", CYRILLIC_BUDI),
+        ("Siti", CYRILLIC_SITI),
+        ("BUDI", CYRILLIC_BUDI),  # case and look together
+        ("Sari", "S\u0430ri"),  # a Cyrillic small a
+        ("Ali", "AIi"),  # a capital I for a small l
+        ("Budi", "Ｂｕｄｉ"),
+        ("Eko", "Ek0"),  # a zero for an O: EKO, EK0
+    ]:
+        assert name_key(one) == name_key(other), (one, other)
+    for one, other in [("Budi", "Budy"), ("Ami", "Arni"), ("Andi", "Anđi"), ("Eko", "Eka")]:
+        assert name_key(one) != name_key(other), (one, other)
+
+
+@pytest.mark.parametrize("english", [True, False])
+def test_a_new_player_who_looks_like_one_at_the_table_is_refused(client, english):
+    if english:
+        to_english(client)
+    table = new_table(client, players="Budi, Siti")
+    response = client.submit(table + "players", {"names": f"Andi, {CYRILLIC_SITI}"})
+    assert response.status_code == 400
+    said = "Already at this table" if english else "Sudah ada di meja ini"
+    assert errors(response) == [f"{said}: {CYRILLIC_SITI}"]
+    assert sorted(p.name for p in players_at(client, table)) == ["Budi", "Siti"]
+
+
+def players_at(client: Client, table: str) -> list[Player]:
+    with client.application.app_context():
+        key = table.split("/")[2]
+        found = db.session.scalar(db.select(CardTable).filter_by(edit_key=key))
+        return list(found.players)
+
+
+def test_one_list_of_new_players_cannot_hold_two_look_alikes(client):
+    to_english(client)
+    table = new_table(client, players="")
+    response = client.submit(table + "players", {"names": f"Budi, {CYRILLIC_BUDI}"})
+    assert response.status_code == 400
+    assert errors(response) == [f"{CYRILLIC_BUDI} is written twice."]
+    assert players_at(client, table) == []
+
+
+def test_a_rename_to_a_look_alike_is_refused(client):
+    to_english(client)
+    table = new_table(client, players="Budi, Siti, Andi")
+    andi = next(p for p in players_at(client, table) if p.name == "Andi")
+    response = client.submit(
+        table + f"settings/players/{andi.id}",
+        {f"p{andi.id}-was": "Andi", f"p{andi.id}-name": CYRILLIC_BUDI},
+        fresh=False,
+    )
+    assert response.status_code == 400
+    assert errors(response) == ["Already at this table: Budi"]
+    assert sorted(p.name for p in players_at(client, table)) == ["Andi", "Budi", "Siti"]
+
+
+def test_a_late_joiner_written_like_a_player_is_that_player(client):
+    to_english(client)
+    table = new_table(client, players="Budi, Siti, Andi")
+    match = new_match(client, table, "remi", ["Budi", "Andi"], target=200)
+    saved = save_round(client, match, ["Budi", "Andi"], {"Andi": "KH"}, ending="out", player="Budi")
+    assert saved.status_code == 302, errors(saved)
+    joined = client.submit(
+        match + "seating/join",
+        {"new_name": CYRILLIC_SITI, "after": "Andi"},
+        page=match + "seating",
+    )
+    assert joined.status_code == 302, errors(joined)
+    assert "Siti joins from round 2" in text(client.get(match))
+    assert sorted(p.name for p in players_at(client, table)) == ["Andi", "Budi", "Siti"]
+
+
+def test_an_imported_match_with_a_look_alike_is_refused(client, app):
+    to_english(client)
+    table = new_table(client, players="Budi")
+    doc = json.loads(match_document())
+    doc["players"] = [CYRILLIC_BUDI, "Siti"]
+    doc["first_dealer"] = "Siti"
+    response = client.submit(table + "import", {"document": json.dumps(doc)})
+    assert response.status_code == 400
+    assert errors(response) == [
+        f"{CYRILLIC_BUDI} is at this table already, written Budi: use the same spelling."
+    ]
+    assert count(app, Match) == 0
+
+
+def test_the_api_refuses_look_alikes(app):
+    api = app.test_client()
+    made = api.post(
+        f"{API}/tables", json={"name": "Meja", "players": ["Siti", CYRILLIC_SITI]}, headers=EN
+    )
+    assert made.status_code in (400, 422) and CYRILLIC_SITI in made.get_json()["error"]["message"]
+    keys = api.post(f"{API}/tables", json={"name": "Meja", "players": ["Budi"]}).get_json()
+    added = api.post(
+        f"{API}/t/{keys['edit_key']}/players", json={"names": [CYRILLIC_BUDI]}, headers=EN
+    )
+    assert added.status_code in (409, 422), added.get_json()
+    assert CYRILLIC_BUDI in added.get_json()["error"]["message"]
