@@ -7,10 +7,14 @@ import http.client
 import json
 import secrets
 import shutil
+import subprocess
+import sys
 from urllib.parse import urlencode
 
 import pytest
 
+from referee.errors import MatchFileError
+from referee.matchfile import load_document
 from referee.web import create_app
 from referee.web.extensions import db
 from referee.web.models import CardTable, Match, Player, Round
@@ -535,3 +539,19 @@ def test_the_api_refuses_look_alikes(app):
     )
     assert added.status_code in (409, 422), added.get_json()
     assert CYRILLIC_BUDI in added.get_json()["error"]["message"]
+
+
+def test_the_engine_and_the_command_line_say_a_number_is_too_long(tmp_path):
+    with pytest.raises(MatchFileError) as refused:
+        load_document(match_document(seed="HUGE"))
+    assert refused.value.reason.key == "file.number_too_long"
+    melds = tmp_path / "melds.json"
+    melds.write_text("[[" + HUGE + "]]")
+    done = subprocess.run(
+        [sys.executable, "-m", "referee", "table", "--before", str(melds), "--played", "7H"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 2
+    assert "a number of 5000 digits (at most 4300)" in done.stderr
