@@ -17,7 +17,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import wraps
-from typing import Any, Concatenate, ParamSpec, TypeVar
+from typing import Any, Concatenate, NoReturn, ParamSpec, TypeVar
 
 from flask import Blueprint, abort, current_app, g, session
 from sqlalchemy import bindparam, select
@@ -81,7 +81,7 @@ def find_table(mode: str, key: str, *, edit: bool = False) -> Access:
     check_key(key)
     table = _table_of(mode, key, lock=edit and writing_request())
     if table is None:
-        security.wrong_key()
+        wrong_key()
     return Access(table, mode)
 
 
@@ -94,7 +94,14 @@ def find_table_by_either_key(key: str, *, edit: bool = False) -> Access:
         table = _table_of(mode, key, lock=lock)
         if table is not None:
             return Access(table, mode)
-    security.wrong_key()
+    wrong_key()
+
+
+def wrong_key() -> NoReturn:
+    """A key opened no table (never a key, or not any more): every failed lookup ends here,
+    counted against the address that tried it (429 past the limit), else 404."""
+    security.count_wrong_key()
+    abort(404)
 
 
 def check_key(key: str) -> None:
@@ -102,7 +109,7 @@ def check_key(key: str) -> None:
     that tried too many wrong keys is refused unless this browser opened the table before
     (its phones go on; the guesser learns nothing more)."""
     if not KEY_FORMAT.fullmatch(key):
-        security.wrong_key()
+        wrong_key()
     if security.guessing_stopped() and not opened_here(key):
         security.stop_guessing()
 

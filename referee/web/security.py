@@ -10,7 +10,7 @@
   whole round is sent.
 - Rate limits through Flask-Limiter (in memory unless ``RATELIMIT_STORAGE_URI``
   names a shared store): the anonymous tools, creating tables and guessing
-  keys.  Only a key that opens nothing counts (:func:`wrong_key`); past the
+  keys.  Only a key that opens nothing counts (:func:`count_wrong_key`); past the
   limit, a key is looked up only if this browser opened its table before, so a
   guesser on the phones' Wi-Fi never stops the table.
 - Forms and query strings are read as UTF-8 or refused (:class:`NotUtf8`):
@@ -33,7 +33,7 @@ from pathlib import Path
 from typing import Any, NoReturn, cast
 from urllib.parse import parse_qsl, urlsplit, urlunsplit
 
-from flask import Flask, Request, abort, current_app, request
+from flask import Flask, Request, current_app, request
 from flask.sessions import SecureCookieSessionInterface
 from flask.typing import RouteCallable
 from flask_babel import gettext
@@ -91,7 +91,7 @@ DEFAULTS: dict[str, Any] = {
     # Per client address, and phones on one mobile network may share an address: generous.
     "RATELIMIT_TOOLS": "60 per minute; 600 per hour",
     "RATELIMIT_NEW_TABLES": "10 per minute; 100 per day",
-    # Keys tried that open no table (wrong_key), per address.
+    # Keys tried that open no table (count_wrong_key), per address.
     "RATELIMIT_UNKNOWN_LINKS": "30 per minute; 300 per hour",
 }
 
@@ -272,16 +272,15 @@ def init_rate_limits(app: Flask) -> Limiter:
 WRONG_KEYS = "wrong-keys"
 
 
-def wrong_key() -> NoReturn:
-    """A key was tried and opens no table: unknown, not of the key alphabet, or no longer
-    valid.  The one place a failed key lookup is counted against the address that made it
-    (``RATELIMIT_UNKNOWN_LINKS``): 404, or 429 once that address has failed too often."""
+def count_wrong_key() -> None:
+    """Count a key that opened no table against the address that tried it
+    (``RATELIMIT_UNKNOWN_LINKS``); 429 once that address has tried too many.
+    Called by :func:`referee.web.access.wrong_key`, where every failed lookup ends."""
     limiter = _limiter()
     if limiter is not None:
         counted = [limiter.hit(item, WRONG_KEYS, get_remote_address()) for item in _wrong_keys()]
         if not all(counted):
             stop_guessing()
-    abort(404)
 
 
 def guessing_stopped() -> bool:

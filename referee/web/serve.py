@@ -169,6 +169,7 @@ class IdleFirstWorker(ThreadWorker):
 
     # Counted in the worker's main loop only (gunicorn calls both methods there): no lock.
     requests_in_progress = 0
+    wsgi: Any  # the app, set by load_wsgi
 
     def enqueue_req(self, conn: Any) -> None:
         self.requests_in_progress += 1
