@@ -34,6 +34,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from referee import jsonread
 from referee.cards import Card
 from referee.errors import MatchFileError, RefereeError, RuleError
 from referee.melds import in_rank_order
@@ -52,6 +53,9 @@ TOO_DEEP = define_message(
     "file.too_deep", "the match file is not valid JSON: it is nested too deeply"
 )
 NOT_TEXT = define_message("file.not_text", "the match file is not UTF-8 text")
+NUMBER_TOO_LONG = define_message(
+    "file.number_too_long", "the match file has a number of more than {limit} digits"
+)
 NOT_A_MATCH = define_message(
     "file.not_a_match",
     'a match file is a JSON object with "rules", "players" and "rounds"',
@@ -303,7 +307,9 @@ def load_document(source: str | bytes | Mapping[str, Any]) -> Mapping[str, Any]:
             raise MatchFileError(NOT_TEXT) from None
     if isinstance(source, str):
         try:
-            source = json.loads(source)
+            source = jsonread.loads(source)
+        except jsonread.NumberTooLong as error:
+            raise MatchFileError(NUMBER_TOO_LONG, limit=error.limit) from None
         except json.JSONDecodeError as error:
             raise MatchFileError(
                 NOT_JSON, detail=error.msg, line=error.lineno, column=error.colno

@@ -26,6 +26,7 @@ import json
 import sys
 from typing import Any
 
+from referee import jsonread
 from referee.errors import RefereeError
 from referee.messages import Reason, define_message
 
@@ -122,9 +123,11 @@ def read_table_file(path: str | None) -> Any:
         raise RefereeError(NOT_TEXT, path=path) from None
     if text.lstrip().startswith("["):
         try:
-            melds = json.loads(text)
+            melds = jsonread.loads(text)
         except json.JSONDecodeError as error:
             raise RefereeError(BAD_JSON, path=path, error=error.msg) from None
+        except jsonread.NumberTooLong as error:
+            raise RefereeError(BAD_JSON, path=path, error=str(error)) from None
         if not isinstance(melds, list) or not all(isinstance(meld, list) for meld in melds):
             raise RefereeError(NOT_A_LIST_OF_MELDS, path=path)
         return parse_table(melds)

@@ -92,6 +92,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         # Where the automatic backups go (default instance/backups); BACKUPS=off stops them.
         BACKUP_DIR=os.environ.get("BACKUP_DIR", ""),
         BACKUPS=os.environ.get("BACKUPS", "on"),
+        SQLITE_SYNCHRONOUS=os.environ.get("SQLITE_SYNCHRONOUS", "FULL"),
     )
     app.config.update(security.environment_settings(os.environ))  # e.g. a shared limits store
     if test_config is None:

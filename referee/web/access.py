@@ -22,7 +22,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import wraps
-from typing import Any, Concatenate, ParamSpec, TypeVar
+from typing import Any, Concatenate, NoReturn, ParamSpec, TypeVar
 
 from flask import Blueprint, abort, current_app, g, session
 from flask_babel import gettext
@@ -30,6 +30,7 @@ from sqlalchemy import bindparam, select
 from sqlalchemy.orm import joinedload, selectinload
 from werkzeug.exceptions import NotFound
 
+from referee.web import security
 from referee.web.extensions import db
 from referee.web.models import CardTable, Match, MatchPlayer
 from referee.web.writes import writing_request
@@ -93,13 +94,47 @@ TABLE_BY_KEY = {
 
 def find_table(mode: str, key: str, *, edit: bool = False) -> Access:
     """:func:`open_table` without remembering it (the JSON API has no cookies)."""
-    if mode not in (EDIT, VIEW) or (edit and mode != EDIT) or not KEY_FORMAT.fullmatch(key):
-        raise UnknownLink()
-    query = TABLE_BY_KEY[mode, edit and writing_request()]
-    table = db.session.scalar(query, {"key": key})
+    if mode not in (EDIT, VIEW) or (edit and mode != EDIT):
+        wrong_key()
+    check_key(key)
+    table = _table_of(mode, key, lock=edit and writing_request())
     if table is None:
-        raise UnknownLink()
+        wrong_key()
     return Access(table, mode)
+
+
+def find_table_by_either_key(key: str, *, edit: bool = False) -> Access:
+    """The table whose edit key (or, unless ``edit``, view key) this is: one lookup of the
+    key, counted once if it opens nothing (the API's bearer key may be either)."""
+    check_key(key)
+    lock = edit and writing_request()
+    for mode in (EDIT,) if edit else (EDIT, VIEW):
+        table = _table_of(mode, key, lock=lock)
+        if table is not None:
+            return Access(table, mode)
+    wrong_key()
+
+
+def wrong_key() -> NoReturn:
+    """A key opened no table (never a key, or not any more): every failed lookup ends here,
+    counted against the address that tried it (429 past the limit), else 404."""
+    security.count_wrong_key()
+    raise UnknownLink()
+
+
+def check_key(key: str) -> None:
+    """Before a key is looked up: one that cannot be a key opens nothing, and an address
+    that tried too many wrong keys is refused unless this browser opened the table before
+    (its phones go on; the guesser learns nothing more)."""
+    if not KEY_FORMAT.fullmatch(key):
+        wrong_key()
+    if security.guessing_stopped() and not opened_here(key):
+        security.stop_guessing()
+
+
+def _table_of(mode: str, key: str, *, lock: bool) -> CardTable | None:
+    table: CardTable | None = db.session.scalar(TABLE_BY_KEY[mode, lock], {"key": key})
+    return table
 
 
 # -- the table's link in the URL ----------------------------------------------------------
@@ -191,6 +226,14 @@ def remember(mode: str, key: str) -> None:
     known.insert(0, [mode, key])
     session["tables"] = known[:REMEMBERED]
     session.permanent = True
+
+
+def opened_here(key: str) -> bool:
+    """Whether this browser opened a table with ``key`` (its session remembers it)."""
+    return any(
+        isinstance(entry, list) and len(entry) == 2 and entry[1] == key
+        for entry in session.get("tables", [])
+    )
 
 
 def forget(*keys: str) -> None:

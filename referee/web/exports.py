@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import csv
 import io
-import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -24,6 +23,7 @@ from flask_babel import gettext, ngettext
 from sqlalchemy import select
 from sqlalchemy.orm import selectinload
 
+from referee import jsonread
 from referee.errors import RefereeError
 from referee.match import Reseating
 from referee.matchfile import dump_match, read_match
@@ -237,8 +237,10 @@ def read_table_document(raw: bytes | str) -> tuple[str, list[str], list[Imported
         except UnicodeDecodeError:
             raise TableRefused(gettext("The file is not UTF-8 text.")) from None
     try:
-        document = json.loads(raw)
-    except (ValueError, RecursionError):  # not JSON, or a number too long to read
+        document = jsonread.loads(raw)
+    except jsonread.NumberTooLong as error:
+        raise TableRefused(jsontext.number_too_long(error)) from None
+    except (ValueError, RecursionError):  # not JSON
         said = jsontext.problem(raw, "document") or gettext("The file is not valid JSON.")
         raise TableRefused(said) from None
     if not isinstance(document, dict) or document.get("format") != TABLE_FORMAT:

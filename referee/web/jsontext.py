@@ -15,6 +15,8 @@ import unicodedata
 from flask_babel import gettext
 from flask_babel import lazy_gettext as _l
 
+from referee import jsonread
+
 # The start of each of the parser's messages (json.decoder, Python 3.11 to 3.13).
 PROBLEMS = (
     (
@@ -72,7 +74,9 @@ def problem(text: str | bytes, whole: str = "round") -> Problem | None:
         except UnicodeDecodeError:
             return Problem(gettext("The file is not UTF-8 text."))
     try:
-        json.loads(text)
+        jsonread.loads(text)
+    except jsonread.NumberTooLong as error:
+        return Problem(number_too_long(error))
     except json.JSONDecodeError as error:
         if not text.strip():
             if whole == "round":
@@ -137,6 +141,14 @@ def marked(text: str, line: int, column: int) -> tuple[str, str]:
     if len(after) > 2 * AROUND:
         after = after[: 2 * AROUND] + "…"
     return before + after, " " * _width(before) + "^"
+
+
+def number_too_long(error: jsonread.NumberTooLong) -> str:
+    """What is wrong with a number Python cannot read, wherever JSON is read."""
+    return gettext(
+        "A number has more than %(limit)s digits: no score, option or card needs one that long.",
+        limit=error.limit,
+    )
 
 
 def excerpt(text: str, line: int, column: int) -> str:

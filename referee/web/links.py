@@ -65,10 +65,27 @@ def init_app(app: Flask) -> None:
     app.config["PUBLIC_URL"] = public_url(app.config.get("PUBLIC_URL"))
     hops = forwarded_hops(app.config.get("FORWARDED_HOPS"))
     app.config["FORWARDED_HOPS"] = hops
+    # Inside ProxyFix: what it trusted is in the request's address and scheme by then,
+    # and nothing behind it (Talisman's HSTS test reads X-Forwarded-Proto) sees the rest.
+    app.wsgi_app = without_forwarded_headers(app.wsgi_app)  # type: ignore[method-assign]
     if hops:
         app.wsgi_app = ProxyFix(  # type: ignore[method-assign]
             app.wsgi_app, x_for=hops, x_proto=hops, x_host=hops, x_port=hops, x_prefix=hops
         )
+
+
+def without_forwarded_headers(wsgi_app: Any) -> Any:
+    """``wsgi_app`` given requests without ``X-Forwarded-*`` or ``Forwarded`` headers."""
+
+    def forget(environ: dict[str, Any], start_response: Any) -> Any:
+        for name in [name for name in environ if name.startswith(FORWARDED_HEADERS)]:
+            del environ[name]
+        return wsgi_app(environ, start_response)
+
+    return forget
+
+
+FORWARDED_HEADERS = ("HTTP_X_FORWARDED_", "HTTP_FORWARDED")
 
 
 def link_origin() -> str:

@@ -4,12 +4,15 @@
 plain ones), control, format and other invisible characters removed (a
 zero-width space, a right-to-left override, a NUL, which PostgreSQL would
 refuse), runs of spaces made one.  ``name_key`` is what two names are
-compared by: ``Budi``, ``BUDI``, ``Ｂｕｄｉ`` and ``Bu\\u200bdi`` are one player.
+compared by: ``Budi``, ``BUDI``, ``Ｂｕｄｉ``, ``Bu\\u200bdi`` and ``Вudi``
+(a Cyrillic В) are one player.
 """
 
 from __future__ import annotations
 
 import unicodedata
+
+import icu  # type: ignore[import-untyped]
 
 # Unicode categories that never show as a character of a name: controls, format characters
 # (zero-width spaces and joiners, direction marks and overrides), surrogates, private use
@@ -48,8 +51,24 @@ def clean_name(text: str | None) -> str:
 
 
 def name_key(name: str) -> str:
-    """What two names are compared by: the same key is the same person (case and width ignored)."""
-    return unicodedata.normalize("NFKC", clean_name(name).casefold())
+    """What two names are compared by: the same key is the same person, or a name that would
+    look the same beside it (case and width ignored; ``Вudi`` with a Cyrillic В is Budi).
+
+    The look is Unicode's confusable skeleton (UTS #39, ICU's SpoofChecker), taken of the
+    name in capitals: ``Вudi`` and ``BUDI`` both read ``BUDl``.  In capitals, letters that
+    look alike only in small letters (``rn`` and ``m``: Arni and Ami) stay apart.
+    """
+    capitals = unicodedata.normalize("NFKC", clean_name(name)).upper()
+    return unicodedata.normalize("NFKC", _skeleton(capitals).casefold())
+
+
+# One checker for every thread: ICU's skeleton is a read-only call on it.
+_SPOOF_CHECKER = icu.SpoofChecker()
+
+
+def _skeleton(text: str) -> str:
+    skeleton: str = _SPOOF_CHECKER.getSkeleton(0, text)
+    return skeleton
 
 
 def short_names(names: list[str]) -> dict[str, str]:

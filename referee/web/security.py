@@ -9,28 +9,40 @@
 - Request bodies: small for forms, larger only where a match file or a
   whole round is sent.
 - Rate limits through Flask-Limiter (in memory unless ``RATELIMIT_STORAGE_URI``
-  names a shared store): the anonymous tools, creating tables and links that
-  lead nowhere.  A known table's pages and its polling are never limited.
+  names a shared store): the anonymous tools, creating tables and guessing
+  keys.  Only a key that opens nothing counts (:func:`count_wrong_key`); past the
+  limit, a key is looked up only if this browser opened its table before, so a
+  guesser on the phones' Wi-Fi never stops the table.
+- Forms and query strings are read as UTF-8 or refused (:class:`NotUtf8`):
+  Werkzeug keeps the bytes it cannot decode as percent escapes, which a name
+  would have kept literally.
 - Route numbers are bounded, the language switch redirects only to this app's
   own paths, and the files the app creates are readable by their owner only.
 """
 
 from __future__ import annotations
 
+import math
 import os
 import tempfile
+import time
 import unicodedata
 from collections.abc import Callable, Mapping
+from functools import lru_cache
 from pathlib import Path
-from typing import Any, cast
-from urllib.parse import urlsplit, urlunsplit
+from typing import Any, NoReturn, cast
+from urllib.parse import parse_qsl, urlsplit, urlunsplit
 
-from flask import Flask, Request, request
+from flask import Flask, Request, current_app, request
 from flask.sessions import SecureCookieSessionInterface
 from flask.typing import RouteCallable
+from flask_babel import gettext
 from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
 from flask_talisman import Talisman
+from limits import RateLimitItem, parse_many
+from werkzeug.exceptions import BadRequest, TooManyRequests
+from werkzeug.formparser import FormDataParser
 from werkzeug.routing import IntegerConverter
 from werkzeug.serving import WSGIRequestHandler
 from werkzeug.wrappers import Response
@@ -79,7 +91,7 @@ DEFAULTS: dict[str, Any] = {
     # Per client address, and phones on one mobile network may share an address: generous.
     "RATELIMIT_TOOLS": "60 per minute; 600 per hour",
     "RATELIMIT_NEW_TABLES": "10 per minute; 100 per day",
-    # Answers 404 (a wrong key, a match that is not there): counted per address, app-wide.
+    # Keys tried that open no table (count_wrong_key), per address.
     "RATELIMIT_UNKNOWN_LINKS": "30 per minute; 300 per hour",
 }
 
@@ -115,13 +127,44 @@ class BoundedIntConverter(IntegerConverter):
         super().__init__(map, *args, **kwargs)
 
 
+class NotUtf8(BadRequest):
+    """A form or query string with bytes that are not UTF-8 (no phone's browser sends them)."""
+
+    def player_message(self) -> str:
+        return gettext(
+            "The text sent is not readable (it is not UTF-8), so nothing was saved."
+            " Please type it again."
+        )
+
+
+def utf8_fields(raw: bytes) -> list[tuple[str, str]]:
+    """The fields of a URL-encoded form or query string, or :class:`NotUtf8`."""
+    try:
+        return parse_qsl(raw.decode(), keep_blank_values=True, errors="strict")
+    except UnicodeDecodeError:
+        raise NotUtf8() from None
+
+
+class Utf8FormParser(FormDataParser):
+    def _parse_urlencoded(
+        self, stream: Any, mimetype: str, content_length: int | None, options: dict[str, str]
+    ) -> Any:
+        return stream, self.cls(utf8_fields(stream.read())), self.cls()
+
+
+class RefereeRequest(Request):
+    """Flask's request, reading URL-encoded forms as UTF-8 or refusing them."""
+
+    form_data_parser_class = Utf8FormParser
+
+
 def came_over_https() -> bool:
     """Whether the request came over HTTPS, to the app or to a proxy in front of it.
 
-    The same test Flask-Talisman makes before it sends HSTS.  A client that
-    lies about it only makes its own cookie ``Secure``.
+    A proxy's ``X-Forwarded-Proto`` is in the scheme when ``FORWARDED_HOPS`` says
+    to trust it (:func:`referee.web.links.init_app`); nobody else's reaches the app.
     """
-    return request.is_secure or request.headers.get("X-Forwarded-Proto") == "https"
+    return request.is_secure
 
 
 class SessionInterface(SecureCookieSessionInterface):
@@ -172,10 +215,14 @@ def init_app(app: Flask) -> None:
     app.url_map.converters["int"] = BoundedIntConverter
     app.session_interface = SessionInterface()
 
+    app.request_class = RefereeRequest
+
     @app.before_request
     def limit_body() -> None:
         if request.endpoint not in LARGE_BODY_ENDPOINTS:
             _limit_body(request, app.config["FORM_MAX_CONTENT_LENGTH"])
+        if request.query_string:
+            utf8_fields(request.query_string)  # the views read request.args, Werkzeug's
 
     Talisman(
         app,
@@ -207,11 +254,7 @@ def _limit_body(current: Request, limit: int) -> None:
 
 def init_rate_limits(app: Flask) -> Limiter:
     """One limiter per app (its counters live with it), after the views are registered."""
-    limiter = Limiter(
-        get_remote_address,
-        application_limits=[lambda: app.config["RATELIMIT_UNKNOWN_LINKS"]],
-        application_limits_deduct_when=lambda response: response.status_code == 404,
-    )
+    limiter = Limiter(get_remote_address)
     limiter.init_app(app)
     app.extensions["rate_limiter"] = limiter  # the limits only hold a weak reference to it
     shared = {
@@ -223,6 +266,61 @@ def init_rate_limits(app: Flask) -> Limiter:
         if view is not None:  # the wrapper checks the limit, then calls the view
             app.view_functions[endpoint] = cast(RouteCallable, shared[config](view))
     return limiter
+
+
+# The scope under which the keys an address tried in vain are counted.
+WRONG_KEYS = "wrong-keys"
+
+
+def count_wrong_key() -> None:
+    """Count a key that opened no table against the address that tried it
+    (``RATELIMIT_UNKNOWN_LINKS``); 429 once that address has tried too many.
+    Called by :func:`referee.web.access.wrong_key`, where every failed lookup ends."""
+    limiter = _limiter()
+    if limiter is not None:
+        counted = [limiter.hit(item, WRONG_KEYS, get_remote_address()) for item in _wrong_keys()]
+        if not all(counted):
+            stop_guessing()
+
+
+def guessing_stopped() -> bool:
+    """Whether this address has tried too many wrong keys for now: then a key is looked up
+    only if this browser opened its table before (the caller's to tell)."""
+    limiter = _limiter()
+    if limiter is None:
+        return False
+    address = get_remote_address()
+    return not all(limiter.test(item, WRONG_KEYS, address) for item in _wrong_keys())
+
+
+def stop_guessing() -> NoReturn:
+    """429, with the seconds until this address may try keys again."""
+    limiter = _limiter()
+    address = get_remote_address()
+    wait = 1.0
+    if limiter is not None:
+        for item in _wrong_keys():
+            if not limiter.test(item, WRONG_KEYS, address):
+                reset = limiter.get_window_stats(item, WRONG_KEYS, address).reset_time
+                wait = max(wait, reset - time.time())
+    raise TooManyRequests(retry_after=math.ceil(wait))
+
+
+def _limiter() -> Any:
+    """The limiter's strategy (the counters), or None when the limits are off."""
+    extension = current_app.extensions.get("rate_limiter")
+    if extension is None or not extension.enabled:
+        return None
+    return extension.limiter
+
+
+def _wrong_keys() -> list[RateLimitItem]:
+    return _parsed_limits(str(current_app.config["RATELIMIT_UNKNOWN_LINKS"]))
+
+
+@lru_cache(maxsize=8)
+def _parsed_limits(text: str) -> list[RateLimitItem]:
+    return parse_many(text)
 
 
 def _configured(app: Flask, config: str) -> Callable[[], str]:

@@ -4,7 +4,9 @@
 ``BaseApplication``: several worker processes with threads each (``gthread``;
 the live pages poll with short ETag checks, so no thread waits on a phone).
 A worker takes a new connection only while it has no request in progress
-(:class:`IdleFirstWorker`), so the phones' connections spread over the workers.
+(:class:`IdleFirstWorker`), so the phones' connections spread over the workers,
+and closes a connection whose body was refused unread (a 413), which gunicorn
+could not reuse.
 Each worker builds its own app, so no database connection crosses a fork.
 
 Settings, from the command line or the environment:
@@ -170,6 +172,7 @@ class IdleFirstWorker(ThreadWorker):
 
     # Counted in the worker's main loop only (gunicorn calls both methods there): no lock.
     requests_in_progress = 0
+    wsgi: Any  # the app, set by load_wsgi
 
     def enqueue_req(self, conn: Any) -> None:
         self.requests_in_progress += 1
@@ -184,6 +187,51 @@ class IdleFirstWorker(ThreadWorker):
         # The worker's loop turns accepting back on once its connections are below the
         # limit; it stays off while a request is in progress.
         super().set_accept_enabled(enabled and self.requests_in_progress == 0)
+
+    def load_wsgi(self) -> None:
+        super().load_wsgi()
+        self.wsgi = closing_after_unread_bodies(self.wsgi)
+
+
+# What gunicorn reads and throws away of a body the app left unread, before it serves the
+# next request on the connection (gunicorn.http.parser._DRAIN_MAX_BYTES); past that it
+# closes the connection without a word, after an answer that said "keep-alive".
+DRAINED_AT_MOST = 64 * 1024
+
+
+def closing_after_unread_bodies(wsgi: Any) -> Any:
+    """``wsgi``, closing the connection after a 413 and after any error answer to a body
+    larger than gunicorn drains (refused before it was read, by the router or a limit).
+
+    The answer then says ``Connection: close`` and the phone's next request opens a new
+    connection, instead of being sent on one the server has dropped.  gunicorn ignores
+    a ``Connection`` header from the app (it is hop-by-hop): its response object is the
+    one to tell, and it is what ``start_response`` is bound to.
+    """
+
+    def app(environ: dict[str, Any], start_response: Any) -> Any:
+        def start(status: str, headers: Any, exc_info: Any = None) -> Any:
+            code = int(status.split(" ", 1)[0])
+            if code == 413 or (code >= 400 and _body_length(environ) > DRAINED_AT_MOST):
+                force_close = getattr(
+                    getattr(start_response, "__self__", None), "force_close", None
+                )
+                if force_close is not None:
+                    force_close()
+            return start_response(status, headers, exc_info)
+
+        return wsgi(environ, start)
+
+    return app
+
+
+def _body_length(environ: dict[str, Any]) -> int:
+    if environ.get("HTTP_TRANSFER_ENCODING", "").lower() == "chunked":
+        return sys.maxsize  # of unknown length
+    try:
+        return int(environ.get("CONTENT_LENGTH") or 0)
+    except ValueError:
+        return 0
 
 
 class RefereeServer(BaseApplication):

@@ -43,6 +43,7 @@ from flask import Flask, g, has_request_context, request
 from sqlalchemy import bindparam, delete, event, select
 from sqlalchemy.engine import Connection, Engine
 
+from referee.web import links
 from referee.web.extensions import db
 from referee.web.models import CardTable, Match, Round, RoundChange, WriteReceipt, now
 
@@ -146,12 +147,29 @@ def write_committed() -> bool:
     return has_request_context() and bool(g.get("referee_write_committed"))
 
 
+# How SQLite in WAL mode syncs its log: FULL at every commit (an answered save survives a
+# power cut), NORMAL only at checkpoints (it survives a killed process, not the machine
+# going off: the last commits can be lost), EXTRA as FULL and the directory too.
+SQLITE_SYNCHRONOUS = ("FULL", "NORMAL", "EXTRA")
+
+
+def sqlite_synchronous(value: object) -> str:
+    """``SQLITE_SYNCHRONOUS`` checked (FULL when not given)."""
+    chosen = str(value or "FULL").strip().upper()
+    if chosen not in SQLITE_SYNCHRONOUS:
+        raise links.SettingError(f"SQLITE_SYNCHRONOUS must be FULL, NORMAL or EXTRA; got {value!r}")
+    return chosen
+
+
 def install(app: Flask) -> None:
-    """SQLite: WAL, foreign keys, a busy timeout, and BEGIN IMMEDIATE for writing requests."""
+    """SQLite: WAL, synced at every commit, foreign keys, a busy timeout, and BEGIN
+    IMMEDIATE for writing requests."""
+    synchronous = sqlite_synchronous(app.config.get("SQLITE_SYNCHRONOUS"))
+    app.config["SQLITE_SYNCHRONOUS"] = synchronous
     with app.app_context():
         engine = db.engine
     if engine.dialect.name == "sqlite":
-        _configure_sqlite(engine)
+        _configure_sqlite(engine, synchronous)
     if not event.contains(db.session, "after_commit", _note_commit):
         event.listen(db.session, "after_commit", _note_commit)
 
@@ -227,7 +245,7 @@ def transactions_again(connection: Connection) -> None:
         connection.execution_options(isolation_level=connection.default_isolation_level)
 
 
-def _configure_sqlite(engine: Engine) -> None:
+def _configure_sqlite(engine: Engine, synchronous: str) -> None:
     database = engine.url.database
     queue = WriterQueue(database) if database not in (None, "", ":memory:") else None
 
@@ -243,7 +261,7 @@ def _configure_sqlite(engine: Engine) -> None:
         cursor.execute("PRAGMA foreign_keys = ON")
         if engine.url.database not in (None, "", ":memory:"):
             cursor.execute("PRAGMA journal_mode = WAL")
-            cursor.execute("PRAGMA synchronous = NORMAL")  # durable across a killed process
+            cursor.execute(f"PRAGMA synchronous = {synchronous}")
         cursor.close()
 
     @event.listens_for(engine, "begin")

@@ -275,7 +275,7 @@ def test_the_view_link_exports_the_table_too(client):
     [
         ("", "Choose a table file"),
         ("{not json", "Line 1, column 2: a name in double quotes"),
-        ('{"format": "referee-table/1", "name": "x", "n": ' + "9" * 5000 + "}", "too long"),
+        ('{"format": "referee-table/1", "name": "x", "n": ' + "9" * 5000 + "}", "4300 digits"),
         ("[]", "referee-table/1"),
         (json.dumps({"format": "referee-match/1"}), "referee-table/1"),
         (json.dumps(SMALL | {"name": " "}), "name"),

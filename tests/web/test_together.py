@@ -267,7 +267,7 @@ def test_sqlite_runs_in_wal_mode_with_foreign_keys_and_a_busy_timeout(app):
         assert pragma("PRAGMA journal_mode").scalar() == "wal"
         assert pragma("PRAGMA foreign_keys").scalar() == 1
         assert pragma("PRAGMA busy_timeout").scalar() == 15_000
-        assert pragma("PRAGMA synchronous").scalar() == 1  # NORMAL: safe against a killed process
+        assert pragma("PRAGMA synchronous").scalar() == 2  # FULL (tests/web/test_abuse.py)
 
 
 def test_a_writing_request_takes_the_sqlite_write_lock_at_once(client, app, table):

@@ -8,16 +8,33 @@ from functools import wraps
 from typing import Any
 
 import flask_smorest
+from flask import Request
 from marshmallow import Schema
-from webargs.flaskparser import FlaskParser
+from webargs.core import missing
+from webargs.flaskparser import FlaskParser, is_json_request
 
+from referee import jsonread
 from referee.errors import RefereeError
+from referee.web import jsontext
 from referee.web.api import core
 from referee.web.api.schemas import ErrorAnswer
 
 
 class Parser(FlaskParser):
     DEFAULT_VALIDATION_STATUS = 400  # the shape is wrong: malformed; 422 is the referee's
+
+    def _raw_load_json(self, req: Request) -> Any:
+        """The body read by the project's one JSON reader (webargs' own lets a number too
+        long for Python through as a bare ValueError)."""
+        if not is_json_request(req):
+            return missing
+        return jsonread.loads(req.get_data(cache=True).decode("utf-8"))
+
+    def load_json(self, req: Request, schema: Schema) -> Any:
+        try:
+            return super().load_json(req, schema)
+        except jsonread.NumberTooLong as error:
+            raise core.ApiError(400, "malformed", jsontext.number_too_long(error)) from None
 
 
 ERROR_DESCRIPTIONS = {

@@ -31,16 +31,15 @@ from werkzeug.exceptions import HTTPException, MethodNotAllowed
 from referee.errors import RefereeError
 from referee.web import i18n, versions, writes
 from referee.web.access import (
-    EDIT,
-    KEY_FORMAT,
-    VIEW,
     Access,
     UnknownLink,
     find_table,
+    find_table_by_either_key,
     unknown_link_text,
 )
 from referee.web.extensions import db
 from referee.web.models import CardTable, Match
+from referee.web.security import NotUtf8
 
 PREFIX = "/api/v1"
 IDEMPOTENCY_KEY_MAX = 200
@@ -123,9 +122,13 @@ def http_error(error: HTTPException) -> Response:
     data = getattr(error, "data", None)
     if isinstance(data, dict) and "messages" in data:  # webargs: what was wrong in the body
         details["errors"] = data["messages"]
-    found = ApiError(status, HTTP_CODES.get(status, "error"), http_message(status), **details)
+    message = error.player_message() if isinstance(error, NotUtf8) else http_message(status)
+    found = ApiError(status, HTTP_CODES.get(status, "error"), message, **details)
     if isinstance(error, MethodNotAllowed) and error.valid_methods:
         found.headers["Allow"] = ", ".join(error.valid_methods)
+    found.headers.update(
+        (name, value) for name, value in error.get_headers() if name == "Retry-After"
+    )
     return error_response(found)
 
 
@@ -152,15 +155,7 @@ def table_access(mode: str | None, key: str | None, *, edit: bool = False) -> Ac
     try:
         if mode is not None and key is not None:
             return find_table(mode, key, edit=edit)
-        key = bearer_key()
-        if not KEY_FORMAT.fullmatch(key):
-            raise unknown_link()
-        try:
-            return find_table(EDIT, key, edit=edit)
-        except UnknownLink:
-            if edit:
-                raise
-            return find_table(VIEW, key)
+        return find_table_by_either_key(bearer_key(), edit=edit)
     except UnknownLink:
         raise unknown_link() from None
 

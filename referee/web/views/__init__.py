@@ -17,7 +17,7 @@ from referee.web import i18n, summary, templating
 from referee.web.access import UnknownLink, unknown_link_text
 from referee.web.api import core as api
 from referee.web.extensions import db
-from referee.web.security import referrer_path
+from referee.web.security import NotUtf8, referrer_path
 
 log = logging.getLogger(__name__)
 
@@ -102,7 +102,9 @@ def register(app: Flask) -> None:
         if isinstance(error, UnknownLink):
             return render_template("errors/unknown_link.html", message=unknown_link_text()), 404
         code = error.code or 500
-        return render_template("errors/http.html", code=code, title=_title(code)), code
+        title = error.player_message() if isinstance(error, NotUtf8) else _title(code)
+        page = render_template("errors/http.html", code=code, title=title)
+        return page, code, _retry_after(error)
 
     @app.errorhandler(Exception)
     def unexpected(error: Exception) -> Any:
@@ -115,6 +117,11 @@ def register(app: Flask) -> None:
         except Exception:  # the page itself failed: a plain one, still friendly
             log.exception("the error page failed too")
             return PLAIN_500, 500
+
+
+def _retry_after(error: HTTPException) -> dict[str, str]:
+    """The ``Retry-After`` an error carries (a 429 of :func:`security.stop_guessing`)."""
+    return {name: value for name, value in error.get_headers() if name == "Retry-After"}
 
 
 def conflict_page() -> str:

@@ -19,6 +19,7 @@ from referee.web import changes, i18n, jsontext, matchlog, scoresheet, seating, 
 from referee.web.access import (
     EDIT,
     Access,
+    check_key,
     edit_page,
     find_table,
     open_match,
@@ -260,12 +261,13 @@ def version(match_id: int) -> ResponseReturnValue:
     session cookie; the answer may be cached only if it is revalidated.
     """
     mode, key = table_link()
+    check_key(key)
     found = versions.match_version(
         match_id, key if mode == EDIT else None, key if mode != EDIT else None
     )
     if found is None:
-        find_table(mode, key)  # a key that opens no table (replaced, say) answers as such
-        abort(404)
+        find_table(mode, key)  # a wrong key counts as one (404 or 429 there)
+        abort(404)  # the key is right: the match is not there (any more)
     response = jsonify(version=found)
     response.set_etag(versions.etag(match_id, found))
     response.headers["Cache-Control"] = "no-cache"
