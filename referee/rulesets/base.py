@@ -278,7 +278,8 @@ class FinalTable:
     knocked; ``hands`` every player's cards left (card codes) or what the hand counts (an
     integer: docs/points.md; gin's deadwood after lay-offs); ``melds`` every player's
     melds in the order laid (``remi-indonesia``); ``knocker_melds`` the knocker's spread
-    as made (``gin``, optional).
+    as made (``gin``, optional); ``inputs`` the answers to the round's inputs by name, as
+    the match file writes them (``{"upcard": "5S"}``; see :meth:`Ruleset.round_inputs_for`).
     """
 
     ending: str
@@ -288,6 +289,7 @@ class FinalTable:
     closing_card: str | None = None
     melds: Mapping[str, Sequence[Sequence[str]]] = field(default_factory=dict)
     knocker_melds: Sequence[Sequence[str]] = ()
+    inputs: Mapping[str, str] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -339,6 +341,7 @@ class RoundForm:
             raise ValueError(f"the ending {choice.key!r} names a player")
         else:
             entry = {choice.names: answers.player}
+        entry.update({name: value for name, value in answers.inputs.items() if value})
         if not choice.hands:
             return entry
         out = answers.player if choice.ending is Ending.OUT else None
@@ -361,9 +364,10 @@ class RoundForm:
         }
         return entry
 
-    def answers(self, entry: Mapping[str, Any]) -> FinalTable | None:
+    def answers(self, entry: Mapping[str, Any], inputs: Iterable[str] = ()) -> FinalTable | None:
         """The answers a stored final-table round object gives; ``None`` for a round entered
-        turn by turn, or one this form does not offer."""
+        turn by turn, or one this form does not offer.  ``inputs`` names the round inputs to
+        read back (those of :meth:`Ruleset.round_inputs_for`)."""
         if "turns" in entry:
             return None
         choice = next((c for c in self.endings if c.names is not None and entry.get(c.names)), None)
@@ -384,6 +388,7 @@ class RoundForm:
             entry.get("closing_card"),
             {} if not self.player_melds else {name: list(m) for name, m in melds.items()},
             melds.get(player, ()) if self.knocker_melds and player else (),
+            {name: entry[name] for name in inputs if entry.get(name) is not None},
         )
 
 
