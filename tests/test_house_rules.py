@@ -626,3 +626,30 @@ def test_gin_analyser_takes_the_knock_limit() -> None:
         gin.adjudicate_knock(hand, DEFENDER, knock_limit=7)
     with pytest.raises(RuleError, match="only gin ends the round"):
         gin.adjudicate_knock(f"{MELDED} AS", DEFENDER, knock_limit=0)
+
+
+# -- the README's table ------------------------------------------------------------------------
+
+
+def test_readme_house_rules_table_is_the_generated_one() -> None:
+    from pathlib import Path
+
+    from referee.rulesets.options import markdown_table
+
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    begin, end = "<!-- house-rules:begin -->\n", "<!-- house-rules:end -->"
+    assert begin in readme and end in readme
+    shown = readme.split(begin, 1)[1].split(end, 1)[0]
+    assert shown == markdown_table()
+    # every declared option of every ruleset is in it
+    for rules in RULESETS.values():
+        for name in rules.options:
+            assert f"| `{rules.id}` | `{name}` |" in shown
+
+
+def test_markdown_table_command(capsys: pytest.CaptureFixture[str]) -> None:
+    from referee.rulesets.options import main, markdown_table
+
+    assert main(["markdown"]) == 0
+    assert capsys.readouterr().out == markdown_table()
+    assert main([]) == 2

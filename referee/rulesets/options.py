@@ -11,8 +11,8 @@ and the rules pages read the same table, so an option is declared once.
 A :class:`RoundInput` is a question a round asks besides its ending and hands (gin's
 Oklahoma ``upcard``): the match file reads and writes it by its ``name`` and ``type``.
 
-``python -m referee.rulesets.options markdown`` prints the README's table of house rules,
-generated from the declarations.
+``python -m referee.rulesets markdown`` prints the README's table of house rules, generated
+from the declarations (:func:`markdown_table`).
 """
 
 from __future__ import annotations
@@ -286,12 +286,9 @@ def markdown_table(rulesets: Sequence[Ruleset] | None = None) -> str:
 
 
 def main(argv: Sequence[str]) -> int:
+    """``python -m referee.rulesets markdown``: print the README's table of house rules."""
     if list(argv) != ["markdown"]:
-        print("usage: python -m referee.rulesets.options markdown", file=sys.stderr)
+        print("usage: python -m referee.rulesets markdown", file=sys.stderr)
         return 2
     sys.stdout.write(markdown_table())
     return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
