@@ -200,10 +200,16 @@ OPTIONS = (
         "oklahoma",
         OptionType.SWITCH,
         False,
-        label="Oklahoma",
-        explanation="Each round records the upcard: its value is the round's knock limit "
-        "(an ace: gin only).",
-        summary="Oklahoma: the upcard sets the knock limit (an ace: gin only)",
+        label=define_text("option.gin.oklahoma.label", "Oklahoma"),
+        explanation=define_text(
+            "option.gin.oklahoma.explanation",
+            "Each round records the upcard: its value is the round's knock limit "
+            "(an ace: gin only).",
+        ),
+        summary=define_text(
+            "option.gin.oklahoma.summary",
+            "Oklahoma: the upcard sets the knock limit (an ace: gin only)",
+        ),
         usual=True,
     ),
     option(
@@ -212,9 +218,14 @@ OPTIONS = (
         OptionType.SWITCH,
         True,
         requires=OKLAHOMA,
-        label="Spades double",
-        explanation="When the upcard is a spade, every score of that round is doubled.",
-        summary="A spade upcard does not double the round",
+        label=define_text("option.gin.spades_double.label", "Spades double"),
+        explanation=define_text(
+            "option.gin.spades_double.explanation",
+            "When the upcard is a spade, every score of that round is doubled.",
+        ),
+        summary=define_text(
+            "option.gin.spades_double.summary", "A spade upcard does not double the round"
+        ),
     ),
     option(
         "gin",
@@ -224,9 +235,12 @@ OPTIONS = (
         minimum=1,
         maximum=10,
         excludes=OKLAHOMA,
-        label="Knock limit",
-        explanation="A player whose deadwood is this much or less may knock.",
-        summary="Knock at {value} or less",
+        label=define_text("option.gin.knock_limit.label", "Knock limit"),
+        explanation=define_text(
+            "option.gin.knock_limit.explanation",
+            "A player whose deadwood is this much or less may knock.",
+        ),
+        summary=define_text("option.gin.knock_limit.summary", "Knock at {value} or less"),
         usual=True,
         apply=lambda rules, value: replace(rules, knock_limit=value),
     ),
@@ -235,9 +249,11 @@ OPTIONS = (
         "gin",
         25,
         100,
-        label="Gin bonus",
-        explanation="Gin scores the defender's deadwood plus this.",
-        summary="Gin pays {value}",
+        label=define_text("option.gin.gin_bonus.label", "Gin bonus"),
+        explanation=define_text(
+            "option.gin.gin_bonus.explanation", "Gin scores the defender's deadwood plus this."
+        ),
+        summary=define_text("option.gin.gin_bonus.summary", "Gin pays {value}"),
         usual=True,
     ),
     _bonus(
@@ -245,9 +261,11 @@ OPTIONS = (
         "undercut",
         25,
         100,
-        label="Undercut bonus",
-        explanation="An undercut scores the difference plus this.",
-        summary="An undercut pays {value}",
+        label=define_text("option.gin.undercut_bonus.label", "Undercut bonus"),
+        explanation=define_text(
+            "option.gin.undercut_bonus.explanation", "An undercut scores the difference plus this."
+        ),
+        summary=define_text("option.gin.undercut_bonus.summary", "An undercut pays {value}"),
         usual=True,
     ),
     _bonus(
@@ -255,48 +273,61 @@ OPTIONS = (
         "big_gin",
         0,
         100,
-        label="Big gin bonus",
-        explanation="Added to the gin bonus when all 11 cards are melded.",
-        summary="Big gin adds {value}",
+        label=define_text("option.gin.big_gin_bonus.label", "Big gin bonus"),
+        explanation=define_text(
+            "option.gin.big_gin_bonus.explanation",
+            "Added to the gin bonus when all 11 cards are melded.",
+        ),
+        summary=define_text("option.gin.big_gin_bonus.summary", "Big gin adds {value}"),
     ),
     _bonus(
         "box_bonus",
         "box",
         0,
         100,
-        label="Box bonus",
-        explanation="At the end of the match, each player adds this for every round they won.",
-        summary="Each round won adds {value} at the end",
+        label=define_text("option.gin.box_bonus.label", "Box bonus"),
+        explanation=define_text(
+            "option.gin.box_bonus.explanation",
+            "At the end of the match, each player adds this for every round they won.",
+        ),
+        summary=define_text(
+            "option.gin.box_bonus.summary", "Each round won adds {value} at the end"
+        ),
     ),
     _bonus(
         "game_bonus",
         "game",
         0,
         500,
-        label="Game bonus",
-        explanation="At the end of the match, the winner adds this.",
-        summary="The winner adds {value} at the end",
+        label=define_text("option.gin.game_bonus.label", "Game bonus"),
+        explanation=define_text(
+            "option.gin.game_bonus.explanation", "At the end of the match, the winner adds this."
+        ),
+        summary=define_text("option.gin.game_bonus.summary", "The winner adds {value} at the end"),
     ),
     option(
         "gin",
         "shutout",
         OptionType.SWITCH,
         False,
-        label="Shutout",
-        explanation="At the end of the match, the winner's total (after bonuses) is doubled "
-        "when the other won no round.",
-        summary="A shutout doubles the winner's total",
+        label=define_text("option.gin.shutout.label", "Shutout"),
+        explanation=define_text(
+            "option.gin.shutout.explanation",
+            "At the end of the match, the winner's total (after bonuses) is doubled "
+            "when the other won no round.",
+        ),
+        summary=define_text("option.gin.shutout.summary", "A shutout doubles the winner's total"),
         apply=lambda rules, value: replace(rules, bonuses=replace(rules.bonuses, shutout=value)),
     ),
 )
 
 PRESETS = (
-    preset("gin", "standard", "Standard rules", {}),
-    preset("gin", "oklahoma", "Oklahoma", OKLAHOMA),
+    preset("gin", "standard", define_text("preset.gin.standard", "Standard rules"), {}),
+    preset("gin", "oklahoma", define_text("preset.gin.oklahoma", "Oklahoma"), OKLAHOMA),
     preset(
         "gin",
         "box_and_game",
-        "Box and game bonuses",
+        define_text("preset.gin.box_and_game", "Box and game bonuses"),
         {"box_bonus": 25, "game_bonus": 100, "shutout": True},
     ),
 )

@@ -84,9 +84,12 @@ OPTIONS = (
         5,
         minimum=0,
         maximum=10,
-        label="Knock limit",
-        explanation="A player whose hand is worth this much or less may knock.",
-        summary="Knock at {value} or less",
+        label=define_text("option.manipulation.knock_limit.label", "Knock limit"),
+        explanation=define_text(
+            "option.manipulation.knock_limit.explanation",
+            "A player whose hand is worth this much or less may knock.",
+        ),
+        summary=define_text("option.manipulation.knock_limit.summary", "Knock at {value} or less"),
         usual=True,
         apply=lambda rules, value: replace(rules, knock_limit=value),
     ),
@@ -95,37 +98,56 @@ OPTIONS = (
         "undercut",
         10,
         100,
-        label="Undercut bonus",
-        explanation="A round winner who did not knock adds this.",
-        summary="The undercut bonus is {value}",
+        label=define_text("option.manipulation.undercut_bonus.label", "Undercut bonus"),
+        explanation=define_text(
+            "option.manipulation.undercut_bonus.explanation",
+            "A round winner who did not knock adds this.",
+        ),
+        summary=define_text(
+            "option.manipulation.undercut_bonus.summary", "The undercut bonus is {value}"
+        ),
     ),
     _bonus(
         "empty_hand_bonus",
         "empty_hand",
         25,
         100,
-        label="Empty hand bonus",
-        explanation="A round winner with an empty hand adds this.",
-        summary="An empty hand adds {value}",
+        label=define_text("option.manipulation.empty_hand_bonus.label", "Empty hand bonus"),
+        explanation=define_text(
+            "option.manipulation.empty_hand_bonus.explanation",
+            "A round winner with an empty hand adds this.",
+        ),
+        summary=define_text(
+            "option.manipulation.empty_hand_bonus.summary", "An empty hand adds {value}"
+        ),
     ),
     _bonus(
         "game_bonus",
         "reaching_target",
         100,
         500,
-        label="Target bonus",
-        explanation="At the end of the match, each player who reached the target adds this.",
-        summary="Reaching the target adds {value}",
+        label=define_text("option.manipulation.game_bonus.label", "Target bonus"),
+        explanation=define_text(
+            "option.manipulation.game_bonus.explanation",
+            "At the end of the match, each player who reached the target adds this.",
+        ),
+        summary=define_text(
+            "option.manipulation.game_bonus.summary", "Reaching the target adds {value}"
+        ),
     ),
     _bonus(
         "round_bonus",
         "round_won",
         25,
         100,
-        label="Bonus per round won",
-        explanation="At the end of the match, every other player adds this for each round "
-        "they won.",
-        summary="The others add {value} per round won",
+        label=define_text("option.manipulation.round_bonus.label", "Bonus per round won"),
+        explanation=define_text(
+            "option.manipulation.round_bonus.explanation",
+            "At the end of the match, every other player adds this for each round they won.",
+        ),
+        summary=define_text(
+            "option.manipulation.round_bonus.summary", "The others add {value} per round won"
+        ),
     ),
 )
 

@@ -221,9 +221,11 @@ def target_option(rules_id: str, default: int, minimum: int, maximum: int, **mor
         "target",
         OptionType.NUMBER,
         default,
-        label="Target",
-        explanation="The first to reach this total ends the match.",
-        summary="The match is played to {value}",
+        label=define_text("option.target.label", "Target"),
+        explanation=define_text(
+            "option.target.explanation", "The first to reach this total ends the match."
+        ),
+        summary=define_text("option.target.summary", "The match is played to {value}"),
         minimum=minimum,
         maximum=maximum,
         usual=True,

@@ -40,9 +40,12 @@ OPTIONS = (
         OptionType.CHOICE,
         2,
         choices=(2, 1, 3),
-        label="Going out all at once",
-        explanation="The multiplier for going out all at once (1: no bonus).",
-        summary="Going out all at once counts ×{value}",
+        label=define_text("option.remi.at_once.label", "Going out all at once"),
+        explanation=define_text(
+            "option.remi.at_once.explanation",
+            "The multiplier for going out all at once (1: no bonus).",
+        ),
+        summary=define_text("option.remi.at_once.summary", "Going out all at once counts ×{value}"),
         usual=True,
         apply=lambda rules, value: replace(
             rules, bonuses=replace(rules.bonuses, at_once_factor=value)
@@ -54,9 +57,14 @@ OPTIONS = (
         OptionType.CHOICE,
         "anyone",
         choices=("anyone", "none"),
-        label="Lay-offs",
-        explanation="none: no lay-offs at all, every card goes out in melds of one's own.",
-        summary="No lay-offs: every card goes out in melds of one's own",
+        label=define_text("option.remi.lay_off.label", "Lay-offs"),
+        explanation=define_text(
+            "option.remi.lay_off.explanation",
+            "none: no lay-offs at all, every card goes out in melds of one's own.",
+        ),
+        summary=define_text(
+            "option.remi.lay_off.summary", "No lay-offs: every card goes out in melds of one's own"
+        ),
         usual=True,
         apply=lambda rules, value: replace(rules, layoffs=value == "anyone"),
     ),
@@ -66,9 +74,12 @@ OPTIONS = (
         OptionType.CHOICE,
         None,
         choices=(None, 7, 10),
-        label="Cards dealt",
-        explanation="Cards dealt to each player (null: 10 with 2 players, 7 with 3-4).",
-        summary="{value} cards dealt to each player",
+        label=define_text("option.remi.hand_size.label", "Cards dealt"),
+        explanation=define_text(
+            "option.remi.hand_size.explanation",
+            "Cards dealt to each player (null: 10 with 2 players, 7 with 3-4).",
+        ),
+        summary=define_text("option.remi.hand_size.summary", "{value} cards dealt to each player"),
         apply=lambda rules, value: replace(
             rules,
             deal_sizes=DEALT_BY_PLAYERS
@@ -82,9 +93,13 @@ OPTIONS = (
         OptionType.CHOICE,
         "standard",
         choices=("standard", "5-10-15"),
-        label="Card values",
-        explanation="5-10-15: 2-10 = 5, J Q K = 10, A = 15.",
-        summary="Cards count 5-10-15: 2-10 = 5, J Q K = 10, A = 15",
+        label=define_text("option.remi.values.label", "Card values"),
+        explanation=define_text(
+            "option.remi.values.explanation", "5-10-15: 2-10 = 5, J Q K = 10, A = 15."
+        ),
+        summary=define_text(
+            "option.remi.values.summary", "Cards count 5-10-15: 2-10 = 5, J Q K = 10, A = 15"
+        ),
         apply=lambda rules, value: replace(
             rules, values=FIVE_TEN_FIFTEEN if value == "5-10-15" else FACE_VALUES
         ),
@@ -92,9 +107,19 @@ OPTIONS = (
 )
 
 PRESETS = (
-    preset("remi", "standard", "Standard rules", {}),
-    preset("remi", "no_lay_offs", "No lay-offs", {"lay_off": "none"}),
-    preset("remi", "five_ten_fifteen", "5-10-15 values", {"values": "5-10-15"}),
+    preset("remi", "standard", define_text("preset.remi.standard", "Standard rules"), {}),
+    preset(
+        "remi",
+        "no_lay_offs",
+        define_text("preset.remi.no_lay_offs", "No lay-offs"),
+        {"lay_off": "none"},
+    ),
+    preset(
+        "remi",
+        "five_ten_fifteen",
+        define_text("preset.remi.five_ten_fifteen", "5-10-15 values"),
+        {"values": "5-10-15"},
+    ),
 )
 
 

@@ -75,9 +75,14 @@ OPTIONS = (
         10,
         minimum=1,
         maximum=20,
-        label="Closing-card bonus",
-        explanation="The closer adds this many times the value of the closing card.",
-        summary="The closing card counts ×{value}",
+        label=define_text("option.remi-indonesia.closing_multiplier.label", "Closing-card bonus"),
+        explanation=define_text(
+            "option.remi-indonesia.closing_multiplier.explanation",
+            "The closer adds this many times the value of the closing card.",
+        ),
+        summary=define_text(
+            "option.remi-indonesia.closing_multiplier.summary", "The closing card counts ×{value}"
+        ),
         usual=True,
         apply=lambda rules, value: replace(
             rules, bonuses=replace(rules.bonuses, closing_card_factor=value)

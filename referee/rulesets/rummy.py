@@ -37,9 +37,14 @@ OPTIONS = (
         None,
         minimum=1,
         maximum=100,
-        label="Number of rounds",
-        explanation="The most points after this many rounds wins; the target is then ignored.",
-        summary="The match is {value} rounds, the most points wins",
+        label=define_text("option.rummy.hands.label", "Number of rounds"),
+        explanation=define_text(
+            "option.rummy.hands.explanation",
+            "The most points after this many rounds wins; the target is then ignored.",
+        ),
+        summary=define_text(
+            "option.rummy.hands.summary", "The match is {value} rounds, the most points wins"
+        ),
         usual=True,
         apply=_hands,
     ),
@@ -49,10 +54,14 @@ OPTIONS = (
         OptionType.CHOICE,
         "low",
         choices=("low", "high-low"),
-        label="Aces",
-        explanation="high-low: A-2-3 and Q-K-A are both runs (never K-A-2); every ace is "
-        "then worth 15.",
-        summary="Aces are high or low (Q-K-A is a run) and worth 15",
+        label=define_text("option.rummy.ace.label", "Aces"),
+        explanation=define_text(
+            "option.rummy.ace.explanation",
+            "high-low: A-2-3 and Q-K-A are both runs (never K-A-2); every ace is then worth 15.",
+        ),
+        summary=define_text(
+            "option.rummy.ace.summary", "Aces are high or low (Q-K-A is a run) and worth 15"
+        ),
         usual=True,
         apply=lambda rules, value: replace(
             rules,
@@ -65,10 +74,15 @@ OPTIONS = (
         "must_discard",
         OptionType.SWITCH,
         False,
-        label="Must discard to go out",
-        explanation="true: the last card must be discarded, so a turn that melds or lays "
-        "off the whole hand is illegal.",
-        summary="The last card must be discarded to go out",
+        label=define_text("option.rummy.must_discard.label", "Must discard to go out"),
+        explanation=define_text(
+            "option.rummy.must_discard.explanation",
+            "true: the last card must be discarded, so a turn that melds or lays "
+            "off the whole hand is illegal.",
+        ),
+        summary=define_text(
+            "option.rummy.must_discard.summary", "The last card must be discarded to go out"
+        ),
         apply=lambda rules, value: replace(rules, must_discard=value),
     ),
     option(
@@ -77,9 +91,11 @@ OPTIONS = (
         OptionType.CHOICE,
         2,
         choices=(2, 1),
-        label="Going rummy",
-        explanation="The multiplier for going rummy (1: no bonus).",
-        summary="Going rummy counts ×{value}",
+        label=define_text("option.rummy.going_rummy.label", "Going rummy"),
+        explanation=define_text(
+            "option.rummy.going_rummy.explanation", "The multiplier for going rummy (1: no bonus)."
+        ),
+        summary=define_text("option.rummy.going_rummy.summary", "Going rummy counts ×{value}"),
         apply=lambda rules, value: replace(
             rules, bonuses=replace(rules.bonuses, at_once_factor=value)
         ),
@@ -89,10 +105,16 @@ OPTIONS = (
         "lay_off_after_meld",
         OptionType.SWITCH,
         False,
-        label="Lay off after an own meld",
-        explanation="true: a player may lay off only after having laid a meld of their own "
-        "in an earlier turn of the round.",
-        summary="A player lays off only after an own meld laid in an earlier turn",
+        label=define_text("option.rummy.lay_off_after_meld.label", "Lay off after an own meld"),
+        explanation=define_text(
+            "option.rummy.lay_off_after_meld.explanation",
+            "true: a player may lay off only after having laid a meld of their own "
+            "in an earlier turn of the round.",
+        ),
+        summary=define_text(
+            "option.rummy.lay_off_after_meld.summary",
+            "A player lays off only after an own meld laid in an earlier turn",
+        ),
         apply=lambda rules, value: replace(rules, layoff_after_own_meld=value),
     ),
 )
