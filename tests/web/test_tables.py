@@ -126,8 +126,10 @@ def test_add_no_player_is_refused(client):
 
 def test_table_page_lists_matches_newest_first_with_winners(client):
     url = new_table(client)
-    first = new_match(client, url, "remi", ["Budi", "Siti"], target="custom", custom_target=10)
-    save_round(client, first, ["Budi", "Siti"], {"Siti": "KH"}, ending="out", player="Budi")
+    # Siti's hand counts 10 x 4 + 9 + 2 = 51: past the target 50 (the least RULES.md allows).
+    first = new_match(client, url, "remi", ["Budi", "Siti"], target="custom", custom_target=50)
+    siti = {"Siti": "KH QH JH 10H 9H 2C"}
+    save_round(client, first, ["Budi", "Siti"], siti, ending="out", player="Budi")
     second = new_match(client, url, "gin", ["Siti", "Andi"])
     page = text(client.get(url))
     assert page.index(second) < page.index(first)
