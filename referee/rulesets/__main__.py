@@ -1,0 +1,8 @@
+"""``python -m referee.rulesets markdown``: the README's table of house rules, from the data."""
+
+import sys
+
+from referee.rulesets.options import main
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
