@@ -9,8 +9,11 @@ their numbers from ``Ruleset.options_in_force``.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
+from functools import lru_cache
 from typing import Any
+
+import sqlalchemy as sa
 
 from flask_babel import gettext
 from flask_babel import lazy_gettext as _l
@@ -18,6 +21,8 @@ from flask_babel import lazy_gettext as _l
 from referee.errors import RefereeError
 from referee.rulesets import RULESETS, Ruleset
 from referee.rulesets.options import Option, OptionType, show_value
+from referee.web.extensions import db
+from referee.web.models import CardTable, Match
 
 # Words for the choices the rulesets declare (any other choice is shown as it is written).
 CHOICE_WORDS = {
@@ -81,3 +86,60 @@ def numbers(rules: Ruleset, options: Mapping[str, Any] | None = None) -> dict[st
         return rules.options_in_force(dict(options or {}))
     except RefereeError:
         return rules.options_in_force({})
+
+
+# -- history: which matches were played by which house rules ------------------------------
+
+STANDARD = "standard"  # the statistics' filter value for matches played by the standard rules
+
+
+@lru_cache(maxsize=1024)
+def _variant_of(rules_id: str, _registered: int, options_json: str) -> str:
+    return variant_key(RULESETS[rules_id], json.loads(options_json))
+
+
+def variant_of(rules_id: str, options: Mapping[str, Any] | None) -> str | None:
+    """A stored match's house rules as one text ("": standard; None: unknown ruleset).
+
+    Many matches share their options: each set is worked out once per ruleset registered."""
+    rules = RULESETS.get(rules_id)
+    if rules is None:
+        return None
+    return _variant_of(rules_id, id(rules), json.dumps(dict(options or {}), sort_keys=True))
+
+
+def matches_played_by(table: CardTable, choice: str | None) -> frozenset[int] | None:
+    """The table's matches played by the standard rules (``choice`` "standard") or by one of
+    its saved sets (its id): the same ruleset and the same house rules, whatever options
+    were written out.  None: no such choice, every match."""
+    if not choice:
+        return None
+    if choice == STANDARD:
+        wanted: tuple[str | None, str | None] = (None, "")
+    else:
+        saved = next((s for s in table.house_rules if str(s.id) == choice), None)
+        if saved is None:
+            return None
+        wanted = (saved.rules, variant_of(saved.rules, saved.options))
+    rows = db.session.execute(
+        sa.select(Match.id, Match.rules, Match.options).where(
+            Match.table_id == table.id, Match.deleted_at.is_(None)
+        )
+    )
+    return frozenset(
+        row.id
+        for row in rows
+        if (wanted[0] is None or row.rules == wanted[0])
+        and variant_of(row.rules, row.options) == wanted[1]
+    )
+
+
+def with_house_rules(match_ids: Iterable[int]) -> frozenset[int]:
+    """Which of these matches were played with house rules (the match list's badge)."""
+    ids = list(match_ids)
+    if not ids:
+        return frozenset()
+    rows = db.session.execute(
+        sa.select(Match.id, Match.rules, Match.options).where(Match.id.in_(ids))
+    )
+    return frozenset(row.id for row in rows if variant_of(row.rules, row.options))

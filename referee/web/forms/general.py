@@ -291,6 +291,10 @@ def setup_options(form: Any, rules: Ruleset) -> dict[str, Any]:
 
 class CheckerForm(Form):
     rules = SelectField(_l("Ruleset"), default="remi")
+    # A match's house rules (its options as JSON, and the ruleset they belong to), when the
+    # checker was opened from the match.
+    options = HiddenField()
+    options_for = HiddenField()
     ace = SelectField(_l("Aces"), choices=choices(ACE_CHOICES), default="low")
     cards = CardsField(
         _l("Cards"),
@@ -319,6 +323,7 @@ class GinHandForm(Form):
         validators=[DataRequired(_l("Enter the hand."))],
         render_kw={"placeholder": "7S 8S 9S 7H 7D 2C 3C 4C KD QH"},
     )
+    options = HiddenField()  # a match's house rules (JSON), when opened from the match
 
 
 class PlayHintForm(Form):

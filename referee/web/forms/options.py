@@ -18,7 +18,7 @@ from wtforms import BooleanField, SelectField
 from wtforms.validators import NumberRange, Optional
 
 from referee.rulesets import Ruleset
-from referee.rulesets.options import Option, OptionType
+from referee.rulesets.options import Option, OptionType, holds
 from referee.web.forms.fields import choices
 from referee.web.forms.general import NumberField
 from referee.web.houserules import value_words
@@ -122,7 +122,8 @@ def chosen_options(form: Any, rules: Ruleset, goal: bool = False) -> dict[str, A
     """The options chosen on the form that differ from what the rules say without them.
 
     A field left at its default says nothing: with the Oklahoma switch on, a knock limit
-    left at the standard 10 is not a knock limit asked for (which Oklahoma would refuse).
+    left at the standard 10 is not a knock limit asked for (which Oklahoma would refuse);
+    one changed is, and the engine's refusal is shown next to it.
     """
     every = {
         option.name: field_value(option, getattr(form, option.name))
@@ -130,10 +131,13 @@ def chosen_options(form: Any, rules: Ruleset, goal: bool = False) -> dict[str, A
         if getattr(form, option.name, None) is not None
     }
     every = {name: value for name, value in every.items() if value is not None}
+    # A field of an option that needs another one off (Oklahoma's spades rule without
+    # Oklahoma) says nothing: an unticked box is all a form can send for it.
     return {
         name: value
         for name, value in every.items()
         if value != rules.declared(name).default_for(every)
+        and holds(rules.declared(name).requires, every)
     }
 
 
