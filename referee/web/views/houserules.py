@@ -95,12 +95,14 @@ def _form_page(access: Access, rules: Ruleset, found: HouseRules | None) -> Any:
         if options is not None and _name_free(access, form, found):
             location = url_for("tables.show") + "#house-rules"
             if found is None:
-                found = HouseRules(table=access.table, rules=rules.id)
+                found = HouseRules(
+                    table=access.table, rules=rules.id, name=form.name.data, options=options
+                )
                 db.session.add(found)
                 writes.keep_receipt(form.once.data, location)
             else:
                 found.version = found.version + 1
-            found.name, found.options = form.name.data, options
+                found.name, found.options = form.name.data, options
             # The same name given on another phone at the same instant: the unique constraint
             # refuses it, and the app answers that IntegrityError with a 409.
             db.session.commit()
