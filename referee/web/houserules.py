@@ -14,7 +14,6 @@ from functools import lru_cache
 from typing import Any
 
 import sqlalchemy as sa
-
 from flask_babel import gettext
 from flask_babel import lazy_gettext as _l
 

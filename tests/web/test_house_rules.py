@@ -79,7 +79,11 @@ def test_a_match_keeps_the_options_that_differ_from_the_standard_rules(english):
         english, table, "gin", TWO, target=100, gin_bonus=20, undercut_bonus=10, knock_limit=10
     )
     # knock_limit 10 is the standard rules' value: not written out.
-    assert export(english, match)["options"] == {"target": 100, "gin_bonus": 20, "undercut_bonus": 10}
+    assert export(english, match)["options"] == {
+        "target": 100,
+        "gin_bonus": 20,
+        "undercut_bonus": 10,
+    }
 
 
 def test_a_refused_combination_shows_the_engines_words_and_saves_nothing(app, english):
@@ -108,7 +112,9 @@ def test_a_preset_fills_the_form_in_one_tap_and_saves_nothing(app, english):
     response = english.submit(table + "new/gin", data | {"preset": "oklahoma"})
     assert response.status_code == 200
     page = response.text
-    assert re.search(r'<input[^>]*checked[^>]*name="oklahoma"|<input[^>]*name="oklahoma"[^>]*checked', page)
+    assert re.search(
+        r'<input[^>]*checked[^>]*name="oklahoma"|<input[^>]*name="oklahoma"[^>]*checked', page
+    )
     # Oklahoma's target is 150 (RULES.md): gin offers 50 and 100, so it is the other target.
     assert re.search(r'name="custom_target"[^>]*value="150"', page)
     assert re.search(r'<option selected value="Siti">|<option[^>]*value="Siti"[^>]*selected', page)
@@ -152,13 +158,22 @@ def test_a_ruleset_registered_later_works_in_the_api_and_the_checker(client):
         key = api_table(client)
         made = client.post(
             f"/api/v1/t/{key}/matches",
-            json={"rules": "toy", "players": TWO, "first_dealer": "Budi", "options": {"target": 30}},
+            json={
+                "rules": "toy",
+                "players": TWO,
+                "first_dealer": "Budi",
+                "options": {"target": 30},
+            },
         )
         assert made.status_code == 201, made.json
         assert '<option value="toy">' in client.get("/check").text
-        checked = client.post("/api/v1/tools/meld", json={"rules": "toy", "cards": ["7S", "8S", "9S"]})
+        checked = client.post(
+            "/api/v1/tools/meld", json={"rules": "toy", "cards": ["7S", "8S", "9S"]}
+        )
         assert checked.status_code == 200 and checked.json["legal"] is True
-    assert client.post("/api/v1/tools/meld", json={"rules": "toy", "cards": ["7S"]}).status_code == 400
+    assert (
+        client.post("/api/v1/tools/meld", json={"rules": "toy", "cards": ["7S"]}).status_code == 400
+    )
 
 
 # -- 2. Oklahoma rounds ---------------------------------------------------------------------------
@@ -168,7 +183,14 @@ def oklahoma_match(client) -> str:
     table = new_table(client, "Budi, Siti")
     # A browser sends the spades rule's box ticked, as the form shows it (its default).
     return new_match(
-        client, table, "gin", TWO, target="custom", custom_target=150, oklahoma="y", spades_double="y"
+        client,
+        table,
+        "gin",
+        TWO,
+        target="custom",
+        custom_target=150,
+        oklahoma="y",
+        spades_double="y",
     )
 
 
@@ -201,7 +223,12 @@ def test_oklahoma_rounds_through_the_api(client):
     key = api_table(client)
     made = client.post(
         f"/api/v1/t/{key}/matches",
-        json={"rules": "gin", "players": TWO, "first_dealer": "Budi", "options": {"oklahoma": True}},
+        json={
+            "rules": "gin",
+            "players": TWO,
+            "first_dealer": "Budi",
+            "options": {"oklahoma": True},
+        },
     ).json
     path, etag = f"/api/v1/t/{key}/m/{made['id']}", made["etag"]
     hands = {"Budi": KNOCKER.split(), "Siti": DEFENDER.split()}
@@ -228,7 +255,9 @@ def test_a_new_round_input_is_asked_by_the_live_end_form_from_its_declaration(en
     """A toy ruleset that declares one more per-round input: the live round asks it."""
     cutting = replace(TOY, id="cutting", name="Cutting Rummy", round_inputs=(CUT,))
     with registered_ruleset(cutting):
-        match = new_match(english, new_table(english, "Ana, Ben"), "cutting", ["Ana", "Ben"], dealer="Ana")
+        match = new_match(
+            english, new_table(english, "Ana, Ben"), "cutting", ["Ana", "Ben"], dealer="Ana"
+        )
         turn = {"player": "Ben", "melds": "7S 8S 9S", "discard": "QD", "action": "save"}
         assert english.submit(match + "live/turn", turn).status_code == 302
         ending = english.get(match + "live/end").text
@@ -302,7 +331,10 @@ def test_the_rules_pages_take_their_numbers_from_the_data(client, monkeypatch, r
     article = page.split('<article class="rules">')[1].split("</article>")[0]
     article = re.sub(r'<p class="lead">.*?</p>', "", article, flags=re.S)
     for name, value in moved.items():
-        if name in ("hands", "big_gin_bonus", "box_bonus", "game_bonus") and rules_id != "manipulation":
+        if (
+            name in ("hands", "big_gin_bonus", "box_bonus", "game_bonus")
+            and rules_id != "manipulation"
+        ):
             continue  # said only when they are not 0 / given: checked below for gin
         assert re.search(rf"\b{value}\b", article), (name, value)
     for number in STANDARD_ONLY.get(rules_id, []):
@@ -330,12 +362,22 @@ def test_a_table_keeps_its_house_rules_and_starts_a_match_from_them(app, english
     assert 'name="target"' in form and 'name="gin_bonus"' in form
     saved = english.submit(
         table + "house-rules/new/gin",
-        {"name": "Oma", "target": "100", "gin_bonus": "20", "undercut_bonus": "10", "knock_limit": "10"},
+        {
+            "name": "Oma",
+            "target": "100",
+            "gin_bonus": "20",
+            "undercut_bonus": "10",
+            "knock_limit": "10",
+        },
     )
     assert saved.status_code == 302, errors(saved)
     with app.app_context():
         kept = db.session.query(HouseRules).one()
-        assert (kept.name, kept.rules, kept.options) == ("Oma", "gin", {"gin_bonus": 20, "undercut_bonus": 10})
+        assert (kept.name, kept.rules, kept.options) == (
+            "Oma",
+            "gin",
+            {"gin_bonus": 20, "undercut_bonus": 10},
+        )
         set_id = kept.id
     listed = text(english.get(table))
     assert "Oma" in listed and "Gin pays 20; An undercut pays 10" in listed
@@ -346,15 +388,27 @@ def test_a_table_keeps_its_house_rules_and_starts_a_match_from_them(app, english
     setup = english.get(f"{table}new/gin?house_rules={set_id}").text
     assert re.search(r'name="gin_bonus"[^>]*value="20"', setup)
     match = new_match(english, table, "gin", TWO, target=100, gin_bonus=20, undercut_bonus=10)
-    assert export(english, match)["options"] == {"target": 100, "gin_bonus": 20, "undercut_bonus": 10}
+    assert export(english, match)["options"] == {
+        "target": 100,
+        "gin_bonus": 20,
+        "undercut_bonus": 10,
+    }
     # Rematch keeps the options.
     rematch = english.submit(match + "rematch", {})
     assert rematch.status_code == 302
-    assert export(english, rematch.headers["Location"])["options"] == export(english, match)["options"]
+    assert (
+        export(english, rematch.headers["Location"])["options"] == export(english, match)["options"]
+    )
 
 
 def make_set(client, table, **fields) -> int:
-    data = {"name": "Oma", "target": "100", "knock_limit": "10", "gin_bonus": "25", "undercut_bonus": "25"}
+    data = {
+        "name": "Oma",
+        "target": "100",
+        "knock_limit": "10",
+        "gin_bonus": "25",
+        "undercut_bonus": "25",
+    }
     response = client.submit(table + "house-rules/new/gin", data | fields)
     assert response.status_code == 302, errors(response)
     found = re.search(r"house-rules/(\d+)\"", client.get(table).text)
@@ -366,7 +420,14 @@ def test_a_refused_set_shows_the_engines_words_and_saves_nothing(app, english):
     table = new_table(english, "Budi, Siti")
     response = english.submit(
         table + "house-rules/new/gin",
-        {"name": "Oma", "target": "100", "oklahoma": "y", "knock_limit": "7", "gin_bonus": "25", "undercut_bonus": "25"},
+        {
+            "name": "Oma",
+            "target": "100",
+            "oklahoma": "y",
+            "knock_limit": "7",
+            "gin_bonus": "25",
+            "undercut_bonus": "25",
+        },
     )
     assert response.status_code == 400
     assert any("cannot be used with" in message for message in errors(response))
@@ -380,7 +441,13 @@ def test_a_stale_edit_or_delete_is_a_conflict_that_keeps_the_entry(app, english)
     url = f"{table}house-rules/{set_id}"
     page = english.get(url).text
     version = re.search(r'name="version"[^>]*value="(\d+)"', page)[1]
-    base = {"name": "Oma", "target": "100", "knock_limit": "10", "undercut_bonus": "25", "version": version}
+    base = {
+        "name": "Oma",
+        "target": "100",
+        "knock_limit": "10",
+        "undercut_bonus": "25",
+        "version": version,
+    }
     first = english.submit(url, base | {"gin_bonus": "15"})
     assert first.status_code == 302, errors(first)
     stale = english.submit(url, base | {"gin_bonus": "30"})
@@ -423,7 +490,13 @@ def test_the_checker_takes_the_match_house_rules(english):
     options = re.search(r'name="options"[^>]*value="([^"]*)"', opened.text)
     checked = english.submit(
         "/check",
-        {"rules": "rummy", "options": json.loads(json.dumps(options[1].replace("&#34;", '"'))), "options_for": "rummy", "ace": "low", "cards": "QS KS AS"},
+        {
+            "rules": "rummy",
+            "options": json.loads(json.dumps(options[1].replace("&#34;", '"'))),
+            "options_for": "rummy",
+            "ace": "low",
+            "cards": "QS KS AS",
+        },
     )
     assert "Legal" in text(checked)
 
@@ -436,11 +509,20 @@ def test_the_match_list_badge_and_the_statistics_by_house_rules(english):
     set_id = make_set(english, table, gin_bonus="20")
     hands = {"Budi": KNOCKER, "Siti": DEFENDER}
     standard = new_match(english, table, "gin", TWO, target=100)
-    assert save_round(english, standard, TWO, hands, ending="knock", player="Budi").status_code == 302
+    assert (
+        save_round(english, standard, TWO, hands, ending="knock", player="Budi").status_code == 302
+    )
     house = new_match(english, table, "gin", TWO, target=100, gin_bonus=20)
-    assert save_round(english, house, TWO, {"Budi": DEFENDER, "Siti": KNOCKER}, ending="knock", player="Siti").status_code == 302
+    assert (
+        save_round(
+            english, house, TWO, {"Budi": DEFENDER, "Siti": KNOCKER}, ending="knock", player="Siti"
+        ).status_code
+        == 302
+    )
     listing = english.get(table).text
-    badges = re.findall(r'href="[^"]*/m/(\d+)/"[^<]*</a>\s*(<span class="badge house-rules">)?', listing)
+    badges = re.findall(
+        r'href="[^"]*/m/(\d+)/"[^<]*</a>\s*(<span class="badge house-rules">)?', listing
+    )
     marked = {match_id: bool(badge) for match_id, badge in badges}
     assert marked[house.rstrip("/").rsplit("/", 1)[1]] is True
     assert marked[standard.rstrip("/").rsplit("/", 1)[1]] is False
@@ -451,7 +533,10 @@ def test_the_match_list_badge_and_the_statistics_by_house_rules(english):
         found = {}
         for name in TWO:
             row = re.search(rf'<tr data-player="{name}">(.*?)</tr>', page, re.S)
-            cells = [re.sub(r"<[^>]+>", "", cell).strip() for cell in re.findall(r"<td>(.*?)</td>", row[1])]
+            cells = [
+                re.sub(r"<[^>]+>", "", cell).strip()
+                for cell in re.findall(r"<td>(.*?)</td>", row[1])
+            ]
             found[name] = int(cells[4])
         return found
 

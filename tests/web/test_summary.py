@@ -58,7 +58,7 @@ def test_a_new_match_has_a_summary_before_any_round(client, app, table):
 
 
 def test_saving_correcting_voiding_restoring_and_deleting_rounds(client, app, table):
-    match = new_match(client, table, "remi", TWO, target="custom", custom_target=30)
+    match = new_match(client, table, "remi", TWO, target="custom", custom_target=50)
     # Round 1: Budi out, Siti holds KH (10).
     save_round(client, match, TWO, {"Siti": "KH"}, ending="out", player="Budi")
     found, seats = stored(app, match)
@@ -74,15 +74,15 @@ def test_saving_correcting_voiding_restoring_and_deleting_rounds(client, app, ta
     )
     assert response.status_code == 302, errors(response)
     assert stored(app, match)[1]["Budi"]["total"] == 20
-    # Round 2: Budi out again with Siti's QS JS (20): 40 >= 30, Budi wins.
-    save_round(client, match, TWO, {"Siti": "QS JS"}, ending="out", player="Budi")
+    # Round 2: Budi out again with Siti's QS JS KS (30): 50 >= 50, Budi wins.
+    save_round(client, match, TWO, {"Siti": "QS JS KS"}, ending="out", player="Budi")
     found, seats = stored(app, match)
     assert found["state"] == "finished" and seats["Budi"]["won"] and not seats["Siti"]["won"]
-    # Round 1 voided: Budi has 20, the match goes on with one round played.
+    # Round 1 voided: Budi has 30, the match goes on with one round played.
     assert client.submit(match + "rounds/1/void").status_code == 302
     found, seats = stored(app, match)
     assert (found["state"], found["rounds"], found["rounds_played"]) == ("playing", 2, 1)
-    assert seats["Budi"]["total"] == 20 and seats["Budi"]["best_round_number"] == 2
+    assert seats["Budi"]["total"] == 30 and seats["Budi"]["best_round_number"] == 2
     # Restored: finished again.
     assert client.submit(match + "rounds/1/restore").status_code == 302
     assert stored(app, match)[0]["state"] == "finished"

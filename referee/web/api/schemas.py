@@ -27,9 +27,7 @@ def known_ruleset(rules_id: str) -> None:
 def RulesetId(**meta: Any) -> fields.String:  # noqa: N802 - a field type
     options, meta = _split(meta)
     meta.setdefault("description", "a ruleset's id: remi, rummy, remi-indonesia, gin ...")
-    return fields.String(
-        validate=[validate.Length(1, 40), known_ruleset], metadata=meta, **options
-    )
+    return fields.String(validate=[validate.Length(1, 40), known_ruleset], metadata=meta, **options)
 
 
 FIELD_OPTIONS = ("required", "load_default", "allow_none")

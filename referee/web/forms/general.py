@@ -14,7 +14,6 @@ from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
 from flask_wtf.file import FileField
 from wtforms import (
-    BooleanField,
     HiddenField,
     IntegerField,
     RadioField,

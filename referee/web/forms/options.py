@@ -37,11 +37,7 @@ def declared_options(rules: Ruleset) -> list[Option]:
 def asked_options(rules: Ruleset, goal: bool = False) -> list[Option]:
     """The options a form asks for: besides the match goal (a match setup asks it in its
     own fieldset), or every one (``goal``: a saved set of house rules)."""
-    return [
-        option
-        for option in declared_options(rules)
-        if goal or option.name not in GOAL_OPTIONS
-    ]
+    return [option for option in declared_options(rules) if goal or option.name not in GOAL_OPTIONS]
 
 
 def choice_value(value: Any) -> str:
@@ -98,7 +94,8 @@ def add_option_fields(form_class: Any, rules: Ruleset, goal: bool = False) -> No
 
 def option_fields(form: Any, rules: Ruleset, goal: bool = False) -> tuple[list[Any], list[Any]]:
     """The form's option fields: the usual ones, then the rest ("More house rules")."""
-    usual, more = [], []
+    usual: list[Any] = []
+    more: list[Any] = []
     for option in asked_options(rules, goal):
         field = getattr(form, option.name, None)
         if field is not None:
@@ -141,9 +138,7 @@ def chosen_options(form: Any, rules: Ruleset, goal: bool = False) -> dict[str, A
     }
 
 
-def fill_options(
-    form: Any, rules: Ruleset, options: Mapping[str, Any], goal: bool = False
-) -> None:
+def fill_options(form: Any, rules: Ruleset, options: Mapping[str, Any], goal: bool = False) -> None:
     """Show ``options`` on the form (a preset, a saved set, a match set up again)."""
     for option in asked_options(rules, goal):
         field = getattr(form, option.name, None)
