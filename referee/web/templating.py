@@ -18,7 +18,7 @@ from markupsafe import Markup
 
 from referee.rulesets import RULESETS
 from referee.scoring import Ending
-from referee.web import audit, cardview, charts, i18n, labels, links, scoresheet
+from referee.web import audit, cardview, charts, houserules, i18n, labels, links, scoresheet
 from referee.web.forms import LanguageForm
 from referee.web.forms.fields import numbered
 from referee.web.names import short_names
@@ -49,6 +49,7 @@ def install(app: Flask) -> None:
         table_events=audit.table_history,
         short_names=short_names,
         draft_for=draft_for,
+        house_rules=houserules.house_rules,
     )
 
     @app.context_processor

@@ -26,6 +26,7 @@ def register(app: Flask) -> None:
     from referee.web.views import (
         history,
         housekeeping,
+        houserules,
         live,
         main,
         matches,
@@ -47,6 +48,7 @@ def register(app: Flask) -> None:
         housekeeping,
         history,
         seating,
+        houserules,
     ):
         app.register_blueprint(module.bp)
     summary.install()

@@ -16,7 +16,17 @@ import click
 from flask import Response, abort, flash, redirect, render_template, request, url_for
 from flask_babel import gettext
 
-from referee.web import charts, exports, history, matchlog, ratings, scoresheet, summary, writes
+from referee.web import (
+    charts,
+    exports,
+    history,
+    houserules,
+    matchlog,
+    ratings,
+    scoresheet,
+    summary,
+    writes,
+)
 from referee.web.access import EDIT, Access, open_match, remember, table_blueprint, table_page
 from referee.web.extensions import csrf, db
 from referee.web.forms.history import (
@@ -32,7 +42,7 @@ bp = table_blueprint("history", __name__, cli_group="history")
 PREFIX = "/<any(t,v):mode>/<key>"
 # Matches listed on the table's own page (the whole list is a page of its own).
 TABLE_PAGE_MATCHES = 10
-FILTERS = ("player", "rules", "state", "since", "until", "show")
+FILTERS = ("player", "rules", "state", "since", "until", "show", "house_rules")
 # A whole table may be far bigger than one match file.
 TABLE_UPLOAD_MAX = 32 * 1024 * 1024
 
@@ -81,7 +91,8 @@ def matches(access: Access) -> Any:
 def statistics_page(access: Access) -> Any:
     form = PeriodForm(formdata=request.args)
     form.validate()
-    filters = form.filters()
+    played_by = request.args.get("house_rules", "")
+    filters = form.filters(match_ids=houserules.matches_played_by(access.table, played_by))
     rated = ratings.table_ratings(access.table.id, rules=filters.rules, until=filters.until)
     return render_page(
         "tables/stats.html",
@@ -92,6 +103,8 @@ def statistics_page(access: Access) -> Any:
         rating_chart=charts.rating_history,
         uncertain_below=ratings.UNCERTAIN_BELOW,
         args=_filter_args(),
+        played_by=played_by,
+        saved_sets=access.table.house_rules,
     )
 
 
