@@ -102,7 +102,7 @@ def test_the_view_link_sees_the_round_in_play_and_its_version_moves(client):
 def test_more_holds_what_cannot_be_undone_and_play_again_waits_for_the_end(client):
     to_english(client)
     table = new_table(client, "Budi, Siti")
-    match = new_match(client, table, "remi", ["Budi", "Siti"], target="custom", custom_target=10)
+    match = new_match(client, table, "remi", ["Budi", "Siti"], target="custom", custom_target=50)
     page = client.get(match).text
     assert "Rematch" not in page  # no round yet
     more = page.split('<details class="more">')[1].split("</details>")[0]
@@ -114,8 +114,9 @@ def test_more_holds_what_cannot_be_undone_and_play_again_waits_for_the_end(clien
     assert confirm.status_code == 200 and "Delete this match?" in confirm.text
     assert client.get(table).text.count(match.split("/t/")[1].split("/", 1)[1]) >= 1
 
-    # Siti goes out with Budi holding KH 2C: Siti 12, past the target of 10: finished.
-    data = {"ending": "out", "player": "Siti", "hand_0": "KH 2C", "action": "save"}
+    # Siti goes out with Budi holding KH QH JH 10H 9H 2C: 10 x 4 + 9 + 2 = 51, past the
+    # target of 50 (remi's least, RULES.md House rules): finished.
+    data = {"ending": "out", "player": "Siti", "hand_0": "KH QH JH 10H 9H 2C", "action": "save"}
     assert client.submit(match + "rounds/new", data).status_code == 302
     finished = client.get(match).text
     assert "Rematch" in finished.replace(
