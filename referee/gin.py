@@ -84,7 +84,7 @@ leaving the defender the most deadwood is used.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from operator import itemgetter
 from typing import Any, NamedTuple, TypeAlias
 
@@ -123,6 +123,21 @@ SPREAD_TOO_HIGH = define_message(
     "gin.spread_too_high_limit",
     "{who} cannot knock with that spread: it leaves {deadwood} deadwood ({cards}), "
     "and a knock needs {limit} or less",
+)
+GIN_ONLY = define_message(
+    "gin.gin_only",
+    "{who} cannot knock: with an ace upcard only gin ends the round, and the least "
+    "deadwood of that hand is {deadwood} ({cards})",
+)
+BIG_GIN_NOT_MELDED = define_message(
+    "gin.big_gin_not_melded",
+    "{who} holds 11 cards, which is only a knock as big gin, every card melded; "
+    "{deadwood} deadwood is left ({cards})",
+)
+WHY_BIG_GIN = define_message(
+    "gin.why_big_gin",
+    "big gin: {knocker} melded all 11 cards, so nothing is laid off; {knocker} scores "
+    "{defender}'s deadwood {deadwood} + {bonus} + {big_bonus} = {points}",
 )
 MELD_NOT_IN_HAND = define_message(
     "gin.meld_not_in_hand", "{card} in meld {number} is not in {whose}"
@@ -491,6 +506,7 @@ class Adjudication:
     why: Reason
     names: tuple[str | Reason, str | Reason]
     knocker_melds_given: bool = False
+    big_gin: bool = False  # the knocker melded all 11 cards
 
     @property
     def explanation(self) -> str:
@@ -713,11 +729,14 @@ _new_arrangement = tuple.__new__
 # The public calls
 
 
-def best_arrangement(cards: CardsIn, rules: Ruleset | None = None) -> Arrangement:
+def best_arrangement(
+    cards: CardsIn, rules: Ruleset | None = None, knock_limit: int | None = None
+) -> Arrangement:
     """The arrangement of 10 cards leaving the least deadwood; for 11, the best discard too.
 
-    ``can_knock`` compares the deadwood with the knock limit of ``rules`` (gin's 10 when
-    not given).  Card objects in a list or tuple are read as they are; cards may also be
+    ``can_knock`` compares the deadwood with ``knock_limit``, or else the knock limit of
+    ``rules`` (gin's 10 when not given; an Oklahoma round's: see :func:`adjudicate_knock`);
+    a limit of 0 means gin only.  Card objects in a list or tuple are read as they are; cards may also be
     given as a string or a list of codes.
 
     >>> a = best_arrangement('7S 8S 9S 7H 7D KC 2C 3H 4D 5C')
@@ -760,7 +779,10 @@ def best_arrangement(cards: CardsIn, rules: Ruleset | None = None) -> Arrangemen
             keyed += _set_melds(sets)
         melds = tuple(map(_second, sorted(keyed)))
     deadwood = in_a[0] + in_b[0] + in_c[0] + in_d[0]
-    limit = _GIN_LIMIT if rules is None else _knock_limit(rules)
+    if knock_limit is not None:
+        limit = knock_limit
+    else:
+        limit = _GIN_LIMIT if rules is None else _knock_limit(rules)
     if not eleven:
         return _new_arrangement(
             Arrangement,
@@ -887,6 +909,7 @@ def adjudicate_knock(
     *,
     names: tuple[str, str] | None = None,
     rules: Ruleset | None = None,
+    knock_limit: int | None = None,
 ) -> Adjudication:
     """Settle a knock: arrangements, the defender's best melds and lay-offs, the score.
 
@@ -896,7 +919,10 @@ def adjudicate_knock(
     least-deadwood arrangement is used, and among equal ones the one that leaves the
     defender the most deadwood.  ``names`` (knocker, defender) only changes the wording of
     reasons, which otherwise say "the knocker" and "the defender".  The knock limit and
-    the bonuses are those of ``rules`` (``gin`` when not given).
+    the bonuses are those of ``rules`` (``gin`` when not given, or with house rules:
+    ``find_ruleset('gin', options)``, for an Oklahoma round ``.for_round({'upcard': card})``);
+    ``knock_limit`` overrides the limit (0: gin only).  A knocker's hand of 11 cards is
+    big gin, refused unless every card is melded.
 
     >>> result = adjudicate_knock('7C 8C 9C 2S 2H 2D 5H 6H 7H AS',
     ...                           '6C 10C 4D 10S JS QS KS 9H 9D 9S')
@@ -904,13 +930,18 @@ def adjudicate_knock(
     ('knock', 'knocker', 3)
     """
     rules = rules or RULES
+    if knock_limit is not None:
+        rules = replace(rules, knock_limit=knock_limit)
     limit = _knock_limit(rules)
     knocker_name, defender_name = names or (Reason.of(THE_KNOCKER), Reason.of(THE_DEFENDER))
     k_whose, d_whose = _possessive(knocker_name), _possessive(defender_name)
     k_hand, k_mask = _hand(knocker, k_whose)
     d_hand, d_mask = _hand(defender, d_whose)
-    if len(k_hand) != 10:
+    big_gin = len(k_hand) == 11 and rules.big_gin_allowed
+    if len(k_hand) != 10 and not big_gin:
         raise RuleError(KNOCK_HAND_SIZE, who=knocker_name, count=len(k_hand))
+    # 11 cards knock without a discard: big gin, every card melded
+    needed = 0 if big_gin else limit
     if len(d_hand) != 10:
         raise RuleError(KNOCK_HAND_SIZE, who=defender_name, count=len(d_hand))
     common = k_mask & d_mask
@@ -922,18 +953,14 @@ def adjudicate_knock(
         spread = _read_melds(knocker_melds, k_hand, k_whose, rules)
         dead = k_mask & ~mask_of(c for meld in spread for c in meld)
         deadwood = _value(dead)
-        if deadwood > limit:
-            raise RuleError(
-                SPREAD_TOO_HIGH, who=knocker_name, deadwood=deadwood, cards=_text(dead), limit=limit
-            )
+        if deadwood > needed:
+            raise _knock_refused(SPREAD_TOO_HIGH, knocker_name, deadwood, dead, limit, big_gin)
         spreads = [spread]
     else:
         deadwood, removals = _optimise(k_mask, k_mask, 0, False, every_spread=True)
-        if deadwood > limit:
+        if deadwood > needed:
             melds, dead = _melds_of(k_mask, removals[0])
-            raise RuleError(
-                KNOCK_TOO_HIGH, who=knocker_name, deadwood=deadwood, cards=_text(dead), limit=limit
-            )
+            raise _knock_refused(KNOCK_TOO_HIGH, knocker_name, deadwood, dead, limit, big_gin)
         spreads = [_melds_of(k_mask, x)[0] for x in removals]
     gin = deadwood == 0
 
@@ -946,7 +973,7 @@ def adjudicate_knock(
     _, spread, defence = best
 
     k_dead = k_mask & ~mask_of(c for meld in spread for c in meld)
-    k_arrangement = _arrangement(k_hand, spread, k_dead, limit)
+    k_arrangement = _arrangement(k_hand, spread, k_dead, limit)._replace(big_gin=big_gin)
     alone = deadwood_of_mask(d_mask)
     d_arrangement = Arrangement(
         cards=d_hand,
@@ -957,7 +984,8 @@ def adjudicate_knock(
         can_knock=defence.deadwood <= limit,
     )
     k_dw, d_dw = deadwood, defence.deadwood
-    outcome, winner, points, why = settle(k_dw, d_dw, (knocker_name, defender_name), rules)
+    named = (knocker_name, defender_name)
+    outcome, winner, points, why = settle(k_dw, d_dw, named, rules, big_gin=big_gin)
     return Adjudication(
         knocker=k_arrangement,
         defender=d_arrangement,
@@ -970,8 +998,21 @@ def adjudicate_knock(
         points=points,
         why=why,
         knocker_melds_given=knocker_melds is not None,
-        names=(knocker_name, defender_name),
+        names=named,
+        big_gin=big_gin,
     )
+
+
+def _knock_refused(
+    key: str, who: str | Reason, deadwood: int, dead: int, limit: int, big_gin: bool
+) -> RuleError:
+    """Why a knock is refused: too much deadwood for the limit, an ace upcard's gin only, or
+    11 cards not all melded."""
+    if big_gin:
+        key = BIG_GIN_NOT_MELDED
+    elif limit == 0:
+        key = GIN_ONLY
+    return RuleError(key, who=who, deadwood=deadwood, cards=_text(dead), limit=limit)
 
 
 def settle(
@@ -979,9 +1020,12 @@ def settle(
     defender_deadwood: int,
     names: tuple[str | Reason, str | Reason],
     rules: Ruleset | None = None,
+    *,
+    big_gin: bool = False,
 ) -> tuple[Outcome, str, int, Reason]:
     """A knock scored from the two deadwoods (the defender's after lay-offs): the outcome,
-    ``"knocker"`` or ``"defender"``, the points and why.  A knocker's 0 is gin.
+    ``"knocker"`` or ``"defender"``, the points and why.  A knocker's 0 is gin; ``big_gin``
+    (all 11 cards melded) adds the big gin bonus to the gin bonus.
 
     >>> outcome, winner, points, why = settle(7, 22, ('Budi', 'Siti'))
     >>> outcome.value, winner, points
@@ -990,7 +1034,19 @@ def settle(
     bonuses = (rules or RULES).bonuses
     knocker_name, defender_name = names
     k_dw, d_dw = knocker_deadwood, defender_deadwood
-    if k_dw == 0:
+    if k_dw == 0 and big_gin:
+        outcome, winner = Outcome.GIN, "knocker"
+        points = d_dw + bonuses.gin + bonuses.big_gin
+        why = Reason.of(
+            WHY_BIG_GIN,
+            knocker=knocker_name,
+            defender=defender_name,
+            deadwood=d_dw,
+            bonus=bonuses.gin,
+            big_bonus=bonuses.big_gin,
+            points=points,
+        )
+    elif k_dw == 0:
         outcome, winner, points = Outcome.GIN, "knocker", d_dw + bonuses.gin
         why = Reason.of(
             WHY_GIN,

@@ -402,6 +402,7 @@ def score_round(
 
 
 def _score_round(header: MatchHeader, record: RoundRecord, dealer: str, number: int) -> RoundResult:
+    header = replace(header, rules=header.rules.for_round(record.inputs))
     rules, players = header.rules, header.players
     state = final_state(header, record, dealer, number)
     facts, live = state.ending, state.live

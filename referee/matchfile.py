@@ -30,7 +30,7 @@ strings, only the keys that carry information), so that
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -153,6 +153,13 @@ NOT_SEATED = define_message(
     "file.not_seated",
     '"{name}" is not at the table in round {number}; the players then are {players}',
 )
+INPUT_MISSING = define_message(
+    "file.input_missing", 'give "{field}" for this round ({label}): {explanation}'
+)
+INPUT_NOT_ASKED = define_message(
+    "file.input_not_asked",
+    '"{field}" is not recorded in this match: {rules} asks for it only with other house rules',
+)
 MUST_BE_PLAYER_MELDS = define_message(
     "file.must_be_player_melds",
     '"{field}" must be an object giving each player\'s melds, like {{"Siti": [["7S", "8S", "9S"]]}}',
@@ -263,6 +270,10 @@ class RoundRecord:
     ``hands`` holds the hands entered as cards; ``points`` those entered as what they
     count (an integer in the file's ``hands``: see docs/points.md), never the same player
     in both.  Both are in seating order.
+
+    ``inputs`` holds the answers to the ruleset's per-round questions
+    (:attr:`~referee.rulesets.Ruleset.round_inputs`, gin's Oklahoma ``upcard``), read by
+    their type (a card is a :class:`~referee.cards.Card`).
     """
 
     turns: tuple[Turn, ...] | None = None
@@ -275,6 +286,7 @@ class RoundRecord:
     melds: Mapping[str, tuple[tuple[Card, ...], ...]] | None = None
     closer: str | None = None
     closing_card: Card | None = None
+    inputs: Mapping[str, Any] = field(default_factory=dict)
 
     @property
     def is_void(self) -> bool:
@@ -484,6 +496,7 @@ def _read_round(raw: Any, header: MatchHeader, number: int | None) -> RoundRecor
     if end is not None and end not in ENDS:
         raise MatchFileError(UNKNOWN_END, value=_show(end))
     hands, points = _optional(raw, "hands", lambda value: _hands(value, players)) or (None, None)
+    inputs = _round_inputs(raw, header.rules, end)
     return RoundRecord(
         turns=turns,
         hands=hands,
@@ -495,7 +508,34 @@ def _read_round(raw: Any, header: MatchHeader, number: int | None) -> RoundRecor
         melds=_optional(raw, "melds", lambda value: _player_melds(value, players)),
         closer=_optional(raw, "closer", lambda value: _player(value, players, "closer")),
         closing_card=_optional(raw, "closing_card", lambda value: _card(value, "closing_card")),
+        inputs=inputs,
     )
+
+
+# How a round input of each type is read from and written to the match file.
+def _round_inputs(raw: Mapping[str, Any], rules: Ruleset, end: str | None) -> dict[str, Any]:
+    """The round's answers to the ruleset's per-round questions: each asked one read by its
+    type, required unless the round ends one of the ways it is optional for; a question the
+    match's options do not ask is an error."""
+    asked = {question.name for question in rules.round_inputs if question.asked(rules.settings)}
+    inputs: dict[str, Any] = {}
+    for question in rules.round_inputs:
+        value = raw.get(question.name)
+        if question.name not in asked:
+            if value is not None:
+                raise MatchFileError(INPUT_NOT_ASKED, field=question.name, rules=rules.name)
+            continue
+        if value is None:
+            if end not in question.optional_for:
+                raise MatchFileError(
+                    INPUT_MISSING,
+                    field=question.name,
+                    label=question.label,
+                    explanation=question.explanation,
+                )
+            continue
+        inputs[question.name] = INPUT_TYPES[question.type][0](value, question.name)
+    return inputs
 
 
 def _read_turn(raw: Any, header: MatchHeader) -> Turn:
@@ -544,6 +584,13 @@ def _card(value: Any, key: str) -> Card:
     if not isinstance(value, str):
         raise MatchFileError(MUST_BE_CARD, field=key)
     return parse_card(value)
+
+
+# How a round input of each type (RoundInput.type) is read from the match file and written
+# back: a new type is one entry here, a new input of a known type a change in its ruleset only.
+INPUT_TYPES: dict[str, tuple[Callable[[Any, str], Any], Callable[[Any], Any]]] = {
+    "card": (_card, format_card),
+}
 
 
 def _cards(value: Any, key: str) -> tuple[Card, ...]:
@@ -647,13 +694,19 @@ def dump_turn(turn: Turn) -> dict[str, Any]:
     return out
 
 
-def dump_round(record: RoundRecord, players: Sequence[str] = ()) -> dict[str, Any]:
+def dump_round(
+    record: RoundRecord, players: Sequence[str] = (), rules: Ruleset | None = None
+) -> dict[str, Any]:
     """A round in canonical form: only the keys that say something.
 
     A hand entered as points is written as that integer; ``players`` (the seating) orders
-    ``hands`` when some are cards and some points (cards first otherwise).
+    ``hands`` when some are cards and some points (cards first otherwise).  The round's
+    inputs are written by the types ``rules`` declares for them (as they are without it).
     """
     out: dict[str, Any] = {}
+    types = {question.name: question.type for question in (rules.round_inputs if rules else ())}
+    for name, value in record.inputs.items():
+        out[name] = INPUT_TYPES[types[name]][1](value) if name in types else value
     if record.end is not None:
         out["end"] = record.end
     for key in ("out", "knock", "closer"):
@@ -699,7 +752,9 @@ def dump_seating_change(change: SeatingChange) -> dict[str, Any]:
 def dump_match(match: Match) -> dict[str, Any]:
     """The canonical ``referee-match/1`` document of a match (ready for ``json.dumps``)."""
     players = match.header.players
-    return dump_header(match.header) | {"rounds": [dump_round(r, players) for r in match.rounds]}
+    rules = match.header.rules
+    rounds = [dump_round(r, players, rules) for r in match.rounds]
+    return dump_header(match.header) | {"rounds": rounds}
 
 
 __all__ = [

@@ -95,6 +95,11 @@ NO_SUCH_MELD = define_message(
 NO_MELD_YET = define_message(
     "round.no_meld_yet", "there is no meld {number}: no meld is on the table yet"
 )
+LAYOFF_BEFORE_OWN_MELD = define_message(
+    "round.layoff_before_own_meld",
+    "{player} may not lay off yet: with this house rule a player lays off only after laying "
+    "a meld of their own in an earlier turn of the round",
+)
 LAYOFF_FAILED = define_message("round.layoff_failed", "meld {number}: {reason}")
 TOO_MANY_PUT_DOWN = define_message(
     "round.too_many_put_down",
@@ -326,6 +331,8 @@ class RoundInProgress:
             TableMeld(number, player, index, meld)
             for number, meld in enumerate(new_melds, len(self.table) + 1)
         ]
+        if turn.layoffs and rules.layoff_after_own_meld and not self.melds_laid[player]:
+            raise RuleError(LAYOFF_BEFORE_OWN_MELD, player=player)
         for layoff in turn.layoffs:
             if layoff.onto > len(table):
                 if not table:

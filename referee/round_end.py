@@ -107,6 +107,10 @@ KNOCK_DEADWOOD_TOO_HIGH = define_message(
     "round.knock_deadwood_too_high",
     "{player} cannot knock with {value} deadwood: a knock in {rules} needs {limit} or less",
 )
+KNOCK_GIN_ONLY = define_message(
+    "round.knock_gin_only",
+    "{player} cannot knock with {value} deadwood: with an ace upcard only gin ends the round",
+)
 CLOSING_CARD_MISSING = define_message(
     "round.closing_card_missing", 'the round was closed: give the "closing_card" {player} discarded'
 )
@@ -278,6 +282,8 @@ def _verify_knock(
     value = points[player] if player in points else rules.hand_value(hands[player])
     if value > rules.knock_limit:
         counted = KNOCK_DEADWOOD_TOO_HIGH if rules.points_are_deadwood else KNOCK_TOO_HIGH
+        if rules.points_are_deadwood and rules.knock_limit == 0:
+            counted = KNOCK_GIN_ONLY
         raise RuleError(
             counted, player=player, value=value, rules=rules.name, limit=rules.knock_limit
         )
@@ -503,6 +509,9 @@ def _verify_hand_sizes(
     hands never grow, and exactly what the turns leave when the round was entered turn by turn."""
     if rules.final_hand_size is not None:
         for p, cards in hands.items():
+            big_gin = rules.big_gin_allowed and ending is Ending.KNOCK and p == player
+            if big_gin and len(cards) == rules.final_hand_size + 1:
+                continue  # all melded, or the adjudication refuses it
             if len(cards) != rules.final_hand_size:
                 raise RuleError(
                     HAND_SIZE_FIXED,

@@ -463,8 +463,11 @@ def test_gin_knock_above_ten_refused() -> None:
 
 
 def test_gin_hands_must_be_ten_distinct_cards() -> None:
-    with pytest.raises(RuleError, match="the knocker must hold 10 cards .* not 11"):
+    # RULES.md Decision: 11 cards at the knock are big gin, every card melded, or nothing.
+    with pytest.raises(RuleError, match="the knocker holds 11 cards, which is only a knock as big"):
         gin.adjudicate_knock(KNOCKER + " KD", "6C 10C 4D 10S JS QS KS 9H 9D 9S")
+    with pytest.raises(RuleError, match="the knocker must hold 10 cards .* not 12"):
+        gin.adjudicate_knock(KNOCKER + " KD QD", "6C 10C 4D 10S JS QS KS 9H 9D 9S")
     with pytest.raises(RuleError, match="the defender must hold 10 cards .* not 9"):
         gin.adjudicate_knock(KNOCKER, "6C 10C 4D 10S JS QS KS 9H 9D")
     with pytest.raises(RuleError, match="7C is in both hands"):

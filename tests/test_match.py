@@ -542,11 +542,12 @@ def test_rummy_hands_option_ends_after_n_counted_rounds_with_a_shared_win() -> N
 
 def test_rummy_hands_option_wins_over_target() -> None:
     # RULES.md Decision: with both "hands" and "target", "hands" decides.
-    # 20 points pass a target of 10, but with hands=2 the match goes on.
-    rounds = [{"out": "Budi", "hands": {"Siti": ["KS"], "Andi": ["QS"]}}]
-    state = replay(match("rummy", rounds, target=10, hands=2))
+    # Siti KS QS JS 10S = 40, Andi QD JD = 20: 60 points pass a target of 50, but with
+    # hands=2 the match goes on.
+    rounds = [{"out": "Budi", "hands": {"Siti": ["KS", "QS", "JS", "10S"], "Andi": ["QD", "JD"]}}]
+    state = replay(match("rummy", rounds, target=50, hands=2))
     assert not state.finished and state.next_dealer == "Siti"
-    # and after 1 round of hands=1 it is over, 20 points far from a target of 500
+    # and after 1 round of hands=1 it is over, 60 points far from a target of 500
     state = replay(match("rummy", rounds, target=500, hands=1))
     assert state.finished and state.winners == ("Budi",)
 
@@ -809,20 +810,29 @@ def test_remi_indonesia_totals_may_go_negative_and_lowest_deals_ties_clockwise()
     assert state.rounds[1].dealer == "P2" and state.next_dealer == "P3"
 
 
-# Target 30.  Both: 30 + 15 melded, minus 5 in hand = 40: tied at the top.
+# Target 100 (the least RULES.md allows).  Budi melds J-Q-K twice (30 + 30), 5-6-7 (15) and
+# three aces (45): 120; Siti J-Q-K twice (60) and four number runs (4 x 15 = 60): 120.  Both
+# minus 5 in hand = 115: tied at the top, past the target.
 INDONESIA_TIE: dict[str, Any] = {
     "end": "stock",
     "melds": {
-        "Budi": [["JC", "QC", "KC"], ["5H", "6H", "7H"]],
-        "Siti": [["JH", "QH", "KH"], ["5S", "6S", "7S"]],
+        "Budi": [["JC", "QC", "KC"], ["JD", "QD", "KD"], ["5H", "6H", "7H"], ["AS", "AH", "AD"]],
+        "Siti": [
+            ["JH", "QH", "KH"],
+            ["JS", "QS", "KS"],
+            ["5S", "6S", "7S"],
+            ["8C", "9C", "10C"],
+            ["2H", "3H", "4H"],
+            ["8D", "9D", "10D"],
+        ],
     },
     "hands": {"Budi": ["2D"], "Siti": ["2S"]},
 }
 
 
 def test_remi_indonesia_tie_at_the_top_plays_on_until_it_breaks() -> None:
-    tie = INDONESIA_TIE  # 40 each at target 30: play on
-    state = replay(match("remi-indonesia", [tie], players=["Budi", "Siti"], target=30))
+    tie = INDONESIA_TIE  # 115 each at target 100: play on
+    state = replay(match("remi-indonesia", [tie], players=["Budi", "Siti"], target=100))
     assert not state.finished and state.winners == ()
     assert state.next_dealer == "Siti"  # tied lowest: first clockwise after Budi
     close = {
@@ -831,10 +841,10 @@ def test_remi_indonesia_tie_at_the_top_plays_on_until_it_breaks() -> None:
         "closing_card": "9D",
         "hands": {"Budi": ["3D"]},
     }
-    state = replay(match("remi-indonesia", [tie, close], players=["Budi", "Siti"], target=30))
-    # Siti 15 + 50 = 65 more: 105; Budi -5: 35.
+    state = replay(match("remi-indonesia", [tie, close], players=["Budi", "Siti"], target=100))
+    # Siti 15 + 50 = 65 more: 180; Budi -5: 110.
     assert (
-        state.finished and state.winners == ("Siti",) and state.totals == {"Budi": 35, "Siti": 105}
+        state.finished and state.winners == ("Siti",) and state.totals == {"Budi": 110, "Siti": 180}
     )
 
 
@@ -842,30 +852,29 @@ def test_remi_indonesia_ends_once_the_tie_breaks_even_below_the_target() -> None
     # RULES.md Decision: once the target has been reached, the match ends as soon as one
     # total is highest alone, even if the tie-break rounds took it below the target.
     tie = INDONESIA_TIE
-    # Round 1: 40 each (see above), the target 30 is reached with a tie: play on.
-    # Round 2, stock, nothing melded: Budi QD 2C = 10 + 5 = 15, Siti QS 2H = 15:
-    # 25 each, both below 30 and still tied: play on.
-    still_tied = {"end": "stock", "hands": {"Budi": ["QD", "2C"], "Siti": ["QS", "2H"]}}
-    state = replay(match("remi-indonesia", [tie, still_tied], players=["Budi", "Siti"], target=30))
-    assert state.totals == {"Budi": 25, "Siti": 25} and not state.finished
-    # Round 3, stock: Budi 3C = 5 -> 20, Siti KD JD = 20 -> 5: Budi is highest alone.
+    # Round 1: 115 each (see above), the target 100 is reached with a tie: play on.
+    # Round 2, stock, nothing melded: Budi QD KD JD = 30, Siti QS KS JS = 30:
+    # 85 each, both below 100 and still tied: play on.
+    still_tied = {"end": "stock", "hands": {"Budi": ["QD", "KD", "JD"], "Siti": ["QS", "KS", "JS"]}}
+    players = ["Budi", "Siti"]
+    state = replay(match("remi-indonesia", [tie, still_tied], players=players, target=100))
+    assert state.totals == {"Budi": 85, "Siti": 85} and not state.finished
+    # Round 3, stock: Budi 3C = 5 -> 80, Siti KD JD = 20 -> 65: Budi is highest alone.
     breaks = {"end": "stock", "hands": {"Budi": ["3C"], "Siti": ["KD", "JD"]}}
-    state = replay(
-        match("remi-indonesia", [tie, still_tied, breaks], players=["Budi", "Siti"], target=30)
-    )
-    assert state.totals == {"Budi": 20, "Siti": 5}
+    state = replay(match("remi-indonesia", [tie, still_tied, breaks], players=players, target=100))
+    assert state.totals == {"Budi": 80, "Siti": 65}
     assert state.finished and state.winners == ("Budi",) and state.next_dealer is None
 
 
 def test_remi_indonesia_below_the_target_never_reached_goes_on() -> None:
-    # Budi 20 alone at the top, but 20 < 30 and nobody ever reached 30: not over.
+    # Budi 20 alone at the top, but 20 < 100 and nobody ever reached 100: not over.
     round_ = {
         "end": "stock",
         "melds": {"Budi": [["5H", "6H", "7H"], ["2C", "3C", "4C"]]},
         "hands": {"Budi": ["2D", "3D"], "Siti": ["KD", "JD"]},
     }
     # Budi 30 - 10 = 20, Siti -20.
-    state = replay(match("remi-indonesia", [round_], players=["Budi", "Siti"], target=30))
+    state = replay(match("remi-indonesia", [round_], players=["Budi", "Siti"], target=100))
     assert state.totals == {"Budi": 20, "Siti": -20} and not state.finished
 
 
@@ -1034,16 +1043,17 @@ def test_manipulation_match_end_bonuses_go_to_totals_only() -> None:
 
 
 def test_manipulation_tie_at_the_end_is_shared() -> None:
-    # Stock: Budi 3, Siti 3, Andi 13: each of Budi, Siti scores 10 and reaches target 10;
-    # both +100: 110 each.
+    # Stock: Budi 3, Siti 3, Andi K Q J 10 9 4 = 53: each of Budi, Siti scores 53 - 3 +
+    # 3 - 3 = 50 and reaches target 50 (the least RULES.md allows); both +100: 150 each.
+    andi = ["KH", "QH", "JH", "10H", "9H", "4H"]
     state = replay(
         match(
             "manipulation",
-            [{"end": "stock", "hands": {"Budi": ["3C"], "Siti": ["3D"], "Andi": ["KH", "3H"]}}],
-            target=10,
+            [{"end": "stock", "hands": {"Budi": ["3C"], "Siti": ["3D"], "Andi": andi}}],
+            target=50,
         )
     )
-    assert state.totals == {"Budi": 110, "Siti": 110, "Andi": 0}
+    assert state.totals == {"Budi": 150, "Siti": 150, "Andi": 0}
     assert state.winners == ("Budi", "Siti")
 
 

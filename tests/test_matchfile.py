@@ -123,8 +123,10 @@ def test_unknown_first_dealer_is_refused() -> None:
 
 def test_unknown_option_and_bad_option_values() -> None:
     assert 'has no option "ace"' in error_of(document(options={"ace": "high-low"})).message
-    assert "positive whole number" in error_of(document(options={"target": "lots"})).message
-    assert "positive whole number" in error_of(document(options={"target": True})).message
+    # RULES.md House rules: remi's target is a whole number from 50 to 10000.
+    wanted = "Target (target) is a whole number from 50 to 10000"
+    assert wanted in error_of(document(options={"target": "lots"})).message
+    assert wanted in error_of(document(options={"target": True})).message
 
 
 def test_unknown_player_in_a_round_names_round_and_turn() -> None:

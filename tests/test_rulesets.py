@@ -38,7 +38,7 @@ def test_the_five_rulesets_of_rules_md_in_its_order() -> None:
 
 def test_each_ruleset_module_of_the_package_is_registered() -> None:
     for info in pkgutil.iter_modules(referee.rulesets.__path__):
-        if info.name == "base":
+        if info.name in ("base", "options"):  # the shared machinery
             continue
         module = importlib.import_module(f"referee.rulesets.{info.name}")
         assert RULESETS[module.RULESET.id] is module.RULESET
@@ -147,11 +147,11 @@ def test_gin_is_for_exactly_two() -> None:
 def test_options_only_where_the_ruleset_has_them() -> None:
     with pytest.raises(RuleError, match='remi has no option "hands"'):
         find_ruleset("remi", {"hands": 3})
-    with pytest.raises(RuleError, match="must be"):
+    with pytest.raises(RuleError, match='one of low, high-low, not "high"'):
         find_ruleset("rummy", {"ace": "high"})
     with pytest.raises(RuleError, match="true or false"):
         find_ruleset("rummy", {"must_discard": "yes"})
-    with pytest.raises(RuleError, match="positive whole number"):
+    with pytest.raises(RuleError, match=r"\(hands\) goes from 1 to 100, not 0"):
         find_ruleset("rummy", {"hands": 0})
 
 

@@ -356,13 +356,14 @@ def test_a_player_who_left_is_named_as_such() -> None:
 
 
 def test_no_change_after_the_match_is_over() -> None:
-    # Target 10: Siti's 20 in round 1 ends the match; a change before round 2 is refused.
+    # Target 50: Siti's 10 + 10 + 10 + 10 + 10 + 1 = 51 in round 1 ends the match; a
+    # change before round 2 is refused.
     doc = remi(
         ["Budi", "Siti", "Andi"],
         [{"before_round": 2, "players": ["Budi", "Siti"]}],
-        [{"out": "Siti", "hands": {"Budi": ["10H", "QS"], "Andi": ["AC"]}}],
+        [{"out": "Siti", "hands": {"Budi": ["10H", "QS", "KS", "JS", "KH"], "Andi": ["AC"]}}],
     )
-    doc["options"] = {"target": 10}
+    doc["options"] = {"target": 50}
     error = refusal(doc)
     assert error.message == "the match was already over after round 1 (Siti won)"
     assert error.round == 2

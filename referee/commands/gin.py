@@ -6,12 +6,19 @@
     referee gin "7S 8S 9S 7H 7D 2C 3C 4C 5C 6C KD" --json
     referee gin --knock "7C 8C 9C 2S 2H 2D 5H 6H 7H AS" --defender "6C 10C 4D ..."
     referee gin --knock "..." --defender "..." --melds "7C 8C 9C | 2S 2H 2D | 5H 6H 7H"
+    referee gin --upcard 4H --knock "..." --defender "..."      # Oklahoma: knock at 4
+    referee gin --knock-limit 7 --option gin_bonus=20 --knock "..." --defender "..."
+
+The house rules (RULES.md) apply as in a match: ``--option`` takes any gin option,
+``--knock-limit N`` is the option ``knock_limit``, and ``--upcard`` plays Oklahoma with that
+upcard (its value is the knock limit, an ace: gin only; a spade doubles the score).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from referee.errors import RefereeError
@@ -20,6 +27,7 @@ from referee.notation import format_cards
 
 if TYPE_CHECKING:
     from referee.gin import Adjudication, Arrangement
+    from referee.rulesets import Ruleset
 
 NO_CARDS = define_message(
     "gin.cli_no_cards",
@@ -51,29 +59,62 @@ def add_parser(subparsers: Any) -> None:
         metavar="MELDS",
         help='the melds the knocker spread, separated by "|" (default: the best spread)',
     )
+    parser.add_argument(
+        "--knock-limit", type=int, metavar="N", help="knock at N or less (default 10)"
+    )
+    parser.add_argument(
+        "--upcard",
+        metavar="CARD",
+        help="Oklahoma: the round's upcard, whose value is the knock limit (an ace: gin only)",
+    )
+    parser.add_argument(
+        "--option",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="a gin house rule, e.g. gin_bonus=20 or undercut_bonus=10 (repeatable)",
+    )
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.set_defaults(run=run)
+
+
+def house_rules(args: argparse.Namespace) -> Ruleset:
+    """The gin ruleset with the command line's house rules, for the round of ``--upcard``."""
+    from referee.commands.check import read_option
+    from referee.notation import parse_card
+    from referee.rulesets import find_ruleset
+
+    options = dict(read_option(text) for text in args.option)
+    if args.knock_limit is not None:
+        options["knock_limit"] = args.knock_limit
+    if args.upcard is None:
+        return find_ruleset("gin", options)
+    options.setdefault("oklahoma", True)
+    return find_ruleset("gin", options).for_round({"upcard": parse_card(args.upcard)})
 
 
 def run(args: argparse.Namespace) -> int:
     from referee import gin
 
+    rules = house_rules(args)
     if args.knock is None:
         if args.defender is not None or args.melds is not None:
             raise RefereeError(DEFENDER_NEEDS_KNOCK)
         if not args.cards:
             raise RefereeError(NO_CARDS)
-        arrangement = gin.best_arrangement(" ".join(args.cards))
+        arrangement = gin.best_arrangement(" ".join(args.cards), rules)
         if args.json:
             print(json.dumps(arrangement.to_json()))
         else:
-            print("\n".join(arrangement_lines(arrangement)))
+            print("\n".join(arrangement_lines(arrangement, rules.knock_limit or 0)))
         return 0
     if args.cards:
         raise RefereeError(CARDS_AND_KNOCK)
     if args.defender is None:
         raise RefereeError(KNOCK_NEEDS_DEFENDER)
-    result = gin.adjudicate_knock(args.knock, args.defender, args.melds)
+    result = gin.adjudicate_knock(args.knock, args.defender, args.melds, rules=rules)
+    if rules.round_multiplier != 1:  # Oklahoma's spade upcard: the whole score doubles
+        result = replace(result, points=result.points * rules.round_multiplier)
     if args.json:
         print(json.dumps(result.to_json()))
     else:
@@ -89,7 +130,7 @@ def _cards(cards: Any) -> str:
     return format_cards(cards) or "none"
 
 
-def arrangement_lines(arrangement: Arrangement) -> list[str]:
+def arrangement_lines(arrangement: Arrangement, limit: int = 10) -> list[str]:
     lines = [f"Hand: {format_cards(arrangement.cards)}"]
     if len(arrangement.cards) == 11:
         if arrangement.big_gin:
@@ -105,9 +146,11 @@ def arrangement_lines(arrangement: Arrangement) -> list[str]:
     elif arrangement.is_gin:
         lines.append("Gin: every card is melded")
     elif arrangement.can_knock:
-        lines.append(f"May knock: yes ({arrangement.deadwood} is 10 or less)")
+        lines.append(f"May knock: yes ({arrangement.deadwood} is {limit} or less)")
+    elif limit == 0:
+        lines.append("May knock: no (with an ace upcard only gin ends the round)")
     else:
-        lines.append(f"May knock: no ({arrangement.deadwood} is more than 10)")
+        lines.append(f"May knock: no ({arrangement.deadwood} is more than {limit})")
     return lines
 
 

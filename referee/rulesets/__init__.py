@@ -52,7 +52,7 @@ UNKNOWN_RULESET = define_message(
     "rules.unknown", '"{rules}" is not a ruleset; choose one of {known}'
 )
 
-_SHARED_MODULES = {"base"}
+_SHARED_MODULES = {"base", "options"}
 
 
 def _discover() -> dict[str, Ruleset]:

@@ -30,19 +30,49 @@ from typing import Any
 
 from referee.cards import Card
 from referee.errors import RuleError
-from referee.messages import define_message, define_text
+from referee.messages import Reason, define_message, define_text
+from referee.rulesets.options import (
+    STANDARD,
+    Option,
+    OptionType,
+    Preset,
+    RoundInput,
+    holds,
+    same_value,
+    show_value,
+    target_option,
+)
 from referee.scoring import Ending, Outcome, RoundEnding, RoundScore, winner_takes_hands
 
 UNKNOWN_OPTION = define_message(
     "rules.unknown_option", '{rules} has no option "{option}"; its options are {known}'
 )
-BAD_WHOLE_NUMBER = define_message(
-    "rules.bad_whole_number", 'option {option} must be a positive whole number, not "{value}"'
+OPTION_NOT_NUMBER = define_message(
+    "rules.option_not_number",
+    "the house rule {label} ({option}) is a whole number from {minimum} to {maximum}, "
+    'not "{value}"',
 )
-BAD_ACE = define_message("rules.bad_ace", 'option ace must be "low" or "high-low", not "{value}"')
-BAD_SWITCH = define_message(
-    "rules.bad_switch", 'option {option} must be true or false, not "{value}"'
+OPTION_OUT_OF_RANGE = define_message(
+    "rules.option_out_of_range",
+    "the house rule {label} ({option}) goes from {minimum} to {maximum}, not {value}",
 )
+OPTION_NOT_SWITCH = define_message(
+    "rules.option_not_switch",
+    'the house rule {label} ({option}) is true or false, not "{value}"',
+)
+OPTION_NOT_A_CHOICE = define_message(
+    "rules.option_not_a_choice",
+    'the house rule {label} ({option}) is one of {choices}, not "{value}"',
+)
+OPTION_NOT_APPLICABLE = define_message(
+    "rules.option_not_applicable",
+    "the house rule {label} ({option}) only applies with {condition}; leave it out",
+)
+OPTION_EXCLUDED = define_message(
+    "rules.option_excluded",
+    "the house rule {label} ({option}) cannot be used with {condition}",
+)
+OPTION_SETTING = define_message("rules.option_setting", "{label} ({option}: {value})")
 PLAYER_COUNT = define_message(
     "rules.player_count", "{rules} is played by {low} to {high} players, not {count}"
 )
@@ -125,6 +155,12 @@ class MatchEnd:
 ScoreHook = Callable[["Ruleset", RoundEnding], RoundScore]
 DealerHook = Callable[["Ruleset", MatchProgress], str]
 MatchEndHook = Callable[["Ruleset", MatchProgress], MatchEnd]
+RoundRulesHook = Callable[["Ruleset", Mapping[str, Any]], "Ruleset"]
+
+
+def same_every_round(rules: Ruleset, inputs: Mapping[str, Any]) -> Ruleset:
+    """Every round is played by the match's rules."""
+    return rules
 
 
 def seat_after(players: tuple[str, ...], player: str, seats: int = 1) -> str:
@@ -170,6 +206,10 @@ class Bonuses:
     gin: int = 0  # a gin (25)
     reaching_target: int = 0  # at the match end, each player at the target (manipulation 100)
     round_won: int = 0  # at the match end, every other player per round won (manipulation 25)
+    big_gin: int = 0  # added to the gin bonus when all 11 cards are melded (gin)
+    box: int = 0  # at the match end, every player per round won (gin's box bonus)
+    game: int = 0  # at the match end, the winner (gin's game bonus)
+    shutout: bool = False  # at the match end, the winner's total doubles if the other won none
 
 
 @dataclass(frozen=True)
@@ -238,7 +278,8 @@ class FinalTable:
     knocked; ``hands`` every player's cards left (card codes) or what the hand counts (an
     integer: docs/points.md; gin's deadwood after lay-offs); ``melds`` every player's
     melds in the order laid (``remi-indonesia``); ``knocker_melds`` the knocker's spread
-    as made (``gin``, optional).
+    as made (``gin``, optional); ``inputs`` the answers to the round's inputs by name, as
+    the match file writes them (``{"upcard": "5S"}``; see :meth:`Ruleset.round_inputs_for`).
     """
 
     ending: str
@@ -248,6 +289,7 @@ class FinalTable:
     closing_card: str | None = None
     melds: Mapping[str, Sequence[Sequence[str]]] = field(default_factory=dict)
     knocker_melds: Sequence[Sequence[str]] = ()
+    inputs: Mapping[str, str] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -299,6 +341,7 @@ class RoundForm:
             raise ValueError(f"the ending {choice.key!r} names a player")
         else:
             entry = {choice.names: answers.player}
+        entry.update({name: value for name, value in answers.inputs.items() if value})
         if not choice.hands:
             return entry
         out = answers.player if choice.ending is Ending.OUT else None
@@ -321,9 +364,10 @@ class RoundForm:
         }
         return entry
 
-    def answers(self, entry: Mapping[str, Any]) -> FinalTable | None:
+    def answers(self, entry: Mapping[str, Any], inputs: Iterable[str] = ()) -> FinalTable | None:
         """The answers a stored final-table round object gives; ``None`` for a round entered
-        turn by turn, or one this form does not offer."""
+        turn by turn, or one this form does not offer.  ``inputs`` names the round inputs to
+        read back (those of :meth:`Ruleset.round_inputs_for`)."""
         if "turns" in entry:
             return None
         choice = next((c for c in self.endings if c.names is not None and entry.get(c.names)), None)
@@ -344,6 +388,7 @@ class RoundForm:
             entry.get("closing_card"),
             {} if not self.player_melds else {name: list(m) for name, m in melds.items()},
             melds.get(player, ()) if self.knocker_melds and player else (),
+            {name: entry[name] for name in inputs if entry.get(name) is not None},
         )
 
 
@@ -400,7 +445,16 @@ class Ruleset:
     target_presets: tuple[int, ...] = ()  # targets a match setup offers besides the default
     hands: int | None = None
     must_discard: bool = False
-    options: tuple[str, ...] = ("target",)
+    # The house rules (see :mod:`referee.rulesets.options`); none given: the target alone.
+    option_table: tuple[Option, ...] = ()
+    presets: tuple[Preset, ...] = ()  # the first is the standard rules, {}
+    round_inputs: tuple[RoundInput, ...] = ()
+    # The options in force once :meth:`with_options` applied them (empty on the plain
+    # ruleset: its data are the standard rules).
+    settings: Mapping[str, Any] = field(default_factory=dict, compare=False)
+    layoff_after_own_meld: bool = False  # lay off only after an own meld in an earlier turn
+    round_multiplier: int = 1  # every score of the round counts this many times (Oklahoma)
+    big_gin_allowed: bool = False  # a knocker may hold one card more, all melded (gin)
     turn_style: TurnStyle = TurnStyle.MELDS
     hand_never_grows: bool = False  # each turn draws one card and discards one
     run_first: bool = False  # a set only after the player's first run of the round
@@ -427,6 +481,15 @@ class Ruleset:
     score_round: ScoreHook = field(default=winner_takes_hands, compare=False, repr=False)
     next_dealer: DealerHook = field(default=dealer_moves_clockwise, compare=False, repr=False)
     match_end: MatchEndHook = field(default=first_to_target, compare=False, repr=False)
+    # The ruleset for one round, given the round's inputs (gin's Oklahoma upcard).
+    round_rules: RoundRulesHook = field(default=same_every_round, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        if not self.option_table and self.target is not None:
+            table = (target_option(self.id, self.target, 1, 100000),)
+            object.__setattr__(self, "option_table", table)
+        if not self.presets:
+            object.__setattr__(self, "presets", (STANDARD,))
 
     @property
     def endings(self) -> frozenset[Ending]:
@@ -544,24 +607,137 @@ class Ruleset:
                 count=count,
             )
 
+    # -- house rules ------------------------------------------------------------------------
+
+    @property
+    def options(self) -> tuple[str, ...]:
+        """The names of the options this ruleset takes, in declaration order."""
+        return tuple(declared.name for declared in self.option_table)
+
+    def declared(self, name: str) -> Option:
+        """The declaration of option ``name`` (:class:`RuleError` if there is none)."""
+        for declared in self.option_table:
+            if declared.name == name:
+                return declared
+        raise RuleError(
+            UNKNOWN_OPTION, rules=self.id, option=name, known=", ".join(self.options) or "none"
+        )
+
+    def check_options(self, options: Mapping[str, Any] | None) -> dict[str, Any]:
+        """A validated copy of a match's options, or :class:`RuleError` saying what is wrong:
+        an unknown option, a value of the wrong type, out of range or not one of the choices,
+        an option that does not apply to the other options, or a refused combination.
+
+        >>> from referee.rulesets import find_ruleset
+        >>> find_ruleset('gin').check_options({'oklahoma': True, 'knock_limit': 7})
+        Traceback (most recent call last):
+        ...
+        referee.errors.RuleError: the house rule Knock limit (knock_limit) cannot be used with Oklahoma (oklahoma: true)
+        """
+        checked: dict[str, Any] = {}
+        for name, value in (options or {}).items():
+            declared = self.declared(name)
+            if not declared.accepts(value):
+                raise _refusal(declared, value)
+            checked[name] = value
+        everything = self._with_defaults(checked)
+        for name in checked:
+            declared = self.declared(name)
+            if not holds(declared.requires, everything):
+                raise RuleError(
+                    OPTION_NOT_APPLICABLE,
+                    label=_label(declared),
+                    option=name,
+                    condition=self._settings(declared.requires),
+                )
+            if declared.excludes and holds(declared.excludes, everything):
+                raise RuleError(
+                    OPTION_EXCLUDED,
+                    label=_label(declared),
+                    option=name,
+                    condition=self._settings(declared.excludes),
+                )
+        return checked
+
+    def _with_defaults(self, options: Mapping[str, Any]) -> dict[str, Any]:
+        """Every option's value, given or default (dependent defaults applied), whether it
+        applies or not."""
+        values = {
+            declared.name: options.get(declared.name, declared.default)
+            for declared in self.option_table
+        }
+        for declared in self.option_table:
+            if declared.default_when and declared.name not in options:
+                values[declared.name] = declared.default_for(values)
+        return values
+
+    def _settings(self, condition: Mapping[str, Any]) -> list[Reason]:
+        settings = []
+        for name, value in condition.items():
+            declared = self.declared(name)
+            settings.append(
+                Reason.of(
+                    OPTION_SETTING, label=_label(declared), option=name, value=show_value(value)
+                )
+            )
+        return settings
+
+    def options_in_force(self, options: Mapping[str, Any] | None = None) -> dict[str, Any]:
+        """Every option that applies, with its value: given, or its default (dependent
+        defaults applied).  ``options`` are checked first (:meth:`check_options`).
+
+        >>> from referee.rulesets import find_ruleset
+        >>> find_ruleset('gin').options_in_force({'oklahoma': True})['target']
+        150
+        """
+        values = self._with_defaults(self.check_options(options))
+        return {
+            declared.name: values[declared.name]
+            for declared in self.option_table
+            if declared.applies(values)
+        }
+
+    def house_rules(
+        self, options: Mapping[str, Any] | None = None
+    ) -> tuple[tuple[Option, Any], ...]:
+        """The options whose value differs from the standard rules, in declaration order
+        (an option whose default follows another, as gin's target with Oklahoma, differs
+        only from that default).
+
+        >>> from referee.rulesets import find_ruleset
+        >>> [(o.name, v) for o, v in find_ruleset('gin').house_rules({'gin_bonus': 20})]
+        [('gin_bonus', 20)]
+        """
+        in_force = self.options_in_force(options)
+        return tuple(
+            (declared, in_force[declared.name])
+            for declared in self.option_table
+            if declared.name in in_force
+            and not same_value(in_force[declared.name], declared.default_for(in_force))
+        )
+
+    def round_inputs_for(self, options: Mapping[str, Any] | None = None) -> tuple[RoundInput, ...]:
+        """The per-round inputs a match with these options asks (gin's ``upcard`` with
+        Oklahoma)."""
+        in_force = self.options_in_force(options)
+        return tuple(asked for asked in self.round_inputs if asked.asked(in_force))
+
     def with_options(self, options: Mapping[str, Any] | None) -> Ruleset:
-        """This ruleset with the match file's options applied (missing ones keep defaults).
+        """This ruleset with a match's options checked (:meth:`check_options`) and applied;
+        missing ones take their defaults.
 
         With ``hands`` the match ends after that many rounds, whatever ``target`` says.
         """
-        changes: dict[str, Any] = {}
-        for option, value in (options or {}).items():
-            if option not in self.options:
-                raise RuleError(
-                    UNKNOWN_OPTION, rules=self.id, option=option, known=", ".join(self.options)
-                )
-            changes.update(_read_option(option, value))
-        if changes.get("hands") is not None:
-            changes["target"] = None
-        result = replace(self, **changes)
-        if result.ace_order is AceOrder.LOW_OR_HIGH and result.high_ace_value is not None:
-            result = replace(result, values=(result.high_ace_value, *result.values[1:]))
-        return result
+        in_force = self.options_in_force(options)
+        result = self
+        for declared in self.option_table:
+            if declared.name in in_force:
+                result = declared.apply(result, in_force[declared.name])
+        return replace(result, settings=in_force)
+
+    def for_round(self, inputs: Mapping[str, Any]) -> Ruleset:
+        """The rules of one round, given its inputs (see :attr:`round_inputs`)."""
+        return self.round_rules(self, inputs)
 
     def describe_goal(self) -> str:
         """The match goal in a few English words, for text output."""
@@ -583,17 +759,32 @@ def _sums_of_at_most(values: tuple[int, ...], cards: int) -> frozenset[int]:
     return frozenset(s for s in range(reachable.bit_length()) if reachable >> s & 1)
 
 
-def _read_option(option: str, value: Any) -> dict[str, Any]:
-    if option in ("target", "hands"):
-        if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
-            raise RuleError(BAD_WHOLE_NUMBER, option=option, value=value)
-        return {option: value}
-    if option == "ace":
-        if value not in ("low", "high-low"):
-            raise RuleError(BAD_ACE, value=value)
-        return {"ace_order": AceOrder(value)}
-    if option == "must_discard":
-        if not isinstance(value, bool):
-            raise RuleError(BAD_SWITCH, option=option, value=value)
-        return {"must_discard": value}
-    raise AssertionError(option)
+def _label(declared: Option) -> Reason | str:
+    """An option's label, translated with the message when it was registered."""
+    key = f"{declared.text_key}.label"
+    return Reason.of(key) if declared.text_key else declared.label
+
+
+def _refusal(declared: Option, value: Any) -> RuleError:
+    shown = show_value(value) if not isinstance(value, str) else value
+    label = _label(declared)
+    if declared.type is OptionType.SWITCH:
+        return RuleError(OPTION_NOT_SWITCH, label=label, option=declared.name, value=shown)
+    if declared.type is OptionType.CHOICE:
+        choices = ", ".join(show_value(choice) for choice in declared.choices)
+        return RuleError(
+            OPTION_NOT_A_CHOICE, label=label, option=declared.name, choices=choices, value=shown
+        )
+    key = (
+        OPTION_OUT_OF_RANGE
+        if isinstance(value, int) and not isinstance(value, bool)
+        else (OPTION_NOT_NUMBER)
+    )
+    return RuleError(
+        key,
+        label=label,
+        option=declared.name,
+        minimum=declared.minimum,
+        maximum=declared.maximum,
+        value=shown,
+    )

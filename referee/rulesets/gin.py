@@ -8,17 +8,32 @@ deals the next, a draw keeps the dealer.
 
 from __future__ import annotations
 
-from referee.messages import define_message, define_text
+from collections.abc import Mapping
+from dataclasses import replace
+from typing import Any
+
+from referee.cards import Card, Rank, Suit
+from referee.errors import RuleError
+from referee.messages import Reason, define_message, define_text
 from referee.rulesets.base import (
     DRAW,
     KNOCK,
     VOID,
     Bonuses,
+    MatchEnd,
     MatchProgress,
     RoundForm,
     Ruleset,
     TurnStyle,
     card_values,
+)
+from referee.rulesets.options import (
+    Option,
+    OptionType,
+    RoundInput,
+    option,
+    preset,
+    target_option,
 )
 from referee.scoring import Ending, Outcome, RoundEnding, RoundScore, nobody_scores
 
@@ -33,11 +48,48 @@ NO_ENDING = define_message(
     'the round does not say how it ended: give "knock" with the player, or "end": "draw" or "void"',
 )
 
+SPADES_DOUBLE = define_message(
+    "score.spades_double",
+    "the upcard is a spade: every score of the round counts double, {points}",
+)
+UPCARD_JOKER = define_message(
+    "gin.upcard_joker", "gin is played without jokers: the upcard cannot be {card}"
+)
+
+ACE_UPCARD_LIMIT = 0  # with an ace upcard only gin ends the round
+
+
+def knock_limit_for_upcard(upcard: Card) -> int:
+    """Oklahoma: the knock limit a round's upcard sets (its value; an ace: gin only).
+
+    >>> [knock_limit_for_upcard(Card.parse(c)) for c in ('7H', 'KS', 'AD')]
+    [7, 10, 0]
+    """
+    if upcard.is_joker:
+        raise RuleError(UPCARD_JOKER, card=str(upcard))
+    if upcard.rank is Rank.ACE:
+        return ACE_UPCARD_LIMIT
+    return RULESET.value(upcard)
+
+
+def oklahoma_round(rules: Ruleset, inputs: Mapping[str, Any]) -> Ruleset:
+    """With ``oklahoma``, the round's upcard sets its knock limit and, a spade with
+    ``spades_double``, doubles its scores; a round without an upcard (a draw, a void)
+    keeps the match's rules."""
+    upcard = inputs.get("upcard")
+    if not rules.settings.get("oklahoma") or not isinstance(upcard, Card):
+        return rules
+    doubled = bool(rules.settings.get("spades_double")) and upcard.suit is Suit.SPADES
+    return replace(
+        rules, knock_limit=knock_limit_for_upcard(upcard), round_multiplier=2 if doubled else 1
+    )
+
 
 def score_gin_round(rules: Ruleset, ending: RoundEnding) -> RoundScore:
     """A knock adjudicated by :func:`referee.gin.adjudicate_round`; a draw scores 0.
 
-    The adjudication (arrangements, lay-offs, why) comes with the score.
+    The adjudication (arrangements, lay-offs, why) comes with the score.  An Oklahoma
+    round whose upcard is a spade counts double (``rules.round_multiplier``).
     """
     if ending.ending is Ending.DRAW:
         return nobody_scores(ending, Outcome.DRAW)
@@ -45,19 +97,31 @@ def score_gin_round(rules: Ruleset, ending: RoundEnding) -> RoundScore:
 
     assert ending.ending is Ending.KNOCK and ending.player is not None
     if ending.points:
-        return score_counted_knock(rules, ending)
+        return _multiplied(rules, score_counted_knock(rules, ending))
     result = adjudicate_round(ending.player, ending.hands, ending.knocker_melds, rules=rules)
     knocker, defender = result.names
     scores = {knocker: result.knocker_points, defender: result.defender_points}
     winner = result.winner_name
     assert isinstance(winner, str)
-    return RoundScore(
-        result.outcome,
-        (winner,),
-        {player: scores.get(player, 0) for player in ending.players},
-        undercut=result.outcome is Outcome.UNDERCUT,
-        adjudication=result,
+    return _multiplied(
+        rules,
+        RoundScore(
+            result.outcome,
+            (winner,),
+            {player: scores.get(player, 0) for player in ending.players},
+            undercut=result.outcome is Outcome.UNDERCUT,
+            adjudication=result,
+        ),
     )
+
+
+def _multiplied(rules: Ruleset, score: RoundScore) -> RoundScore:
+    factor = rules.round_multiplier
+    if factor == 1:
+        return score
+    scores = {player: points * factor for player, points in score.scores.items()}
+    note = Reason.of(SPADES_DOUBLE, points=max(scores.values()))
+    return replace(score, scores=scores, notes=(*score.notes, note))
 
 
 def score_counted_knock(rules: Ruleset, ending: RoundEnding) -> RoundScore:
@@ -92,6 +156,195 @@ def loser_deals(rules: Ruleset, progress: MatchProgress) -> str:
     return losers[0]
 
 
+def first_to_target_with_bonuses(rules: Ruleset, progress: MatchProgress) -> MatchEnd:
+    """First to the target wins; then every player adds the box bonus for each round won,
+    the winner the game bonus, and with ``shutout`` the winner's total (bonuses included)
+    doubles when the other player won no round."""
+    assert rules.target is not None
+    players, totals = progress.players, progress.totals
+    reached = [player for player in players if totals[player] >= rules.target]
+    if not reached:
+        return MatchEnd(False)
+    top = max(totals[player] for player in reached)
+    winners = tuple(player for player in reached if totals[player] == top)
+    bonuses = rules.bonuses
+    added = {player: bonuses.box * progress.rounds_won[player] for player in players}
+    for winner in winners:
+        added[winner] += bonuses.game
+    if bonuses.shutout and len(winners) == 1:
+        winner = winners[0]
+        if all(progress.rounds_won[player] == 0 for player in players if player != winner):
+            added[winner] += totals[winner] + added[winner]
+    return MatchEnd(True, winners, added)
+
+
+def _bonus(name: str, bonus: str, default: int, maximum: int, **more: Any) -> Option:
+    return option(
+        "gin",
+        name,
+        OptionType.NUMBER,
+        default,
+        minimum=0,
+        maximum=maximum,
+        apply=lambda rules, value: replace(rules, bonuses=replace(rules.bonuses, **{bonus: value})),
+        **more,
+    )
+
+
+OKLAHOMA = {"oklahoma": True}
+
+OPTIONS = (
+    target_option("gin", 100, 50, 1000, default_when=((OKLAHOMA, 150),)),
+    option(
+        "gin",
+        "oklahoma",
+        OptionType.SWITCH,
+        False,
+        label=define_text("option.gin.oklahoma.label", "Oklahoma"),
+        explanation=define_text(
+            "option.gin.oklahoma.explanation",
+            "Each round records the upcard: its value is the round's knock limit "
+            "(an ace: gin only).",
+        ),
+        summary=define_text(
+            "option.gin.oklahoma.summary",
+            "Oklahoma: the upcard sets the knock limit (an ace: gin only)",
+        ),
+        usual=True,
+    ),
+    option(
+        "gin",
+        "spades_double",
+        OptionType.SWITCH,
+        True,
+        requires=OKLAHOMA,
+        label=define_text("option.gin.spades_double.label", "Spades double"),
+        explanation=define_text(
+            "option.gin.spades_double.explanation",
+            "When the upcard is a spade, every score of that round is doubled.",
+        ),
+        summary=define_text(
+            "option.gin.spades_double.summary", "A spade upcard does not double the round"
+        ),
+    ),
+    option(
+        "gin",
+        "knock_limit",
+        OptionType.NUMBER,
+        10,
+        minimum=1,
+        maximum=10,
+        excludes=OKLAHOMA,
+        label=define_text("option.gin.knock_limit.label", "Knock limit"),
+        explanation=define_text(
+            "option.gin.knock_limit.explanation",
+            "A player whose deadwood is this much or less may knock.",
+        ),
+        summary=define_text("option.gin.knock_limit.summary", "Knock at {value} or less"),
+        usual=True,
+        apply=lambda rules, value: replace(rules, knock_limit=value),
+    ),
+    _bonus(
+        "gin_bonus",
+        "gin",
+        25,
+        100,
+        label=define_text("option.gin.gin_bonus.label", "Gin bonus"),
+        explanation=define_text(
+            "option.gin.gin_bonus.explanation", "Gin scores the defender's deadwood plus this."
+        ),
+        summary=define_text("option.gin.gin_bonus.summary", "Gin pays {value}"),
+        usual=True,
+    ),
+    _bonus(
+        "undercut_bonus",
+        "undercut",
+        25,
+        100,
+        label=define_text("option.gin.undercut_bonus.label", "Undercut bonus"),
+        explanation=define_text(
+            "option.gin.undercut_bonus.explanation", "An undercut scores the difference plus this."
+        ),
+        summary=define_text("option.gin.undercut_bonus.summary", "An undercut pays {value}"),
+        usual=True,
+    ),
+    _bonus(
+        "big_gin_bonus",
+        "big_gin",
+        0,
+        100,
+        label=define_text("option.gin.big_gin_bonus.label", "Big gin bonus"),
+        explanation=define_text(
+            "option.gin.big_gin_bonus.explanation",
+            "Added to the gin bonus when all 11 cards are melded.",
+        ),
+        summary=define_text("option.gin.big_gin_bonus.summary", "Big gin adds {value}"),
+    ),
+    _bonus(
+        "box_bonus",
+        "box",
+        0,
+        100,
+        label=define_text("option.gin.box_bonus.label", "Box bonus"),
+        explanation=define_text(
+            "option.gin.box_bonus.explanation",
+            "At the end of the match, each player adds this for every round they won.",
+        ),
+        summary=define_text(
+            "option.gin.box_bonus.summary", "Each round won adds {value} at the end"
+        ),
+    ),
+    _bonus(
+        "game_bonus",
+        "game",
+        0,
+        500,
+        label=define_text("option.gin.game_bonus.label", "Game bonus"),
+        explanation=define_text(
+            "option.gin.game_bonus.explanation", "At the end of the match, the winner adds this."
+        ),
+        summary=define_text("option.gin.game_bonus.summary", "The winner adds {value} at the end"),
+    ),
+    option(
+        "gin",
+        "shutout",
+        OptionType.SWITCH,
+        False,
+        label=define_text("option.gin.shutout.label", "Shutout"),
+        explanation=define_text(
+            "option.gin.shutout.explanation",
+            "At the end of the match, the winner's total (after bonuses) is doubled "
+            "when the other won no round.",
+        ),
+        summary=define_text("option.gin.shutout.summary", "A shutout doubles the winner's total"),
+        apply=lambda rules, value: replace(rules, bonuses=replace(rules.bonuses, shutout=value)),
+    ),
+)
+
+PRESETS = (
+    preset("gin", "standard", define_text("preset.gin.standard", "Standard rules"), {}),
+    preset("gin", "oklahoma", define_text("preset.gin.oklahoma", "Oklahoma"), OKLAHOMA),
+    preset(
+        "gin",
+        "box_and_game",
+        define_text("preset.gin.box_and_game", "Box and game bonuses"),
+        {"box_bonus": 25, "game_bonus": 100, "shutout": True},
+    ),
+)
+
+UPCARD = RoundInput(
+    "upcard",
+    "card",
+    define_text("input.gin.upcard.label", "Upcard"),
+    define_text(
+        "input.gin.upcard.explanation",
+        "The card turned face up after the deal: its value is this round's knock limit "
+        "(an ace: gin only).",
+    ),
+    required_when=OKLAHOMA,
+)
+
+
 RULESET = Ruleset(
     id="gin",
     name=define_text("ruleset.gin.name", "Gin Rummy"),
@@ -104,6 +357,11 @@ RULESET = Ruleset(
     values=card_values(1, None, 10, 10),
     target=100,
     target_presets=(50,),
+    option_table=OPTIONS,
+    presets=PRESETS,
+    round_inputs=(UPCARD,),
+    round_rules=oklahoma_round,
+    big_gin_allowed=True,
     turn_style=TurnStyle.NONE,
     round_form=RoundForm((KNOCK, DRAW, VOID), knocker_melds=True),
     knock_limit=10,
@@ -115,6 +373,7 @@ RULESET = Ruleset(
     points_unchecked=POINTS_UNCHECKED,
     score_round=score_gin_round,
     next_dealer=loser_deals,
+    match_end=first_to_target_with_bonuses,
     no_ending_message=NO_ENDING,
     menu_order=5,
 )

@@ -7,6 +7,9 @@ hand wins the round; at the end of the match each player at the target adds
 
 from __future__ import annotations
 
+from dataclasses import replace
+from typing import Any
+
 from referee.messages import define_message, define_text
 from referee.rulesets.base import (
     KNOCK,
@@ -22,6 +25,7 @@ from referee.rulesets.base import (
     TurnStyle,
     best_players,
 )
+from referee.rulesets.options import Option, OptionType, option, target_option
 from referee.scoring import lowest_hand_wins
 
 NO_ENDING = define_message(
@@ -58,6 +62,96 @@ def target_with_bonuses(rules: Ruleset, progress: MatchProgress) -> MatchEnd:
     return MatchEnd(True, best_players(final, progress.players), bonuses)
 
 
+def _bonus(name: str, bonus: str, default: int, maximum: int, **texts: Any) -> Option:
+    return option(
+        "manipulation",
+        name,
+        OptionType.NUMBER,
+        default,
+        minimum=0,
+        maximum=maximum,
+        apply=lambda rules, value: replace(rules, bonuses=replace(rules.bonuses, **{bonus: value})),
+        **texts,
+    )
+
+
+OPTIONS = (
+    target_option("manipulation", 150, 50, 10000),
+    option(
+        "manipulation",
+        "knock_limit",
+        OptionType.NUMBER,
+        5,
+        minimum=0,
+        maximum=10,
+        label=define_text("option.manipulation.knock_limit.label", "Knock limit"),
+        explanation=define_text(
+            "option.manipulation.knock_limit.explanation",
+            "A player whose hand is worth this much or less may knock.",
+        ),
+        summary=define_text("option.manipulation.knock_limit.summary", "Knock at {value} or less"),
+        usual=True,
+        apply=lambda rules, value: replace(rules, knock_limit=value),
+    ),
+    _bonus(
+        "undercut_bonus",
+        "undercut",
+        10,
+        100,
+        label=define_text("option.manipulation.undercut_bonus.label", "Undercut bonus"),
+        explanation=define_text(
+            "option.manipulation.undercut_bonus.explanation",
+            "A round winner who did not knock adds this.",
+        ),
+        summary=define_text(
+            "option.manipulation.undercut_bonus.summary", "The undercut bonus is {value}"
+        ),
+    ),
+    _bonus(
+        "empty_hand_bonus",
+        "empty_hand",
+        25,
+        100,
+        label=define_text("option.manipulation.empty_hand_bonus.label", "Empty hand bonus"),
+        explanation=define_text(
+            "option.manipulation.empty_hand_bonus.explanation",
+            "A round winner with an empty hand adds this.",
+        ),
+        summary=define_text(
+            "option.manipulation.empty_hand_bonus.summary", "An empty hand adds {value}"
+        ),
+    ),
+    _bonus(
+        "game_bonus",
+        "reaching_target",
+        100,
+        500,
+        label=define_text("option.manipulation.game_bonus.label", "Target bonus"),
+        explanation=define_text(
+            "option.manipulation.game_bonus.explanation",
+            "At the end of the match, each player who reached the target adds this.",
+        ),
+        summary=define_text(
+            "option.manipulation.game_bonus.summary", "Reaching the target adds {value}"
+        ),
+    ),
+    _bonus(
+        "round_bonus",
+        "round_won",
+        25,
+        100,
+        label=define_text("option.manipulation.round_bonus.label", "Bonus per round won"),
+        explanation=define_text(
+            "option.manipulation.round_bonus.explanation",
+            "At the end of the match, every other player adds this for each round they won.",
+        ),
+        summary=define_text(
+            "option.manipulation.round_bonus.summary", "The others add {value} per round won"
+        ),
+    ),
+)
+
+
 RULESET = Ruleset(
     id="manipulation",
     name=define_text("ruleset.manipulation.name", "Manipulation Rummy"),
@@ -73,6 +167,7 @@ RULESET = Ruleset(
     joker_value=25,
     ace_order=AceOrder.LOW_OR_HIGH,
     target=150,
+    option_table=OPTIONS,
     target_presets=(100, 200),
     turn_style=TurnStyle.TABLE,
     round_form=RoundForm((KNOCK, OUT, STOCK, VOID)),

@@ -7,6 +7,8 @@ next, and a tie at the top after the target plays on.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from referee.messages import define_message, define_text
 from referee.rulesets.base import (
     CLOSED,
@@ -21,6 +23,7 @@ from referee.rulesets.base import (
     best_players,
     card_values,
 )
+from referee.rulesets.options import OptionType, option, target_option
 from referee.scoring import own_melds_minus_hand
 
 NO_ENDING = define_message(
@@ -63,6 +66,31 @@ def highest_total_once_target_reached(rules: Ruleset, progress: MatchProgress) -
     return MatchEnd(True, best) if len(best) == 1 else MatchEnd(False)
 
 
+OPTIONS = (
+    target_option("remi-indonesia", 500, 100, 10000),
+    option(
+        "remi-indonesia",
+        "closing_multiplier",
+        OptionType.NUMBER,
+        10,
+        minimum=1,
+        maximum=20,
+        label=define_text("option.remi-indonesia.closing_multiplier.label", "Closing-card bonus"),
+        explanation=define_text(
+            "option.remi-indonesia.closing_multiplier.explanation",
+            "The closer adds this many times the value of the closing card.",
+        ),
+        summary=define_text(
+            "option.remi-indonesia.closing_multiplier.summary", "The closing card counts ×{value}"
+        ),
+        usual=True,
+        apply=lambda rules, value: replace(
+            rules, bonuses=replace(rules.bonuses, closing_card_factor=value)
+        ),
+    ),
+)
+
+
 RULESET = Ruleset(
     id="remi-indonesia",
     name=define_text("ruleset.remi_indonesia.name", "Remi Indonesia"),
@@ -78,6 +106,7 @@ RULESET = Ruleset(
     runs_mix_number_and_picture=False,
     layoffs=False,
     target=500,
+    option_table=OPTIONS,
     target_presets=(300, 1000),
     must_discard=True,
     round_form=RoundForm((CLOSED, STOCK, VOID), closing_card=True, player_melds=True),

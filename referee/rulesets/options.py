@@ -1,0 +1,296 @@
+"""House rules as data: the options a ruleset declares, its presets and its per-round inputs.
+
+A ruleset lists its options in ``option_table`` (see :class:`Option`): name, type, range or
+choices, default, translatable label, one-line explanation and summary, which other options
+it needs (``requires``) or refuses (``excludes``), and how it changes the ruleset
+(``apply``).  :class:`~referee.rulesets.base.Ruleset` validates a match's options against
+that table (:meth:`~referee.rulesets.base.Ruleset.check_options`) and applies them
+(:meth:`~referee.rulesets.base.Ruleset.with_options`); forms, API schemas, the match file
+and the rules pages read the same table, so an option is declared once.
+
+A :class:`RoundInput` is a question a round asks besides its ending and hands (gin's
+Oklahoma ``upcard``): the match file reads and writes it by its ``name`` and ``type``.
+
+``python -m referee.rulesets markdown`` prints the README's table of house rules, generated
+from the declarations (:func:`markdown_table`).
+"""
+
+from __future__ import annotations
+
+import enum
+import sys
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Any
+
+from referee.messages import define_text
+
+if TYPE_CHECKING:
+    from referee.rulesets.base import Ruleset
+
+NOTHING: Mapping[str, Any] = MappingProxyType({})
+
+
+class OptionType(enum.Enum):
+    """What values an option takes."""
+
+    NUMBER = "number"  # a whole number from ``minimum`` to ``maximum`` (never true/false)
+    SWITCH = "switch"  # true or false
+    CHOICE = "choice"  # one of ``choices`` (the default first)
+
+
+OptionEffect = Callable[["Ruleset", Any], "Ruleset"]
+
+
+def _unchanged(rules: Ruleset, value: Any) -> Ruleset:
+    return rules
+
+
+@dataclass(frozen=True)
+class Option:
+    """One house rule of a ruleset.
+
+    ``label``, ``explanation`` and ``summary`` are English display texts registered with
+    :func:`~referee.messages.define_text` (the web layer translates them); ``summary`` says
+    the option's effect when it differs from the standard rules, with ``{value}`` for its
+    value ("Gin pays {value}").  ``usual`` options are shown first in a match setup.
+
+    ``requires``: the option applies only when the other options have these values
+    (``spades_double`` requires ``{"oklahoma": True}``); ``excludes``: it is refused when
+    they have these values (gin's ``knock_limit`` excludes ``{"oklahoma": True}``).
+    ``default_when`` holds defaults that depend on other options, as (condition, default)
+    pairs, the first whose condition holds winning (gin's target is 150 with Oklahoma).
+    ``apply`` gives the ruleset with the option's value in force; it sets what it changes
+    (never adds to it), so that applying the options again gives the same ruleset.
+    """
+
+    name: str
+    type: OptionType
+    default: Any
+    label: str
+    explanation: str
+    minimum: int | None = None
+    maximum: int | None = None
+    choices: tuple[Any, ...] = ()
+    usual: bool = False
+    requires: Mapping[str, Any] = field(default_factory=lambda: NOTHING)
+    excludes: Mapping[str, Any] = field(default_factory=lambda: NOTHING)
+    summary: str = ""
+    default_when: tuple[tuple[Mapping[str, Any], Any], ...] = ()
+    text_key: str = ""  # the texts' keys start with it (see :func:`option`), if registered
+    apply: OptionEffect = field(default=_unchanged, compare=False, repr=False)
+
+    def default_for(self, options: Mapping[str, Any]) -> Any:
+        """The default given the other options' values (those in force).
+
+        >>> from referee.rulesets import find_ruleset
+        >>> target = find_ruleset('gin').declared('target')
+        >>> target.default_for({}), target.default_for({'oklahoma': True})
+        (100, 150)
+        """
+        for condition, default in self.default_when:
+            if holds(condition, options):
+                return default
+        return self.default
+
+    def applies(self, options: Mapping[str, Any]) -> bool:
+        """Whether the option applies with the other options in force (``requires`` met,
+        ``excludes`` not)."""
+        return holds(self.requires, options) and not (
+            self.excludes and holds(self.excludes, options)
+        )
+
+    def accepts(self, value: Any) -> bool:
+        """Whether ``value`` is of this option's type and within its range or choices."""
+        if value is None:
+            return self.default is None
+        if self.type is OptionType.SWITCH:
+            return isinstance(value, bool)
+        if self.type is OptionType.NUMBER:
+            return (
+                is_whole_number(value)
+                and (self.minimum is None or value >= self.minimum)
+                and (self.maximum is None or value <= self.maximum)
+            )
+        return any(same_value(value, choice) for choice in self.choices)
+
+    def describe(self, value: Any) -> str:
+        """The option's effect at ``value`` in English (its summary with the value)."""
+        return self.summary.format(value=show_value(value)) if self.summary else self.label
+
+
+@dataclass(frozen=True)
+class Preset:
+    """A named set of house rules a match setup offers (``standard`` is ``{}``)."""
+
+    key: str
+    label: str
+    options: Mapping[str, Any] = field(default_factory=lambda: NOTHING)
+
+
+@dataclass(frozen=True)
+class RoundInput:
+    """A question a round asks besides its ending and hands, recorded in the round of the
+    match file under ``name``.
+
+    ``type`` says how it is written (``"card"``: one card, like ``"5S"``).  It is asked
+    when the match's options have the ``required_when`` values, and then required in every
+    round whose ending is not one of ``optional_for`` (the match file's ``"end"`` values).
+    """
+
+    name: str
+    type: str
+    label: str
+    explanation: str
+    required_when: Mapping[str, Any] = field(default_factory=lambda: NOTHING)
+    optional_for: tuple[str, ...] = ("draw", "void")
+
+    def asked(self, options: Mapping[str, Any]) -> bool:
+        return holds(self.required_when, options)
+
+
+def is_whole_number(value: Any) -> bool:
+    """An ``int`` that is not a ``bool`` (``True`` is no number in a match file)."""
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def same_value(value: Any, choice: Any) -> bool:
+    """Equal and of the same kind: ``True`` is not the choice ``1``."""
+    return type(value) is type(choice) and value == choice
+
+
+def holds(condition: Mapping[str, Any], options: Mapping[str, Any]) -> bool:
+    """Whether every option named in ``condition`` has that value in ``options``."""
+    return all(
+        name in options and same_value(options[name], value) for name, value in condition.items()
+    )
+
+
+def show_value(value: Any) -> str:
+    """A value as the match file writes it: ``true``, ``null``, ``5-10-15``, ``20``."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
+def option(
+    rules_id: str,
+    name: str,
+    type: OptionType,
+    default: Any,
+    *,
+    label: str,
+    explanation: str,
+    summary: str = "",
+    **more: Any,
+) -> Option:
+    """An :class:`Option` whose texts are registered for translation under
+    ``option.<rules_id>.<name>.*``."""
+    key = f"option.{rules_id}.{name}"
+    return Option(
+        name,
+        type,
+        default,
+        define_text(f"{key}.label", label),
+        define_text(f"{key}.explanation", explanation),
+        summary=define_text(f"{key}.summary", summary) if summary else "",
+        text_key=key,
+        **more,
+    )
+
+
+def preset(rules_id: str, key: str, label: str, options: Mapping[str, Any]) -> Preset:
+    """A :class:`Preset` whose label is registered for translation."""
+    return Preset(
+        key, define_text(f"preset.{rules_id}.{key}", label), MappingProxyType(dict(options))
+    )
+
+
+STANDARD = Preset("standard", define_text("preset.standard", "Standard rules"))
+
+
+def target_option(rules_id: str, default: int, minimum: int, maximum: int, **more: Any) -> Option:
+    """The match's target, as every ruleset that plays to one declares it."""
+    from dataclasses import replace
+
+    return option(
+        rules_id,
+        "target",
+        OptionType.NUMBER,
+        default,
+        label=define_text("option.target.label", "Target"),
+        explanation=define_text(
+            "option.target.explanation", "The first to reach this total ends the match."
+        ),
+        summary=define_text("option.target.summary", "The match is played to {value}"),
+        minimum=minimum,
+        maximum=maximum,
+        usual=True,
+        apply=lambda rules, value: replace(rules, target=value),
+        **more,
+    )
+
+
+# -- the README's table ----------------------------------------------------------------------
+
+
+def _values_column(declared: Option) -> str:
+    conditional = "".join(
+        f" ({show_value(default)} with {_condition(condition)})"
+        for condition, default in declared.default_when
+    )
+    default = f"{_code(declared.default)}{conditional}"
+    if declared.type is OptionType.CHOICE:
+        others = [_code(choice) for choice in declared.choices if choice != declared.default]
+        return ", ".join([default, *others])
+    if declared.type is OptionType.SWITCH:
+        return f"{default}, {_code(not declared.default)}"
+    return f"{default}; {declared.minimum}-{declared.maximum}"
+
+
+def _code(value: Any) -> str:
+    return f"`{show_value(value)}`"
+
+
+def _condition(condition: Mapping[str, Any]) -> str:
+    return " and ".join(f"`{name}` {show_value(value)}" for name, value in condition.items())
+
+
+def _applies_column(declared: Option) -> str:
+    parts = []
+    if declared.requires:
+        parts.append(f"only with {_condition(declared.requires)}")
+    if declared.excludes:
+        parts.append(f"refused with {_condition(declared.excludes)}")
+    return "; ".join(parts)
+
+
+def markdown_table(rulesets: Sequence[Ruleset] | None = None) -> str:
+    """The house rules of every ruleset as a Markdown table (the README's), from the data."""
+    if rulesets is None:
+        from referee.rulesets import RULESETS
+
+        rulesets = list(RULESETS.values())
+    lines = [
+        "| ruleset | option | values (default first) | what it changes | applies |",
+        "|---|---|---|---|---|",
+    ]
+    for rules in rulesets:
+        for declared in rules.option_table:
+            lines.append(
+                f"| `{rules.id}` | `{declared.name}` | {_values_column(declared)} "
+                f"| {declared.explanation} | {_applies_column(declared)} |"
+            )
+    return "\n".join(lines) + "\n"
+
+
+def main(argv: Sequence[str]) -> int:
+    """``python -m referee.rulesets markdown``: print the README's table of house rules."""
+    if list(argv) != ["markdown"]:
+        print("usage: python -m referee.rulesets markdown", file=sys.stderr)
+        return 2
+    sys.stdout.write(markdown_table())
+    return 0
