@@ -85,7 +85,7 @@ WITHOUT_SHOW = define_message(
 )
 SHOW_NOT_VALID = define_message(
     "indian.show_not_valid",
-    '{player}\'s show is not valid: {reason}. A wrong show is written under "wrong_shows"',
+    '{player}\'s show is not valid: {why}. A wrong show is written under "wrong_shows"',
 )
 HAND_MISSING = define_message(
     "indian.hand_missing",
@@ -98,7 +98,7 @@ NO_HAND_COUNTED = define_message(
 WHY_SHOWED = define_message("indian.why_showed", "showed")
 WHY_DROPPED = define_message("indian.why_dropped", "dropped")
 WHY_WRONG = define_message("indian.why_wrong", "showed wrongly")
-HAND_OF = define_message("indian.hand_of", "{player}'s hand: {reason}")
+HAND_OF = define_message("indian.hand_of", "{player}'s hand: {why}")
 COUNT_TOO_HIGH = define_message(
     "indian.count_too_high",
     "{player}'s count is given as {points}, but a count is at most the full count, {full}",
@@ -253,7 +253,7 @@ def check_deal(header: MatchHeader, record: RoundRecord, dealer: str, number: in
         if winner in groups:
             show = indian.check_show(groups=groups[winner], cut=cut, decks=decks, full_count=full)
             if not show.valid:
-                raise RuleError(SHOW_NOT_VALID, player=winner, reason=show.reasons[0])
+                raise RuleError(SHOW_NOT_VALID, player=winner, why=show.reasons[0])
             shown = tuple(card for group in groups[winner] for card in group)
             notes.insert(0, Reason.of(NOTE_SHOW, player=winner))
         else:
@@ -280,7 +280,7 @@ def check_deal(header: MatchHeader, record: RoundRecord, dealer: str, number: in
             try:
                 count = indian.least_count(hands[player], cut, decks=decks, full_count=full)
             except RefereeError as error:
-                raise RuleError(HAND_OF, player=player, reason=error.reason) from None
+                raise RuleError(HAND_OF, player=player, why=error.reason) from None
             penalties[player] = count.count
             notes.append(_count_note(player, count))
         else:
