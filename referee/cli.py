@@ -1,4 +1,4 @@
-"""The ``referee`` command line: ``check``, ``replay``, ``gin``, ``table``, ``serve``.
+"""The ``referee`` command line: ``check``, ``replay``, ``gin``, ``indian``, ``table``, ``serve``.
 
 Each subcommand lives in ``referee/commands/<name>.py`` and provides
 ``add_parser(subparsers)`` and ``run(args) -> int``.  Exit codes: 0 legal or
@@ -16,7 +16,7 @@ from collections.abc import Sequence
 
 from referee.errors import RefereeError
 
-COMMANDS = ("check", "replay", "gin", "table", "serve")
+COMMANDS = ("check", "replay", "gin", "indian", "table", "serve")
 
 
 class _Parser(argparse.ArgumentParser):
