@@ -87,6 +87,11 @@ SHOW_NOT_VALID = define_message(
     "indian.show_not_valid",
     '{player}\'s show is not valid: {why}. A wrong show is written under "wrong_shows"',
 )
+SHOW_NOT_VALID_TYPED = define_message(
+    "indian.show_not_valid_typed",
+    "{player}'s show is not valid: {why} (as typed, {typed}). A wrong show is written under "
+    '"wrong_shows"',
+)
 HAND_MISSING = define_message(
     "indian.hand_missing",
     '{player} lost the deal: give {player}\'s 13 cards, or their count, under "hands"',
@@ -252,6 +257,13 @@ def check_deal(header: MatchHeader, record: RoundRecord, dealer: str, number: in
             raise RuleError(GROUPS_ONLY_SHOWER, player=winner)
         if winner in groups:
             show = indian.check_show(groups=groups[winner], cut=cut, decks=decks, full_count=full)
+            if not show.valid and show.typed_problems:
+                raise RuleError(
+                    SHOW_NOT_VALID_TYPED,
+                    player=winner,
+                    why=show.reasons[0],
+                    typed=list(show.typed_problems),
+                )
             if not show.valid:
                 raise RuleError(SHOW_NOT_VALID, player=winner, why=show.reasons[0])
             shown = tuple(card for group in groups[winner] for card in group)
