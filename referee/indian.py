@@ -96,10 +96,6 @@ THE_HAND = define_message("indian.the_hand", "the hand")
 BAD_DECKS = define_message(
     "indian.bad_decks", "Indian rummy is played with 1 or 2 decks, not {decks}"
 )
-NO_CUT_WITHOUT_WILD = define_message(
-    "indian.no_cut_without_wild",
-    "this game is played without wild cards (printed jokers only): no cut card is named",
-)
 
 NO_PURE = define_message(
     "indian.no_pure",
