@@ -33,7 +33,7 @@ from wtforms.validators import (
 
 from referee.rulesets import RULESETS, Ruleset
 from referee.web.forms.base import Form, OneTimeForm
-from referee.web.forms.fields import CardsField, add_numbered, choices
+from referee.web.forms.fields import CardField, CardsField, MeldsField, add_numbered, choices
 from referee.web.names import clean_name, name_key
 
 NAME_MAX = 40
@@ -308,6 +308,27 @@ class GinHandForm(Form):
         _l("Hand (10 or 11 cards)"),
         validators=[DataRequired(_l("Enter the hand."))],
         render_kw={"placeholder": "7S 8S 9S 7H 7D 2C 3C 4C KD QH"},
+    )
+
+
+class IndianShowForm(Form):
+    """Indian rummy: 13 cards (one group per line, or all on one line) and the cut joker."""
+
+    groups = MeldsField(
+        _l("Your 13 cards: one group per line, or all on one line"),
+        validators=[DataRequired(_l("Enter the 13 cards."))],
+        render_kw={"placeholder": "5S 6S 7C 8S\n9H 10H JH\n2D 2C 2H\nKD QD JD", "rows": 4},
+    )
+    cut = CardField(
+        _l("Cut joker"),
+        description=_l(
+            "JK if a printed joker was cut (the aces are wild); empty: printed jokers only."
+        ),
+    )
+    decks = SelectField(
+        _l("Decks"),
+        choices=choices([("2", _l("Two decks (3-6 players)")), ("1", _l("One deck (2 players)"))]),
+        default="2",
     )
 
 
