@@ -29,6 +29,7 @@ def indonesian() -> dict[str, str]:
 def load_engine() -> None:
     """Import every engine module, so that every define_message has run."""
     for module in pkgutil.walk_packages(referee.__path__, "referee."):
+        # A package's __main__ runs its command when imported.
         if not module.name.startswith("referee.web") and not module.name.endswith(".__main__"):
             importlib.import_module(module.name)
 

@@ -318,8 +318,9 @@ def test_check_shows_the_count_and_saves_nothing(client, table):
 
 
 def test_no_round_after_the_match_is_over(client, table):
-    match = new_match(client, table, "remi", TWO, target="custom", custom_target=10)
-    save_round(client, match, TWO, {"Siti": "KH"}, ending="out", player="Budi")
+    # Target 50 (remi's least, RULES.md); Siti holds KH QH JH KS QS = 50: Budi reaches it.
+    match = new_match(client, table, "remi", TWO, target="custom", custom_target=50)
+    save_round(client, match, TWO, {"Siti": "KH QH JH KS QS"}, ending="out", player="Budi")
     page = text(client.get(match))
     assert 'class="finished"' in page and "rounds/new" not in page
     response = save_round(client, match, TWO, {"Siti": "KH"}, ending="out", player="Budi")

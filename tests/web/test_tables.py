@@ -126,8 +126,9 @@ def test_add_no_player_is_refused(client):
 
 def test_table_page_lists_matches_newest_first_with_winners(client):
     url = new_table(client)
-    first = new_match(client, url, "remi", ["Budi", "Siti"], target="custom", custom_target=10)
-    save_round(client, first, ["Budi", "Siti"], {"Siti": "KH"}, ending="out", player="Budi")
+    first = new_match(client, url, "remi", ["Budi", "Siti"], target="custom", custom_target=50)
+    hand = {"Siti": "KH QH JH KS QS"}  # 50: Budi reaches the target
+    save_round(client, first, ["Budi", "Siti"], hand, ending="out", player="Budi")
     second = new_match(client, url, "gin", ["Siti", "Andi"])
     page = text(client.get(url))
     assert page.index(second) < page.index(first)
@@ -137,18 +138,19 @@ def test_table_page_lists_matches_newest_first_with_winners(client):
 def test_statistics_per_table(client):
     url = new_table(client)
     players = ["Budi", "Siti"]
-    match = new_match(client, url, "remi", players, target="custom", custom_target=30)
+    match = new_match(client, url, "remi", players, target="custom", custom_target=50)
     save_round(client, match, players, {"Siti": "KH QH"}, ending="out", player="Budi")
     save_round(client, match, players, {"Budi": "5C"}, ending="out", player="Siti")
-    save_round(client, match, players, {"Siti": "JD 2C"}, ending="out", player="Budi")
+    # JD 2C KS QS JS = 10 + 2 + 30 = 42: Budi 20 + 42 = 62 >= 50, the match is won.
+    save_round(client, match, players, {"Siti": "JD 2C KS QS JS"}, ending="out", player="Budi")
     new_match(client, url, "gin", ["Siti", "Andi"])
     page = client.get(url + "stats")
     assert page.status_code == 200
     budi = text(page).split('<tr data-player="Budi">')[1].split("</tr>")[0]
     cells = [c.split("<")[0].strip() for c in budi.split("<td>")[1:]]
     # matches, won, win rate, rounds, rounds won, points per round won, best round
-    assert cells[:6] == ["1", "1", "100%", "3", "2", "16.0"]  # (20 + 12) / 2
-    assert cells[6].startswith("20")
+    assert cells[:6] == ["1", "1", "100%", "3", "2", "31.0"]  # (20 + 42) / 2
+    assert cells[6].startswith("42")
     # the gin match was never played: only the remi players are listed
     assert text(client.get(view_url(client, url) + "stats")).count("<tr data-player=") == 2
 
