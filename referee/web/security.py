@@ -55,6 +55,7 @@ RATE_LIMITED = {
     "tools.checker": "RATELIMIT_TOOLS",
     "tools.gin_analyser": "RATELIMIT_TOOLS",
     "tools.indian_show": "RATELIMIT_TOOLS",
+    "tools.indian_count": "RATELIMIT_TOOLS",
     "live.hint": "RATELIMIT_TOOLS",
     "tables.create": "RATELIMIT_NEW_TABLES",
     # The JSON API's anonymous tools and new tables count with the pages'.

@@ -198,6 +198,8 @@ def setup_form_class(rules: Ruleset, players: list[str]) -> type[FlaskForm]:
 
     class SetupForm(OneTimeForm):
         known = set(players)
+        # A ruleset with no target (indian: pools, deals, points) asks none.
+        asks_target = "target" in rules.options
         match_version = HiddenField()  # a match being set up again: as it was then
 
         def validate(self, extra_validators: Any = None) -> bool:
@@ -217,6 +219,7 @@ def setup_form_class(rules: Ruleset, players: list[str]) -> type[FlaskForm]:
                 [(str(value), str(value)) for value in presets] + [("custom", _l("Other"))]
             ),
             default=str(rules.target) if rules.target else None,
+            validate_choice="target" in rules.options,
         )
         custom_target = NumberField(
             _l("Other target"),

@@ -19,6 +19,7 @@ from referee.melds import check_layoff, check_meld
 from referee.rulesets import RULESETS, Ruleset, find_ruleset
 from referee.web import i18n, matchlog
 from referee.web.forms import CheckerForm, GinHandForm, IndianShowForm, rulesets_with_option
+from referee.web.forms.indian import CountForm
 from referee.web.forms.rounds import add_round_inputs, input_fields, round_inputs
 from referee.web.houserules import house_rules
 from referee.web.views.pages import render_page
@@ -141,6 +142,21 @@ def indian_show() -> Any:
     return render_page(
         "tools/indian.html", form=form, show=show, count=count, kind_labels=KIND_LABELS
     )
+
+
+@bp.route("/indian/count", methods=["GET", "POST"])
+def indian_count() -> Any:
+    """Indian rummy's count helper: a loser's best arrangement and count."""
+    form = CountForm()
+    count = None
+    if form.validate_on_submit():
+        try:
+            count = matchlog.call_engine(
+                least_count, form.cards.cards, form.cut.card, decks=int(form.decks.data or 2)
+            )
+        except RefereeError as error:
+            form.cards.errors.append(i18n.error_text(error))
+    return render_page("tools/indian_count.html", form=form, count=count)
 
 
 KIND_LABELS = {
