@@ -21,10 +21,11 @@ the highest total still in plus 1: 41.
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
-from .helpers import errors, new_match, new_table, text, to_english
+from .helpers import errors, new_match, new_table, text, to_english, totals
 
 THREE = ["Budi", "Siti", "Andi"]
 BUDI_LOSES = "KS QS JD 10C 9S KH QH JC 10S 9H KD 8C 6H"
@@ -68,4 +69,81 @@ def test_a_deal_with_a_drop_and_a_capped_count(english):
         "hands": {"Budi": BUDI_LOSES.split()},
         "drops": {"Andi": "middle"},
     }
-    assert export(english, match)["rounds"][0]
+    assert totals(english.get(match)) == [80, 0, 40]
+
+
+def test_check_shows_each_losers_arrangement_and_count_before_saving(english):
+    match = indian_match(english)
+    # Deal 1 of the module's text: the referee's count is shown, nothing is saved.
+    checked = deal(
+        english, match, cut="7D", player="Siti", hand_0=BUDI_LOSES, fate_2="middle", action="check"
+    )
+    assert checked.status_code == 200, errors(checked)
+    page = text(checked)
+    assert "Budi has no two sequences with one pure: all 13 cards count, 122, so 80" in page
+    assert export(english, match)["rounds"] == []
+
+
+def test_a_count_above_the_full_count_is_refused_with_the_reason(english):
+    match = indian_match(english)
+    refused = deal(english, match, cut="7D", player="Siti", hand_0="95", fate_2="first")
+    assert refused.status_code == 400
+    assert any("at most the full count, 80" in message for message in errors(refused))
+    assert export(english, match)["rounds"] == []
+
+
+def test_a_deal_won_by_the_last_player_left(english):
+    """Budi drops first (20) and Andi shows wrongly (80): Siti is left and wins with 0."""
+    match = indian_match(english)
+    saved = deal(english, match, ending="last_in", cut="KH", fate_0="first", fate_2="wrong")
+    assert saved.status_code == 302, errors(saved)
+    entry = export(english, match)["rounds"][0]
+    assert entry == {"cut": "KH", "drops": {"Budi": "first"}, "wrong_shows": ["Andi"]}
+    assert totals(english.get(match)) == [20, 0, 80]
+
+
+def test_an_invalid_show_is_offered_as_a_wrong_show_then_the_pool_offers_a_rejoin(english):
+    match = indian_match(english)
+    first = deal(english, match, cut="7D", player="Siti", hand_0=BUDI_LOSES, fate_2="middle")
+    assert first.status_code == 302, errors(first)
+    shown = {"cut": "3C", "player": "Budi", "groups": WRONG_SHOW}
+    refused = deal(english, match, **shown, hand_1="15", hand_2="")
+    assert refused.status_code == 400
+    page = text(refused)
+    assert "Budi's show is not valid" in page
+    assert "Record Budi's show as a wrong show" in page
+    assert len(export(english, match)["rounds"]) == 1
+    # One tap: Budi's show becomes a wrong show; two players are still in, so the form
+    # asks who won the deal and saves nothing yet.
+    offered = english.submit(
+        match + "rounds/new",
+        {"ending": "show", "action": "wrong_show", **shown, "hand_1": "15"},
+    )
+    assert offered.status_code == 400
+    assert "Budi's show is now a wrong show" in text(offered)
+    assert len(export(english, match)["rounds"]) == 1
+    saved = deal(
+        english, match, cut="3C", player="Andi", fate_0="wrong", hand_1="15"
+    )
+    assert saved.status_code == 302, errors(saved)
+    assert export(english, match)["rounds"][1] == {
+        "cut": "3C",
+        "show": "Andi",
+        "hands": {"Siti": 15},
+        "wrong_shows": ["Budi"],
+    }
+    board = english.get(match)
+    assert totals(board) == [160, 15, 40]
+    page = text(board)
+    assert "of 101" in page and "Rejoin at 41" in page
+    form = english.get(match + "rounds/new?rejoin=Budi")
+    box = re.search(r'<input[^>]*name="rejoin_0"[^>]*>', form.text)
+    assert box and "checked" in box.group(0)
+    assert "Budi rejoins before this deal, at 41" in text(form)
+    # Deal 3, Budi back at 41: Siti shows; Budi counts 10 and Andi 5 (as numbers).
+    third = deal(
+        english, match, cut="4S", player="Siti", rejoin_0="y", hand_0="10", hand_2="5"
+    )
+    assert third.status_code == 302, errors(third)
+    assert export(english, match)["rounds"][2]["rejoin"] == ["Budi"]
+    assert totals(english.get(match)) == [51, 15, 45]

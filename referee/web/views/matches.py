@@ -15,7 +15,7 @@ from referee.matchfile import NOT_A_MATCH, dump_match, load_document, read_match
 from referee.rematch import rematch_dealer
 from referee.rulesets import RULESETS, Ruleset
 from referee.rulesets.base import PLAYER_COUNT, PLAYER_COUNT_EXACT, TurnStyle
-from referee.web import changes, i18n, matchlog, scoresheet, seating, versions, writes
+from referee.web import changes, i18n, matchlog, pools, scoresheet, seating, versions, writes
 from referee.web.access import (
     EDIT,
     Access,
@@ -226,6 +226,7 @@ def scoreboard(access: Access, match_id: int) -> Any:
         access=access,
         match=match,
         sheet=sheet,
+        pool=pools.pool_before(match, match.next_round_number) if seen.state else None,
         # A game entered by its final table only (gin) has no live round to offer.
         turn_by_turn=sheet.rules is None or sheet.rules.turn_style is not TurnStyle.NONE,
         error=seen.error,
