@@ -122,9 +122,7 @@ def test_an_invalid_show_is_offered_as_a_wrong_show_then_the_pool_offers_a_rejoi
     assert offered.status_code == 400
     assert "Budi's show is now a wrong show" in text(offered)
     assert len(export(english, match)["rounds"]) == 1
-    saved = deal(
-        english, match, cut="3C", player="Andi", fate_0="wrong", hand_1="15"
-    )
+    saved = deal(english, match, cut="3C", player="Andi", fate_0="wrong", hand_1="15")
     assert saved.status_code == 302, errors(saved)
     assert export(english, match)["rounds"][1] == {
         "cut": "3C",
@@ -141,9 +139,74 @@ def test_an_invalid_show_is_offered_as_a_wrong_show_then_the_pool_offers_a_rejoi
     assert box and "checked" in box.group(0)
     assert "Budi rejoins before this deal, at 41" in text(form)
     # Deal 3, Budi back at 41: Siti shows; Budi counts 10 and Andi 5 (as numbers).
-    third = deal(
-        english, match, cut="4S", player="Siti", rejoin_0="y", hand_0="10", hand_2="5"
-    )
+    third = deal(english, match, cut="4S", player="Siti", rejoin_0="y", hand_0="10", hand_2="5")
     assert third.status_code == 302, errors(third)
     assert export(english, match)["rounds"][2]["rejoin"] == ["Budi"]
     assert totals(english.get(match)) == [51, 15, 45]
+
+
+# -- the API ---------------------------------------------------------------------------
+
+
+def api_pool(api_client) -> tuple[str, str]:
+    keys = api_client.post("/api/v1/tables", json={"name": "Meja", "players": THREE}).json
+    made = api_client.post(
+        f"/api/v1/t/{keys['edit_key']}/matches",
+        json={"rules": "indian", "players": THREE, "first_dealer": "Budi"},
+    )
+    assert made.status_code == 201, made.json
+    return f"/api/v1/t/{keys['edit_key']}/m/{made.json['id']}", made.json["etag"]
+
+
+def test_deals_through_the_api_with_the_engines_round_keys(client):
+    """The module's deals 1 and 2 as round objects, then Budi's rejoin at 41."""
+    path, etag = api_pool(client)
+    first = {
+        "cut": "7D",
+        "show": "Siti",
+        "hands": {"Budi": BUDI_LOSES.split()},
+        "drops": {"Andi": "middle"},
+    }
+    saved = client.post(path + "/rounds", json=first, headers={"If-Match": f'"{etag}"'})
+    assert saved.status_code == 201, saved.json
+    assert saved.json["totals"] == {"Budi": 80, "Siti": 0, "Andi": 40}
+    groups = [line.split() for line in WRONG_SHOW.splitlines()]
+    refused = client.post(
+        path + "/rounds",
+        json={"cut": "3C", "show": "Budi", "groups": {"Budi": groups}, "hands": {"Siti": 15}},
+        headers={"If-Match": f'"{saved.json["etag"]}"', "Accept-Language": "en"},
+    )
+    assert refused.status_code == 422
+    assert "Budi's show is not valid" in refused.json["error"]["message"]
+    assert client.get(path).json["totals"] == {"Budi": 80, "Siti": 0, "Andi": 40}
+    second = {"cut": "3C", "show": "Andi", "hands": {"Siti": 15}, "wrong_shows": ["Budi"]}
+    saved = client.post(
+        path + "/rounds", json=second, headers={"If-Match": f'"{saved.json["etag"]}"'}
+    )
+    assert saved.status_code == 201, saved.json
+    assert saved.json["totals"] == {"Budi": 160, "Siti": 15, "Andi": 40}
+    third = {"rejoin": ["Budi"], "cut": "4S", "show": "Siti", "hands": {"Budi": 10, "Andi": 5}}
+    saved = client.post(
+        path + "/rounds", json=third, headers={"If-Match": f'"{saved.json["etag"]}"'}
+    )
+    assert saved.status_code == 201, saved.json
+    assert saved.json["totals"] == {"Budi": 51, "Siti": 15, "Andi": 45}
+
+
+def test_a_second_rejoin_through_the_api_is_refused_with_the_reason(client):
+    path, etag = api_pool(client)
+    for body in (
+        {"cut": "7D", "show": "Siti", "hands": {"Budi": 80}, "wrong_shows": ["Andi"]},
+        {"cut": "7D", "show": "Siti", "hands": {"Andi": 10}, "wrong_shows": ["Budi"]},
+    ):
+        saved = client.post(path + "/rounds", json=body, headers={"If-Match": f'"{etag}"'})
+        assert saved.status_code == 201, saved.json
+        etag = saved.json["etag"]
+    # Budi 160 and out; Siti 0, Andi 90: Andi is above 79, so nobody may come back.
+    refused = client.post(
+        path + "/rounds",
+        json={"rejoin": ["Budi"], "cut": "2S", "show": "Siti", "hands": {"Budi": 5, "Andi": 5}},
+        headers={"If-Match": f'"{etag}"', "Accept-Language": "en"},
+    )
+    assert refused.status_code == 422
+    assert "Andi is still in with 90, above 79" in refused.json["error"]["message"]

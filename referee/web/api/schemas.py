@@ -512,6 +512,38 @@ class RoundEntry(Schema):
     closer = fields.String()
     closing_card = fields.String()
     turns = fields.List(fields.Dict())
+    # The keys below are only described here: the engine reads them and says what is wrong.
+    upcard = fields.Raw(
+        allow_none=True, metadata={"description": "gin with oklahoma: the upcard, like 5S"}
+    )
+    cut = fields.Raw(
+        allow_none=True,
+        metadata={"description": 'indian: the cut joker, like 7D ("JK": a printed joker)'},
+    )
+    show = fields.Raw(
+        allow_none=True, metadata={"description": "indian: who showed (a valid show)"}
+    )
+    groups = fields.Raw(
+        allow_none=True,
+        metadata={
+            "description": "indian, optional: the show's 13 cards as grouped, by the player"
+            ' who showed: {"Budi": [["5H", "6H", "7H"], ...]}; checked before saving'
+        },
+    )
+    finish = fields.Raw(
+        allow_none=True, metadata={"description": "indian, optional: the finish card"}
+    )
+    drops = fields.Raw(
+        allow_none=True,
+        metadata={"description": 'indian: who dropped, "first" or "middle": {"Andi": "first"}'},
+    )
+    wrong_shows = fields.Raw(
+        allow_none=True, metadata={"description": "indian: who showed wrongly (full count)"}
+    )
+    rejoin = fields.Raw(
+        allow_none=True,
+        metadata={"description": "indian pools: who comes back into the pool before this deal"},
+    )
 
 
 class Seating(StrictSchema):
