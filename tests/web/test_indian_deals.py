@@ -210,3 +210,55 @@ def test_a_second_rejoin_through_the_api_is_refused_with_the_reason(client):
     )
     assert refused.status_code == 422
     assert "Andi is still in with 90, above 79" in refused.json["error"]["message"]
+
+
+# -- deals and points ------------------------------------------------------------------
+
+
+def test_deals_show_which_deal_comes_next(english):
+    """Deals of 3: Siti shows, Budi counts 30 and Andi drops first (20): Siti collects
+    30 + 20 = 50, Budi -30, Andi -20."""
+    match = indian_match(english, "deals", deals=3)
+    assert "Next: deal 1 of 3" in text(english.get(match))
+    saved = deal(english, match, cut="5C", player="Siti", hand_0="30", fate_2="first")
+    assert saved.status_code == 302, errors(saved)
+    board = english.get(match)
+    assert totals(board) == [-30, 50, -20]
+    assert "Next: deal 2 of 3" in text(board)
+    assert "deal 2 of 3" in text(english.get(match + "rounds/new"))
+
+
+def test_a_points_match_is_ended_by_the_players(english, app):
+    match = indian_match(english, "points")
+    saved = deal(english, match, cut="5C", player="Siti", hand_0="30", fate_2="first")
+    assert saved.status_code == 302, errors(saved)
+    board = english.get(match)
+    assert "End the match now" in text(board)
+    stale = english.submit(match + "stop", {"match_version": "1"}, fresh=False)
+    assert stale.status_code == 409
+    assert export(english, match).get("stopped") is None
+    version = re.search(r'name="match_version" value="(\d+)"', board.text).group(1)
+    ended = english.submit(match + "stop", {"match_version": version}, fresh=False)
+    assert ended.status_code == 302
+    assert export(english, match)["stopped"] is True
+    page = text(english.get(match))
+    assert "Winner: Siti" in page and "End the match now" not in page
+    again = english.submit(match + "stop", {"match_version": version}, fresh=False)
+    assert again.status_code == 302  # a second tap changes nothing
+    refused = deal(english, match, cut="5C", player="Budi", hand_1="10", hand_2="10")
+    assert refused.status_code == 400
+    assert "the match was already over after round 1 (Siti won)" in errors(refused)
+    assert len(export(english, match)["rounds"]) == 1
+
+
+def test_a_pool_cannot_be_stopped(english):
+    match = indian_match(english)
+    deal(english, match, cut="7D", player="Siti", hand_0="30", fate_2="first")
+    board = english.get(match)
+    assert "End the match now" not in text(board)
+    version = re.search(r'name="match_version" value="(\d+)"', board.text)
+    ended = english.submit(
+        match + "stop", {"match_version": version.group(1) if version else "2"}, fresh=False
+    )
+    assert ended.status_code == 302
+    assert "stopped" not in export(english, match)

@@ -148,12 +148,16 @@ def fill_deal(
     shower = entry.get("show")
     form.ending.data = SHOWED if shower else LAST_IN
     form.player.data = shower or ""
-    form.groups.data = "\n".join(" ".join(group) for group in (entry.get("groups") or {}).get(shower, []))
+    form.groups.data = "\n".join(
+        " ".join(group) for group in (entry.get("groups") or {}).get(shower, [])
+    )
     form.finish.data = entry.get("finish") or ""
     hands = entry.get("hands") or {}
     drops = entry.get("drops") or {}
     wrong = entry.get("wrong_shows") or []
-    for name, hand, fate in zip(players, numbered(form, "hand"), numbered(form, "fate"), strict=True):
+    for name, hand, fate in zip(
+        players, numbered(form, "hand"), numbered(form, "fate"), strict=True
+    ):
         hand.data = hand_text(hands.get(name))
         fate.data = drops.get(name) or (WRONG if name in wrong else IN_DEAL)
     return True

@@ -235,6 +235,40 @@ def scoreboard(access: Access, match_id: int) -> Any:
     )
 
 
+@bp.post(PREFIX + "/m/<int:match_id>/stop")
+@edit_page
+def stop(access: Access, match_id: int) -> Any:
+    """The players end a match with no fixed end (indian played for points): the highest
+    total wins.  The button names the match's version: a deal saved meanwhile on another
+    phone stops nothing, and the players see it first."""
+    if not ActionForm().validate_on_submit():
+        abort(400)
+    match = open_match(access, match_id)
+    if match.stopped:  # asked twice: it is done
+        flash(gettext("The match is over."))
+        return to_score_sheet(access, match)
+    if writes.version_of(request.form.get("match_version")) != match.version:
+        from referee.web.views.rounds import conflict_page
+
+        return conflict_page(
+            access,
+            match,
+            gettext("The match was changed on another phone meanwhile; it was not ended."),
+        )
+    match.stopped = True
+    try:
+        state = matchlog.verify(match, matchlog.entries(match))
+    except RefereeError as error:
+        db.session.rollback()
+        flash(i18n.error_text(error), "error")
+        return to_score_sheet(access, match)
+    writes.changed(match)
+    matchlog.remember(match, state)
+    db.session.commit()
+    flash(gettext("The match is over."))
+    return to_score_sheet(access, match)
+
+
 @bp.get(PREFIX + "/m/<int:match_id>/rules")
 @table_page
 def match_rules(access: Access, match_id: int) -> Any:

@@ -14,8 +14,8 @@ from flask_babel import gettext, ngettext
 from referee.errors import RefereeError
 from referee.matchfile import NOT_A_MATCH, ROUND_NOT_OBJECT, load_document, read_header
 from referee.rulesets import find_ruleset
-from referee.scoring import Ending
 from referee.rulesets import indian as indian_rules
+from referee.scoring import Ending
 from referee.web import audit, changes, i18n, jsontext, matchlog, pools, writes
 from referee.web.access import Access, edit_page, open_match, table_blueprint, table_page
 from referee.web.feedback import field_cards, show_error
