@@ -180,3 +180,28 @@ def test_indian_show_bad_input_is_said(client):
     response = show(client, "5S 6S 7S")
     assert response.status_code == 400 and errors(response)
     assert "13" in " ".join(errors(response))
+
+
+# --- Indian rummy: the count helper ---------------------------------------------------------
+
+
+def test_the_count_helper_finds_a_losers_least_count(client):
+    """Cut 3C (threes wild; the hand has none): 4S 5S 6S 7S pure, 9H 10H JK QH impure (the
+    joker as JH), so only AD 2D KD 2C 8C count: 10 (an ace counts 10) + 2 + 10 + 2 + 8 = 32.
+    Using the JK in a set of twos instead leaves one sequence (all 13 count); AD 2D JK
+    instead leaves 9H 10H QH 2C KD 8C: 9 + 10 + 10 + 2 + 10 + 8 = 49."""
+    home = client.get("/").text
+    assert "/indian/count" in home
+    page = client.get("/indian/count")
+    assert page.status_code == 200 and 'name="cards"' in page.text
+    hand = "5S 6S 7S 9H 10H JK 2D 2C KD QH 8C 4S AD"
+    response = client.submit("/indian/count", {"cards": hand, "cut": "3C", "decks": "2"})
+    assert response.status_code == 200
+    found = text(response).split('id="count"')[1][:1500]
+    assert ">32<" in found
+
+
+def test_the_count_helper_says_what_is_wrong(client):
+    response = client.submit("/indian/count", {"cards": "5S 6S 7S", "cut": "3C", "decks": "2"})
+    assert response.status_code == 400
+    assert "13" in " ".join(errors(response))
