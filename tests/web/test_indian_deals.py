@@ -262,3 +262,16 @@ def test_a_pool_cannot_be_stopped(english):
     )
     assert ended.status_code == 302
     assert "stopped" not in export(english, match)
+
+
+def test_a_saved_deal_opens_again_in_the_deal_form_and_a_void_deal_counts_nothing(english):
+    match = indian_match(english)
+    deal(english, match, cut="7D", player="Siti", hand_0=BUDI_LOSES, fate_2="middle")
+    form = english.get(match + "rounds/1/edit")
+    assert form.status_code == 200
+    assert re.search(r'<input[^>]*name="cut"[^>]*value="7D"', form.text)
+    assert re.search(r'<option selected value="middle">|<option value="middle" selected', form.text)
+    voided = deal(english, match, ending="void")
+    assert voided.status_code == 302, errors(voided)
+    assert export(english, match)["rounds"][1] == {"end": "void"}
+    assert totals(english.get(match)) == [80, 0, 40]
