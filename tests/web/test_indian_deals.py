@@ -158,7 +158,8 @@ def api_pool(api_client) -> tuple[str, str]:
     return f"/api/v1/t/{keys['edit_key']}/m/{made.json['id']}", made.json["etag"]
 
 
-def test_deals_through_the_api_with_the_engines_round_keys(client):
+def test_deals_through_the_api_with_the_engines_round_keys(api):
+    client = api
     """The module's deals 1 and 2 as round objects, then Budi's rejoin at 41."""
     path, etag = api_pool(client)
     first = {
@@ -193,7 +194,8 @@ def test_deals_through_the_api_with_the_engines_round_keys(client):
     assert saved.json["totals"] == {"Budi": 51, "Siti": 15, "Andi": 45}
 
 
-def test_a_second_rejoin_through_the_api_is_refused_with_the_reason(client):
+def test_a_second_rejoin_through_the_api_is_refused_with_the_reason(api):
+    client = api
     path, etag = api_pool(client)
     for body in (
         {"cut": "7D", "show": "Siti", "hands": {"Budi": 80}, "wrong_shows": ["Andi"]},
