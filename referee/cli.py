@@ -1,5 +1,5 @@
-"""The ``referee`` command line: ``check``, ``replay``, ``gin``, ``table``, ``serve``,
-``backup``, ``restore``.
+"""The ``referee`` command line: ``check``, ``replay``, ``gin``, ``indian``, ``table``,
+``serve``, ``backup``, ``restore``.
 
 Each subcommand lives in ``referee/commands/<name>.py`` and provides
 ``add_parser(subparsers)`` and ``run(args) -> int``.  Exit codes: 0 legal or
@@ -17,7 +17,7 @@ from collections.abc import Sequence
 
 from referee.errors import RefereeError
 
-COMMANDS = ("check", "replay", "gin", "table", "serve", "backup", "restore")
+COMMANDS = ("check", "replay", "gin", "indian", "table", "serve", "backup", "restore")
 
 
 class _Parser(argparse.ArgumentParser):

@@ -53,7 +53,7 @@ from referee.round_end import (  # re-exported: the web layer points at fields b
     final_state,
 )
 from referee.rulesets import MatchProgress, Ruleset
-from referee.rulesets.base import seat_after
+from referee.rulesets.base import best_players, seat_after
 from referee.scoring import Ending, Outcome, RoundScore, nobody_scores
 
 if TYPE_CHECKING:
@@ -157,6 +157,18 @@ class Reseating:
 
 
 @dataclass(frozen=True)
+class Rejoin:
+    """A player out of a pool who came back before round ``before_round`` with ``total``."""
+
+    before_round: int
+    player: str
+    total: int
+
+    def to_json(self) -> dict[str, Any]:
+        return {"before_round": self.before_round, "player": self.player, "total": self.total}
+
+
+@dataclass(frozen=True)
 class MatchState:
     """A match replayed up to its last round.
 
@@ -177,6 +189,7 @@ class MatchState:
     rounds_won: Mapping[str, int] = field(default_factory=dict)
     history: tuple[Mapping[str, int], ...] = ()
     reseatings: tuple[Reseating, ...] = ()
+    rejoins: tuple[Rejoin, ...] = ()
 
     @classmethod
     def start(cls, header: MatchHeader) -> MatchState:
@@ -226,12 +239,56 @@ class MatchState:
             record = read_round(record, self.header, number)
         if self.finished or self.next_dealer is None:
             raise self._over_error()
-        dealer = self.next_dealer
+        state = self
         try:
-            result = score_round(self.header.at_round(number), record, dealer, number)
+            if record.rejoin:
+                state = self.rejoin(record.rejoin, number)
+            header = state.header.at_round(number)
+            dealt = state.rules.deal_players(state.rules, state.totals, header.players)
+            if dealt != header.players:
+                header = replace(header, players=dealt, seated=header.players)
+            assert state.next_dealer is not None
+            result = score_round(header, record, state.next_dealer, number)
         except RefereeError as error:
             raise error.at(round=number) from None
-        return self._after(result).reseat()
+        return state._after(result).reseat()
+
+    def rejoin(self, players: tuple[str, ...], number: int) -> MatchState:
+        """The match with ``players`` back in a pool before round ``number``, with the totals
+        the ruleset gives them; the deal then moves on from the last deal's dealer as if
+        they had been in (:class:`RuleError` when they may not come back)."""
+        counted = [result for result in self.rounds if not result.is_void]
+        before = self.history[-2] if len(self.history) >= 2 else dict.fromkeys(self.totals, 0)
+        came_back = frozenset(rejoin.player for rejoin in self.rejoins)
+        new = self.rules.rejoin_totals(
+            self.rules, players, self.totals, before, self.players, came_back
+        )
+        totals = {**self.totals, **new}
+        dealer = self.next_dealer
+        if counted:
+            last = counted[-1]
+            progress = MatchProgress(
+                self.players,
+                last.dealer,
+                RoundScore(last.outcome, last.winners, last.scores),
+                totals,
+                len(counted),
+                self.rounds_won,
+                self.history,
+            )
+            dealer = self.rules.next_dealer(self.rules, progress)
+        rejoins = tuple(Rejoin(number, player, new[player]) for player in players)
+        return replace(self, totals=totals, next_dealer=dealer, rejoins=self.rejoins + rejoins)
+
+    def stop(self) -> MatchState:
+        """The match ended by its players (no fixed end): the highest total wins, a tie is
+        a shared win."""
+        if self.finished:
+            return self
+        seated = self.players
+        return replace(
+            self, finished=True, winners=best_players(self.totals, seated), next_dealer=None
+        )
 
     def _after(self, result: RoundResult) -> MatchState:
         rounds = self.rounds + (result,)
@@ -241,7 +298,7 @@ class MatchState:
         totals = dict(self.totals)
         won = dict(self.rounds_won)
         for p in seated:
-            totals[p] += result.scores[p]
+            totals[p] += result.scores.get(p, 0)
             won[p] += p in result.winners
         history = self.history + (totals,)
         progress = MatchProgress(
@@ -345,6 +402,8 @@ class MatchState:
         if self.reseatings:
             out["players"] = list(self.players)
             out["seating_changes"] = [reseating.to_json() for reseating in self.reseatings]
+        if self.rejoins:
+            out["rejoins"] = [rejoin.to_json() for rejoin in self.rejoins]
         return out
 
 
@@ -376,7 +435,7 @@ def replay_match(match: Match) -> MatchState:
     state = MatchState.start(match.header)  # round 1 has no seating change
     for record in match.rounds:
         state = state.play(record)
-    return state
+    return state.stop() if match.header.stopped else state
 
 
 def live_round(
@@ -410,7 +469,8 @@ def score_round(
 def _score_round(header: MatchHeader, record: RoundRecord, dealer: str, number: int) -> RoundResult:
     header = replace(header, rules=header.rules.for_round(record.inputs))
     rules, players = header.rules, header.players
-    state = final_state(header, record, dealer, number)
+    check = rules.check_round or final_state
+    state = check(header, record, dealer, number)
     facts, live = state.ending, state.live
     if facts.ending is Ending.VOID:
         score = nobody_scores(facts, Outcome.VOID)
@@ -450,6 +510,7 @@ __all__ = [
     "MatchState",
     "Reseating",
     "RoundInProgress",
+    "Rejoin",
     "RoundResult",
     "TableMeld",
     "live_round",

@@ -164,6 +164,14 @@ INPUT_NOT_ASKED = define_message(
     "file.input_not_asked",
     '"{field}" is not recorded in this match: {rules} asks for it only with other house rules',
 )
+MUST_BE_DROPS = define_message(
+    "file.must_be_drops",
+    '"drops" must say, for each player who dropped, "first" or "middle", like {{"Andi": "first"}}',
+)
+STOPPED_NOT_OPEN = define_message(
+    "file.stopped_not_open",
+    '"stopped" ends a match that has no fixed end; this match ends by its own rules',
+)
 MUST_BE_PLAYER_MELDS = define_message(
     "file.must_be_player_melds",
     '"{field}" must be an object giving each player\'s melds, like {{"Siti": [["7S", "8S", "9S"]]}}',
@@ -196,6 +204,10 @@ class MatchHeader:
     first_dealer: str
     options: Mapping[str, Any] = field(default_factory=dict)
     seating_changes: tuple[SeatingChange, ...] = ()
+    stopped: bool = False  # the players ended a match that has no fixed end
+    # The players seated in the round when only some of them are dealt in (a pool leaves
+    # out the players out of it); empty when every seated player plays.
+    seated: tuple[str, ...] = ()
 
     def seat_after(self, player: str, seats: int = 1) -> str:
         """Who sits ``seats`` places clockwise after ``player``."""
@@ -278,6 +290,11 @@ class RoundRecord:
     ``inputs`` holds the answers to the ruleset's per-round questions
     (:attr:`~referee.rulesets.Ruleset.round_inputs`, gin's Oklahoma ``upcard``), read by
     their type (a card is a :class:`~referee.cards.Card`).
+
+    A deal ended by a show (``indian``: :attr:`~referee.rulesets.Ruleset.shows`) gives who
+    showed (``show``), optionally the cards shown as grouped (``groups``) and the finish
+    card, who dropped (``drops``: ``first`` or ``middle``), who showed wrongly
+    (``wrong_shows``), and the players who come back into a pool before it (``rejoin``).
     """
 
     turns: tuple[Turn, ...] | None = None
@@ -291,6 +308,12 @@ class RoundRecord:
     closer: str | None = None
     closing_card: Card | None = None
     inputs: Mapping[str, Any] = field(default_factory=dict)
+    show: str | None = None
+    groups: Mapping[str, tuple[tuple[Card, ...], ...]] | None = None
+    finish: Card | None = None
+    drops: Mapping[str, str] | None = None
+    wrong_shows: tuple[str, ...] | None = None
+    rejoin: tuple[str, ...] | None = None
 
     @property
     def is_void(self) -> bool:
@@ -373,7 +396,10 @@ def read_header(source: str | bytes | Mapping[str, Any], *, as_played: bool = Fa
         first_dealer = seating[0]
     first_dealer = _player(first_dealer, seating, "first_dealer")
     changes = _seating_changes(document.get("seating_changes"), rules, seating)
-    return MatchHeader(rules, seating, first_dealer, dict(options), changes)
+    stopped = _optional(document, "stopped", lambda value: _bool(value, "stopped")) or False
+    if stopped and not rules.open_ended:
+        raise MatchFileError(STOPPED_NOT_OPEN)
+    return MatchHeader(rules, seating, first_dealer, dict(options), changes, stopped)
 
 
 def _seating_changes(
@@ -521,7 +547,44 @@ def _read_round(raw: Any, header: MatchHeader, number: int | None) -> RoundRecor
         closer=_optional(raw, "closer", lambda value: _player(value, players, "closer")),
         closing_card=_optional(raw, "closing_card", lambda value: _card(value, "closing_card")),
         inputs=inputs,
+        **(_deal_keys(raw, header) if header.rules.shows else {}),
     )
+
+
+DROPS = ("first", "middle")
+
+
+def _deal_keys(raw: Mapping[str, Any], header: MatchHeader) -> dict[str, Any]:
+    """The keys of a deal ended by a show (``indian``); ``rejoin`` names any player of the
+    match (a player out of a pool is still seated)."""
+    players = header.players
+
+    def drops(value: Any) -> dict[str, str]:
+        if not isinstance(value, Mapping):
+            raise MatchFileError(MUST_BE_DROPS)
+        read = {}
+        for name, when in value.items():
+            if when not in DROPS:
+                raise MatchFileError(MUST_BE_DROPS)
+            read[_player(name, players, "drops")] = when
+        return {player: read[player] for player in players if player in read}
+
+    def names(key: str) -> Any:
+        def read(value: Any) -> tuple[str, ...]:
+            if not isinstance(value, list | tuple):
+                raise MatchFileError(MUST_BE_NAMES, field=key)
+            return tuple(dict.fromkeys(_player(name, players, key) for name in value))
+
+        return read
+
+    return {
+        "show": _optional(raw, "show", lambda value: _player(value, players, "show")),
+        "groups": _optional(raw, "groups", lambda value: _player_melds(value, players, "groups")),
+        "finish": _optional(raw, "finish", lambda value: _card(value, "finish")),
+        "drops": _optional(raw, "drops", drops),
+        "wrong_shows": _optional(raw, "wrong_shows", names("wrong_shows")),
+        "rejoin": _optional(raw, "rejoin", names("rejoin")),
+    }
 
 
 # How a round input of each type is read from and written to the match file.
@@ -667,13 +730,15 @@ def _hands(
     )
 
 
-def _player_melds(value: Any, players: Sequence[str]) -> dict[str, tuple[tuple[Card, ...], ...]]:
+def _player_melds(
+    value: Any, players: Sequence[str], key: str = "melds"
+) -> dict[str, tuple[tuple[Card, ...], ...]]:
     if not isinstance(value, Mapping):
-        raise MatchFileError(MUST_BE_PLAYER_MELDS, field="melds")
+        raise MatchFileError(MUST_BE_PLAYER_MELDS, field=key)
     melds = {}
     for name, player_melds in value.items():
-        player = _player(name, players, "melds")
-        melds[player] = _melds(player_melds, "melds")
+        player = _player(name, players, key)
+        melds[player] = _melds(player_melds, key)
     return {player: melds[player] for player in players if player in melds}
 
 
@@ -716,6 +781,8 @@ def dump_round(
     inputs are written by the types ``rules`` declares for them (as they are without it).
     """
     out: dict[str, Any] = {}
+    if record.rejoin:
+        out["rejoin"] = list(record.rejoin)
     types = {question.name: question.type for question in (rules.round_inputs if rules else ())}
     for name, value in record.inputs.items():
         out[name] = INPUT_TYPES[types[name]][1](value) if name in types else value
@@ -728,6 +795,19 @@ def dump_round(
         out["at_once"] = record.at_once
     if record.closing_card is not None:
         out["closing_card"] = format_card(record.closing_card)
+    if record.show is not None:
+        out["show"] = record.show
+    if record.groups is not None:
+        out["groups"] = {
+            player: [dump_cards(group) for group in groups]
+            for player, groups in record.groups.items()
+        }
+    if record.finish is not None:
+        out["finish"] = format_card(record.finish)
+    if record.drops:
+        out["drops"] = dict(record.drops)
+    if record.wrong_shows:
+        out["wrong_shows"] = list(record.wrong_shows)
     if record.turns is not None:
         out["turns"] = [dump_turn(turn) for turn in record.turns]
     if record.melds is not None:
@@ -754,6 +834,8 @@ def dump_header(header: MatchHeader) -> dict[str, Any]:
     }
     if header.seating_changes:
         out["seating_changes"] = [dump_seating_change(c) for c in header.seating_changes]
+    if header.stopped:
+        out["stopped"] = True
     return out
 
 

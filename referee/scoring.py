@@ -79,6 +79,8 @@ class Outcome(enum.StrEnum):
     BLOCKED = "blocked"
     DRAW = "draw"
     VOID = "void"
+    SHOW = "show"  # a valid show (indian)
+    LAST_IN = "last_in"  # the others dropped or showed wrongly (indian)
 
 
 class Ending(enum.Enum):
@@ -90,6 +92,8 @@ class Ending(enum.Enum):
     BLOCKED = "blocked"
     DRAW = "draw"
     VOID = "void"
+    SHOW = "show"  # a valid show ends the deal (indian)
+    LAST_IN = "last_in"  # one player is left in the deal (indian)
 
 
 @dataclass(frozen=True)
@@ -104,6 +108,11 @@ class RoundEnding:
     ``points`` holds the hands given as what they count instead of as cards (for
     gin, the deadwoods after lay-offs as the players counted them); such a player
     is not in ``hands``.
+
+    A deal of ``indian`` also gives every player's ``penalties`` (the loser's count, a
+    drop, a wrong show; 0 for the winner), who dropped (``drops``: ``first`` or
+    ``middle``), who showed wrongly (``wrong_shows``) and ``notes`` on how each penalty
+    was found.
     """
 
     ending: Ending
@@ -115,6 +124,10 @@ class RoundEnding:
     closing_card: Card | None = None
     knocker_melds: tuple[tuple[Card, ...], ...] | None = None
     points: Mapping[str, int] = field(default_factory=dict)
+    penalties: Mapping[str, int] = field(default_factory=dict)
+    drops: Mapping[str, str] = field(default_factory=dict)
+    wrong_shows: tuple[str, ...] = ()
+    notes: tuple[Reason, ...] = ()
 
     def holds_nothing(self, player: str) -> bool:
         """Whether ``player``'s hand is empty (given as no cards, or as 0 points)."""

@@ -156,6 +156,46 @@ ScoreHook = Callable[["Ruleset", RoundEnding], RoundScore]
 DealerHook = Callable[["Ruleset", MatchProgress], str]
 MatchEndHook = Callable[["Ruleset", MatchProgress], MatchEnd]
 RoundRulesHook = Callable[["Ruleset", Mapping[str, Any]], "Ruleset"]
+# (header, record, dealer, number) -> FinalState: a round checked by the ruleset itself
+# (indian deals), instead of referee.round_end.final_state.
+RoundCheckHook = Callable[[Any, Any, str, int], Any]
+# (rules, totals, seated) -> the players dealt in (a pool leaves out the players out of it).
+DealPlayersHook = Callable[["Ruleset", Mapping[str, int], tuple[str, ...]], tuple[str, ...]]
+# (rules, players coming back, totals, totals before the last counted deal, seated,
+# players who came back before) -> their new totals, or RuleError.
+RejoinHook = Callable[
+    [
+        "Ruleset",
+        tuple[str, ...],
+        Mapping[str, int],
+        Mapping[str, int],
+        tuple[str, ...],
+        frozenset[str],
+    ],
+    dict[str, int],
+]
+
+NO_REJOIN = define_message(
+    "rules.no_rejoin", "players come back into a match only in a pool of {rules}"
+)
+
+
+def everyone_plays(
+    rules: Ruleset, totals: Mapping[str, int], seated: tuple[str, ...]
+) -> tuple[str, ...]:
+    """Every seated player is dealt in."""
+    return seated
+
+
+def no_rejoin(
+    rules: Ruleset,
+    players: tuple[str, ...],
+    totals: Mapping[str, int],
+    before: Mapping[str, int],
+    seated: tuple[str, ...],
+    came_back: frozenset[str],
+) -> dict[str, int]:
+    raise RuleError(NO_REJOIN, rules=rules.name)
 
 
 def same_every_round(rules: Ruleset, inputs: Mapping[str, Any]) -> Ruleset:
@@ -409,6 +449,8 @@ OUTCOME_LABELS = {
     "stock": define_text("outcome.stock", "stock ran out"),
     "draw": define_text("outcome.draw", "draw"),
     "void": define_text("outcome.void", "void"),
+    "show": define_text("outcome.show", "valid show"),
+    "last_in": define_text("outcome.last_in", "the others dropped out"),
 }
 """The outcomes of replayed rounds in words (English display texts), by
 :meth:`Ruleset.outcome_key`."""
@@ -485,6 +527,13 @@ class Ruleset:
     match_end: MatchEndHook = field(default=first_to_target, compare=False, repr=False)
     # The ruleset for one round, given the round's inputs (gin's Oklahoma upcard).
     round_rules: RoundRulesHook = field(default=same_every_round, compare=False, repr=False)
+    # Deals ended by a show, drops and wrong shows (indian): the match file's round keys
+    # show, groups, finish, drops, wrong_shows and rejoin are read.
+    shows: bool = False
+    open_ended: bool = False  # no fixed end: the players stop the match ("stopped": true)
+    check_round: RoundCheckHook | None = field(default=None, compare=False, repr=False)
+    deal_players: DealPlayersHook = field(default=everyone_plays, compare=False, repr=False)
+    rejoin_totals: RejoinHook = field(default=no_rejoin, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         if not self.option_table and self.target is not None:

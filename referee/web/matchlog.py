@@ -65,6 +65,8 @@ def header(match: Match, seating_changes: Sequence[Any] | None = None) -> dict[s
     changes = match.seating_changes if seating_changes is None else seating_changes
     if changes:
         head["seating_changes"] = [dict(change) for change in changes]
+    if match.stopped:
+        head["stopped"] = True
     return head
 
 
@@ -230,7 +232,9 @@ def _stored_key(head: dict[str, Any], entries: Sequence[Any], as_played: bool = 
     return hashlib.sha256(text.encode()).hexdigest()
 
 
-HEADER_KEYS = ("format", "rules", "options", "players", "first_dealer", "seating_changes")
+HEADER_KEYS = (
+    *("format", "rules", "options", "players", "first_dealer", "seating_changes", "stopped"),
+)
 
 
 def stored_outlook(

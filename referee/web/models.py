@@ -150,6 +150,8 @@ class Match(Model):
     deleted_at: Mapped[datetime | None] = mapped_column(sa.DateTime(timezone=True), index=True)
     # The match file's "seating_changes" (players who joined or left between rounds), or None.
     seating_changes: Mapped[list[dict[str, Any]] | None] = mapped_column(sa.JSON)
+    # The players ended a match with no fixed end (the match file's "stopped": indian points).
+    stopped: Mapped[bool] = mapped_column(default=False, server_default=sa.false())
 
     __mapper_args__ = {"version_id_col": version, "version_id_generator": False}
 

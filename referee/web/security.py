@@ -66,10 +66,15 @@ LARGE_BODY_ENDPOINTS = frozenset({"matches.import_match", "rounds.edit_json"})
 RATE_LIMITED = {
     "tools.checker": "RATELIMIT_TOOLS",
     "tools.gin_analyser": "RATELIMIT_TOOLS",
+    "tools.indian_show": "RATELIMIT_TOOLS",
+    "tools.indian_count": "RATELIMIT_TOOLS",
     "live.hint": "RATELIMIT_TOOLS",
     "tables.create": "RATELIMIT_NEW_TABLES",
     # The JSON API's anonymous tools and new tables count with the pages'.
-    **{f"api_tools.{name}": "RATELIMIT_TOOLS" for name in ("meld", "gin_hand", "knock", "turn")},
+    **{
+        f"api_tools.{name}": "RATELIMIT_TOOLS"
+        for name in ("meld", "gin_hand", "knock", "turn", "indian_show")
+    },
     **{f"api_tools.{name}": "RATELIMIT_TOOLS" for name in ("arrange_table", "hint")},
     **{
         f"api_live.{name}{form}": "RATELIMIT_TOOLS"

@@ -108,6 +108,7 @@ class MatchLog:
     rounds: list[tuple[int, Any, datetime]] = field(default_factory=list)  # number, entry, when
     seating_changes: Any = None
     joined: set[int] = field(default_factory=set)  # the seats of players who joined later
+    stopped: bool = False  # the players ended a match with no fixed end
 
     @property
     def names(self) -> list[str]:
@@ -126,6 +127,8 @@ class MatchLog:
         }
         if self.seating_changes:
             head["seating_changes"] = [dict(change) for change in self.seating_changes]
+        if self.stopped:
+            head["stopped"] = True
         return head
 
     @classmethod
@@ -145,6 +148,7 @@ class MatchLog:
             seats=[(row.seat, row.player_id, row.name) for row in rows if row.seat is not None],
             seating_changes=first.seating_changes,
             joined={row.seat for row in rows if row.joined_round is not None},
+            stopped=bool(first.stopped),
         )
 
 
@@ -243,11 +247,12 @@ def _seat_figures(state: Any, name: str) -> dict[str, Any]:
 # -- reading the log and writing the summary, on one connection ------------------------------
 
 
-def log_columns(*, seating: bool = True) -> list[Any]:
+def log_columns(*, seating: bool = True, stopped: bool = True) -> list[Any]:
     """What :meth:`MatchLog.from_rows` reads of a match joined to its seats and players.
 
     ``seating`` false: the database is older than the seating changes (migration
-    ``0005_history``'s backfill runs before ``0006_seating`` adds them).
+    ``0005_history``'s backfill runs before ``0006_seating`` adds them); ``stopped`` false:
+    older than the column ``stopped``.
     """
     seating_columns = (
         [MATCHES.c.seating_changes, SEATS.c.joined_round]
@@ -263,6 +268,7 @@ def log_columns(*, seating: bool = True) -> list[Any]:
         MATCHES.c.archived_at,
         MATCHES.c.deleted_at,
         *seating_columns,
+        MATCHES.c.stopped if stopped else sa.false().label("stopped"),
         SEATS.c.seat,
         SEATS.c.player_id,
         PLAYERS.c.name,
@@ -275,10 +281,12 @@ MATCH_SEATS = MATCHES.outerjoin(SEATS, SEATS.c.match_id == MATCHES.c.id).outerjo
 )
 
 
-def read_log(connection: Connection, match_id: int, *, seating: bool = True) -> MatchLog | None:
+def read_log(
+    connection: Connection, match_id: int, *, seating: bool = True, stopped: bool = True
+) -> MatchLog | None:
     """The match as stored (None if there is no such match): two queries."""
     rows = connection.execute(
-        sa.select(*log_columns(seating=seating))
+        sa.select(*log_columns(seating=seating, stopped=stopped))
         .select_from(MATCH_SEATS)
         .where(MATCHES.c.id == match_id)
         .order_by(SEATS.c.seat)
@@ -334,7 +342,12 @@ def refresh_all(connection: Connection) -> int:
     ids = connection.execute(sa.select(MATCHES.c.id).order_by(MATCHES.c.id)).scalars().all()
     columns = {column["name"] for column in sa.inspect(connection).get_columns("matches")}
     for match_id in ids:
-        log = read_log(connection, match_id, seating="seating_changes" in columns)
+        log = read_log(
+            connection,
+            match_id,
+            seating="seating_changes" in columns,
+            stopped="stopped" in columns,
+        )
         write(connection, match_id, derive(log) if log is not None else None, totals=False)
     rebuild_totals(connection)
     return len(ids)
@@ -711,7 +724,7 @@ def _after_flush(session: Session, _context: Any) -> None:
 
 MATCH_LOADED = (
     *("id", "table_id", "rules", "options", "first_dealer", "created_at"),
-    *("archived_at", "deleted_at", "seating_changes", "seats", "stored_rounds"),
+    *("archived_at", "deleted_at", "seating_changes", "stopped", "seats", "stored_rounds"),
 )
 SEAT_LOADED = ("seat", "player_id", "joined_round", "player")
 ROUND_LOADED = ("number", "entry", "complete", "deleted_at", "created_at")
@@ -755,6 +768,7 @@ def log_in_session(session: Session, match_id: int) -> MatchLog | None:
         seats=[(seat.seat, seat.player_id, seat.player.name) for seat in ordered],
         seating_changes=header.get("seating_changes"),
         joined={s.seat for s in ordered if _loaded_values(s).get("joined_round") is not None},
+        stopped=bool(header.get("stopped")),
     )
     played = [_loaded_values(stored) for stored in rounds]
     log.rounds = sorted(
@@ -798,6 +812,7 @@ MATCH_LOG = (
     "archived_at",
     "deleted_at",
     "seating_changes",
+    "stopped",
 )
 
 

@@ -865,3 +865,21 @@ def test_any_live_turn_is_corrected_and_every_later_turn_checked_again(api):
         api.put(f"{url}/live/turns/4", json=longer, headers=version(corrected)).status_code == 404
     )
     assert api.put(f"{url}/live/turns/1", json=longer).status_code == 428
+
+
+def test_an_indian_show_is_checked_and_counted(api):
+    # 7D cut: 5S 6S 7C 8S uses the 7C as a joker and no pure sequence can be made
+    groups = [["5S", "6S", "7C", "8S"], ["9H", "10H", "7H"], ["QH", "QC", "QS"], ["2D", "2C", "2H"]]
+    found = api.post(f"{API}/tools/indian", json={"groups": groups, "cut": "7D"}, headers=EN)
+    body = found.get_json()
+    assert found.status_code == 200 and body["valid"] is False
+    assert body["reasons"] == ["no pure sequence: 5S 6S 7C 8S uses the 7C as a joker"]
+    # as a loser's hand all 13 count (no pure sequence): 5+6+8 + 9+10 + 30 + 6 = 74
+    assert body["count"]["count"] == 74 and body["count"]["meets_rule"] is False
+    # the same cards ungrouped, with the 8S as 7S: 5S 6S 7S 8S... a valid show
+    valid = ["5S", "6S", "7S", "8S", "9H", "10H", "JH", "2D", "2C", "2H", "KD", "QD", "JD"]
+    body = api.post(f"{API}/tools/indian", json={"cards": valid, "cut": "7D"}).get_json()
+    assert body["valid"] is True and body["count"]["count"] == 0
+    assert (
+        api.post(f"{API}/tools/indian", json={"cards": valid[:12], "cut": "7D"}).status_code == 422
+    )

@@ -144,3 +144,64 @@ def test_every_ruleset_has_its_rules_page_in_both_languages(app, client, rules):
 def test_rules_index_and_unknown_rules(client):
     assert client.get("/rules/").status_code == 200
     assert client.get("/rules/poker").status_code == 404
+
+
+# --- Indian rummy: "Check my show" -------------------------------------------------------
+
+
+def show(client, groups, cut="7D", decks="2"):
+    return client.submit("/indian", {"groups": groups, "cut": cut, "decks": decks})
+
+
+def test_indian_show_page_is_linked_from_home(client):
+    assert "/indian" in client.get("/").text
+    page = client.get("/indian")
+    assert page.status_code == 200 and 'name="groups"' in page.text and "data-picker" in page.text
+
+
+def test_indian_show_valid_as_grouped(client):
+    # 5S 6S 7S 8S pure (the 7S in its own place, 7 wild), 9H 10H JH pure, a set, JD QD KD
+    response = show(client, "5S 6S 7S 8S\n9H 10H JH\n2D 2C 2H\nKD QD JD")
+    verdict = text(response).split('id="verdict"')[1][:800]
+    assert response.status_code == 200 and "✔" in verdict
+
+
+def test_indian_show_refused_with_the_reason_and_counted(client):
+    # no pure sequence anywhere (7C and 7H are wild); as a loser's hand: no two sequences with
+    # one pure, so all 13 count: 5+6+0+8 + 9+10+0 + 3x10 + 2+2+2 = 74
+    response = show(client, "5S 6S 7C 8S\n9H 10H 7H\nQH QC QS\n2D 2C 2H")
+    page = text(response)
+    assert "✘" in page.split('id="verdict"')[1][:800]
+    assert "5S 6S 7C 8S memakai 7C sebagai joker" in page  # the page speaks Indonesian
+    assert ">74<" in page.split('id="count"')[1][:400]
+
+
+def test_indian_show_bad_input_is_said(client):
+    response = show(client, "5S 6S 7S")
+    assert response.status_code == 400 and errors(response)
+    assert "13" in " ".join(errors(response))
+
+
+# --- Indian rummy: the count helper ---------------------------------------------------------
+
+
+def test_the_count_helper_finds_a_losers_least_count(client):
+    """Cut 3C (threes wild; the hand has none): 4S 5S 6S 7S pure, 9H 10H JK QH impure (the
+    joker as JH), so only AD 2D KD 2C 8C count: 10 (an ace counts 10) + 2 + 10 + 2 + 8 = 32.
+    Using the JK in a set of twos instead leaves one sequence (all 13 count); AD 2D JK
+    instead leaves 9H 10H QH 2C KD 8C: 9 + 10 + 10 + 2 + 10 + 8 = 49."""
+    home = client.get("/").text
+    assert "/indian/count" in home
+    page = client.get("/indian/count")
+    assert page.status_code == 200 and 'name="cards"' in page.text
+    hand = "5S 6S 7S 9H 10H JK 2D 2C KD QH 8C 4S AD"
+    response = client.submit("/indian/count", {"cards": hand, "cut": "3C", "decks": "2"})
+    assert response.status_code == 200
+    found = text(response).split('id="count"')[1][:1500]
+    assert ">32<" in found
+
+
+def test_the_count_helper_says_what_is_wrong(client):
+    response = client.submit("/indian/count", {"cards": "5S 6S 7S", "cut": "3C", "decks": "2"})
+    assert response.status_code == 400
+    assert "13" in " ".join(errors(response))

@@ -193,6 +193,43 @@ class GinArrangement(StrictSchema):
     can_knock = fields.Boolean()
 
 
+class IndianHand(StrictSchema):
+    cards = Cards(30, description="the 13 cards, ungrouped (or give groups)")
+    groups = Melds(description="the 13 cards as the player grouped them")
+    cut = fields.String(
+        allow_none=True,
+        validate=validate.Length(1, 12),
+        metadata={"description": "the cut joker (JK: aces are wild); none: printed jokers only"},
+    )
+    decks = fields.Integer(load_default=2, validate=validate.OneOf([1, 2]))
+    full_count = fields.Integer(load_default=80, validate=validate.Range(1, 200))
+
+
+class IndianGroup(StrictSchema):
+    kind = fields.String(metadata={"description": "pure sequence, impure sequence or set"})
+    cards = fields.List(fields.String())
+    jokers = fields.List(fields.String(), metadata={"description": "the cards playing as jokers"})
+
+
+class IndianCount(StrictSchema):
+    count = fields.Integer(metadata={"description": "the least count, at most the full count"})
+    points = fields.Integer(metadata={"description": "the same before the cap"})
+    meets_rule = fields.Boolean(metadata={"description": "two sequences, one of them pure"})
+    capped = fields.Boolean()
+    groups = fields.List(fields.Nested(IndianGroup))
+    ungrouped = fields.List(fields.String())
+
+
+class IndianVerdict(StrictSchema):
+    valid = fields.Boolean()
+    as_typed = fields.Boolean(metadata={"description": "the typed grouping is itself valid"})
+    reasons = fields.List(fields.String(), metadata={"description": "why the show is not valid"})
+    typed_problems = fields.List(fields.String())
+    groups = fields.List(fields.Nested(IndianGroup))
+    ungrouped = fields.List(fields.String())
+    count = fields.Nested(IndianCount, metadata={"description": "the cards as a loser's hand"})
+
+
 class GinKnock(StrictSchema):
     knocker = Cards(30, required=True, description="the knocker's 10 cards, after the discard")
     defender = Cards(30, required=True, description="the defender's 10 cards")
@@ -483,6 +520,38 @@ class RoundEntry(Schema):
     closer = fields.String()
     closing_card = fields.String()
     turns = fields.List(fields.Dict())
+    # The keys below are only described here: the engine reads them and says what is wrong.
+    upcard = fields.Raw(
+        allow_none=True, metadata={"description": "gin with oklahoma: the upcard, like 5S"}
+    )
+    cut = fields.Raw(
+        allow_none=True,
+        metadata={"description": 'indian: the cut joker, like 7D ("JK": a printed joker)'},
+    )
+    show = fields.Raw(
+        allow_none=True, metadata={"description": "indian: who showed (a valid show)"}
+    )
+    groups = fields.Raw(
+        allow_none=True,
+        metadata={
+            "description": "indian, optional: the show's 13 cards as grouped, by the player"
+            ' who showed: {"Budi": [["5H", "6H", "7H"], ...]}; checked before saving'
+        },
+    )
+    finish = fields.Raw(
+        allow_none=True, metadata={"description": "indian, optional: the finish card"}
+    )
+    drops = fields.Raw(
+        allow_none=True,
+        metadata={"description": 'indian: who dropped, "first" or "middle": {"Andi": "first"}'},
+    )
+    wrong_shows = fields.Raw(
+        allow_none=True, metadata={"description": "indian: who showed wrongly (full count)"}
+    )
+    rejoin = fields.Raw(
+        allow_none=True,
+        metadata={"description": "indian pools: who comes back into the pool before this deal"},
+    )
 
 
 class Seating(StrictSchema):

@@ -6,6 +6,7 @@ from typing import Any
 
 from referee.errors import RefereeError
 from referee.gin import adjudicate_knock, best_arrangement
+from referee.indian import check_show, least_count
 from referee.melds import check_layoff, check_meld
 from referee.notation import format_card
 from referee.rulesets import find_ruleset
@@ -62,6 +63,38 @@ def meld(asked: dict[str, Any]) -> Any:
 def gin_hand(asked: dict[str, Any]) -> Any:
     """The arrangement of a gin hand that leaves the least deadwood (11 cards: the best discard)."""
     return matchlog.call_engine(best_arrangement, asked["cards"]).to_json()
+
+
+@blp.route("/indian", methods=["POST"])
+@blp.arguments(
+    schemas.IndianHand,
+    example={
+        "groups": [
+            ["5S", "6S", "7C", "8S"],
+            ["9H", "10H", "JH"],
+            ["2D", "2C", "2H"],
+            ["KD", "QD", "JD"],
+        ],
+        "cut": "7D",
+    },
+)
+@blp.response(200, schemas.IndianVerdict)
+@blp.errors(422)
+@engine_call
+def indian_show(asked: dict[str, Any]) -> Any:
+    """Indian rummy: is this show of 13 cards valid (whatever their grouping), why not, an
+    arrangement, and what the cards count as a loser's hand."""
+    groups = asked.get("groups") or None
+    cards = None if groups else asked.get("cards") or []
+    options = {"decks": asked["decks"], "full_count": asked["full_count"]}
+    show = matchlog.call_engine(check_show, cards, asked.get("cut"), groups=groups, **options)
+    every = [card for group in groups for card in group] if groups else cards
+    count = matchlog.call_engine(least_count, every, asked.get("cut"), **options)
+    found: dict[str, Any] = show.to_json()
+    found["reasons"] = [i18n.reason_text(reason) for reason in show.reasons]
+    found["typed_problems"] = [i18n.reason_text(reason) for reason in show.typed_problems]
+    found["count"] = count.to_json()
+    return found
 
 
 def adjudication(result: Any) -> dict[str, Any]:

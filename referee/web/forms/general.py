@@ -32,7 +32,7 @@ from wtforms.validators import (
 
 from referee.rulesets import RULESETS, Ruleset
 from referee.web.forms.base import Form, OneTimeForm
-from referee.web.forms.fields import CardsField, add_numbered, choices
+from referee.web.forms.fields import CardField, CardsField, MeldsField, add_numbered, choices
 from referee.web.i18n import clip
 from referee.web.names import clean_name, name_key
 
@@ -203,6 +203,8 @@ def setup_form_class(rules: Ruleset, players: list[str]) -> type[FlaskForm]:
 
     class SetupForm(OneTimeForm):
         known = set(players)
+        # A ruleset with no target (indian: pools, deals, points) asks none.
+        asks_target = "target" in rules.options
         match_version = HiddenField()  # a match being set up again: as it was then
 
         def validate(self, extra_validators: Any = None) -> bool:
@@ -222,6 +224,7 @@ def setup_form_class(rules: Ruleset, players: list[str]) -> type[FlaskForm]:
                 [(str(value), str(value)) for value in presets] + [("custom", _l("Other"))]
             ),
             default=str(rules.target) if rules.target else None,
+            validate_choice="target" in rules.options,
         )
         custom_target = NumberField(
             _l("Other target"),
@@ -328,6 +331,27 @@ class GinHandForm(Form):
         render_kw={"placeholder": "7S 8S 9S 7H 7D 2C 3C 4C KD QH"},
     )
     options = HiddenField()  # a match's house rules (JSON), when opened from the match
+
+
+class IndianShowForm(Form):
+    """Indian rummy: 13 cards (one group per line, or all on one line) and the cut joker."""
+
+    groups = MeldsField(
+        _l("Your 13 cards: one group per line, or all on one line"),
+        validators=[DataRequired(_l("Enter the 13 cards."))],
+        render_kw={"placeholder": "5S 6S 7C 8S\n9H 10H JH\n2D 2C 2H\nKD QD JD", "rows": 4},
+    )
+    cut = CardField(
+        _l("Cut joker"),
+        description=_l(
+            "JK if a printed joker was cut (the aces are wild); empty: printed jokers only."
+        ),
+    )
+    decks = SelectField(
+        _l("Decks"),
+        choices=choices([("2", _l("Two decks (3-6 players)")), ("1", _l("One deck (2 players)"))]),
+        default="2",
+    )
 
 
 class PlayHintForm(Form):

@@ -15,7 +15,17 @@ from referee.matchfile import NOT_A_MATCH, NOT_JSON, TOO_DEEP, dump_match, load_
 from referee.rematch import rematch_dealer
 from referee.rulesets import RULESETS, Ruleset, find_ruleset
 from referee.rulesets.base import PLAYER_COUNT, PLAYER_COUNT_EXACT, TurnStyle
-from referee.web import changes, i18n, jsontext, matchlog, scoresheet, seating, versions, writes
+from referee.web import (
+    changes,
+    i18n,
+    jsontext,
+    matchlog,
+    pools,
+    scoresheet,
+    seating,
+    versions,
+    writes,
+)
 from referee.web.access import (
     EDIT,
     Access,
@@ -244,6 +254,7 @@ def scoreboard(access: Access, match_id: int) -> Any:
         access=access,
         match=match,
         sheet=sheet,
+        pool=pools.pool_before(match, match.next_round_number) if seen.state else None,
         # A game entered by its final table only (gin) has no live round to offer.
         turn_by_turn=sheet.rules is None or sheet.rules.turn_style is not TurnStyle.NONE,
         error=seen.error,
@@ -251,6 +262,40 @@ def scoreboard(access: Access, match_id: int) -> Any:
         in_play=round_in_play(match),
         rematch_token=writes.new_token(),
     )
+
+
+@bp.post(PREFIX + "/m/<int:match_id>/stop")
+@edit_page
+def stop(access: Access, match_id: int) -> Any:
+    """The players end a match with no fixed end (indian played for points): the highest
+    total wins.  The button names the match's version: a deal saved meanwhile on another
+    phone stops nothing, and the players see it first."""
+    if not ActionForm().validate_on_submit():
+        abort(400)
+    match = open_match(access, match_id)
+    if match.stopped:  # asked twice: it is done
+        flash(gettext("The match is over."))
+        return to_score_sheet(access, match)
+    if writes.version_of(request.form.get("match_version")) != match.version:
+        from referee.web.views.rounds import conflict_page
+
+        return conflict_page(
+            access,
+            match,
+            gettext("The match was changed on another phone meanwhile; it was not ended."),
+        )
+    match.stopped = True
+    try:
+        state = matchlog.verify(match, matchlog.entries(match))
+    except RefereeError as error:
+        db.session.rollback()
+        flash(i18n.error_text(error), "error")
+        return to_score_sheet(access, match)
+    writes.changed(match)
+    matchlog.remember(match, state)
+    db.session.commit()
+    flash(gettext("The match is over."))
+    return to_score_sheet(access, match)
 
 
 @bp.get(PREFIX + "/m/<int:match_id>/rules")

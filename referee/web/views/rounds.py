@@ -14,12 +14,21 @@ from flask_babel import gettext, ngettext
 from referee.errors import RefereeError
 from referee.matchfile import NOT_A_MATCH, ROUND_NOT_OBJECT, load_document
 from referee.rulesets import find_ruleset
+from referee.rulesets import indian as indian_rules
 from referee.scoring import Ending
-from referee.web import audit, changes, i18n, jsontext, matchlog, writes
+from referee.web import audit, changes, i18n, jsontext, matchlog, pools, writes
 from referee.web.access import Access, edit_page, open_match, table_blueprint, table_page
 from referee.web.feedback import field_cards, show_error
 from referee.web.forms import ActionForm, RoundJsonForm
 from referee.web.forms.fields import numbered
+from referee.web.forms.indian import (
+    LAST_IN,
+    as_wrong_show,
+    build_deal,
+    deal_form_class,
+    fill_deal,
+    still_in,
+)
 from referee.web.forms.rounds import (
     build_round,
     card_fields,
@@ -72,10 +81,19 @@ def _round_form(access: Access, match: Match, stored: Round | None) -> Any:
     players = match.seating_at(stored.number if stored is not None else match.next_round_number)
     rules = find_ruleset(match.rules)
     inputs = round_inputs(rules, match.options)
-    form = quick_form_class(rules, players, inputs)()
+    number = stored.number if stored else match.next_round_number
+    pool = pools.pool_before(match, number) if rules.shows else None
+    if rules.shows:
+        form = deal_form_class(players, inputs)()
+    else:
+        form = quick_form_class(rules, players, inputs)()
     if stored is not None and request.method == "GET":
         readable = matchlog.readable_entry(match, stored.number, stored.entry)
-        if readable is None or not fill_from_round(form, rules, players, readable, inputs):
+        if readable is None or not (
+            fill_deal(form, players, readable, inputs)
+            if rules.shows
+            else fill_from_round(form, rules, players, readable, inputs)
+        ):
             return redirect(
                 url_for(
                     "rounds.edit_json",
@@ -83,11 +101,12 @@ def _round_form(access: Access, match: Match, stored: Round | None) -> Any:
                     number=stored.number,
                 )
             )
-    number = stored.number if stored else match.next_round_number
     if not form.is_submitted():
         form.for_round.data = str(number)
         form.match_version.data = str(match.version)
         form.round_version.data = str(stored.version) if stored else ""
+        if rules.shows:
+            _ask_rejoin(form, players, request.args.getlist("rejoin"), pool)
     elif stored is None and (done := writes.receipt(form.once.data)):
         flash(gettext("This round was saved already."))
         return redirect(done)
@@ -95,20 +114,31 @@ def _round_form(access: Access, match: Match, stored: Round | None) -> Any:
     preview = None
     later: list[int] = []
     action = request.form.get("action")
+    wrong_show: str | None = None  # who showed, when the show was found invalid
     if form.is_submitted():
         conflict = _round_conflict(access, form, match, stored, number)
+    if rules.shows and action == "wrong_show" and form.is_submitted() and not conflict:
+        action = _to_wrong_show(form, players, pool)
     if form.is_submitted() and not conflict and form.validate():
         try:
-            entry = build_round(form, rules, players, inputs)
+            if rules.shows:
+                entry = build_deal(form, players, inputs)
+            else:
+                entry = build_round(form, rules, players, inputs)
             state, later = changes.verify_round(match, entry, number)
         except RefereeError as error:
-            chosen = ending_chosen(form, rules.round_form)
-            who = form.player.data if chosen and chosen.ending is Ending.OUT else None
-            hands = {
-                name: field
-                for name, field in zip(players, numbered(form, "hand"), strict=True)
-                if name != who
-            }
+            if rules.shows:
+                hands = dict(zip(players, numbered(form, "hand"), strict=True))
+                if error.reason.key in INVALID_SHOW:
+                    wrong_show = form.player.data
+            else:
+                chosen = ending_chosen(form, rules.round_form)
+                who = form.player.data if chosen and chosen.ending is Ending.OUT else None
+                hands = {
+                    name: field
+                    for name, field in zip(players, numbered(form, "hand"), strict=True)
+                    if name != who
+                }
             show_error(form, card_fields(form), error, number, hands)
         else:
             if action == "save" and not later or action == "save_cut" and later:
@@ -135,7 +165,9 @@ def _round_form(access: Access, match: Match, stored: Round | None) -> Any:
                 return redirect(location)
             preview = state.rounds[number - 1]
     page = render_page(
-        "matches/round_form.html",
+        "matches/indian_deal_form.html" if rules.shows else "matches/round_form.html",
+        pool=pool,
+        wrong_show=wrong_show,
         access=access,
         match=match,
         form=form,
@@ -157,6 +189,41 @@ def _round_form(access: Access, match: Match, stored: Round | None) -> Any:
     if conflict and isinstance(page, tuple):
         return page[0], 409
     return page
+
+
+# The engine's refusals of a show whose cards have no valid arrangement: offered as a
+# wrong show instead.
+INVALID_SHOW = (indian_rules.SHOW_NOT_VALID, indian_rules.SHOW_NOT_VALID_TYPED)
+
+
+def _ask_rejoin(form: Any, players: list[str], asked: list[str], pool: pools.Pool | None) -> None:
+    """Tick the rejoin box of the players a "rejoin" link names, when they may rejoin."""
+    if pool is None:
+        return
+    for name, box in zip(players, numbered(form, "rejoin"), strict=True):
+        if name in asked and name in pool.rejoin_at:
+            box.data = True
+
+
+def _to_wrong_show(form: Any, players: list[str], pool: pools.Pool | None) -> str:
+    """Record the refused show as a wrong show: saved at once when that leaves one player
+    in the deal (who wins it), else the form comes back asking who won (the next action)."""
+    shower = as_wrong_show(form, players)
+    if shower is None:
+        return "check"
+    dealt = list(pool.dealt) if pool is not None else players
+    left = still_in(form, players, dealt)
+    if len(left) == 1:
+        form.ending.data = LAST_IN
+        return "save"
+    form.form_errors.append(
+        gettext(
+            "%(player)s's show is now a wrong show (the full count). Play went on: say who"
+            " showed next, or how the deal ended, then save.",
+            player=shower,
+        )
+    )
+    return "check"
 
 
 def _round_conflict(

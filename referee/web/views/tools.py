@@ -1,4 +1,4 @@
-"""Tools that need no match: the meld checker and the gin hand analyser.
+"""Tools that need no match: the meld checker, the gin hand analyser and "Check my show".
 
 Both take house rules: opened from a match (``?options=`` with its options as JSON)
 they judge by the match's options, which the page lists.
@@ -10,13 +10,16 @@ import json
 from typing import Any
 
 from flask import Blueprint, request
+from flask_babel import lazy_gettext as _l
 
 from referee.errors import RefereeError
 from referee.gin import best_arrangement
+from referee.indian import GroupKind, check_show, least_count
 from referee.melds import check_layoff, check_meld
 from referee.rulesets import RULESETS, Ruleset, find_ruleset
 from referee.web import i18n, matchlog
-from referee.web.forms import CheckerForm, GinHandForm, rulesets_with_option
+from referee.web.forms import CheckerForm, GinHandForm, IndianShowForm, rulesets_with_option
+from referee.web.forms.indian import CountForm
 from referee.web.forms.rounds import add_round_inputs, input_fields, round_inputs
 from referee.web.houserules import house_rules
 from referee.web.views.pages import render_page
@@ -116,3 +119,48 @@ def gin_analyser() -> Any:
         round_inputs=input_fields(form, inputs),
         house_rules=house_rules("gin", options) if options else [],
     )
+
+
+@bp.route("/indian", methods=["GET", "POST"])
+def indian_show() -> Any:
+    """Indian rummy's "Check my show": the show's verdict, why not, an arrangement, and what
+    the same cards count as a loser's hand."""
+    form = IndianShowForm()
+    show = count = None
+    if form.validate_on_submit():
+        melds = form.groups.melds
+        groups = melds if len(melds) > 1 else None
+        cards = [card for meld in melds for card in meld]
+        options = {"decks": int(form.decks.data or 2)}
+        try:
+            show = matchlog.call_engine(
+                check_show, None if groups else cards, form.cut.card, groups=groups, **options
+            )
+            count = matchlog.call_engine(least_count, cards, form.cut.card, **options)
+        except RefereeError as error:
+            form.groups.errors.append(i18n.error_text(error))
+    return render_page(
+        "tools/indian.html", form=form, show=show, count=count, kind_labels=KIND_LABELS
+    )
+
+
+@bp.route("/indian/count", methods=["GET", "POST"])
+def indian_count() -> Any:
+    """Indian rummy's count helper: a loser's best arrangement and count."""
+    form = CountForm()
+    count = None
+    if form.validate_on_submit():
+        try:
+            count = matchlog.call_engine(
+                least_count, form.cards.cards, form.cut.card, decks=int(form.decks.data or 2)
+            )
+        except RefereeError as error:
+            form.cards.errors.append(i18n.error_text(error))
+    return render_page("tools/indian_count.html", form=form, count=count)
+
+
+KIND_LABELS = {
+    GroupKind.PURE: _l("pure sequence"),
+    GroupKind.IMPURE: _l("impure sequence"),
+    GroupKind.SET: _l("set"),
+}
