@@ -113,6 +113,31 @@ def test_a_quick_round_of_four_on_a_phone(page: Page):
     assert page.evaluate("window.__unasked") == []
 
 
+def test_a_seat_dragged_by_its_handle_to_the_top(page: Page):
+    english(page)
+    create_table(page, "Budi, Siti, Andi")
+    page.get_by_role("link", name="New match").click()
+    page.locator("a[href$='/new/remi']").click()
+    seats = [page.locator(f"select[name=seat_{seat}]") for seat in range(3)]
+    for seat, name in zip(seats, ["Budi", "Siti", "Andi"], strict=True):
+        expect(seat).to_have_value(name)
+    # Press on the third seat's handle, move up past the first seat's middle, release.
+    handle = page.locator("[data-seat-handle]").nth(2).bounding_box()
+    top = page.locator("[data-seat]").first.bounding_box()
+    assert handle is not None and top is not None
+    assert handle["width"] >= 43.5 and handle["height"] >= 43.5  # a finger's target
+    page.mouse.move(handle["x"] + handle["width"] / 2, handle["y"] + handle["height"] / 2)
+    page.mouse.down()
+    page.mouse.move(handle["x"] + handle["width"] / 2, top["y"] + top["height"] / 3, steps=8)
+    page.mouse.up()
+    for seat, name in zip(seats, ["Andi", "Budi", "Siti"], strict=True):
+        expect(seat).to_have_value(name)
+    page.locator("select[name=first_dealer]").select_option("Andi")
+    page.locator("input[name=target][value='200']").check()
+    page.get_by_role("button", name="Start the match").click()
+    expect(page.locator(".total-name")).to_have_text(["Andi", "Budi", "Siti"])
+
+
 def test_live_round_entry_focuses_nothing_and_the_view_link_follows_it(
     page: Page, browser: Browser, base_url: str
 ):

@@ -131,6 +131,50 @@ def test_more_holds_what_cannot_be_undone_and_play_again_waits_for_the_end(clien
     assert "Recently deleted" in client.get(table).text
 
 
+def test_archiving_asks_first_and_a_version_from_before_a_change_is_refused(client):
+    to_english(client)
+    table = new_table(client, "Budi, Siti")
+    match = new_match(client, table, "remi", ["Budi", "Siti"], target=200)
+    archive = match + "archive"
+    sheet = client.get(match).text
+    button = re.search(r'action="([^"]*/archive)"[^>]*>\s*<input[^>]*value="(\d+)"', sheet)
+    assert button and sheet.split(f'action="{button.group(1)}"')[0].endswith('method="get" ')
+    shown = button.group(2)
+    etag = client.get(match + "version").headers["ETag"]
+
+    # The button opens a confirm page (a GET): it names the version seen and changes nothing.
+    confirm = client.get(archive + f"?match_version={shown}")
+    assert confirm.status_code == 200 and "Archive this match?" in text(confirm)
+    assert f'name="match_version" value="{shown}"' in confirm.text
+    assert client.get(match + "version").headers["ETag"] == etag
+    assert "This match is archived" not in text(client.get(match))
+
+    # Meanwhile another phone saves a round (Siti out, Budi holds KH 2C: 10 + 2 = 12).
+    data = {"ending": "out", "player": "Siti", "hand_0": "KH 2C", "action": "save"}
+    assert client.submit(match + "rounds/new", data).status_code == 302
+    stale = client.submit(archive, {"match_version": shown}, fresh=False)
+    assert stale.status_code == 409
+    assert "it was not archived" in text(stale)
+    assert "This match is archived" not in text(client.get(match))
+    assert "Archived matches (" not in text(client.get(table))
+
+    # Asked again from a fresh confirm page: archived, listed under "Archived matches".
+    fresh = (
+        match
+        + "archive?match_version="
+        + re.search(r'name="match_version" value="(\d+)"', client.get(match).text).group(1)
+    )
+    assert fresh != archive + f"?match_version={shown}"
+    archived = client.submit(archive, {}, page=fresh)
+    assert archived.status_code == 302
+    assert "This match is archived" in text(client.get(match))
+    assert "Archived matches (1)" in text(client.get(table))
+    # The same archive sent twice (a second tap) is harmless.
+    again = client.submit(archive, {}, page=fresh)
+    assert again.status_code == 302
+    assert "archived already" in text(client.get(again.headers["Location"]))
+
+
 def test_short_names_are_first_names_made_unique():
     assert short_names(["Siti Nurhaliza", "Siti Aminah", "Budi Santoso", "Andi"]) == {
         "Siti Nurhaliza": "Siti N.",

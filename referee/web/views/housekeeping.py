@@ -249,14 +249,33 @@ def _match_button(access: Access, match_id: int) -> Match:
     return open_match(access, match_id)
 
 
-@bp.post(MATCH + "/archive")
+@bp.route(MATCH + "/archive", methods=["GET", "POST"])
 @edit_page
 def archive(access: Access, match_id: int) -> Any:
-    match = _match_button(access, match_id)
-    if match.archived_at is None:
-        match.archived_at = now()
-        writes.changed(match)
-        db.session.commit()
+    """Archive a match (it leaves the list, and can come back).  GET is the confirm page, as
+    for a delete; its form POSTs the archive with the version the page showed."""
+    match = open_match(access, match_id)
+    if request.method == "GET":
+        return render_page(
+            "matches/match_archive.html",
+            access=access,
+            match=match,
+            seen_version=writes.version_of(request.args.get("match_version")) or match.version,
+        )
+    if not ActionForm().validate_on_submit():
+        abort(400)
+    if match.archived_at is not None:
+        flash(gettext("The match was archived already."))  # asked twice: it is done
+        return redirect(url_for("tables.show"))
+    if writes.version_of(request.form.get("match_version")) != match.version:
+        return conflict_page(
+            access,
+            match,
+            gettext("The match was changed on another phone meanwhile; it was not archived."),
+        )
+    match.archived_at = now()
+    writes.changed(match)
+    db.session.commit()
     flash(gettext("The match is archived: it is listed under “Archived matches”."))
     return redirect(url_for("tables.show"))
 

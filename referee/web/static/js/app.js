@@ -85,6 +85,7 @@
     });
     root.querySelectorAll("[data-only-for-rules]").forEach(showOnlyForRules);
     root.querySelectorAll("[data-seat-move]").forEach(seatMover);
+    root.querySelectorAll("[data-seat-handle]").forEach(seatDragger);
     if (!document.querySelector(".picker.docked")) undockPage();  // a docked picker replaced by an update
   }
 
@@ -262,6 +263,50 @@
       var value = seats[here].value;
       seats[here].value = there.value;
       there.value = value;
+    });
+  }
+
+  // A seat dragged by its handle, with a finger or a mouse (pointer events): the names move
+  // from seat to seat, the seats themselves (labels, buttons) stay where they are.
+  function seatDragger(handle) {
+    handle.addEventListener("pointerdown", function (event) {
+      if (event.button !== 0) return;
+      var rows = Array.prototype.slice.call(handle.closest("form").querySelectorAll("[data-seat]"));
+      var selects = rows.map(function (row) { return row.querySelector("select"); });
+      var at = rows.indexOf(handle.closest("[data-seat]"));
+      if (at < 0) return;
+      event.preventDefault();
+      handle.setPointerCapture(event.pointerId);
+      var before = selects.map(function (select) { return select.value; });
+      rows[at].classList.add("dragging");
+      function rowUnder(y) {
+        for (var i = 0; i < rows.length - 1; i++) {
+          if (y < rows[i].getBoundingClientRect().bottom) return i;
+        }
+        return rows.length - 1;
+      }
+      function move(e) {
+        var to = rowUnder(e.clientY);
+        if (to === at) return;
+        var names = selects.map(function (select) { return select.value; });
+        names.splice(to, 0, names.splice(at, 1)[0]);
+        selects.forEach(function (select, i) { select.value = names[i]; });
+        rows[at].classList.remove("dragging");
+        rows[to].classList.add("dragging");
+        at = to;
+      }
+      function end() {
+        handle.removeEventListener("pointermove", move);
+        handle.removeEventListener("pointerup", end);
+        handle.removeEventListener("pointercancel", end);
+        rows[at].classList.remove("dragging");
+        selects.forEach(function (select, i) {  // the draft keeper hears of the new order
+          if (select.value !== before[i]) select.dispatchEvent(new Event("change", { bubbles: true }));
+        });
+      }
+      handle.addEventListener("pointermove", move);
+      handle.addEventListener("pointerup", end);
+      handle.addEventListener("pointercancel", end);
     });
   }
 
