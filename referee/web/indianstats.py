@@ -100,7 +100,7 @@ class _Kept:
 
 def _kept() -> _Kept:
     # Per app: two apps (two databases) may hold different matches under one id.
-    return current_app.extensions.setdefault("indian_stats", _Kept())  # type: ignore[no-any-return]
+    return current_app.extensions.setdefault("indian_stats", _Kept())
 
 
 def _counted_matches(
@@ -143,7 +143,7 @@ def _count(match: Match) -> dict[int, IndianCounts]:
 
 
 def figures(
-    table_id: int, filters: Filters = Filters(), player_id: int | None = None
+    table_id: int, filters: Filters, player_id: int | None = None
 ) -> dict[int, IndianCounts]:
     """Every player's Indian rummy counts at a table (or one player's) over the counted
     matches within the filters, by player id; empty when no such match was played."""

@@ -121,7 +121,9 @@ def table(client, app) -> tuple[str, str]:
 
 def counts_table(page: str) -> dict[str, list[int]]:
     """The Indian section's counts, per player: [valid shows, wrong shows, ...]."""
-    section = re.search(r'<section class="stats-group" data-rules="indian">(.*?)</section>', page, re.S)
+    section = re.search(
+        r'<section class="stats-group" data-rules="indian">(.*?)</section>', page, re.S
+    )
     assert section, "no Indian rummy section"
     rows = {}
     for name, cells in re.findall(
@@ -133,7 +135,9 @@ def counts_table(page: str) -> dict[str, list[int]]:
 
 
 def player_counts(page: str) -> list[int]:
-    section = re.search(r'<section class="stats-group" data-rules="indian">(.*?)</section>', page, re.S)
+    section = re.search(
+        r'<section class="stats-group" data-rules="indian">(.*?)</section>', page, re.S
+    )
     assert section, "no Indian rummy section"
     found = dict(re.findall(r'<dd data-figure="([^"]+)">(\d+)</dd>', section.group(1)))
     return [int(found[figure]) for figure in FIGURES]
