@@ -21,6 +21,7 @@ from referee.web import (
     exports,
     history,
     houserules,
+    indianstats,
     matchlog,
     ratings,
     scoresheet,
@@ -105,6 +106,7 @@ def statistics_page(access: Access) -> Any:
         args=_filter_args(),
         played_by=played_by,
         saved_sets=access.table.house_rules,
+        indian=indianstats.figures(access.table.id, filters),
     )
 
 
@@ -121,7 +123,8 @@ def player(access: Access, player_id: int) -> Any:
     found = _player(access, player_id)
     form = PeriodForm(formdata=request.args)
     form.validate()
-    stats = history.player_statistics(access.table.id, found, form.filters())
+    filters = form.filters()
+    stats = history.player_statistics(access.table.id, found, filters)
     return render_page(
         "history/player.html",
         access=access,
@@ -130,6 +133,7 @@ def player(access: Access, player_id: int) -> Any:
         chart=charts.results_over_time(stats.periods),
         others=[other for other in access.table.players if other.id != found.id],
         args=_filter_args(),
+        indian=indianstats.figures(access.table.id, filters, found.id),
     )
 
 
