@@ -107,6 +107,7 @@ class RoundResult:
     adjudication: Adjudication | None = None
     points: Mapping[str, int] = field(default_factory=dict)
     unchecked: tuple[Reason, ...] = ()
+    table_values: Mapping[str, int] = field(default_factory=dict)
 
     @property
     def is_void(self) -> bool:
@@ -205,12 +206,21 @@ class MatchState:
         """Who sits ``seats`` places clockwise after ``player`` in the seating of the next round."""
         return seat_after(self.players, player, seats)
 
+    @property
+    def next_deal(self) -> int:
+        """The number of the next round among the deals counted (void rounds are no deal)."""
+        return 1 + sum(not result.is_void for result in self.rounds)
+
+    def round_header(self) -> MatchHeader:
+        """The header of the next round: its players, and the rules of its deal (contract's)."""
+        header = self.header.at_round(self.next_round)
+        return replace(header, rules=header.rules.for_deal(self.next_deal))
+
     def start_round(self) -> RoundInProgress:
         """The next round, with nothing on the table yet."""
         if self.finished or self.next_dealer is None:
             raise self._over_error()
-        header = self.header.at_round(self.next_round)
-        return RoundInProgress.start(header, self.next_dealer, self.next_round)
+        return RoundInProgress.start(self.round_header(), self.next_dealer, self.next_round)
 
     def _over_error(self) -> RuleError:
         winners = join_reasons(list(self.winners)) if self.winners else Reason.of(NOBODY)
@@ -228,7 +238,7 @@ class MatchState:
             raise self._over_error()
         dealer = self.next_dealer
         try:
-            result = score_round(self.header.at_round(number), record, dealer, number)
+            result = score_round(self.round_header(), record, dealer, number)
         except RefereeError as error:
             raise error.at(round=number) from None
         return self._after(result).reseat()
@@ -405,7 +415,7 @@ def _score_round(header: MatchHeader, record: RoundRecord, dealer: str, number: 
     header = replace(header, rules=header.rules.for_round(record.inputs))
     rules, players = header.rules, header.players
     state = final_state(header, record, dealer, number)
-    facts, live = state.ending, state.live
+    facts = state.ending
     if facts.ending is Ending.VOID:
         score = nobody_scores(facts, Outcome.VOID)
         return RoundResult(
@@ -427,7 +437,8 @@ def _score_round(header: MatchHeader, record: RoundRecord, dealer: str, number: 
         hands=hands,
         hand_values=dict(score.hand_values) or {p: rules.hand_value(c) for p, c in hands.items()},
         melds_by_player=state.melds,
-        table=live.table if live is not None else (),
+        table=facts.table,
+        table_values=score.table_values,
         notes=score.notes,
         record=record,
         adjudication=score.adjudication,
