@@ -297,6 +297,10 @@ class RoundInProgress:
         """Every card on the table (named jokers as ``JK=..``)."""
         return tuple(card for meld in self.table for card in meld.cards)
 
+    def is_down(self, player: str) -> bool:
+        """Whether ``player`` has laid a meld this round (in contract: gone down)."""
+        return bool(self.melds_laid[player])
+
     def play_turns(self, player: str) -> tuple[int, ...]:
         """The numbers of the turns in which ``player`` put cards on the table."""
         return tuple(
@@ -316,10 +320,13 @@ class RoundInProgress:
             return None
         return self.held[player]
 
-    def melds_accepting(self, card: str | Card) -> list[int]:
-        """The numbers of the melds on the table that can take ``card`` as a lay-off."""
+    def melds_accepting(self, card: str | Card, player: str | None = None) -> list[int]:
+        """The numbers of the melds on the table that can take ``card`` as a lay-off (from
+        ``player``, when given: in contract only a player who went down lays off)."""
         card = parse_card(card) if isinstance(card, str) else card
         if self.rules.turn_style is not TurnStyle.MELDS or not self.rules.layoffs:
+            return []
+        if self.rules.contract is not None and player is not None and not self.is_down(player):
             return []
         on_table = sum(1 for used in self.used_cards if physical_card(used) == physical_card(card))
         if on_table >= self.rules.copies(len(self.players)):
@@ -605,7 +612,7 @@ class RoundInProgress:
             return {}
         return {
             "contract": {"deal": contract.deal, "label": contract.label},
-            "down": [player for player in self.players if self.melds_laid[player]],
+            "down": [player for player in self.players if self.is_down(player)],
             "bought": dict(self.bought),
         }
 
