@@ -313,3 +313,19 @@ def test_the_round_form_asks_the_table_and_writes_it() -> None:
     assert entry == {"end": "stock", "table": table, "hands": {"Budi": 5, "Siti": ["2C"]}}
     answers = form.answers(entry)
     assert answers is not None and list(answers.table) == table
+
+
+# -- the command line ------------------------------------------------------------------------
+
+
+def test_referee_check_knows_both_rulesets(capsys: pytest.CaptureFixture[str]) -> None:
+    from referee.cli import main
+
+    assert main(["check", "--rules", "contract", "8C", "9C", "10C"]) == 1
+    assert "at least 4 cards" in capsys.readouterr().out
+    assert main(["check", "--rules", "contract", "7H", "7H", "JK=7S"]) == 0
+    assert capsys.readouterr().out.strip() == "legal set: JK=7S 7H 7H"  # suits in order S H D C
+    assert main(["check", "--rules", "rummy500", "--onto", "QS KS", "AS"]) == 1  # no 2-card meld
+    capsys.readouterr()
+    assert main(["check", "--rules", "rummy500", "--onto", "JS QS KS", "AS"]) == 0
+    assert capsys.readouterr().out.strip() == "legal lay-off: the run becomes JS QS KS AS"
