@@ -362,6 +362,8 @@ class RoundInProgress:
             raise RuleError(ROUND_OVER, player=self.out, turn_number=self.out_turn)
         if rules.turn_style is TurnStyle.NONE:
             raise RuleError(NO_TURNS, rules=rules.name)
+        if turn.buy is not None and rules.buys_per_deal == 0:
+            raise RuleError(NO_BUYS, rules=rules.name)
         if rules.turn_style is TurnStyle.TABLE:
             if turn.melds or turn.layoffs:
                 raise RuleError(TURN_STYLE_TABLE, rules=rules.name)

@@ -102,6 +102,10 @@ def test_no_buys_in_other_rulesets() -> None:
     turns = [{"player": "Siti", "buy": {"player": "Andi", "card": "9C"}, "discard": "3C"}]
     with pytest.raises(RuleError, match="nobody buys a discard in 500 Rum"):
         live_round(rummy500_match([]), turns)
+    table_turn = {"player": "Siti", "played": [], "buy": {"player": "Andi", "card": "9C"}}
+    manipulation = {"rules": "manipulation", "players": PLAYERS, "rounds": []}
+    with pytest.raises(RuleError, match="nobody buys a discard in Manipulation Rummy"):
+        live_round(manipulation, [table_turn])
 
 
 def test_contract_may_discard_the_discard_it_took() -> None:
