@@ -445,8 +445,6 @@ class RoundInProgress:
         buy, rules = turn.buy, self.rules
         if buy is None:
             return {}
-        if rules.buys_per_deal == 0:
-            raise RuleError(NO_BUYS, rules=rules.name)
         if buy.player == turn.player:
             raise RuleError(BUY_IN_OWN_TURN, player=buy.player)
         if turn.took_discard:
