@@ -378,8 +378,9 @@ class RoundInProgress:
         rules, player = self.rules, turn.player
         self._verify_taking(turn)
         bought = self._verify_buy(turn)
-        for card in turn.cards_put_down:
-            number = self._all_copies_on_table(card)
+        one_deck = rules.copies(len(self.players)) == 1
+        for card in turn.cards_put_down:  # jokers and several decks: the deck check says it
+            number = self._all_copies_on_table(card) if one_deck and not card.is_joker else None
             if number is not None:
                 raise RuleError(ALREADY_ON_TABLE, card=str(card), number=number)
         has_run = any(meld.kind is MeldKind.RUN for meld in self.melds_laid[player])

@@ -699,7 +699,7 @@ def _verify_round_integrity(
     for p in players:
         if p in hands:
             places.add(hands[p], Reason.of(PLACE_HAND, player=p))
-    if table:
+    if live is not None or record.table is not None:
         add_table_places(table, places)
     elif record.melds is not None and rules.turn_style is TurnStyle.MELDS:
         for p, melds in record.melds.items():

@@ -333,3 +333,19 @@ def test_referee_check_knows_both_rulesets(capsys: pytest.CaptureFixture[str]) -
     capsys.readouterr()
     assert main(["check", "--rules", "rummy500", "--onto", "JS QS KS", "AS"]) == 0
     assert capsys.readouterr().out.strip() == "legal lay-off: the run becomes JS QS KS AS"
+
+
+def test_a_second_joker_or_a_third_copy_laid_later_is_named_by_the_deck_check() -> None:
+    turns = [
+        {"player": "Siti", "melds": [["7H", "7H", "JK=7S"], ["KD", "KC", "KS"]], "discard": "2C"},
+        {"player": "Siti", "layoffs": [{"cards": ["JK=KH"], "onto": 2}], "discard": "3C"},
+    ]
+    with pytest.raises(RuleError) as caught:
+        live_round(contract_match([]), turns)
+    assert caught.value.message == (
+        "a joker is in meld 1 and in meld 2, but the deck has only 1 joker(s)"
+    )
+    turns[1] = {"player": "Siti", "layoffs": [{"cards": ["7H"], "onto": 1}], "discard": "3C"}
+    with pytest.raises(RuleError) as caught:
+        live_round(contract_match([]), turns)
+    assert caught.value.message == "7H is 3 times in meld 1, but the two decks hold only 2 of it"
