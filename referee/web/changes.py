@@ -25,7 +25,7 @@ from referee.rulesets import Ruleset
 from referee.web import matchlog, writes
 from referee.web import seating as seating_module
 from referee.web.extensions import db
-from referee.web.forms import NAME_MAX, OPTION_LIMITS, OPTION_MESSAGES
+from referee.web.forms import NAME_MAX
 from referee.web.models import CardTable, Match, MatchPlayer, Player, Round, now
 from referee.web.names import name_key
 
@@ -433,16 +433,12 @@ def seating(rules: Ruleset, seated: Sequence[str], known: Collection[str], deale
 def header_of(
     rules: Ruleset, seated: Sequence[str], dealer: str, options: dict[str, Any]
 ) -> dict[str, Any]:
-    """The ``referee-match/1`` header, with the options within the app's limits and the
-    whole checked by the engine (RefereeError if it refuses)."""
-    for option, (low, high) in OPTION_LIMITS.items():
-        value = options.get(option)
-        if isinstance(value, int) and not isinstance(value, bool) and not low <= value <= high:
-            raise SetupRefused(str(OPTION_MESSAGES[option] % {"min": low, "max": high}), option)
+    """The ``referee-match/1`` header, its options checked against the ruleset's declaration
+    and the whole by the engine (RefereeError if it refuses)."""
     header = {
         "format": matchlog.FORMAT,
         "rules": rules.id,
-        "options": dict(options),
+        "options": rules.check_options(options),
         "players": list(seated),
         "first_dealer": dealer,
     }

@@ -52,6 +52,8 @@ class Filters:
     since: date | None = None
     until: date | None = None
     archived: bool = False  # the list: the archived matches instead of the others
+    # The statistics: only these matches (those played by some house rules), None: all.
+    match_ids: frozenset[int] | None = None
 
     def period(self, column: Any) -> list[Any]:
         """Conditions keeping ``column`` (a played-at time) within the period."""
@@ -132,6 +134,7 @@ class ListedMatch:
     rounds_played: int
     played_at: datetime
     seats: list[ListedSeat] = field(default_factory=list)
+    house_rules: bool = False  # played with options that differ from the standard rules
 
     @property
     def finished(self) -> bool:
@@ -208,6 +211,7 @@ def match_page(
         for row in rows
     ]
     _add_seats(matches)
+    _mark_house_rules(matches)
     cursors = [Cursor(m.played_at, m.id) for m in matches]
     if newest_first:
         older = cursors[-1] if more else None
@@ -231,6 +235,14 @@ def archived_count(table_id: int) -> int:
         )
         or 0
     )
+
+
+def _mark_house_rules(matches: list[ListedMatch]) -> None:
+    from referee.web.houserules import with_house_rules
+
+    marked = with_house_rules(match.id for match in matches)
+    for match in matches:
+        match.house_rules = match.id in marked
 
 
 def _add_seats(matches: list[ListedMatch]) -> None:
@@ -297,6 +309,8 @@ def _counted(table_id: int, filters: Filters) -> list[Any]:
         conditions.append(SeatSummary.rules == filters.rules)
     if filters.player_id is not None:
         conditions.append(SeatSummary.player_id == filters.player_id)
+    if filters.match_ids is not None:
+        conditions.append(SeatSummary.match_id.in_(sorted(filters.match_ids)))
     return conditions
 
 
@@ -406,6 +420,8 @@ def table_statistics(table_id: int, filters: Filters = Filters()) -> TableStatis
     ]
     if filters.rules:
         conditions.append(summary.rules == filters.rules)
+    if filters.match_ids is not None:
+        conditions.append(summary.match_id.in_(sorted(filters.match_ids)))
     counts = db.session.execute(
         sa.select(
             summary.rules,
@@ -425,12 +441,13 @@ def table_statistics(table_id: int, filters: Filters = Filters()) -> TableStatis
         group.matches += row.matches
         if row.state == FINISHED:
             group.finished += row.matches
-    if filters.since is None and filters.until is None:  # all time: the totals kept
+    if filters.since is None and filters.until is None and filters.match_ids is None:
+        # all time, every match: the totals kept
         kept = sa.select(PlayerTotal).where(PlayerTotal.table_id == table_id)
         if filters.rules:
             kept = kept.where(PlayerTotal.rules == filters.rules)
         grouped = kept.subquery()
-    else:  # a period: added up from each match's row (the figures index holds them all)
+    else:  # a period or some matches: added up from each match's row (the figures index)
         grouped = (
             sa.select(SeatSummary.rules, SeatSummary.player_id, *total_columns())
             .where(*_counted(table_id, filters))

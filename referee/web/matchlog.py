@@ -89,7 +89,7 @@ def read_canonical(
 ) -> tuple[RoundRecord, Any]:
     """The round as the engine reads it, and written back (:func:`canonical_round`)."""
     record = call_engine(read_round, raw, match_header, number)
-    return record, call_engine(dump_round, record, match_header.players)
+    return record, call_engine(dump_round, record, match_header.players, match_header.rules)
 
 
 def entries(match: Match) -> list[dict[str, Any]]:

@@ -55,6 +55,9 @@ class CardTable(Model):
     stored_matches: Mapped[list[Match]] = relationship(
         back_populates="table", order_by="Match.id.desc()", cascade="all, delete-orphan"
     )
+    house_rules: Mapped[list[HouseRules]] = relationship(
+        back_populates="table", order_by="HouseRules.name", cascade="all, delete-orphan"
+    )
 
     @property
     def matches(self) -> tuple[Match, ...]:
@@ -72,6 +75,34 @@ class Player(Model):
     created_at: Mapped[datetime] = mapped_column(sa.DateTime(timezone=True), default=now)
 
     table: Mapped[CardTable] = relationship(back_populates="players")
+
+
+class HouseRules(Model):
+    """A table's own named set of house rules ("our house rules"): a ruleset and its options.
+
+    A match started from it copies the options (the match keeps them if the set changes
+    later).  Edits and deletions name the ``version`` they were made from.
+    """
+
+    __tablename__ = "house_rules"
+    __table_args__ = (sa.UniqueConstraint("table_id", "name"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    table_id: Mapped[int] = mapped_column(
+        sa.ForeignKey("card_tables.id", ondelete="CASCADE"), index=True
+    )
+    name: Mapped[str] = mapped_column(sa.String(40))
+    rules: Mapped[str] = mapped_column(sa.String(40))
+    options: Mapped[dict[str, Any]] = mapped_column(sa.JSON, default=dict)
+    created_at: Mapped[datetime] = mapped_column(sa.DateTime(timezone=True), default=now)
+    updated_at: Mapped[datetime] = mapped_column(
+        sa.DateTime(timezone=True), default=now, onupdate=now
+    )
+    version: Mapped[int] = mapped_column(default=1, server_default="1")
+
+    __mapper_args__ = {"version_id_col": version, "version_id_generator": False}
+
+    table: Mapped[CardTable] = relationship(back_populates="house_rules")
 
 
 class Match(Model):

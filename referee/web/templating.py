@@ -16,7 +16,7 @@ from markupsafe import Markup
 
 from referee.rulesets import RULESETS
 from referee.scoring import Ending
-from referee.web import cardview, charts, i18n, labels, links, scoresheet
+from referee.web import cardview, charts, houserules, i18n, labels, links, scoresheet
 from referee.web.forms import LanguageForm
 from referee.web.forms.fields import numbered
 
@@ -43,6 +43,7 @@ def install(app: Flask) -> None:
         figures_shown=figures_shown,
         entry_words=entry_words,
         card_list=card_list,
+        house_rules=houserules.house_rules,
     )
 
     @app.context_processor

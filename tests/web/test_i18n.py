@@ -29,7 +29,8 @@ def indonesian() -> dict[str, str]:
 def load_engine() -> None:
     """Import every engine module, so that every define_message has run."""
     for module in pkgutil.walk_packages(referee.__path__, "referee."):
-        if not module.name.startswith("referee.web") and module.name != "referee.__main__":
+        # A package's __main__ runs its command when imported.
+        if not module.name.startswith("referee.web") and not module.name.endswith(".__main__"):
             importlib.import_module(module.name)
 
 

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from .helpers import errors, new_match, new_table, save_round, text
+from .helpers import errors, new_match, new_table, save_round, text, to_english
 
 RULES = ["remi", "rummy", "remi-indonesia", "manipulation", "gin"]
 
@@ -112,7 +112,8 @@ def test_rummy_options(client):
 def test_rummy_by_number_of_rounds(client):
     url = new_table(client)
     match = new_match(client, url, "rummy", ["Budi", "Siti"], end="hands", hands=5, ace="low")
-    assert export(client, match)["options"] == {"hands": 5, "ace": "low", "must_discard": False}
+    # Options left at the standard rules' value are not written out.
+    assert export(client, match)["options"] == {"hands": 5}
 
 
 def test_rummy_by_rounds_without_a_number_is_refused(client):
@@ -254,8 +255,11 @@ def test_ruleset_names_not_ids(client, table):
 
 
 def test_the_scoreboard_shows_the_chosen_options(client, table):
+    to_english(client)
     match = new_match(client, table, "rummy", TWO, target=150, ace="high-low", must_discard="y")
     page = text(client.get(match))
-    assert "As tinggi-rendah" in page and "kartu terakhir harus dibuang" in page
+    # The House rules card says each option that differs from the standard rules.
+    assert "Aces are high or low (Q-K-A is a run) and worth 15" in page
+    assert "The last card must be discarded to go out" in page
     rounds = new_match(client, table, "rummy", TWO, end="hands", hands=10)
-    assert "10 babak" in text(client.get(rounds))
+    assert "10 rounds" in text(client.get(rounds))

@@ -58,7 +58,7 @@ def test_a_new_match_has_a_summary_before_any_round(client, app, table):
 
 
 def test_saving_correcting_voiding_restoring_and_deleting_rounds(client, app, table):
-    match = new_match(client, table, "remi", TWO, target="custom", custom_target=30)
+    match = new_match(client, table, "remi", TWO, target="custom", custom_target=50)
     # Round 1: Budi out, Siti holds KH (10).
     save_round(client, match, TWO, {"Siti": "KH"}, ending="out", player="Budi")
     found, seats = stored(app, match)
@@ -74,15 +74,15 @@ def test_saving_correcting_voiding_restoring_and_deleting_rounds(client, app, ta
     )
     assert response.status_code == 302, errors(response)
     assert stored(app, match)[1]["Budi"]["total"] == 20
-    # Round 2: Budi out again with Siti's QS JS (20): 40 >= 30, Budi wins.
-    save_round(client, match, TWO, {"Siti": "QS JS"}, ending="out", player="Budi")
+    # Round 2: Budi out again with Siti's QS JS KS (30): 50 >= 50, Budi wins.
+    save_round(client, match, TWO, {"Siti": "QS JS KS"}, ending="out", player="Budi")
     found, seats = stored(app, match)
     assert found["state"] == "finished" and seats["Budi"]["won"] and not seats["Siti"]["won"]
-    # Round 1 voided: Budi has 20, the match goes on with one round played.
+    # Round 1 voided: Budi has 30, the match goes on with one round played.
     assert client.submit(match + "rounds/1/void").status_code == 302
     found, seats = stored(app, match)
     assert (found["state"], found["rounds"], found["rounds_played"]) == ("playing", 2, 1)
-    assert seats["Budi"]["total"] == 20 and seats["Budi"]["best_round_number"] == 2
+    assert seats["Budi"]["total"] == 30 and seats["Budi"]["best_round_number"] == 2
     # Restored: finished again.
     assert client.submit(match + "rounds/1/restore").status_code == 302
     assert stored(app, match)[0]["state"] == "finished"
@@ -244,6 +244,10 @@ def test_the_check_finds_a_missing_summary_and_one_of_a_match_gone(client, app, 
         assert summary.check(connection) == []
 
 
+# Five cards of 10 each: a remi round worth 50, remi's least target (RULES.md).
+HAND_OF_50 = ["KH", "QH", "JH", "KS", "QS"]
+
+
 @pytest.mark.parametrize("database", DATABASES)
 def test_the_migration_summarises_the_matches_already_stored(database, tmp_path):
     url = f"sqlite:///{tmp_path}/m.db" if database == "sqlite" else os.environ["TEST_PG_URL"]
@@ -266,7 +270,7 @@ def test_the_migration_summarises_the_matches_already_stored(database, tmp_path)
             connection.execute(
                 sa.text(
                     "INSERT INTO matches (id, table_id, rules, options, first_dealer, created_at, "
-                    "updated_at) VALUES (1, 1, 'remi', '{\"target\": 10}', 'Budi', "
+                    "updated_at) VALUES (1, 1, 'remi', '{\"target\": 50}', 'Budi', "
                     "'2026-01-01 10:00:00', '2026-01-01 10:00:00')"
                 )
             )
@@ -280,13 +284,13 @@ def test_the_migration_summarises_the_matches_already_stored(database, tmp_path)
                     "INSERT INTO rounds (match_id, number, entry, complete, created_at, updated_at) "
                     "VALUES (1, 1, :entry, true, '2026-01-02 20:00:00', '2026-01-02 20:00:00')"
                 ),
-                {"entry": json.dumps({"out": "Siti", "hands": {"Budi": ["KH"]}})},
+                {"entry": json.dumps({"out": "Siti", "hands": {"Budi": HAND_OF_50}})},
             )
         upgrade(directory=str(MIGRATIONS))
         with db.engine.connect() as connection:
             assert summary.check(connection) == []
             row = connection.execute(sa.select(MatchSummary.__table__)).one()
-            assert (row.state, row.rounds) == ("finished", 1)  # Siti 10 >= 10
+            assert (row.state, row.rounds) == ("finished", 1)  # Siti 50 >= 50
             assert summary.as_utc(row.last_played_at).isoformat() == "2026-01-02T20:00:00+00:00"
         db.session.remove()
         downgrade(directory=str(MIGRATIONS), revision="base")

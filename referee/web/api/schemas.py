@@ -13,10 +13,21 @@ from typing import Any
 from marshmallow import Schema, ValidationError, fields, validate
 
 from referee.rulesets import RULESETS
-from referee.web.forms import HINT_MAX_CARDS, NAME_MAX, TARGET_MAX
+from referee.web.forms import HINT_MAX_CARDS, NAME_MAX
 
 MAX_CARDS = 120  # two decks and four jokers, and then some
-RULESET_IDS = list(RULESETS)
+
+
+def known_ruleset(rules_id: str) -> None:
+    """A ruleset registered now (read at every request: a ruleset may be registered later)."""
+    if rules_id not in RULESETS:
+        raise ValidationError(f"not a ruleset; choose one of {', '.join(RULESETS)}")
+
+
+def RulesetId(**meta: Any) -> fields.String:  # noqa: N802 - a field type
+    options, meta = _split(meta)
+    meta.setdefault("description", "a ruleset's id: remi, rummy, remi-indonesia, gin ...")
+    return fields.String(validate=[validate.Length(1, 40), known_ruleset], metadata=meta, **options)
 
 
 FIELD_OPTIONS = ("required", "load_default", "allow_none")
@@ -142,9 +153,7 @@ class ErrorAnswer(StrictSchema):
 
 
 class MeldCheck(StrictSchema):
-    rules = fields.String(
-        required=True, validate=validate.OneOf(RULESET_IDS), metadata={"example": "remi"}
-    )
+    rules = RulesetId(required=True, example="remi")
     ace = fields.String(
         validate=validate.OneOf(["low", "high-low"]),
         metadata={"description": "rummy's ace option (other rulesets ignore it)"},
@@ -349,17 +358,26 @@ class Statistics(StrictSchema):
     unreadable = fields.Integer(required=True)
 
 
-class Options(StrictSchema):
-    target = fields.Integer(validate=validate.Range(1, TARGET_MAX), metadata={"example": 200})
-    hands = fields.Integer(validate=validate.Range(1, 100))
-    ace = fields.String(validate=validate.OneOf(["low", "high-low"]))
-    must_discard = fields.Boolean()
+OPTIONS_DESCRIPTION = (
+    "the ruleset's house rules (RULES.md, House rules), by name: each checked against the"
+    " ruleset's declaration (unknown, out of range, of the wrong type or not applicable: 400)"
+)
+
+
+def Options(**meta: Any) -> fields.Dict:  # noqa: N802 - a field type
+    options, meta = _split(meta)
+    meta.setdefault("description", OPTIONS_DESCRIPTION)
+    return fields.Dict(
+        keys=fields.String(validate=validate.Length(1, 40)),
+        values=fields.Raw(allow_none=True),
+        validate=validate.Length(max=40),
+        metadata=meta,
+        **options,
+    )
 
 
 class NewMatch(StrictSchema):
-    rules = fields.String(
-        required=True, validate=validate.OneOf(RULESET_IDS), metadata={"example": "remi"}
-    )
+    rules = RulesetId(required=True, example="remi")
     players = fields.List(
         Name(),
         required=True,
@@ -374,7 +392,7 @@ class NewMatch(StrictSchema):
         validate=validate.Length(1, NAME_MAX),
         metadata={"description": "a player, or random", "example": "Budi"},
     )
-    options = fields.Nested(Options, load_default=dict)
+    options = Options(load_default=dict, example={"target": 200})
 
 
 # -- matches -------------------------------------------------------------------------------

@@ -9,7 +9,8 @@ from flask import url_for
 from flask_babel import gettext
 from sqlalchemy import select
 
-from referee.rulesets import find_ruleset
+from referee.errors import RefereeError
+from referee.rulesets import Ruleset, find_ruleset
 from referee.web import changes, history, i18n, matchlog
 from referee.web.access import EDIT, MATCH_LOADING, Access
 from referee.web.api import core, schemas
@@ -186,6 +187,22 @@ def statistics(mode: str | None, key: str | None) -> Any:
     }
 
 
+def checked_options(rules: Ruleset, asked: dict[str, Any]) -> dict[str, Any]:
+    """The options asked for, as the ruleset declares them; a malformed request (400) with
+    the engine's words when one is unknown, out of range, of the wrong type or not
+    applicable."""
+    try:
+        return rules.check_options(asked["options"])
+    except RefereeError as error:
+        raise core.ApiError(
+            400,
+            "malformed",
+            i18n.error_text(error, where=False),
+            reason=error.reason.key,
+            errors={"options": [i18n.error_text(error, where=False)]},
+        ) from None
+
+
 @blp.table_route("/matches", methods=["POST"])
 @blp.arguments(
     schemas.NewMatch,
@@ -206,11 +223,7 @@ def start_match(asked: dict[str, Any], mode: str | None, key: str | None) -> Any
     if done := core.replayed(token):
         return done
     rules = find_ruleset(asked["rules"])
-    options = {name: value for name, value in asked["options"].items() if name in rules.options}
-    unknown = sorted(set(asked["options"]) - set(options))
-    if unknown:
-        find_ruleset(asked["rules"], asked["options"])  # the engine says which option it lacks
-    setup = changes.Setup(asked["players"], asked["first_dealer"], options)
+    setup = changes.Setup(asked["players"], asked["first_dealer"], checked_options(rules, asked))
     known = [player.name for player in access.table.players]
     try:
         header = changes.match_header(rules, setup, known)

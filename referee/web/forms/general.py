@@ -14,7 +14,6 @@ from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
 from flask_wtf.file import FileField
 from wtforms import (
-    BooleanField,
     HiddenField,
     IntegerField,
     RadioField,
@@ -88,7 +87,18 @@ class NumberField(IntegerField):
 
 
 def ruleset_choices() -> list[Any]:
-    return choices([(rules.id, rules.name) for rules in RULESETS.values()])
+    """The rulesets registered now (read when a form is made: one may be added later)."""
+    return choices([(rules.id, _l(rules.name)) for rules in RULESETS.values()])
+
+
+def goal_range(rules: Ruleset, name: str) -> tuple[int, int]:
+    """The range the ruleset declares for a match goal (``target``, ``hands``), or the app's."""
+    low, high = OPTION_LIMITS[name]
+    if name in rules.options:
+        option = rules.declared(name)
+        low = option.minimum if option.minimum is not None else low
+        high = option.maximum if option.maximum is not None else high
+    return low, high
 
 
 def rulesets_with_option(option: str) -> list[Ruleset]:
@@ -212,9 +222,9 @@ def setup_form_class(rules: Ruleset, players: list[str]) -> type[FlaskForm]:
             _l("Other target"),
             validators=[
                 Optional(),
-                NumberRange(1, TARGET_MAX, OPTION_MESSAGES["target"]),
+                NumberRange(*goal_range(rules, "target"), OPTION_MESSAGES["target"]),
             ],
-            render_kw={"inputmode": "numeric", "min": 1},
+            render_kw={"inputmode": "numeric", "min": goal_range(rules, "target")[0]},
         )
 
     add_numbered(
@@ -239,14 +249,13 @@ def setup_form_class(rules: Ruleset, players: list[str]) -> type[FlaskForm]:
             _l("Number of rounds"),
             validators=[
                 Optional(),
-                NumberRange(1, HANDS_MAX, OPTION_MESSAGES["hands"]),
+                NumberRange(*goal_range(rules, "hands"), OPTION_MESSAGES["hands"]),
             ],
             render_kw={"inputmode": "numeric", "min": 1},
         )
-    if "ace" in rules.options:
-        SetupForm.ace = RadioField(_l("Aces"), choices=choices(ACE_CHOICES), default="low")
-    if "must_discard" in rules.options:
-        SetupForm.must_discard = BooleanField(_l("The last card must be discarded"))
+    from referee.web.forms.options import add_option_fields
+
+    add_option_fields(SetupForm, rules)
     return SetupForm
 
 
@@ -273,24 +282,19 @@ def setup_options(form: Any, rules: Ruleset) -> dict[str, Any]:
         options["target"] = form.custom_target.data
     elif form.target.data:
         options["target"] = int(form.target.data)
-    if getattr(form, "ace", None) is not None:
-        options["ace"] = form.ace.data or "low"
-    if getattr(form, "must_discard", None) is not None:
-        options["must_discard"] = bool(form.must_discard.data)
+    from referee.web.forms.options import chosen_options
+
+    options.update(chosen_options(form, rules))
     return options
 
 
 class CheckerForm(Form):
-    rules = SelectField(_l("Ruleset"), choices=ruleset_choices(), default="remi")
-    ace = SelectField(
-        _l("Aces"),
-        choices=choices(ACE_CHOICES),
-        default="low",
-        description=_l(
-            "For %(rulesets)s only (a match option there); the other games ignore it.",
-            rulesets=", ".join(rules.name for rules in rulesets_with_option("ace")),
-        ),
-    )
+    rules = SelectField(_l("Ruleset"), default="remi")
+    # A match's house rules (its options as JSON, and the ruleset they belong to), when the
+    # checker was opened from the match.
+    options = HiddenField()
+    options_for = HiddenField()
+    ace = SelectField(_l("Aces"), choices=choices(ACE_CHOICES), default="low")
     cards = CardsField(
         _l("Cards"),
         validators=[DataRequired(_l("Enter the cards to check."))],
@@ -302,6 +306,15 @@ class CheckerForm(Form):
         description=_l("Leave empty to check the cards as a new meld."),
     )
 
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # The rulesets as registered now, not when this module was imported.
+        self.rules.choices = ruleset_choices()
+        self.ace.description = _l(
+            "For %(rulesets)s only (a match option there); the other games ignore it.",
+            rulesets=", ".join(gettext(rules.name) for rules in rulesets_with_option("ace")),
+        )
+
 
 class GinHandForm(Form):
     cards = CardsField(
@@ -309,6 +322,7 @@ class GinHandForm(Form):
         validators=[DataRequired(_l("Enter the hand."))],
         render_kw={"placeholder": "7S 8S 9S 7H 7D 2C 3C 4C KD QH"},
     )
+    options = HiddenField()  # a match's house rules (JSON), when opened from the match
 
 
 class PlayHintForm(Form):

@@ -7,6 +7,7 @@ possible is decided by the engine when the match is replayed with it.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from flask_babel import lazy_gettext as _l
@@ -15,6 +16,7 @@ from wtforms import BooleanField, HiddenField, RadioField, SelectField
 
 from referee.rulesets import Ruleset
 from referee.rulesets.base import EndingChoice, FinalTable, RoundForm
+from referee.rulesets.options import RoundInput
 from referee.scoring import Ending
 from referee.web.forms.base import Form
 from referee.web.forms.fields import (
@@ -37,8 +39,59 @@ def _ending_choices(endings: tuple[EndingChoice, ...]) -> list[Any]:
     return choices([(choice.key, _l(choice.label)) for choice in endings])
 
 
-def quick_form_class(rules: Ruleset, players: list[str]) -> type[FlaskForm]:
-    """The form of a round entered as its final table: what the ruleset's round form asks."""
+def round_inputs(rules: Ruleset, options: Mapping[str, Any] | None) -> tuple[RoundInput, ...]:
+    """The questions a round of a match with ``options`` asks besides its ending and hands
+    (gin's Oklahoma upcard): declared by the ruleset, asked by every round form."""
+    return rules.round_inputs_for(options or {})
+
+
+def _input_field(asked: RoundInput) -> Any:
+    """The field of one round input (``type`` "card": one card)."""
+    description = _l(asked.explanation) if asked.explanation else ""
+    return CardField(_l(asked.label), description=description)
+
+
+def add_round_inputs(form_class: Any, inputs: tuple[RoundInput, ...]) -> None:
+    for asked in inputs:
+        setattr(form_class, asked.name, _input_field(asked))
+
+
+def input_fields(form: Any, inputs: tuple[RoundInput, ...]) -> list[Any]:
+    return [getattr(form, asked.name) for asked in inputs]
+
+
+def inputs_given(form: Any, inputs: tuple[RoundInput, ...], ending: str | None) -> bool:
+    """Whether every round input the round needs was given (the ending ``ending``, as the
+    match file writes it, may make one optional: a draw needs no upcard)."""
+    complete = True
+    for asked in inputs:
+        field = getattr(form, asked.name)
+        if not field.card and ending not in asked.optional_for and not field.errors:
+            field.errors.append(_l("%(question)s: this round needs it.", question=_l(asked.label)))
+            complete = False
+    return complete
+
+
+def with_inputs(entry: dict[str, Any], form: Any, inputs: tuple[RoundInput, ...]) -> dict[str, Any]:
+    """The round object with the round inputs given on the form, under their names."""
+    for asked in inputs:
+        card = getattr(form, asked.name).card
+        if card:
+            entry[asked.name] = card
+    return entry
+
+
+def fill_inputs(form: Any, inputs: tuple[RoundInput, ...], entry: Mapping[str, Any]) -> None:
+    for asked in inputs:
+        value = entry.get(asked.name)
+        getattr(form, asked.name).data = value if isinstance(value, str) else ""
+
+
+def quick_form_class(
+    rules: Ruleset, players: list[str], inputs: tuple[RoundInput, ...] = ()
+) -> type[FlaskForm]:
+    """The form of a round entered as its final table: what the ruleset's round form asks,
+    and the round inputs of the match's options."""
     shape = rules.round_form
     people = choices([("", "—")] + [(name, name) for name in players])
 
@@ -57,9 +110,13 @@ def quick_form_class(rules: Ruleset, players: list[str]) -> type[FlaskForm]:
 
         def validate(self, extra_validators: Any = None) -> bool:
             valid: bool = super().validate(extra_validators)
-            return _ending_complete(self, shape) and valid
+            chosen = ending_chosen(self, shape)
+            ending = chosen.ending.value if chosen is not None else None
+            given = inputs_given(self, inputs, ending)
+            return _ending_complete(self, shape) and given and valid
 
     add_numbered(QuickRoundForm, "hand", len(players), lambda i: HandField(_l("Hand")))
+    add_round_inputs(QuickRoundForm, inputs)
 
     if shape.at_once:
         QuickRoundForm.at_once = BooleanField(
@@ -102,7 +159,9 @@ def _ending_complete(form: Any, shape: RoundForm) -> bool:
     return True
 
 
-def build_round(form: Any, rules: Ruleset, players: list[str]) -> dict[str, Any]:
+def build_round(
+    form: Any, rules: Ruleset, players: list[str], inputs: tuple[RoundInput, ...] = ()
+) -> dict[str, Any]:
     """The round object (``referee-match/1``) a validated form describes, as the ruleset's
     round form writes it."""
     shape = rules.round_form
@@ -115,19 +174,26 @@ def build_round(form: Any, rules: Ruleset, players: list[str]) -> dict[str, Any]
         _melds(form, players) if shape.player_melds else {},
         form.knocker_melds.melds if shape.knocker_melds else (),
     )
-    return shape.entry(answers)
+    return with_inputs(shape.entry(answers), form, inputs)
 
 
 def _melds(form: Any, players: list[str]) -> dict[str, list[list[str]]]:
     return {name: field.melds for name, field in zip(players, numbered(form, "melds"), strict=True)}
 
 
-def fill_from_round(form: Any, rules: Ruleset, players: list[str], entry: dict[str, Any]) -> bool:
+def fill_from_round(
+    form: Any,
+    rules: Ruleset,
+    players: list[str],
+    entry: dict[str, Any],
+    inputs: tuple[RoundInput, ...] = (),
+) -> bool:
     """Fill the form from a stored final-table round; False if it is not one the form shows."""
     shape = rules.round_form
     answers = shape.answers(entry)
     if answers is None:
         return False
+    fill_inputs(form, inputs, entry)
     form.ending.data, form.player.data = answers.ending, answers.player or ""
     for name, field in zip(players, numbered(form, "hand"), strict=True):
         field.data = hand_text(answers.hands.get(name))
@@ -200,8 +266,11 @@ class ManipulationTurnForm(Form):
     out = BooleanField(_l("This player's hand is now empty"))
 
 
-def end_form_class(rules: Ruleset, players: list[str], out: str | None) -> type[FlaskForm]:
-    """Ending a live round: how it ended (unless a turn emptied a hand), then the hands."""
+def end_form_class(
+    rules: Ruleset, players: list[str], out: str | None, inputs: tuple[RoundInput, ...] = ()
+) -> type[FlaskForm]:
+    """Ending a live round: how it ended (unless a turn emptied a hand), then the hands and
+    the round inputs of the match's options."""
     people = choices([("", "—")] + [(name, name) for name in players])
     endings = rules.round_form.live_endings
 
@@ -216,9 +285,11 @@ def end_form_class(rules: Ruleset, players: list[str], out: str | None) -> type[
             if choice is not None and choice.names is not None and not self.player.data:
                 self.player.errors.append(_l(choice.who or "Who?"))
                 return False
-            return valid
+            ending = "out" if out is not None else choice.ending.value if choice else None
+            return inputs_given(self, inputs, ending) and valid
 
     add_numbered(EndRoundForm, "hand", len(players), lambda i: CardsField(_l("Hand")))
+    add_round_inputs(EndRoundForm, inputs)
 
     if out is None:
         EndRoundForm.ending = RadioField(
@@ -239,9 +310,20 @@ def live_ending_chosen(form: Any, rules: Ruleset) -> EndingChoice | None:
 
 
 def build_end(
+    form: Any,
+    rules: Ruleset,
+    players: list[str],
+    out: str | None,
+    turns: list[dict[str, Any]],
+    inputs: tuple[RoundInput, ...] = (),
+) -> dict[str, Any]:
+    """The live round's round object: its turns, how it ended, and its round inputs."""
+    return with_inputs(_live_entry(form, rules, players, out, turns), form, inputs)
+
+
+def _live_entry(
     form: Any, rules: Ruleset, players: list[str], out: str | None, turns: list[dict[str, Any]]
 ) -> dict[str, Any]:
-    """The live round's round object: its turns and how it ended."""
     entry: dict[str, Any] = {"turns": turns}
     hands = {
         name: cards

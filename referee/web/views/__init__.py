@@ -25,6 +25,7 @@ def register(app: Flask) -> None:
     from referee.web.views import (
         history,
         housekeeping,
+        houserules,
         live,
         main,
         matches,
@@ -46,6 +47,7 @@ def register(app: Flask) -> None:
         housekeeping,
         history,
         seating,
+        houserules,
     ):
         app.register_blueprint(module.bp)
     summary.install()

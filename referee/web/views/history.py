@@ -16,7 +16,7 @@ import click
 from flask import Response, abort, flash, redirect, render_template, request, url_for
 from flask_babel import gettext
 
-from referee.web import charts, exports, history, matchlog, scoresheet, summary, writes
+from referee.web import charts, exports, history, houserules, matchlog, scoresheet, summary, writes
 from referee.web.access import EDIT, Access, open_match, remember, table_blueprint, table_page
 from referee.web.extensions import csrf, db
 from referee.web.forms.history import (
@@ -32,7 +32,7 @@ bp = table_blueprint("history", __name__, cli_group="history")
 PREFIX = "/<any(t,v):mode>/<key>"
 # Matches listed on the table's own page (the whole list is a page of its own).
 TABLE_PAGE_MATCHES = 10
-FILTERS = ("player", "rules", "state", "since", "until", "show")
+FILTERS = ("player", "rules", "state", "since", "until", "show", "house_rules")
 # A whole table may be far bigger than one match file.
 TABLE_UPLOAD_MAX = 32 * 1024 * 1024
 
@@ -78,12 +78,16 @@ def matches(access: Access) -> Any:
 def statistics_page(access: Access) -> Any:
     form = PeriodForm(formdata=request.args)
     form.validate()
+    played_by = request.args.get("house_rules", "")
+    filters = form.filters(match_ids=houserules.matches_played_by(access.table, played_by))
     return render_page(
         "tables/stats.html",
         access=access,
         form=form,
-        stats=history.table_statistics(access.table.id, form.filters()),
+        stats=history.table_statistics(access.table.id, filters),
         args=_filter_args(),
+        played_by=played_by,
+        saved_sets=access.table.house_rules,
     )
 
 

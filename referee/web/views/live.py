@@ -22,7 +22,7 @@ from referee.cards import RANKS, SUITS, Card
 from referee.errors import RefereeError
 from referee.notation import format_card, format_cards
 from referee.round import NOT_MARKED_OUT, RoundInProgress
-from referee.rulesets import TurnStyle
+from referee.rulesets import TurnStyle, find_ruleset
 from referee.table import Play, arrange, best_play, format_table, take_back
 from referee.web import audit, changes, i18n, matchlog, writes
 from referee.web.access import Access, edit_page, open_match, table_blueprint, table_page
@@ -35,6 +35,8 @@ from referee.web.forms.rounds import (
     build_end,
     card_fields,
     end_form_class,
+    input_fields,
+    round_inputs,
 )
 from referee.web.models import Match
 from referee.web.scoresheet import picker_rows
@@ -467,7 +469,8 @@ def end(access: Access, match_id: int) -> Any:
     if not _has_turns(state):
         return _to_the_round_form(access, match)
     out = state.out
-    form = end_form_class(state.rules, players, out)()
+    inputs = round_inputs(find_ruleset(match.rules), match.options)
+    form = end_form_class(state.rules, players, out, inputs)()
     conflict: list[str] = []
     if not form.is_submitted():
         form.for_round.data = str(state.number)
@@ -479,7 +482,7 @@ def end(access: Access, match_id: int) -> Any:
         conflict = _end_conflict(form, match, state, turns)
     if form.is_submitted() and not conflict and form.validate():
         try:
-            entry = build_end(form, state.rules, players, out, turns)
+            entry = build_end(form, state.rules, players, out, turns, inputs)
             location = url_for("matches.scoreboard", match_id=match.id)
             stored = changes.end_live_round(match, entry, once=form.once.data, location=location)
         except RefereeError as refused:
@@ -504,6 +507,7 @@ def end(access: Access, match_id: int) -> Any:
         used=_cards_on_table(state),
         copies=state.rules.copies(len(players)),
         hand_sizes={name: state.hand_size(name) for name in players},
+        round_inputs=input_fields(form, inputs),
         conflict=conflict,
     )
     if conflict:

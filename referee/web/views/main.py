@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from flask import (
@@ -19,8 +20,8 @@ from flask_babel import gettext
 from jinja2 import TemplatesNotFound
 from werkzeug.wrappers import Response
 
-from referee.rulesets import RULESETS
-from referee.web import i18n
+from referee.rulesets import RULESETS, Ruleset
+from referee.web import houserules, i18n
 from referee.web.access import remembered_tables
 from referee.web.forms import LanguageForm, TableForm
 from referee.web.security import local_target
@@ -54,6 +55,11 @@ def rules(rules_id: str) -> Any:
     ruleset = RULESETS.get(rules_id)
     if ruleset is None:
         abort(404)
+    return rules_page(ruleset)
+
+
+def rules_page(ruleset: Ruleset, options: Mapping[str, Any] | None = None, **context: Any) -> Any:
+    """A ruleset's rules page, its numbers those of ``options`` (the standard rules without)."""
     pages = rules_pages(ruleset.id)
     try:
         template = current_app.jinja_env.select_template([pages[i18n.current()], pages["en"]])
@@ -62,7 +68,13 @@ def rules(rules_id: str) -> Any:
             "The rules of %(name)s are not written up here yet.", name=gettext(ruleset.name)
         )
         return render_template("errors/http.html", code=404, title=title), 404
-    return render_page(template, rules=ruleset, rulesets=list(RULESETS.values()))
+    return render_page(
+        template,
+        rules=ruleset,
+        rulesets=list(RULESETS.values()),
+        o=houserules.numbers(ruleset, options),
+        **context,
+    )
 
 
 def rules_pages(rules_id: str) -> dict[str, str]:

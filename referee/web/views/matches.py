@@ -36,7 +36,10 @@ from referee.web.forms import (
     setup_options,
 )
 from referee.web.forms.fields import numbered
+from referee.web.forms.options import fill_options, option_fields, refused_option
 from referee.web.models import CardTable, Match, MatchPlayer, Player, Round
+from referee.web.views.houserules import find_set
+from referee.web.views.main import rules_page
 from referee.web.views.pages import following, render_page, to_score_sheet
 
 bp = table_blueprint("matches", __name__)
@@ -78,7 +81,17 @@ def _setup_page(access: Access, rules: Ruleset, match: Match | None) -> Any:
     names = [player.name for player in access.table.players]
     form = setup_form_class(rules, names)()
     conflict: list[str] = []
-    if form.is_submitted():
+    chosen = _options_asked(access, rules)
+    if chosen is not None:  # a preset tapped: the form shows it, nothing is saved yet
+        if form.is_submitted():
+            pass
+        elif match is None:
+            _seat_everyone(form, names)
+        else:
+            _fill_setup(form, match, rules)
+            form.match_version.data = str(match.version)
+        _show_options(form, rules, chosen)
+    elif form.is_submitted():
         if match is None and (done := writes.receipt(form.once.data)):
             flash(gettext("This match was started already."))
             return redirect(done)
@@ -101,18 +114,34 @@ def _setup_page(access: Access, rules: Ruleset, match: Match | None) -> Any:
             writes.keep_receipt(form.once.data, location)
             db.session.commit()
             return redirect(location)
-    elif match is None:  # seat the table's players, as far as the game allows
-        for entry, name in zip(numbered(form, "seat"), names, strict=False):
-            entry.data = name
+    elif match is None:
+        _seat_everyone(form, names)
     else:
         _fill_setup(form, match, rules)
         form.match_version.data = str(match.version)
+    usual, more = option_fields(form, rules)
     page = render_page(
-        "matches/setup.html", access=access, rules=rules, form=form, match=match, conflict=conflict
+        "matches/setup.html",
+        access=access,
+        rules=rules,
+        form=form,
+        match=match,
+        conflict=conflict,
+        usual_options=usual,
+        more_options=more,
+        more_open=any(field.errors or field.data != field.default for field in more),
+        presets=rules.presets,
+        saved_sets=[saved for saved in access.table.house_rules if saved.rules == rules.id],
     )
     if conflict:
         return (page[0] if isinstance(page, tuple) else page), 409
     return page
+
+
+def _seat_everyone(form: Any, names: list[str]) -> None:
+    """Seat the table's players, as far as the game allows."""
+    for entry, name in zip(numbered(form, "seat"), names, strict=False):
+        entry.data = name
 
 
 def _read_setup(form: Any, rules: Ruleset) -> dict[str, Any] | None:
@@ -138,28 +167,52 @@ def _read_setup(form: Any, rules: Ruleset) -> dict[str, Any] | None:
         if error.reason.key in (PLAYER_COUNT, PLAYER_COUNT_EXACT):
             seats[0].errors = [*seats[0].errors, i18n.error_text(error)]
         else:
-            form.form_errors.append(i18n.error_text(error))
+            words = i18n.error_text(error)
+            named = [str(value) for value in error.reason.params.values()]
+            if not refused_option(form, rules, named, words):
+                form.form_errors.append(words)
         return None
+
+
+def _options_asked(access: Access, rules: Ruleset) -> dict[str, Any] | None:
+    """The options of the preset or of the table's saved house rules tapped on the setup
+    form (or named by the link that opened it), if any (else None)."""
+    source = request.form if request.method == "POST" else request.args
+    key = source.get("preset")
+    if key:
+        preset = next((p for p in rules.presets if p.key == key), None)
+        return dict(preset.options) if preset is not None else None
+    saved = find_set(access, source.get("house_rules"))
+    if saved is not None and saved.rules == rules.id:
+        return dict(saved.options or {})
+    return None
+
+
+def _show_options(form: Any, rules: Ruleset, options: dict[str, Any]) -> None:
+    """Fill the form's options (and its target) with a preset's or a saved set's."""
+    fill_options(form, rules, options)
+    if "target" in rules.options:
+        target = options.get("target", rules.declared("target").default_for(options))
+        _show_target(form, target)
+    if "hands" in options and getattr(form, "end", None) is not None:
+        form.end.data, form.hands.data = "hands", options["hands"]
+
+
+def _show_target(form: Any, target: Any) -> None:
+    if target is None:
+        return
+    values = [next(iter(choice)) for choice in form.target.choices]
+    if str(target) in values:
+        form.target.data, form.custom_target.data = str(target), None
+    else:
+        form.target.data, form.custom_target.data = "custom", target
 
 
 def _fill_setup(form: Any, match: Match, rules: Ruleset) -> None:
     for entry, name in zip(numbered(form, "seat"), match.player_names, strict=False):
         entry.data = name
     form.first_dealer.data = match.first_dealer
-    options = match.options or {}
-    target = options.get("target", rules.target)
-    if target is not None:
-        values = [next(iter(choice)) for choice in form.target.choices]
-        if str(target) in values:
-            form.target.data = str(target)
-        else:
-            form.target.data, form.custom_target.data = "custom", target
-    if "hands" in options and hasattr(form, "end"):
-        form.end.data, form.hands.data = "hands", options["hands"]
-    if hasattr(form, "ace"):
-        form.ace.data = options.get("ace", "low")
-    if hasattr(form, "must_discard"):
-        form.must_discard.data = bool(options.get("must_discard", False))
+    _show_options(form, rules, dict(match.options or {}))
 
 
 @bp.get(PREFIX + "/m/<int:match_id>/")
@@ -179,6 +232,14 @@ def scoreboard(access: Access, match_id: int) -> Any:
         live=following(access, match, request.path),
         rematch_token=writes.new_token(),
     )
+
+
+@bp.get(PREFIX + "/m/<int:match_id>/rules")
+@table_page
+def match_rules(access: Access, match_id: int) -> Any:
+    """The rules of the match's game with the values in force (its house rules applied)."""
+    match = open_match(access, match_id)
+    return rules_page(_ruleset(match.rules), match.options, access=access, match=match)
 
 
 @bp.get(PREFIX + "/m/<int:match_id>/board")

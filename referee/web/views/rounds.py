@@ -25,7 +25,9 @@ from referee.web.forms.rounds import (
     card_fields,
     ending_chosen,
     fill_from_round,
+    input_fields,
     quick_form_class,
+    round_inputs,
 )
 from referee.web.models import Match, Round
 from referee.web.views.pages import following, render_page, to_score_sheet
@@ -69,10 +71,11 @@ def edit(access: Access, match_id: int, number: int) -> Any:
 def _round_form(access: Access, match: Match, stored: Round | None) -> Any:
     players = match.seating_at(stored.number if stored is not None else match.next_round_number)
     rules = find_ruleset(match.rules)
-    form = quick_form_class(rules, players)()
+    inputs = round_inputs(rules, match.options)
+    form = quick_form_class(rules, players, inputs)()
     if stored is not None and request.method == "GET":
         readable = matchlog.readable_entry(match, stored.number, stored.entry)
-        if readable is None or not fill_from_round(form, rules, players, readable):
+        if readable is None or not fill_from_round(form, rules, players, readable, inputs):
             return redirect(
                 url_for(
                     "rounds.edit_json",
@@ -96,7 +99,7 @@ def _round_form(access: Access, match: Match, stored: Round | None) -> Any:
         conflict = _round_conflict(access, form, match, stored, number)
     if form.is_submitted() and not conflict and form.validate():
         try:
-            entry = build_round(form, rules, players)
+            entry = build_round(form, rules, players, inputs)
             state, later = changes.verify_round(match, entry, number)
         except RefereeError as error:
             chosen = ending_chosen(form, rules.round_form)
@@ -144,6 +147,7 @@ def _round_form(access: Access, match: Match, stored: Round | None) -> Any:
         later=_span(later) if later else None,
         later_count=len(later),
         rules=rules,
+        round_inputs=input_fields(form, inputs),
         jokers=rules.jokers,
         used=_typed_cards(form) if form.is_submitted() else [],
     )

@@ -7,6 +7,7 @@ from typing import Any
 from flask import flash, redirect, request, url_for
 from flask_babel import gettext
 
+from referee.rulesets import RULESETS
 from referee.web import writes
 from referee.web.access import (
     EDIT,
@@ -62,6 +63,7 @@ def _page(access: Access, players_form: PlayersForm) -> Any:
         archived_count=history.archived_count(access),
         recently_deleted=recently_deleted(access.table) if access.can_edit else [],
         players_form=players_form,
+        house_rules_games=list(RULESETS.values()),
     )
 
 

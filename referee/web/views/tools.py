@@ -1,35 +1,69 @@
-"""Tools that need no match: the meld checker and the gin hand analyser."""
+"""Tools that need no match: the meld checker and the gin hand analyser.
+
+Both take house rules: opened from a match (``?options=`` with its options as JSON)
+they judge by the match's options, which the page lists.
+"""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
-from flask import Blueprint
+from flask import Blueprint, request
 
 from referee.errors import RefereeError
 from referee.gin import best_arrangement
 from referee.melds import check_layoff, check_meld
-from referee.rulesets import Ruleset, find_ruleset
+from referee.rulesets import RULESETS, Ruleset, find_ruleset
 from referee.web import i18n, matchlog
 from referee.web.forms import CheckerForm, GinHandForm, rulesets_with_option
+from referee.web.forms.rounds import add_round_inputs, input_fields, round_inputs
+from referee.web.houserules import house_rules
 from referee.web.views.pages import render_page
 
 bp = Blueprint("tools", __name__)
+# A match's options as JSON in a link or a hidden field: a few dozen options at most.
+OPTIONS_TEXT_MAX = 2000
 
 
-def _checked_rules(form: CheckerForm) -> Ruleset:
-    """The chosen ruleset, with the chosen ace option where the ruleset has that option."""
+def read_options(text: str | None) -> dict[str, Any]:
+    """House rules passed as JSON (from a match's link); anything else is no house rules."""
+    if not text or len(text) > OPTIONS_TEXT_MAX:
+        return {}
+    try:
+        found = json.loads(text)
+    except ValueError:
+        return {}
+    return found if isinstance(found, dict) else {}
+
+
+def _house_rules_given(form: Any) -> dict[str, Any]:
+    if not form.is_submitted():
+        form.options.data = request.args.get("options", "")
+    return read_options(form.options.data)
+
+
+def _checked_rules(form: CheckerForm, options: dict[str, Any]) -> Ruleset:
+    """The chosen ruleset with the match's house rules when they are that ruleset's, or
+    else with the chosen ace option where the ruleset has that option."""
     rules = find_ruleset(form.rules.data)
+    if options and form.options_for.data == rules.id:
+        return rules.with_options(options)
     return rules.with_options({"ace": form.ace.data} if "ace" in rules.options else {})
 
 
 @bp.route("/check", methods=["GET", "POST"])
 def checker() -> Any:
     form = CheckerForm()
+    options = _house_rules_given(form)
+    if not form.is_submitted() and request.args.get("rules") in RULESETS:
+        form.rules.data = form.options_for.data = request.args["rules"]
+        if "ace" in options:
+            form.ace.data = str(options["ace"])
     verdict = None
     if form.validate_on_submit():
         try:
-            rules = _checked_rules(form)
+            rules = _checked_rules(form, options)
             if form.meld.cards:
                 verdict = matchlog.call_engine(
                     check_layoff, form.meld.cards, form.cards.cards, rules
@@ -43,16 +77,42 @@ def checker() -> Any:
         form=form,
         verdict=verdict,
         ace_rulesets=[rules.id for rules in rulesets_with_option("ace")],
+        house_rules=house_rules(form.options_for.data or "", options) if options else [],
     )
 
 
 @bp.route("/gin", methods=["GET", "POST"])
 def gin_analyser() -> Any:
-    form = GinHandForm()
+    gin = find_ruleset("gin")
+    options = read_options(request.values.get("options"))
+    try:
+        rules = gin.with_options(options)
+    except RefereeError:
+        rules, options = gin, {}
+    inputs = round_inputs(gin, options)
+
+    class Form(GinHandForm):
+        pass
+
+    add_round_inputs(Form, inputs)
+    form = Form()
+    if not form.is_submitted():
+        form.options.data = request.args.get("options", "") if options else ""
     arrangement = None
+    limit = rules.knock_limit
     if form.validate_on_submit():
+        given = {asked.name: getattr(form, asked.name).card for asked in inputs}
         try:
-            arrangement = matchlog.call_engine(best_arrangement, form.cards.cards)
+            round_rules = rules.for_round({k: v for k, v in given.items() if v})
+            limit = round_rules.knock_limit
+            arrangement = matchlog.call_engine(best_arrangement, form.cards.cards, round_rules)
         except RefereeError as error:
             form.cards.errors.append(i18n.error_text(error))
-    return render_page("tools/gin.html", form=form, arrangement=arrangement)
+    return render_page(
+        "tools/gin.html",
+        form=form,
+        arrangement=arrangement,
+        knock_limit=limit,
+        round_inputs=input_fields(form, inputs),
+        house_rules=house_rules("gin", options) if options else [],
+    )

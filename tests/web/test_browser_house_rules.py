@@ -1,0 +1,51 @@
+"""A table's own house rules in a real browser: saved on one phone, used to start a match,
+and shown to a second phone (a second browser context) on the scoreboard."""
+
+from __future__ import annotations
+
+from urllib.parse import urlsplit
+
+import pytest
+from playwright.sync_api import Browser, Page, expect
+
+from .test_browser import create_table, english
+
+pytestmark = pytest.mark.browser
+
+PHONE = {"viewport": {"width": 360, "height": 740}}
+
+
+def test_a_tables_house_rules_start_a_match_that_a_second_phone_sees(
+    page: Page, browser: Browser, base_url: str
+):
+    english(page)
+    create_table(page, "Budi, Siti")
+    # The view link's path (the link itself may name the host's network address).
+    view_link = urlsplit(page.locator("input[value*='/v/']").first.input_value()).path
+    page.locator("#house-rules a[href$='/house-rules/new/gin']").click()
+    page.get_by_label("Name of these house rules").fill("Oma")
+    page.locator("input[name=gin_bonus]").fill("20")
+    page.locator("input[name=undercut_bonus]").fill("10")
+    page.get_by_role("button", name="Save the house rules").click()
+    expect(page.locator("#house-rules")).to_contain_text("Gin pays 20; An undercut pays 10")
+
+    page.locator("#house-rules").get_by_role("link", name="Start a match").click()
+    expect(page.locator("input[name=gin_bonus]")).to_have_value("20")
+    page.get_by_role("button", name="Start the match").click()
+    expect(page.locator(".totals")).to_be_visible()
+    match_path = page.url.split("/m/", 1)[1]
+
+    context = browser.new_context(base_url=base_url, **PHONE)
+    try:
+        other = context.new_page()
+        english(other)
+        other.goto(
+            view_link.rstrip("/") + "/m/" + match_path
+        )  # the view link, as a QR code gives it
+        expect(other.locator(".totals")).to_be_visible()
+        card = other.locator(".house-rules-card")
+        expect(card).to_contain_text("House rules")
+        expect(card).to_contain_text("Gin pays 20")
+        expect(card).to_contain_text("An undercut pays 10")
+    finally:
+        context.close()
