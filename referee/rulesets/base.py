@@ -519,6 +519,7 @@ class Ruleset:
     deepest_taken_used: bool = False
     taken_top_discard_kept: bool = True  # the top discard taken may not be discarded at once
     buys_per_deal: int = 0  # how often a player may buy a refused discard in one deal
+    lowest_total_wins: bool = False  # scores are penalty points: the lowest total leads
     contract: Contract | None = None  # what going down lays in this deal
     # The ruleset for one deal, given its number among the deals counted (contract's deals).
     deal_rules: DealRulesHook = field(default=same_every_deal, compare=False, repr=False)

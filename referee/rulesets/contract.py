@@ -179,6 +179,7 @@ RULESET = rules_of_deal(
         min_run=4,
         sets_repeat_suits=True,
         buys_per_deal=3,
+        lowest_total_wins=True,
         points_unchecked=POINTS_UNCHECKED,
         score_round=others_score_hands,
         match_end=lowest_after_seven_deals,

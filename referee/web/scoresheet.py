@@ -69,7 +69,8 @@ class Sheet:
     def progress(self, name: str) -> int:
         """Percent of the way to the target (or through the agreed number of rounds)."""
         if self.hands:
-            return min(100, round(100 * len(self.rows) / self.hands))
+            deals = sum(row.outcome_key != "void" for row in self.rows)
+            return min(100, round(100 * deals / self.hands))
         if not self.target:
             return 0
         return max(0, min(100, round(100 * self.totals.get(name, 0) / self.target)))
@@ -137,7 +138,8 @@ def sheet_of(state: MatchState, rules: Ruleset | None, stored: Mapping[int, Stor
     sheet.winners = list(state.winners)
     sheet.next_dealer = None if sheet.finished else state.next_dealer
     if sheet.rows:
-        best = max(sheet.totals[name] for name in sheet.seated)
+        pick = min if rules is not None and rules.lowest_total_wins else max
+        best = pick(sheet.totals[name] for name in sheet.seated)
         sheet.leaders = [name for name in sheet.seated if sheet.totals[name] == best]
     return sheet
 

@@ -15,7 +15,7 @@ from flask_babel import get_locale, gettext
 from markupsafe import Markup
 
 from referee.rulesets import RULESETS
-from referee.scoring import Ending
+from referee.scoring import LOW_RUN_ACE, Ending
 from referee.web import cardview, charts, houserules, i18n, labels, links, scoresheet
 from referee.web.forms import LanguageForm
 from referee.web.forms.fields import numbered
@@ -36,6 +36,10 @@ def install(app: Flask) -> None:
         picker_rows=scoresheet.picker_rows,
         ruleset_description=labels.description,
         ruleset_name=labels.ruleset_name,
+        contract_label=labels.contract_label,
+        deal_contracts=labels.deal_contracts,
+        player_ranges=labels.player_ranges,
+        LOW_RUN_ACE=LOW_RUN_ACE,
         numbered=numbered,
         external_url=links.external_url,
         qr_svg=links.qr_svg,
