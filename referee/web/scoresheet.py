@@ -10,6 +10,7 @@ from typing import Protocol
 from referee.errors import RefereeError
 from referee.match import MatchState, Reseating, RoundResult
 from referee.rulesets import Ruleset, find_ruleset
+from referee.web import matchlog
 from referee.web.cardview import CardFace, picker_deck
 from referee.web.labels import outcome_key, outcome_labels
 from referee.web.models import Match
@@ -148,3 +149,16 @@ def picker_rows(match: Match) -> list[list[CardFace]]:
     """The card picker for a match: jokers only where the ruleset has them."""
     rules = ruleset_of(match)
     return picker_deck(bool(rules and rules.jokers))
+
+
+def deal_rules(match: Match, number: int, state: MatchState | None = None) -> Ruleset | None:
+    """The rules of round ``number`` of a match, with its options: the contract and deal size
+    of its deal where they change from deal to deal (void rounds are no deal)."""
+    rules = ruleset_of(match)
+    if rules is None or rules.contract is None:
+        return rules
+    if state is None:
+        state = matchlog.outlook(match).state
+    if state is None:
+        return rules
+    return rules.for_deal(1 + sum(not result.is_void for result in state.rounds[: number - 1]))

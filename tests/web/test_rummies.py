@@ -5,7 +5,15 @@ from __future__ import annotations
 
 import re
 
-from .helpers import new_match, new_table, text, to_english
+import sqlalchemy as sa
+
+from referee.web.extensions import db
+from referee.web.models import Round
+
+from .helpers import errors, new_match, new_table, text, to_english, totals
+
+TWO = ["Budi", "Siti"]
+THREE = ["Budi", "Siti", "Andi"]
 
 
 def article(response) -> str:
@@ -62,3 +70,179 @@ def test_contract_setup_asks_no_target_and_says_the_seven_deals(client):
     page = text(client.get(table + "new/contract"))
     assert 'name="target"' not in page
     assert "The match is 7 deals; the lowest total wins." in page
+
+
+def final_table(players, hands, melds=(), layoffs=(), **fields):
+    """A quick-round form: ``melds`` as (who, cards), ``layoffs`` as (who, cards, meld number)."""
+    data = {f"hand_{i}": hands.get(name, "") for i, name in enumerate(players)}
+    for i, (by, cards) in enumerate(melds):
+        data[f"table_by_{i}"], data[f"table_cards_{i}"] = by, cards
+    for i, (by, cards, onto) in enumerate(layoffs):
+        data[f"layoff_by_{i}"], data[f"layoff_cards_{i}"] = by, cards
+        data[f"layoff_onto_{i}"] = str(onto)
+    data.update({key: str(value) for key, value in fields.items()})
+    data.setdefault("action", "save")
+    return data
+
+
+def stored_entries(app, match_url):
+    match_id = int(match_url.rstrip("/").rsplit("/", 1)[1])
+    with app.app_context():
+        rounds = db.session.scalars(
+            sa.select(Round).where(Round.match_id == match_id).order_by(Round.number)
+        )
+        return [r.entry for r in rounds]
+
+
+# 500 Rum, Budi goes out (RULES.md: everyone scores the cards they put on the table minus
+# their hand; an ace below a 2 in a run counts 1, elsewhere 15):
+#   Budi: 7S 8S 9S = 24, AH 2H 3H = 1 + 2 + 3 = 6, 4C 4D 4H = 12; hand empty: +42
+#   Siti: KH KD KC = 30, 10S laid off on Budi's run = 10; hand AS 5D = 15 + 5 = 20: +20
+RUM_MELDS = [("Budi", "7S 8S 9S"), ("Siti", "KH KD KC"), ("Budi", "AH 2H 3H"), ("Budi", "4C 4D 4H")]
+RUM_LAYOFFS = [("Siti", "10S", 1)]
+
+
+def test_a_rummy500_final_table_with_owners_and_layoffs(app, client):
+    match = new_match(client, new_table(client), "rummy500", TWO)
+    page = text(client.get(match + "rounds/new"))
+    assert 'name="table_by_0"' in page and 'name="layoff_onto_0"' in page
+    data = final_table(TWO, {"Siti": "AS 5D"}, RUM_MELDS, RUM_LAYOFFS, ending="out", player="Budi")
+    response = client.submit(match + "rounds/new", data)
+    assert response.status_code == 302, errors(response)
+    assert totals(client.get(match)) == [42, 20]
+    [entry] = stored_entries(app, match)
+    assert entry["table"] == [
+        {"by": "Budi", "cards": ["7S", "8S", "9S"], "layoffs": {"Siti": ["10S"]}},
+        {"by": "Siti", "cards": ["KH", "KD", "KC"]},
+        {"by": "Budi", "cards": ["AH", "2H", "3H"]},
+        {"by": "Budi", "cards": ["4C", "4D", "4H"]},
+    ]
+    assert entry["out"] == "Budi" and entry["hands"] == {"Siti": ["AS", "5D"]}
+
+
+def test_a_correction_shows_the_stored_table_and_saves_it_changed(client):
+    match = new_match(client, new_table(client), "rummy500", TWO)
+    data = final_table(TWO, {"Siti": "AS 5D"}, RUM_MELDS, RUM_LAYOFFS, ending="out", player="Budi")
+    client.submit(match + "rounds/new", data)
+    page = client.get(match + "rounds/1/edit").text
+    assert re.search(r'name="table_cards_0"[^>]*value="7S 8S 9S"', page)
+    assert re.search(
+        r'name="table_by_1"[^>]*value="Siti"[^>]*checked|checked[^>]*name="table_by_1"[^>]*value="Siti"',
+        page,
+    )
+    assert re.search(r'name="layoff_cards_0"[^>]*value="10S"', page)
+    # The 10S was Budi's own, not a lay-off: Budi 42 + 10 = 52, Siti 30 - 20 = 10.
+    melds = [("Budi", "7S 8S 9S 10S")] + RUM_MELDS[1:]
+    fixed = final_table(TWO, {"Siti": "AS 5D"}, melds, ending="out", player="Budi")
+    response = client.submit(match + "rounds/1/edit", fixed)
+    assert response.status_code == 302, errors(response)
+    assert totals(client.get(match)) == [52, 10]
+
+
+def test_empty_rows_between_melds_are_skipped_and_the_layoff_follows_its_meld(app, client):
+    match = new_match(client, new_table(client), "rummy500", TWO)
+    data = final_table(TWO, {"Siti": "AS 5D"}, [("Budi", "7S 8S 9S")], ending="out", player="Budi")
+    # Siti's set in row 3 (row 2 left empty), her lay-off onto row 1; hands as points.
+    data.update(table_by_2="Siti", table_cards_2="KH KD KC", hand_1="20")
+    data.update(layoff_by_0="Siti", layoff_cards_0="10S", layoff_onto_0="1")
+    response = client.submit(match + "rounds/new", data)
+    assert response.status_code == 302, errors(response)
+    # Budi 24, Siti 30 + 10 - 20 = 20
+    assert totals(client.get(match)) == [24, 20]
+    [entry] = stored_entries(app, match)
+    assert [meld["by"] for meld in entry["table"]] == ["Budi", "Siti"]
+    assert entry["hands"] == {"Siti": 20}
+
+
+def test_a_wrong_meld_gets_the_referees_reason_and_nothing_is_saved(app, client):
+    match = new_match(client, new_table(client), "rummy500", TWO)
+    to_english(client)
+    melds = [("Budi", "7S 8S 10S")]
+    response = client.submit(
+        match + "rounds/new", final_table(TWO, {"Siti": "AS"}, melds, ending="out", player="Budi")
+    )
+    assert response.status_code == 400
+    said = " ".join(errors(response))
+    assert "meld 1" in said.lower() and "9S" in said
+    assert stored_entries(app, match) == []
+
+
+def test_rows_that_say_too_little_are_named(client):
+    match = new_match(client, new_table(client), "rummy500", TWO)
+    to_english(client)
+    data = final_table(TWO, {"Siti": "AS"}, ending="out", player="Budi")
+    data.update(
+        table_cards_0="7S 8S 9S", layoff_cards_0="10S", layoff_by_0="Siti", layoff_onto_0="3"
+    )
+    response = client.submit(match + "rounds/new", data)
+    assert response.status_code == 400
+    said = errors(response)
+    assert "Who laid this meld?" in said and "Meld 3 is empty." in said
+
+
+def test_a_rummy500_round_needs_its_table(client):
+    match = new_match(client, new_table(client), "rummy500", TWO)
+    to_english(client)
+    response = client.submit(
+        match + "rounds/new", final_table(TWO, {"Siti": "AS"}, ending="out", player="Budi")
+    )
+    assert response.status_code == 400
+    assert any("give the table" in message for message in errors(response))
+
+
+def test_more_rows_keeps_what_was_typed(client):
+    match = new_match(client, new_table(client), "rummy500", TWO)
+    page = client.get(match + "rounds/new").text
+    shown = len(re.findall(r'name="table_cards_\d+"', page))
+    data = final_table(TWO, {"Siti": "AS"}, [("Budi", "7S 8S 9S")], action="more_rows")
+    data["meld_rows"] = str(shown)
+    data["layoff_rows"] = "4"
+    response = client.submit(match + "rounds/new", data)
+    assert response.status_code == 200 and not errors(response)
+    assert len(re.findall(r'name="table_cards_\d+"', response.text)) == shown + 4
+    assert re.search(r'name="table_cards_0"[^>]*value="7S 8S 9S"', response.text)
+
+
+# Contract Rummy, deal 1 (two sets; two decks and a joker for three players). Budi goes out:
+#   Budi: 7S 7H 7D and KC KC KS (suits repeat: two decks); Siti went down with 5H 5D 5S and
+#   9C 9D 9H and laid 7C off on Budi's sevens; Andi never went down.
+#   Scores (RULES.md: the one who went out 0, the others what they hold, A 15, joker 15):
+#   Budi 0; Siti QH JK = 10 + 15 = 25; Andi AS 2C 3D = 15 + 2 + 3 = 20.
+DEAL_ONE = [("Budi", "7S 7H 7D"), ("Budi", "KC KC KS"), ("Siti", "5H 5D 5S"), ("Siti", "9C 9D 9H")]
+
+
+def test_a_contract_final_table_scores_the_hands_and_the_lowest_leads(app, client):
+    match = new_match(client, new_table(client), "contract", THREE)
+    to_english(client)
+    page = text(client.get(match + "rounds/new"))
+    assert "Deal 1: two sets" in page
+    hands = {"Siti": "QH JK", "Andi": "AS 2C 3D"}
+    data = final_table(THREE, hands, DEAL_ONE, [("Siti", "7C", 1)], ending="out", player="Budi")
+    response = client.submit(match + "rounds/new", data)
+    assert response.status_code == 302, errors(response)
+    assert totals(client.get(match)) == [0, 25, 20]
+    [entry] = stored_entries(app, match)
+    assert entry["table"][0]["layoffs"] == {"Siti": ["7C"]}
+    page = text(client.get(match + "rounds/new"))
+    assert "Deal 2: one set and one run" in page
+
+
+def test_a_contract_layoff_before_going_down_is_refused_with_the_reason(app, client):
+    match = new_match(client, new_table(client), "contract", THREE)
+    to_english(client)
+    hands = {"Siti": "QH JK", "Andi": "AS 2C"}
+    data = final_table(THREE, hands, DEAL_ONE, [("Andi", "7C", 1)], ending="out", player="Budi")
+    response = client.submit(match + "rounds/new", data)
+    assert response.status_code == 400
+    said = " ".join(errors(response))
+    assert "Andi laid off on meld 1 but has no contract on the table" in said
+    assert stored_entries(app, match) == []
+
+
+def test_a_contract_round_without_the_table_is_scored_from_the_hands(client):
+    match = new_match(client, new_table(client), "contract", THREE)
+    # Budi out; Siti 25 as a number, Andi KS KH = 20.
+    data = final_table(THREE, {"Siti": "25", "Andi": "KS KH"}, ending="out", player="Budi")
+    response = client.submit(match + "rounds/new", data)
+    assert response.status_code == 302, errors(response)
+    assert totals(client.get(match)) == [0, 25, 20]

@@ -211,6 +211,7 @@ def setup_form_class(rules: Ruleset, players: list[str]) -> type[FlaskForm]:
             ),
             default="random",
         )
+
     add_numbered(
         SetupForm,
         "seat",

@@ -32,6 +32,13 @@ from referee.web.forms.fields import (
     hands_by_player,
     numbered,
 )
+from referee.web.forms.finaltable import (
+    TableRows,
+    add_table_fields,
+    fill_table,
+    table_complete,
+    table_entry,
+)
 from referee.web.writes import new_token
 
 
@@ -88,10 +95,14 @@ def fill_inputs(form: Any, inputs: tuple[RoundInput, ...], entry: Mapping[str, A
 
 
 def quick_form_class(
-    rules: Ruleset, players: list[str], inputs: tuple[RoundInput, ...] = ()
+    rules: Ruleset,
+    players: list[str],
+    inputs: tuple[RoundInput, ...] = (),
+    table_rows: TableRows | None = None,
 ) -> type[FlaskForm]:
     """The form of a round entered as its final table: what the ruleset's round form asks,
-    and the round inputs of the match's options."""
+    and the round inputs of the match's options (``table_rows``: how many meld and lay-off
+    rows a final table shows)."""
     shape = rules.round_form
     people = choices([("", "—")] + [(name, name) for name in players])
 
@@ -113,7 +124,8 @@ def quick_form_class(
             chosen = ending_chosen(self, shape)
             ending = chosen.ending.value if chosen is not None else None
             given = inputs_given(self, inputs, ending)
-            return _ending_complete(self, shape) and given and valid
+            table = table_complete(self) if shape.table else True
+            return _ending_complete(self, shape) and given and table and valid
 
     add_numbered(QuickRoundForm, "hand", len(players), lambda i: HandField(_l("Hand")))
     add_round_inputs(QuickRoundForm, inputs)
@@ -129,6 +141,10 @@ def quick_form_class(
         QuickRoundForm.closing_card = CardField(_l("Closing card"))
     if shape.player_melds:
         add_numbered(QuickRoundForm, "melds", len(players), lambda i: MeldsField(_l("Melds laid")))
+    if shape.table:
+        add_table_fields(
+            QuickRoundForm, players, table_rows or TableRows.default(rules, len(players))
+        )
     if shape.knocker_melds:
         QuickRoundForm.knocker_melds = MeldsField(
             _l("The knocker's melds as spread (optional)"),
@@ -173,6 +189,7 @@ def build_round(
         form.closing_card.card if shape.closing_card else None,
         _melds(form, players) if shape.player_melds else {},
         form.knocker_melds.melds if shape.knocker_melds else (),
+        table=table_entry(form) if shape.table else (),
     )
     return with_inputs(shape.entry(answers), form, inputs)
 
@@ -206,6 +223,8 @@ def fill_from_round(
             field.data = _lines(answers.melds.get(name) or [])
     if shape.knocker_melds:
         form.knocker_melds.data = _lines(answers.knocker_melds)
+    if shape.table:
+        fill_table(form, answers.table)
     return True
 
 

@@ -13,13 +13,14 @@ from flask_babel import gettext, ngettext
 
 from referee.errors import RefereeError
 from referee.matchfile import NOT_A_MATCH, ROUND_NOT_OBJECT, load_document, read_header
-from referee.rulesets import find_ruleset
+from referee.rulesets import Ruleset, find_ruleset
 from referee.scoring import Ending
 from referee.web import audit, changes, i18n, jsontext, matchlog, writes
 from referee.web.access import Access, edit_page, open_match, table_blueprint, table_page
 from referee.web.feedback import field_cards, show_error
 from referee.web.forms import ActionForm, RoundJsonForm
 from referee.web.forms.fields import numbered
+from referee.web.forms.finaltable import TableRows, fill_table, has_gaps
 from referee.web.forms.rounds import (
     build_round,
     card_fields,
@@ -30,6 +31,7 @@ from referee.web.forms.rounds import (
     round_inputs,
 )
 from referee.web.models import Match, Round
+from referee.web.scoresheet import deal_rules
 from referee.web.views.pages import following, render_page, to_score_sheet
 
 bp = table_blueprint("rounds", __name__)
@@ -69,12 +71,18 @@ def edit(access: Access, match_id: int, number: int) -> Any:
 
 
 def _round_form(access: Access, match: Match, stored: Round | None) -> Any:
-    players = match.seating_at(stored.number if stored is not None else match.next_round_number)
+    number = stored.number if stored is not None else match.next_round_number
+    players = match.seating_at(number)
     rules = find_ruleset(match.rules)
+    if rules.contract is not None:  # this deal's contract and deal size
+        rules = deal_rules(match, number) or rules
     inputs = round_inputs(rules, match.options)
-    form = quick_form_class(rules, players, inputs)()
+    readable = None
     if stored is not None and request.method == "GET":
         readable = matchlog.readable_entry(match, stored.number, stored.entry)
+    rows = _table_rows(rules, players, readable)
+    form = quick_form_class(rules, players, inputs, rows)()
+    if stored is not None and request.method == "GET":
         if readable is None or not fill_from_round(form, rules, players, readable, inputs):
             return redirect(
                 url_for(
@@ -83,7 +91,6 @@ def _round_form(access: Access, match: Match, stored: Round | None) -> Any:
                     number=stored.number,
                 )
             )
-    number = stored.number if stored else match.next_round_number
     if not form.is_submitted():
         form.for_round.data = str(number)
         form.match_version.data = str(match.version)
@@ -97,9 +104,11 @@ def _round_form(access: Access, match: Match, stored: Round | None) -> Any:
     action = request.form.get("action")
     if form.is_submitted():
         conflict = _round_conflict(access, form, match, stored, number)
-    if form.is_submitted() and not conflict and form.validate():
+    if form.is_submitted() and not conflict and action != "more_rows" and form.validate():
         try:
             entry = build_round(form, rules, players, inputs)
+            if rules.round_form.table and has_gaps(form):
+                fill_table(form, entry.get("table") or [])  # rows numbered as the melds
             state, later = changes.verify_round(match, entry, number)
         except RefereeError as error:
             chosen = ending_chosen(form, rules.round_form)
@@ -157,6 +166,17 @@ def _round_form(access: Access, match: Match, stored: Round | None) -> Any:
     if conflict and isinstance(page, tuple):
         return page[0], 409
     return page
+
+
+def _table_rows(rules: Ruleset, players: list[str], stored: dict[str, Any] | None) -> TableRows:
+    """The meld and lay-off rows of a final-table form: as posted (more if asked), as many as
+    a stored table needs, or the ruleset's default."""
+    default = TableRows.default(rules, len(players))
+    if request.method == "POST":
+        return TableRows.posted(request.form, default)
+    if stored is not None and isinstance(stored.get("table"), list):
+        return TableRows.of_table(stored["table"], default)
+    return default
 
 
 def _round_conflict(
