@@ -27,7 +27,7 @@ def match(rules: str, players: list[str], rounds: list[Any], options: Any = None
     }
 
 
-# M1 remi, target 30, Budi Siti Andi (January).
+# M1 remi, target 50, Budi Siti Andi (January).
 M1 = match(
     "remi",
     ["Budi", "Siti", "Andi"],
@@ -38,10 +38,11 @@ M1 = match(
         {"out": "Siti", "at_once": True, "hands": {"Budi": ["5C"], "Andi": ["3D", "4D"]}},
         # R3 void: nobody scores, not a round played.
         {"end": "void"},
-        # R4 Budi out; Siti 9S = 9, Andi AS = 1: Budi 10, total 32 >= 30: Budi wins.
-        {"out": "Budi", "at_once": False, "hands": {"Siti": ["9S"], "Andi": ["AS"]}},
+        # R4 Budi out; Siti 9S KS QS = 29, Andi AS = 1: Budi 30, total 22 + 30 = 52 >= 50:
+        # Budi wins (22 after R2 was below 50).
+        {"out": "Budi", "at_once": False, "hands": {"Siti": ["9S", "KS", "QS"], "Andi": ["AS"]}},
     ],
-    {"target": 30},
+    {"target": 50},
 ) | {
     "started": at("01-10", "19:00"),
     "played": [at("01-10"), at("01-10", "20:30"), at("01-11"), at("01-11", "21:00")],
@@ -92,18 +93,22 @@ M3 = match(
     ],
 ) | {"started": at("03-14", "19:00"), "played": [at("03-14"), at("03-14", "20:30")]}
 
-# M4 manipulation, target 30, Siti Dewi (April).
+# M4 manipulation, target 50, Siti Dewi (April).
 M4 = match(
     "manipulation",
     ["Siti", "Dewi"],
     [
-        # R1 Siti knocks with 2C 3C = 5; Dewi KH QH 5D = 25: Siti lowest, scores 25 - 5 = 20.
-        {"knock": "Siti", "hands": {"Siti": ["2C", "3C"], "Dewi": ["KH", "QH", "5D"]}},
+        # R1 Siti knocks with 2C 3C = 5; Dewi KH QH JH 10D 5D = 45: Siti lowest, scores
+        # 45 - 5 = 40 (below 50).
+        {
+            "knock": "Siti",
+            "hands": {"Siti": ["2C", "3C"], "Dewi": ["KH", "QH", "JH", "10D", "5D"]},
+        },
         # R2 Dewi knocks with 4S = 4; Siti AC 2D = 3 is lower: an undercut, Siti scores
-        # 4 - 3 + 10 = 11.  Siti 31 >= 30: the match ends, Siti +100 = 131; Dewi won no round.
+        # 4 - 3 + 10 = 11.  Siti 51 >= 50: the match ends, Siti +100 = 151; Dewi won no round.
         {"knock": "Dewi", "hands": {"Dewi": ["4S"], "Siti": ["AC", "2D"]}},
     ],
-    {"target": 30},
+    {"target": 50},
 ) | {"started": at("04-11", "19:00"), "played": [at("04-11"), at("04-11", "20:30")]}
 
 # M5 gin, target 100, Budi Andi (May).
@@ -144,15 +149,15 @@ M5 = match(
     "played": [at("05-09"), at("05-09", "20:30"), at("05-09", "21:00")],
 }
 
-# M6 remi, target 20, Budi Siti (June).
+# M6 remi, target 50, Budi Siti (June).
 M6 = match(
     "remi",
     ["Budi", "Siti"],
     [
-        # R1 Budi out; Siti KH QH = 20: Budi 20 >= 20 wins.
-        {"out": "Budi", "at_once": False, "hands": {"Siti": ["KH", "QH"]}},
+        # R1 Budi out; Siti KH QH JH 10H KS = 50: Budi 50 >= 50 wins.
+        {"out": "Budi", "at_once": False, "hands": {"Siti": ["KH", "QH", "JH", "10H", "KS"]}},
     ],
-    {"target": 20},
+    {"target": 50},
 ) | {"started": at("06-13", "19:00"), "played": [at("06-13")]}
 
 # M7 remi, Siti Andi (July): one void round only, so it does not count yet.

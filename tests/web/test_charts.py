@@ -86,11 +86,11 @@ def test_the_scoreboard_draws_the_running_totals_and_every_round_as_entered(clie
     assert response.status_code == 302, errors(response)
     table = response.headers["Location"]
     client.submit("/language", {"lang": "en", "next": "/"})
-    page = client.get(table + "m/1/").text  # remi to 30: Budi 32, Siti 24, Andi 0
+    page = client.get(table + "m/1/").text  # remi to 50: Budi 52, Siti 24, Andi 0
     svg = page.split('<svg class="chart-svg"')[1].split("</svg>")[0]
     assert svg.count('<polyline class="line series-') == 3
-    assert 'class="target"' in svg and "target 30" in svg
-    assert "Budi: 32, Siti: 24, Andi: 0." in svg
+    assert 'class="target"' in svg and "target 50" in svg
+    assert "Budi: 52, Siti: 24, Andi: 0." in svg
     assert "style=" not in svg
     # Every round as entered, with the referee's notes: round 2 went out all at once.
     entries = page.split('<section class="entries')[1].split("</section>")[0]

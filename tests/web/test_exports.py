@@ -62,7 +62,7 @@ SMALL = {
     "matches": [
         {
             "rules": "remi",
-            "options": {"target": 30},
+            "options": {"target": 50},
             "players": ["Budi", "Siti"],
             "rounds": [
                 # Budi out; Siti KH QH = 20.
@@ -70,8 +70,8 @@ SMALL = {
                 # Siti out all at once; Budi 5C = 5, doubled: 10.
                 {"out": "Siti", "at_once": True, "hands": {"Budi": ["5C"]}},
                 {"end": "void"},
-                # Budi out; Siti 10S = 10: Budi 30 >= 30 wins.
-                {"out": "Budi", "hands": {"Siti": ["10S"]}},
+                # Budi out; Siti 10S KS QS = 30: Budi 20 + 30 = 50 >= 50 wins.
+                {"out": "Budi", "hands": {"Siti": ["10S", "KS", "QS"]}},
             ],
             "started": "2026-03-05T19:00:00+00:00",
             "played": [
@@ -101,8 +101,8 @@ def test_a_match_as_csv(client):
         ["1", "Budi", "went out", "Budi", "20", "0", "20", "0"],
         ["2", "Siti", "went out at once ×2", "Siti", "0", "10", "20", "10"],
         ["3", "Budi", "void", "", "0", "0", "20", "10"],
-        ["4", "Budi", "went out", "Budi", "10", "0", "30", "10"],
-        ["Total", "", "", "Budi", "30", "10", "", ""],
+        ["4", "Budi", "went out", "Budi", "30", "0", "50", "10"],
+        ["Total", "", "", "Budi", "50", "10", "", ""],
     ]
 
 
@@ -112,9 +112,9 @@ def test_csv_keeps_match_end_bonuses_apart(client):
     rows = list(
         csv.reader(io.StringIO(client.get(table + "m/4/export.csv").data.decode("utf-8-sig")))
     )
-    # Manipulation M4: Siti 20 + 11 = 31 in rounds, +100 for reaching the target: 131.
+    # Manipulation M4: Siti 40 + 11 = 51 in rounds, +100 for reaching the target: 151.
     assert rows[-2] == ["Match-end bonuses", "", "", "", "100", "0", "", ""]
-    assert rows[-1] == ["Total", "", "", "Siti", "131", "0", "", ""]
+    assert rows[-1] == ["Total", "", "", "Siti", "151", "0", "", ""]
 
 
 def test_csv_cells_never_start_a_formula(client):
@@ -144,12 +144,12 @@ def test_results_text_and_card(client):
     assert page.status_code == 200
     text = page.text.split("<textarea")[1].split(">", 1)[1].split("</textarea>")[0]
     assert text == (
-        "Remi · Meja Kamis\n2026-03-06 · 4 rounds\n\n🏆 Budi 30\n2. Siti 10\n\nWinner: Budi\n\nRemi Referee"
+        "Remi · Meja Kamis\n2026-03-06 · 4 rounds\n\n🏆 Budi 50\n2. Siti 10\n\nWinner: Budi\n\nRemi Referee"
     )
     card = client.get(table + "m/1/card.svg")
     assert card.status_code == 200 and card.mimetype == "image/svg+xml"
     svg = card.text
-    assert "Remi · Meja Kamis" in svg and ">Budi<" in svg and ">30<" in svg and ">10<" in svg
+    assert "Remi · Meja Kamis" in svg and ">Budi<" in svg and ">50<" in svg and ">10<" in svg
     # Self-contained: it shows the same in a chat, a file or under the page's security policy.
     assert (
         "<style" not in svg and "<script" not in svg and "style=" not in svg and "href" not in svg

@@ -52,13 +52,13 @@ def test_history_pages_on_a_phone_in_both_colour_schemes(page: Page):
     fits_the_phone(page)
     shoot(page, "match-list")
 
-    # A match's running totals (remi to 30) with the target line, and its rounds as entered.
+    # A match's running totals (remi to 50) with the target line, and its rounds as entered.
     page.goto(table)
     page.locator("ul.matches a.big-link").last.click()
     chart = page.locator("figure.chart.running svg.chart-svg")
     expect(chart).to_be_visible()
     expect(page.locator("figure.chart.running svg.chart-svg polyline")).to_have_count(3)
-    expect(page.locator("figure.chart.running .legend")).to_contain_text("Budi 32")
+    expect(page.locator("figure.chart.running .legend")).to_contain_text("Budi 52")
     box = chart.bounding_box()
     assert box and box["width"] <= 360 and box["height"] > 100, box
     page.locator("details.entry").nth(1).locator("summary").click()

@@ -72,10 +72,10 @@ def test_table_statistics_per_ruleset(client, table):
     # Columns: matches, won, win rate, rounds, rounds won, points per round won, best round,
     # then remi's "out at once".
     remi = stats_rows(page, "remi")
-    # Budi: M1 rounds 1, 2, 4 (3 is void) won 1 and 4 with 22 + 10; M6 round 1 won with 20.
-    # 2 matches, both won; 4 rounds, 3 won; (22 + 10 + 20) / 3 = 17.3; best 22 in M1 round 1.
-    assert remi["Budi"][:6] == ["2", "2", "100%", "4", "3", "17.3"]
-    assert remi["Budi"][6].startswith("22 (#1, round 1)")
+    # Budi: M1 rounds 1, 2, 4 (3 is void) won 1 and 4 with 22 + 30; M6 round 1 won with 50.
+    # 2 matches, both won; 4 rounds, 3 won; (22 + 30 + 50) / 3 = 34.0; best 50 in M6 round 1.
+    assert remi["Budi"][:6] == ["2", "2", "100%", "4", "3", "34.0"]
+    assert remi["Budi"][6].startswith("50 (#6, round 1)")
     assert remi["Budi"][7] == "0"
     # Siti: M1 won round 2 only (24, all at once), M6 nothing; 2 matches, none won.
     assert remi["Siti"] == ["2", "0", "0%", "4", "1", "24.0", "24 (#1, round 2)", "1"]
@@ -91,8 +91,8 @@ def test_table_statistics_per_ruleset(client, table):
     assert indonesia["Budi"] == ["1", "0", "–", "2", "1", "95.0", "95 (#3, round 1)"]
     assert indonesia["Siti"] == ["1", "0", "–", "2", "1", "180.0", "180 (#3, round 2)"]
     assert indonesia["Andi"] == ["1", "0", "–", "2", "0", "–", "0 (#3, round 2)"]
-    # manipulation (M4): Siti won both rounds (20, then 11 by undercut); Dewi knocked once and
-    # was undercut.  Columns add knocks, then undercuts made / against.
+    # manipulation (M4): Siti won both rounds (40, then 11 by undercut): (40 + 11) / 2 = 25.5;
+    # Dewi knocked once and was undercut.  Columns add knocks, then undercuts made / against.
     manipulation = stats_rows(page, "manipulation")
     assert manipulation["Siti"] == [
         "1",
@@ -100,8 +100,8 @@ def test_table_statistics_per_ruleset(client, table):
         "100%",
         "2",
         "2",
-        "15.5",
-        "20 (#4, round 1)",
+        "25.5",
+        "40 (#4, round 1)",
         "1",
         "1 / 0",
     ]
@@ -158,8 +158,8 @@ def test_a_players_page(client, table):
     remi = figures(section(page, "remi"))
     # In remi alone M1 and M6 are both won: a streak of 2.
     assert remi["matches"] == "2" and remi["finished"] == "2" and remi["won"] == "2"
-    assert remi["longest_streak"] == "2" and remi["points_per_round_won"] == "17.3"
-    assert remi["best_round"].startswith("22") and remi["at_once"] == "0"
+    assert remi["longest_streak"] == "2" and remi["points_per_round_won"] == "34.0"
+    assert remi["best_round"].startswith("50") and remi["at_once"] == "0"
     assert "knocks" not in remi
     gin = figures(section(page, "gin"))
     assert gin["knocks"] == "2" and gin["gins"] == "1 / 0" and gin["undercuts"] == "0 / 1"
@@ -237,12 +237,13 @@ def test_head_to_head(client, table):
             found.setdefault(name, []).append(int(value))
         return found
 
-    # remi: Budi won both (32 vs 24, 20 vs 0); rounds won 2 + 1 against 1 + 0; points 52 and 24.
+    # remi: Budi won both (52 vs 24, 50 vs 0); rounds won 2 + 1 against 1 + 0; points
+    # 52 + 50 = 102 and 24.
     assert rows("remi") == {
         "won": [2, 0],
         "ahead": [2, 0],
         "rounds_won": [3, 1],
-        "points": [52, 24],
+        "points": [102, 24],
     }
     # rummy: Siti won 80 to 3; one round each.
     assert rows("rummy") == {

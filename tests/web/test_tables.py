@@ -139,18 +139,19 @@ def test_table_page_lists_matches_newest_first_with_winners(client):
 def test_statistics_per_table(client):
     url = new_table(client)
     players = ["Budi", "Siti"]
-    match = new_match(client, url, "remi", players, target="custom", custom_target=30)
+    match = new_match(client, url, "remi", players, target="custom", custom_target=50)
+    # Budi 20 (KH QH), Siti 5 (5C), Budi 32 (JD QD KD 2C): Budi 52 >= 50 wins.
     save_round(client, match, players, {"Siti": "KH QH"}, ending="out", player="Budi")
     save_round(client, match, players, {"Budi": "5C"}, ending="out", player="Siti")
-    save_round(client, match, players, {"Siti": "JD 2C"}, ending="out", player="Budi")
+    save_round(client, match, players, {"Siti": "JD QD KD 2C"}, ending="out", player="Budi")
     new_match(client, url, "gin", ["Siti", "Andi"])
     page = client.get(url + "stats")
     assert page.status_code == 200
     budi = text(page).split('<tr data-player="Budi">')[1].split("</tr>")[0]
     cells = [c.split("<")[0].strip() for c in budi.split("<td>")[1:]]
     # matches, won, win rate, rounds, rounds won, points per round won, best round
-    assert cells[:6] == ["1", "1", "100%", "3", "2", "16.0"]  # (20 + 12) / 2
-    assert cells[6].startswith("20")
+    assert cells[:6] == ["1", "1", "100%", "3", "2", "26.0"]  # (20 + 32) / 2
+    assert cells[6].startswith("32")
     # the gin match was never played: only the remi players are listed
     assert text(client.get(view_url(client, url) + "stats")).count("<tr data-player=") == 2
 
