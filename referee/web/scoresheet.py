@@ -58,6 +58,7 @@ class Sheet:
     pending: Reseating | None = None  # who joined or left since the last round
     joined: dict[str, int] = field(default_factory=dict)  # a newcomer: the round they joined
     left: dict[str, int] = field(default_factory=dict)  # who is gone: the round they left before
+    next_deal: Ruleset | None = None  # the rules of the next deal, where its contract changes
 
     @property
     def target(self) -> int | None:
@@ -88,7 +89,10 @@ def build(match: Match, state: MatchState | None) -> Sheet:
     """The score sheet: a column for everyone who has sat at the table; a round's cells only
     for the players seated in it (a newcomer's running total starts at their starting total)."""
     if state is None:
-        return Sheet(players=match.everyone, rules=ruleset_of(match), seated=match.seated_names)
+        rules = ruleset_of(match)
+        sheet = Sheet(players=match.everyone, rules=rules, seated=match.seated_names)
+        sheet.next_deal = rules if rules is not None and rules.contract is not None else None
+        return sheet
     return sheet_of(state, ruleset_of(match), {r.number: r for r in match.complete_rounds})
 
 
@@ -138,6 +142,8 @@ def sheet_of(state: MatchState, rules: Ruleset | None, stored: Mapping[int, Stor
     sheet.finished = bool(state.finished)
     sheet.winners = list(state.winners)
     sheet.next_dealer = None if sheet.finished else state.next_dealer
+    if rules is not None and rules.contract is not None and not sheet.finished:
+        sheet.next_deal = rules.for_deal(state.next_deal)
     if sheet.rows:
         pick = min if rules is not None and rules.lowest_total_wins else max
         best = pick(sheet.totals[name] for name in sheet.seated)

@@ -246,3 +246,86 @@ def test_a_contract_round_without_the_table_is_scored_from_the_hands(client):
     response = client.submit(match + "rounds/new", data)
     assert response.status_code == 302, errors(response)
     assert totals(client.get(match)) == [0, 25, 20]
+
+
+# -- live turns --------------------------------------------------------------------------------
+
+
+def turn(client, match, **fields):
+    data = {key: str(value) for key, value in fields.items()}
+    data.setdefault("action", "save")
+    return client.submit(match + "live/turn", data)
+
+
+def live_turns(app, match_url):
+    match_id = int(match_url.rstrip("/").rsplit("/", 1)[1])
+    with app.app_context():
+        stored = db.session.scalars(sa.select(Round).where(Round.match_id == match_id)).one()
+        return stored.entry["turns"]
+
+
+def test_a_contract_live_round_says_the_contract_and_a_buy_is_one_tap(app, client):
+    match = new_match(client, new_table(client), "contract", THREE)
+    to_english(client)
+    page = text(client.get(match + "live"))
+    assert "Deal 1: two sets" in page and "Nobody is down yet." in page
+    # Budi deals, Siti leads and discards 7H; Andi refuses it and Budi buys it (one tap on
+    # his name; the card is the top of the pile).  A buy takes the card and a penalty card:
+    # Budi holds 10 + 2 = 12 (RULES.md), and has 3 - 1 = 2 buys left.
+    assert turn(client, match, player="Siti", discard="7H").status_code == 302
+    page = client.get(match + "live").text
+    assert re.search(r'name="bought"[^>]*value="7H"', page)
+    assert re.search(r'name="buyer"[^>]*value="Budi"', page)
+    response = turn(client, match, player="Andi", buyer="Budi", discard="3D")
+    assert response.status_code == 302, errors(response)
+    assert live_turns(app, match)[1] == {
+        "player": "Andi",
+        "discard": "3D",
+        "buy": {"player": "Budi", "card": "7H"},
+    }
+    page = text(client.get(match + "live"))
+    assert "Budi holds 12" in page and "Andi holds 10" in page
+    assert "Buys left: Budi 2, Siti 3, Andi 3" in page
+    assert "Budi bought" in page
+
+
+def test_a_buy_in_the_buyers_own_turn_is_refused_with_the_reason(app, client):
+    match = new_match(client, new_table(client), "contract", THREE)
+    to_english(client)
+    turn(client, match, player="Siti", discard="7H")
+    response = turn(client, match, player="Andi", buyer="Andi", discard="3D")
+    assert response.status_code == 400 and errors(response)
+    assert len(live_turns(app, match)) == 1
+
+
+def test_the_contract_of_the_next_deal_on_the_scoreboard(client):
+    match = new_match(client, new_table(client), "contract", THREE)
+    to_english(client)
+    assert "Next: Deal 1: two sets" in text(client.get(match))
+
+
+def test_rummy500_live_page_spreads_the_pile_and_takes_a_deep_pick(app, client):
+    match = new_match(client, new_table(client), "rummy500", TWO)
+    to_english(client)
+    # Budi deals, Siti leads.  Discards: Siti 5D, Budi 9C, Siti KH: the pile, top first,
+    # is KH 9C 5D.
+    for player, card in [("Siti", "5D"), ("Budi", "9C"), ("Siti", "KH")]:
+        assert turn(client, match, player=player, discard=card).status_code == 302
+    page = client.get(match + "live").text
+    spread = page.split('class="spread-pile-view"')[1].split("</p>")[0]
+    assert [spread.index(code) for code in ("KH", "9C", "5D")] == sorted(
+        spread.index(code) for code in ("KH", "9C", "5D")
+    )
+    # Budi taps 5D, the third card: he takes KH 9C 5D and must use 5D at once (RULES.md).
+    refused = turn(client, match, player="Budi", take_from="3", discard="2C")
+    assert refused.status_code == 400
+    assert any("5D" in message for message in errors(refused))
+    assert len(live_turns(app, match)) == 3
+    response = turn(client, match, player="Budi", take_from="3", melds="5D 5S 5H", discard="2C")
+    assert response.status_code == 302, errors(response)
+    assert live_turns(app, match)[3]["took_discard"] == ["KH", "9C", "5D"]
+    # 13 dealt to each of two players; Budi: 13 + 3 taken - 3 melded - 1 discarded = 12
+    page = text(client.get(match + "live"))
+    assert "Budi holds 12" in page
+    spread = page.split('class="spread-pile-view"')[1].split("</p>")[0]
+    assert "2C" in spread and "KH" not in spread

@@ -250,17 +250,27 @@ class TurnForm(Form):
         _l("Lay-offs"), description=_l("One per line: the cards, then > and the meld number.")
     )
     took_discard = CardsField(_l("Taken from the discard pile (optional)"))
+    # rummy500: a card of the spread pile, taken with every card above it (its depth, 1 = top)
+    take_from = RadioField(_l("Take from the discard pile"), validate_choice=False)
     discard = CardField(_l("Discarded (optional)"))
+    # contract: who bought the discard this player refused, and that card
+    buyer = RadioField(_l("Bought the discard"), validate_choice=False)
+    bought = CardField(_l("The card bought"))
     out = BooleanField(_l("This player's hand is now empty"))
 
     def validate(self, extra_validators: Any = None) -> bool:
         if not super().validate(extra_validators):
             return False
+        if self.buyer.data and not self.bought.card:
+            self.bought.errors.append(_l("Which card was bought?"))
+            return False
         played = (
             self.melds.melds,
             self.layoffs.layoffs,
             self.took_discard.cards,
+            self.take_from.data,
             self.discard.card,
+            self.buyer.data,
         )
         if any(played) or self.out.data:
             return True
