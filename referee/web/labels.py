@@ -13,6 +13,7 @@ from flask_babel import gettext
 from flask_babel import lazy_gettext as _l
 
 from referee.match import RoundResult
+from referee.messages import Reason
 from referee.rulesets import RULESETS, Ruleset
 from referee.rulesets.base import OUTCOME_LABELS
 from referee.scoring import Outcome
@@ -88,6 +89,20 @@ def contract_label(rules: Ruleset | None) -> str:
     if rules is None or rules.contract is None:
         return ""
     return gettext(rules.contract.label)
+
+
+def contract_words(rules: Ruleset | None) -> str:
+    """The contract of a round's deal in a few words ("two sets and a run"), translated."""
+    if rules is None or rules.contract is None:
+        return ""
+    return reason_text(Reason.of(rules.contract.words))
+
+
+def signed(number: int) -> str:
+    """A score with its sign: +54, −12 (a true minus sign), 0."""
+    if number > 0:
+        return f"+{number}"
+    return f"\u2212{-number}" if number < 0 else "0"
 
 
 def deal_contracts(rules: Ruleset) -> list[tuple[str, int]]:

@@ -168,3 +168,32 @@ def deal_rules(match: Match, number: int, state: MatchState | None = None) -> Ru
     if state is None:
         return rules
     return rules.for_deal(1 + sum(not result.is_void for result in state.rounds[: number - 1]))
+
+
+@dataclass
+class DealColumn:
+    """One deal of a match with a contract per deal: its rules (contract) and its round."""
+
+    number: int
+    rules: Ruleset
+    row: SheetRow | None  # None: not played yet
+
+
+def deal_columns(sheet: Sheet) -> list[DealColumn]:
+    """Every deal of the match in order, each with the round that played it (void rounds are
+    no deal); empty for a ruleset without contracts."""
+    rules = sheet.rules
+    if rules is None or rules.contract is None or rules.hands is None:
+        return []
+    played = [row for row in sheet.rows if row.outcome_key != "void"]
+    return [
+        DealColumn(
+            number, rules.for_deal(number), played[number - 1] if number <= len(played) else None
+        )
+        for number in range(1, rules.hands + 1)
+    ]
+
+
+def lowest_first(sheet: Sheet) -> list[str]:
+    """The players by total, lowest first (ties in seating order): penalty points."""
+    return sorted(sheet.players, key=lambda name: sheet.totals.get(name, 0))

@@ -329,3 +329,52 @@ def test_rummy500_live_page_spreads_the_pile_and_takes_a_deep_pick(app, client):
     assert "Budi holds 12" in page
     spread = page.split('class="spread-pile-view"')[1].split("</p>")[0]
     assert "2C" in spread and "KH" not in spread
+
+
+# -- score sheets ------------------------------------------------------------------------------
+
+
+def test_rummy500_score_sheet_splits_each_round_into_table_and_hand(client):
+    match = new_match(client, new_table(client), "rummy500", TWO)
+    data = final_table(TWO, {"Siti": "AS 5D"}, RUM_MELDS, RUM_LAYOFFS, ending="out", player="Budi")
+    client.submit(match + "rounds/new", data)
+    to_english(client)
+    page = text(client.get(match))
+    # Budi put 42 on the table and holds nothing; Siti 30 + 10 = 40 and holds 20.
+    assert '<small class="split" data-player="Budi">table +42, hand 0</small>' in page
+    assert '<small class="split" data-player="Siti">table +40, hand \u221220</small>' in page
+
+
+def test_contract_score_sheet_has_the_deals_as_columns_lowest_first(client):
+    match = new_match(client, new_table(client), "contract", THREE)
+    # Deal 1: Budi out (0), Siti 25, Andi 20 (as above).
+    hands = {"Siti": "QH JK", "Andi": "AS 2C 3D"}
+    data = final_table(THREE, hands, DEAL_ONE, [("Siti", "7C", 1)], ending="out", player="Budi")
+    assert client.submit(match + "rounds/new", data).status_code == 302
+    # Round 2 is void: no deal, the next round is still deal 2.
+    assert (
+        client.submit(match + "rounds/new", final_table(THREE, {}, ending="void")).status_code
+        == 302
+    )
+    # Round 3 = deal 2: Siti out; Budi KS = 10, Andi 7H 8H = 15.
+    data = final_table(THREE, {"Budi": "KS", "Andi": "7H 8H"}, ending="out", player="Siti")
+    response = client.submit(match + "rounds/new", data)
+    assert response.status_code == 302, errors(response)
+    to_english(client)
+    page = text(client.get(match))
+    grid = page.split('class="sheet deals"')[1].split("</table>")[0]
+    headers = re.findall(r'data-deal="(\d)"', grid)
+    assert headers == [str(n) for n in range(1, 8)]
+    assert "two sets" in grid and "one set and one run" in grid and "three runs" in grid
+    # Totals: Budi 0 + 10 = 10, Siti 25 + 0 = 25, Andi 20 + 15 = 35; the lowest first.
+    rows = re.findall(r'<tr class="[^"]*" data-player="(\w+)">(.*?)</tr>', grid, re.S)
+    assert [name for name, _ in rows] == ["Budi", "Siti", "Andi"]
+    cells = {name: re.findall(r'<td class="num[^"]*">(.*?)</td>', row, re.S) for name, row in rows}
+    numbers = {
+        name: [re.sub(r"<[^>]+>", "", re.sub(r"<small.*?</small>", "", c)).strip() for c in found]
+        for name, found in cells.items()
+    }
+    assert numbers["Andi"] == ["20", "15", "", "", "", "", "", "35"]
+    assert numbers["Budi"][:3] == ["0", "10", ""]
+    assert 'class="leader" data-player="Budi"' in grid
+    assert "Next: Deal 3: two runs" in page
