@@ -369,15 +369,17 @@ def _taking_over(player: str, seating: tuple[str, ...], seated: tuple[str, ...])
     return seated[0]
 
 
-def replay(document: str | bytes | Mapping[str, Any]) -> MatchState:
+def replay(document: str | bytes | Mapping[str, Any], *, as_played: bool = False) -> MatchState:
     """Replay a whole ``referee-match/1`` document; raise :class:`RefereeError` on any fault.
+    ``as_played``: a match stored before the option ranges existed, replayed with its
+    options as recorded (see :func:`~referee.matchfile.read_header`).
 
     >>> state = replay({"rules": "remi", "players": ["Budi", "Siti"],
     ...                 "rounds": [{"out": "Siti", "hands": {"Budi": ["10H", "QS"]}}]})
     >>> state.totals, state.next_dealer
     ({'Budi': 0, 'Siti': 20}, 'Siti')
     """
-    return replay_match(read_match(document))
+    return replay_match(read_match(document, as_played=as_played))
 
 
 def replay_match(match: Match) -> MatchState:
@@ -388,10 +390,14 @@ def replay_match(match: Match) -> MatchState:
 
 
 def live_round(
-    document: str | bytes | Mapping[str, Any], turns: Iterable[Turn | Mapping[str, Any]] = ()
+    document: str | bytes | Mapping[str, Any],
+    turns: Iterable[Turn | Mapping[str, Any]] = (),
+    *,
+    as_played: bool = False,
 ) -> RoundInProgress:
-    """The next round of a match (its complete rounds replayed), with ``turns`` applied."""
-    state = replay(document)
+    """The next round of a match (its complete rounds replayed), with ``turns`` applied;
+    ``as_played`` as for :func:`replay`."""
+    state = replay(document, as_played=as_played)
     live = state.start_round()
     for turn in turns:
         live = live.apply_turn(turn)

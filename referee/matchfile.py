@@ -368,8 +368,13 @@ def load_document(source: str | bytes | Mapping[str, Any]) -> Mapping[str, Any]:
     return source
 
 
-def read_header(source: str | bytes | Mapping[str, Any]) -> MatchHeader:
-    """The checked header of a match document (its rounds are not read)."""
+def read_header(source: str | bytes | Mapping[str, Any], *, as_played: bool = False) -> MatchHeader:
+    """The checked header of a match document (its rounds are not read).
+
+    ``as_played``: the document of a match stored before the option ranges existed, whose
+    options are read as it was played (see :meth:`Ruleset.check_options`); never for a new
+    match.
+    """
     document = load_document(source)
     found = document.get("format", FORMAT)
     if found != FORMAT:
@@ -381,7 +386,7 @@ def read_header(source: str | bytes | Mapping[str, Any]) -> MatchHeader:
         options = {}
     if not isinstance(options, Mapping) or not all(isinstance(key, str) for key in options):
         raise MatchFileError(MUST_BE_OBJECT, field="options")
-    rules = find_ruleset(document["rules"], options)
+    rules = find_ruleset(document["rules"], options, as_played=as_played)
     if "players" not in document:
         raise MatchFileError(MISSING_KEY, field="players")
     players = document["players"]
@@ -477,10 +482,11 @@ def verify_seating(
         raise RuleError(SEATING_ORDER, players=", ".join(staying))
 
 
-def read_match(source: str | bytes | Mapping[str, Any]) -> Match:
-    """The whole match document, read and checked for form (not yet for the rules)."""
+def read_match(source: str | bytes | Mapping[str, Any], *, as_played: bool = False) -> Match:
+    """The whole match document, read and checked for form (not yet for the rules);
+    ``as_played`` as for :func:`read_header`."""
     document = load_document(source)
-    header = read_header(document)
+    header = read_header(document, as_played=as_played)
     rounds = document.get("rounds")
     if rounds is None:
         rounds = []

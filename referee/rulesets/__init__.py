@@ -101,8 +101,11 @@ def registered_ruleset(rules: Ruleset) -> Iterator[Ruleset]:
         unregister_ruleset(rules.id)
 
 
-def find_ruleset(ruleset_id: str, options: Mapping[str, Any] | None = None) -> Ruleset:
-    """The ruleset with this id, with ``options`` applied.
+def find_ruleset(
+    ruleset_id: str, options: Mapping[str, Any] | None = None, *, as_played: bool = False
+) -> Ruleset:
+    """The ruleset with this id, with ``options`` applied (``as_played``: those of a stored
+    match, see :meth:`Ruleset.check_options`).
 
     >>> find_ruleset('rummy', {'ace': 'high-low'}).value(Card.parse('AS'))
     15
@@ -110,7 +113,7 @@ def find_ruleset(ruleset_id: str, options: Mapping[str, Any] | None = None) -> R
     rules = RULESETS.get(ruleset_id) if isinstance(ruleset_id, str) else None
     if rules is None:
         raise RuleError(UNKNOWN_RULESET, rules=ruleset_id, known=", ".join(RULESETS))
-    return rules.with_options(options)
+    return rules.with_options(options, as_played=as_played)
 
 
 __all__ = [

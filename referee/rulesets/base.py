@@ -665,10 +665,17 @@ class Ruleset:
             UNKNOWN_OPTION, rules=self.id, option=name, known=", ".join(self.options) or "none"
         )
 
-    def check_options(self, options: Mapping[str, Any] | None) -> dict[str, Any]:
+    def check_options(
+        self, options: Mapping[str, Any] | None, *, as_played: bool = False
+    ) -> dict[str, Any]:
         """A validated copy of a match's options, or :class:`RuleError` saying what is wrong:
         an unknown option, a value of the wrong type, out of range or not one of the choices,
         an option that does not apply to the other options, or a refused combination.
+
+        ``as_played``: the options of a match stored before the option ranges existed, read
+        as it was played: a number out of its range is kept as recorded
+        (:meth:`Option.accepts_as_played`); everything else is checked as for a new match.
+        Only a stored match is read so; a new one (a setup, a match file) never is.
 
         >>> from referee.rulesets import find_ruleset
         >>> find_ruleset('gin').check_options({'oklahoma': True, 'knock_limit': 7})
@@ -679,7 +686,9 @@ class Ruleset:
         checked: dict[str, Any] = {}
         for name, value in (options or {}).items():
             declared = self.declared(name)
-            if not declared.accepts(value):
+            if not declared.accepts(value) and not (
+                as_played and declared.accepts_as_played(value)
+            ):
                 raise _refusal(declared, value)
             checked[name] = value
         everything = self._with_defaults(checked)
@@ -724,15 +733,18 @@ class Ruleset:
             )
         return settings
 
-    def options_in_force(self, options: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    def options_in_force(
+        self, options: Mapping[str, Any] | None = None, *, as_played: bool = False
+    ) -> dict[str, Any]:
         """Every option that applies, with its value: given, or its default (dependent
-        defaults applied).  ``options`` are checked first (:meth:`check_options`).
+        defaults applied).  ``options`` are checked first (:meth:`check_options`, which
+        says what ``as_played`` reads leniently).
 
         >>> from referee.rulesets import find_ruleset
         >>> find_ruleset('gin').options_in_force({'oklahoma': True})['target']
         150
         """
-        values = self._with_defaults(self.check_options(options))
+        values = self._with_defaults(self.check_options(options, as_played=as_played))
         return {
             declared.name: values[declared.name]
             for declared in self.option_table
@@ -740,7 +752,7 @@ class Ruleset:
         }
 
     def house_rules(
-        self, options: Mapping[str, Any] | None = None
+        self, options: Mapping[str, Any] | None = None, *, as_played: bool = False
     ) -> tuple[tuple[Option, Any], ...]:
         """The options whose value differs from the standard rules, in declaration order
         (an option whose default follows another, as gin's target with Oklahoma, differs
@@ -750,7 +762,7 @@ class Ruleset:
         >>> [(o.name, v) for o, v in find_ruleset('gin').house_rules({'gin_bonus': 20})]
         [('gin_bonus', 20)]
         """
-        in_force = self.options_in_force(options)
+        in_force = self.options_in_force(options, as_played=as_played)
         return tuple(
             (declared, in_force[declared.name])
             for declared in self.option_table
@@ -758,19 +770,23 @@ class Ruleset:
             and not same_value(in_force[declared.name], declared.default_for(in_force))
         )
 
-    def round_inputs_for(self, options: Mapping[str, Any] | None = None) -> tuple[RoundInput, ...]:
+    def round_inputs_for(
+        self, options: Mapping[str, Any] | None = None, *, as_played: bool = False
+    ) -> tuple[RoundInput, ...]:
         """The per-round inputs a match with these options asks (gin's ``upcard`` with
         Oklahoma)."""
-        in_force = self.options_in_force(options)
+        in_force = self.options_in_force(options, as_played=as_played)
         return tuple(asked for asked in self.round_inputs if asked.asked(in_force))
 
-    def with_options(self, options: Mapping[str, Any] | None) -> Ruleset:
-        """This ruleset with a match's options checked (:meth:`check_options`) and applied;
-        missing ones take their defaults.
+    def with_options(
+        self, options: Mapping[str, Any] | None, *, as_played: bool = False
+    ) -> Ruleset:
+        """This ruleset with a match's options checked (:meth:`check_options`, which says
+        what ``as_played`` reads leniently) and applied; missing ones take their defaults.
 
         With ``hands`` the match ends after that many rounds, whatever ``target`` says.
         """
-        in_force = self.options_in_force(options)
+        in_force = self.options_in_force(options, as_played=as_played)
         result = self
         for declared in self.option_table:
             if declared.name in in_force:

@@ -115,6 +115,22 @@ class Option:
             )
         return any(same_value(value, choice) for choice in self.choices)
 
+    def accepts_as_played(self, value: Any) -> bool:
+        """Whether a match stored before the option ranges existed may keep ``value`` (see
+        :meth:`~referee.rulesets.base.Ruleset.check_options`): a number option out of its
+        range, as the engine took it then, a whole number from 1 (from the least of the
+        range when that is lower).  Nothing else is read more leniently.
+
+        >>> from referee.rulesets import find_ruleset
+        >>> target = find_ruleset('remi').declared('target')
+        >>> target.accepts(20), target.accepts_as_played(20), target.accepts_as_played(0)
+        (False, True, False)
+        """
+        if self.type is not OptionType.NUMBER or not is_whole_number(value):
+            return False
+        lowest = 1 if self.minimum is None else min(self.minimum, 1)
+        return bool(value >= lowest)
+
     def describe(self, value: Any) -> str:
         """The option's effect at ``value`` in English (its summary with the value)."""
         return self.summary.format(value=show_value(value)) if self.summary else self.label

@@ -26,7 +26,6 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
 from referee.errors import RefereeError
-from referee.matchfile import read_header
 from referee.web import matchlog, summary, writes
 from referee.web.models import CardTable, is_void, now
 from referee.web.scoresheet import Sheet, sheet_of
@@ -151,7 +150,7 @@ def checked_round(stored: StoredMatch, asked: dict[str, Any]) -> tuple[dict[str,
     if seen.state is None:
         return None
     try:
-        match_header = matchlog.call_engine(read_header, stored.log.header())
+        match_header = matchlog.stored_header(stored.log.header())
         record, entry = matchlog.read_canonical(asked, match_header, stored.next_number)
         return entry, matchlog.call_engine(seen.state.play, record)
     except RefereeError:

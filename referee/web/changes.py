@@ -241,7 +241,7 @@ def state_before_turn(
 
     before = matchlog.entries(match)[: stored.number - 1]
     return matchlog.call_engine(
-        live_round, matchlog.document(match, before), turns[: turn_number - 1]
+        live_round, matchlog.document(match, before), turns[: turn_number - 1], as_played=True
     )
 
 

@@ -7,7 +7,8 @@ match was set up (``started``), when each round was entered (``played``) and,
 for an archived match, when it was archived (``archived``).  A live round that
 is not finished is not part of a match document, and deleted matches and
 rounds are not exported.  An import reads and replays every match before it stores anything:
-one refusal and nothing is created.
+one refusal and nothing is created.  A match the export wrote (it has ``started``) or that
+has rounds is a restore, its options kept as played (:func:`matchlog.restores_play`).
 """
 
 from __future__ import annotations
@@ -281,13 +282,14 @@ def _read_match(raw: Any, spelling: dict[str, str]) -> ImportedMatch:
             if isinstance(value, int | float) and not isinstance(value, bool):
                 if not low <= value <= high:
                     raise TableRefused(str(OPTION_MESSAGES[option] % {"min": low, "max": high}))
+    as_played = matchlog.restores_play(raw)
     try:
-        canonical = dump_match(matchlog.call_engine(read_match, raw))
+        canonical = dump_match(matchlog.call_engine(read_match, raw, as_played=as_played))
     except RefereeError as error:
         raise TableRefused(i18n.error_text(error)) from None
     for name in seating.everyone(canonical)[len(canonical["players"]) :]:
         _refuse_name(name, spelling)  # the players who joined later
-    seen_replay = matchlog.replayed(canonical)
+    seen_replay = matchlog.replayed(canonical, as_played=as_played)
     if seen_replay.error is not None:
         raise TableRefused(i18n.error_text(seen_replay.error))
     played = raw.get("played")

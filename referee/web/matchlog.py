@@ -11,6 +11,11 @@ anything but a :class:`RefereeError`, so one bad round (stored before imports
 were checked) makes its match "cannot be replayed", not the pages that list it
 fail.  A replay is cached by the text of the rounds it replays: the log
 stays the truth, and a page does not replay an unchanged match again.
+
+A stored match is read *as played* (``as_played`` in the engine): a match
+stored before the house rules had ranges (a remi match to 20) replays with its
+options as recorded, wherever it is replayed.  A new match (a setup, an import
+of a match not yet played: :func:`restores_play`) is read strictly.
 """
 
 from __future__ import annotations
@@ -20,7 +25,7 @@ import json
 import logging
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -79,6 +84,20 @@ def document(
     return doc | {"rounds": entries(match) if rounds is None else list(rounds)}
 
 
+def stored_header(head: Mapping[str, Any]) -> MatchHeader:
+    """The engine's header of a stored match, its options read as played."""
+    return call_engine(read_header, head, as_played=True)
+
+
+def restores_play(document: Mapping[str, Any]) -> bool:
+    """Whether an imported match document restores a match already set up and played, so
+    that its options are kept as played: it has rounds, or it says when it was started
+    (``started``, which the table export writes for every match).  Anything else is a new
+    match, and its options must be within the house rules' ranges."""
+    rounds = document.get("rounds")
+    return bool(isinstance(rounds, list) and rounds) or document.get("started") is not None
+
+
 def canonical_round(raw: Any, match_header: MatchHeader, number: int | None = None) -> Any:
     """A round object read by the engine and written back: known keys only, canonical cards."""
     return read_canonical(raw, match_header, number)[1]
@@ -97,14 +116,14 @@ def entries(match: Match) -> list[dict[str, Any]]:
     rounds = match.complete_rounds
     if not rounds:
         return []
-    match_header = call_engine(read_header, header(match))
+    match_header = stored_header(header(match))
     return [canonical_round(r.entry, match_header, r.number) for r in rounds]
 
 
 def readable_entry(match: Match, number: int, entry: Any) -> dict[str, Any] | None:
     """A stored round object in canonical form, or None if the engine cannot read it."""
     try:
-        return canonical_round(entry, call_engine(read_header, header(match)), number)
+        return canonical_round(entry, stored_header(header(match)), number)
     except RefereeError:
         return None
 
@@ -134,18 +153,19 @@ def call_engine(function: Callable[..., T], *args: Any, **kwargs: Any) -> T:
         raise MatchFileError(UNREADABLE, detail=type(error).__name__) from error
 
 
-def replay(doc: dict[str, Any]) -> MatchState:
-    """The engine's replay of a document; any failure comes out as a RefereeError."""
+def replay(doc: dict[str, Any], *, as_played: bool = False) -> MatchState:
+    """The engine's replay of a document; any failure comes out as a RefereeError.
+    ``as_played``: the document of a stored match (see the module's docstring)."""
     from referee.match import replay as engine_replay
 
-    return call_engine(engine_replay, doc)
+    return call_engine(engine_replay, doc, as_played=as_played)
 
 
 def live(match: Match, turns: Sequence[dict[str, Any]]) -> RoundInProgress:
     """The match's next round with ``turns`` applied."""
     from referee.match import live_round
 
-    return call_engine(live_round, document(match), list(turns))
+    return call_engine(live_round, document(match), list(turns), as_played=True)
 
 
 @dataclass(frozen=True)
@@ -204,19 +224,23 @@ def _replay_key(match: Match) -> str:
     return _stored_key(header(match), [r.entry for r in match.complete_rounds])
 
 
-def _stored_key(head: dict[str, Any], entries: Sequence[Any]) -> str:
-    text = json.dumps([head, list(entries)], sort_keys=True, ensure_ascii=False)
+def _stored_key(head: dict[str, Any], entries: Sequence[Any], as_played: bool = True) -> str:
+    # A strict reading may refuse what the reading as played accepts: never the same key.
+    text = json.dumps([head, list(entries), as_played], sort_keys=True, ensure_ascii=False)
     return hashlib.sha256(text.encode()).hexdigest()
 
 
 HEADER_KEYS = ("format", "rules", "options", "players", "first_dealer", "seating_changes")
 
 
-def stored_outlook(head: dict[str, Any], stored: Sequence[tuple[int, Any]]) -> Outlook:
+def stored_outlook(
+    head: dict[str, Any], stored: Sequence[tuple[int, Any]], *, as_played: bool = True
+) -> Outlook:
     """A match replayed from its header and its rounds as stored (``(number, entry)`` pairs),
-    from the cache that :func:`outlook` shares when the same rounds were replayed already."""
+    from the cache that :func:`outlook` shares when the same rounds were replayed already.
+    ``as_played`` false: a document not stored yet, read strictly."""
     try:
-        key = _stored_key(head, [entry for _number, entry in stored])
+        key = _stored_key(head, [entry for _number, entry in stored], as_played)
     except (RecursionError, TypeError, ValueError):
         return Outlook(None, MatchFileError(STORED_UNREADABLE))
     seen = REPLAYS.get(key)
@@ -224,20 +248,21 @@ def stored_outlook(head: dict[str, Any], stored: Sequence[tuple[int, Any]]) -> O
         try:
             rounds: list[Any] = []
             if stored:
-                match_header = call_engine(read_header, head)
+                match_header = call_engine(read_header, head, as_played=as_played)
                 rounds = [canonical_round(entry, match_header, n) for n, entry in stored]
-            seen = Outlook(replay(head | {"rounds": rounds}), None)
+            seen = Outlook(replay(head | {"rounds": rounds}, as_played=as_played), None)
         except RefereeError as error:
             seen = Outlook(None, error)
         REPLAYS.put(key, seen)
     return seen
 
 
-def replayed(doc: dict[str, Any]) -> Outlook:
-    """A whole match document replayed (or why it cannot be), through the same cache."""
+def replayed(doc: dict[str, Any], *, as_played: bool) -> Outlook:
+    """A whole match document replayed (or why it cannot be), through the same cache;
+    ``as_played`` as for :func:`stored_outlook`."""
     rounds = doc.get("rounds") or []
     head = {key: doc.get(key) for key in HEADER_KEYS if key in doc}
-    return stored_outlook(head, list(enumerate(rounds, start=1)))
+    return stored_outlook(head, list(enumerate(rounds, start=1)), as_played=as_played)
 
 
 def outlook(match: Match) -> Outlook:
@@ -252,7 +277,7 @@ def outlook(match: Match) -> Outlook:
         # would read each of them twice.
         stored = [r.entry for r in match.complete_rounds]
         try:
-            seen = Outlook(replay(header(match) | {"rounds": stored}), None)
+            seen = Outlook(replay(header(match) | {"rounds": stored}, as_played=True), None)
         except RefereeError as error:
             seen = Outlook(None, error)
         REPLAYS.put(key, seen)
@@ -288,9 +313,10 @@ def verify(
 ) -> MatchState:
     """Replay the match with ``rounds`` as its rounds (and ``seating_changes`` when given);
     raise RefereeError if that breaks."""
-    return replay(document(match, rounds, seating_changes))
+    return replay(document(match, rounds, seating_changes), as_played=True)
 
 
 def verify_header(doc: dict[str, Any]) -> MatchState:
-    """Replay a document with no rounds (checks the ruleset, options and players)."""
+    """Replay the document of a new match with no rounds (checks the ruleset, options and
+    players; the options strictly)."""
     return replay(doc | {"rounds": []})

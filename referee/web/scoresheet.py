@@ -80,7 +80,7 @@ class Sheet:
 
 def ruleset_of(match: Match) -> Ruleset | None:
     try:
-        return find_ruleset(match.rules, match.options)
+        return find_ruleset(match.rules, match.options, as_played=True)
     except RefereeError:
         return None
 

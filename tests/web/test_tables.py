@@ -175,7 +175,9 @@ def test_the_table_pages_replay_each_match_once(client, monkeypatch):
 
     calls = []
     engine = matchlog.replay
-    monkeypatch.setattr(matchlog, "replay", lambda doc: calls.append(1) or engine(doc))
+    monkeypatch.setattr(
+        matchlog, "replay", lambda doc, **how: calls.append(1) or engine(doc, **how)
+    )
     matchlog.REPLAYS.clear()
     table = new_table(client)
     match = new_match(client, table, "remi", TWO, target=200)

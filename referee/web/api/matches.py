@@ -9,7 +9,6 @@ from typing import Any
 from flask import Response, current_app, jsonify, request
 from flask_babel import get_locale, gettext
 
-from referee.matchfile import read_header
 from referee.web import (
     appending,
     changes,
@@ -288,7 +287,7 @@ def write_turn(mode: str | None, key: str | None, match: Match, token: str | Non
 
 def round_entry(asked: dict[str, Any], match: Match, number: int) -> dict[str, Any]:
     """The round object sent, read by the engine into its canonical form (or 422)."""
-    header = matchlog.call_engine(read_header, matchlog.header(match))
+    header = matchlog.stored_header(matchlog.header(match))
     return matchlog.canonical_round(asked, header, number)
 
 

@@ -49,7 +49,7 @@ def _ending_choices(endings: tuple[EndingChoice, ...]) -> list[Any]:
 def round_inputs(rules: Ruleset, options: Mapping[str, Any] | None) -> tuple[RoundInput, ...]:
     """The questions a round of a match with ``options`` asks besides its ending and hands
     (gin's Oklahoma upcard): declared by the ruleset, asked by every round form."""
-    return rules.round_inputs_for(options or {})
+    return rules.round_inputs_for(options or {}, as_played=True)  # a stored match, as played
 
 
 def _input_field(asked: RoundInput) -> Any:

@@ -13,7 +13,7 @@ from flask_babel import gettext
 from referee.errors import RefereeError
 from referee.matchfile import NOT_A_MATCH, dump_match, load_document, read_match
 from referee.rematch import rematch_dealer
-from referee.rulesets import RULESETS, Ruleset
+from referee.rulesets import RULESETS, Ruleset, find_ruleset
 from referee.rulesets.base import PLAYER_COUNT, PLAYER_COUNT_EXACT, TurnStyle
 from referee.web import changes, i18n, matchlog, scoresheet, seating, versions, writes
 from referee.web.access import (
@@ -276,6 +276,17 @@ def rematch(access: Access, match_id: int) -> Any:
     if seen.state is None:
         flash(gettext("The referee cannot replay this match, so it cannot start its rematch."))
         return to_score_sheet(access, match)
+    try:  # a new match: its house rules within today's ranges, even if this one's were not
+        matchlog.call_engine(find_ruleset, match.rules, match.options)
+    except RefereeError as error:
+        flash(
+            gettext(
+                "The rematch cannot keep this match's house rules: %(reason)s. "
+                "Set up the new match instead.",
+                reason=i18n.error_text(error),
+            )
+        )
+        return to_score_sheet(access, match)
     new = Match(
         table=access.table,
         rules=match.rules,
@@ -369,12 +380,13 @@ def _import(table: CardTable, form: ImportForm) -> Match | None:
         if refusal:
             form.document.errors.append(refusal)
             return None
-        canonical = dump_match(matchlog.call_engine(read_match, document))
+        as_played = matchlog.restores_play(document)
+        canonical = dump_match(matchlog.call_engine(read_match, document, as_played=as_played))
         refusal = _refuse_import(table, {"players": seating.everyone(canonical)})
         if refusal:
             form.document.errors.append(refusal)
             return None
-        matchlog.replay(canonical)
+        matchlog.replay(canonical, as_played=as_played)
     except RefereeError as error:
         if error.reason.key == NOT_A_MATCH:
             form.document.errors.append(gettext("This is not a referee-match/1 document."))

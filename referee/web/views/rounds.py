@@ -12,7 +12,7 @@ from flask import abort, flash, redirect, render_template, request, url_for
 from flask_babel import gettext, ngettext
 
 from referee.errors import RefereeError
-from referee.matchfile import NOT_A_MATCH, ROUND_NOT_OBJECT, load_document, read_header
+from referee.matchfile import NOT_A_MATCH, ROUND_NOT_OBJECT, load_document
 from referee.rulesets import Ruleset, find_ruleset
 from referee.scoring import Ending
 from referee.web import audit, changes, i18n, jsontext, matchlog, writes
@@ -317,7 +317,7 @@ def _read_entry(match: Match, text: str, number: int) -> dict[str, Any]:
         if error.reason.key == NOT_A_MATCH:
             raise RefereeError(ROUND_NOT_OBJECT) from None
         raise
-    match_header = matchlog.call_engine(read_header, matchlog.header(match))
+    match_header = matchlog.stored_header(matchlog.header(match))
     return matchlog.canonical_round(raw, match_header, number)
 
 
