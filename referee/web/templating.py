@@ -78,6 +78,12 @@ def figures_shown(rules_id: str) -> set[str]:
         shown |= {"knocks", "undercuts"}
     if rules.bonuses.gin:
         shown.add("gins")
+    if rules.round_form.table:  # rummy500, contract: who emptied the hand
+        shown.add("went_out")
+    if rules.buys_per_deal:
+        shown.add("buys")
+    if rules.contract is not None:
+        shown.add("contracts")
     return shown
 
 

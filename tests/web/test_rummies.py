@@ -378,3 +378,54 @@ def test_contract_score_sheet_has_the_deals_as_columns_lowest_first(client):
     assert numbers["Budi"][:3] == ["0", "10", ""]
     assert 'class="leader" data-player="Budi"' in grid
     assert "Next: Deal 3: two runs" in page
+
+
+# -- statistics --------------------------------------------------------------------------------
+
+
+def test_contract_statistics_count_going_out_contracts_made_and_buys(client):
+    table = new_table(client)
+    match = new_match(client, table, "contract", THREE)
+    # Round 1 (deal 1, Budi deals): Budi out, Siti down, Andi not (as above).
+    hands = {"Siti": "QH JK", "Andi": "AS 2C 3D"}
+    data = final_table(THREE, hands, DEAL_ONE, [("Siti", "7C", 1)], ending="out", player="Budi")
+    assert client.submit(match + "rounds/new", data).status_code == 302
+    # Round 2 (deal 2: one set and one run; Siti deals, Andi leads), live: Andi discards 7H,
+    # Budi refuses it and Siti buys it (12 cards now); Budi then goes down with 5H 5D 5S and
+    # 2C-8C (10 cards, 10 + 1 drawn - 10 = 1 left) and discards KD: out.
+    assert turn(client, match, player="Andi", discard="7H").status_code == 302
+    response = turn(client, match, player="Budi", buyer="Siti", discard="3D")
+    assert response.status_code == 302, errors(response)
+    assert turn(client, match, player="Siti", discard="4C").status_code == 302
+    assert turn(client, match, player="Andi", discard="9H").status_code == 302
+    response = turn(
+        client, match, player="Budi", melds="5H 5D 5S\n2C 3C 4C 5C 6C 7C 8C", discard="KD"
+    )
+    assert response.status_code == 302, errors(response)
+    response = client.submit(
+        match + "live/end",
+        {
+            "hand_1": "7H KH KS QH QS JH JS 9D 9S 10D 10S AD",
+            "hand_2": "2D 4D 6D 8D 2S 4S 6S 8S AC KC",
+        },
+    )
+    assert response.status_code == 302, errors(response)
+    # Siti 7 + 6 x 10 + 9 + 9 + 10 + 10 + 15 = 120; Andi 2+4+6+8 + 2+4+6+8 + 15 + 10 = 65.
+    assert totals(client.get(match)) == [0, 25 + 120, 20 + 65]
+    stats = text(client.get(table + "stats"))
+    group = stats.split('data-rules="contract"')[1].split("</section>")[0]
+
+    def figure(name, key):
+        row = group.split(f'<tr data-player="{name}">')[1].split("</tr>")[0]
+        return row.split(f'data-figure="{key}">')[1].split("<")[0].strip()
+
+    # Budi went out twice and made both contracts; Siti made deal 1's and bought once;
+    # Andi never went down.
+    assert [figure("Budi", k) for k in ("went_out", "contracts", "buys")] == ["2", "2 / 2", "0"]
+    assert [figure("Siti", k) for k in ("went_out", "contracts", "buys")] == ["0", "1 / 2", "1"]
+    assert [figure("Andi", k) for k in ("went_out", "contracts", "buys")] == ["0", "0 / 2", "0"]
+    player_page = re.search(r'<a href="([^"]+)">Siti</a>', group).group(1)
+    page = text(client.get(player_page))
+    assert re.search(r'data-figure="buys">1<', page) and re.search(
+        r'data-figure="contracts">1 / 2<', page
+    )
