@@ -429,3 +429,51 @@ def test_contract_statistics_count_going_out_contracts_made_and_buys(client):
     assert re.search(r'data-figure="buys">1<', page) and re.search(
         r'data-figure="contracts">1 / 2<', page
     )
+
+
+def test_every_page_of_a_rummy500_and_a_contract_match_answers(client):
+    table = new_table(client)
+    rum = new_match(client, table, "rummy500", TWO)
+    data = final_table(TWO, {"Siti": "AS 5D"}, RUM_MELDS, RUM_LAYOFFS, ending="out", player="Budi")
+    assert client.submit(rum + "rounds/new", data).status_code == 302
+    contract = new_match(client, table, "contract", THREE)
+    hands = {"Siti": "QH JK", "Andi": "AS 2C 3D"}
+    data = final_table(THREE, hands, DEAL_ONE, [("Siti", "7C", 1)], ending="out", player="Budi")
+    assert client.submit(contract + "rounds/new", data).status_code == 302
+    turn(client, contract, player="Andi", discard="7H")
+    turn(client, contract, player="Budi", buyer="Siti", discard="3D")
+    to_english(client)
+    for match in (rum, contract):
+        for page in (
+            "",
+            "board",
+            "rules",
+            "rounds/1",
+            "rounds/1/edit",
+            "rounds/1/json",
+            "export",
+            "live",
+        ):
+            assert client.get(match + page).status_code == 200, page
+    shown = text(client.get(rum + "rounds/1"))
+    assert "Siti laid off" in shown and "10S" in shown
+    assert "Siti bought" in text(client.get(contract + "live"))
+    for page in ("", "stats", "matches"):
+        assert client.get(table + page).status_code in (200, 302), page
+
+
+def test_forged_rows_get_words_not_a_crash(app, client):
+    match = new_match(client, new_table(client), "rummy500", TWO)
+    to_english(client)
+    data = final_table(TWO, {"Siti": "AS"}, [("Mallory", "7S 8S 9S")], ending="out", player="Budi")
+    data.update(meld_rows="999999", layoff_rows="-3", action="more_rows")
+    page = client.submit(match + "rounds/new", data)
+    assert page.status_code == 200
+    assert len(re.findall(r'name="table_cards_\d+"', page.text)) == 60  # at most 60 rows
+    data.update(action="save", layoff_cards_0="10S", layoff_by_0="Siti", layoff_onto_0="x")
+    response = client.submit(match + "rounds/new", data)
+    assert response.status_code == 400 and "Onto which meld?" in errors(response)
+    del data["layoff_cards_0"], data["layoff_by_0"], data["layoff_onto_0"]
+    response = client.submit(match + "rounds/new", data)
+    assert response.status_code == 400 and any("Mallory" in e for e in errors(response))
+    assert stored_entries(app, match) == []
