@@ -458,6 +458,9 @@ def test_every_page_of_a_rummy500_and_a_contract_match_answers(client):
     shown = text(client.get(rum + "rounds/1"))
     assert "Siti laid off" in shown and "10S" in shown
     assert "Siti bought" in text(client.get(contract + "live"))
+    correction = client.get(contract + "rounds/2/turns/2")
+    assert correction.status_code == 200
+    assert re.search(r'<input checked[^>]*name="buyer"[^>]*value="Siti"', correction.text)
     for page in ("", "stats", "matches"):
         assert client.get(table + page).status_code in (200, 302), page
 
