@@ -33,6 +33,9 @@ DECK_ONE_COPY = define_message("deck.one_copy", "{card} is {places}")
 DECK_COPIES = define_message(
     "deck.copies", "{card} is {places}, but the two decks hold only {copies} of it"
 )
+DECK_COPIES_MANY = define_message(
+    "deck.copies_many", "{card} is {places}, but the {copies} decks hold only {copies} of it"
+)
 DECK_JOKERS = define_message(
     "deck.jokers", "a joker is {places}, but the deck has only {count} joker(s)"
 )
@@ -82,7 +85,8 @@ class CardPlaces:
             elif copies == 1:
                 found.append(Reason.of(DECK_ONE_COPY, card=str(card), places=where))
             else:
-                found.append(Reason.of(DECK_COPIES, card=str(card), places=where, copies=copies))
+                key = DECK_COPIES if copies == 2 else DECK_COPIES_MANY
+                found.append(Reason.of(key, card=str(card), places=where, copies=copies))
         return found
 
     def verify(self, rules: Ruleset, players: int) -> None:

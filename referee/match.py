@@ -107,6 +107,7 @@ class RoundResult:
     adjudication: Adjudication | None = None
     points: Mapping[str, int] = field(default_factory=dict)
     unchecked: tuple[Reason, ...] = ()
+    table_values: Mapping[str, int] = field(default_factory=dict)
 
     @property
     def is_void(self) -> bool:
@@ -218,12 +219,21 @@ class MatchState:
         """Who sits ``seats`` places clockwise after ``player`` in the seating of the next round."""
         return seat_after(self.players, player, seats)
 
+    @property
+    def next_deal(self) -> int:
+        """The number of the next round among the deals counted (void rounds are no deal)."""
+        return 1 + sum(not result.is_void for result in self.rounds)
+
+    def round_header(self) -> MatchHeader:
+        """The header of the next round: its players, and the rules of its deal (contract's)."""
+        header = self.header.at_round(self.next_round)
+        return replace(header, rules=header.rules.for_deal(self.next_deal))
+
     def start_round(self) -> RoundInProgress:
         """The next round, with nothing on the table yet."""
         if self.finished or self.next_dealer is None:
             raise self._over_error()
-        header = self.header.at_round(self.next_round)
-        return RoundInProgress.start(header, self.next_dealer, self.next_round)
+        return RoundInProgress.start(self.round_header(), self.next_dealer, self.next_round)
 
     def _over_error(self) -> RuleError:
         winners = join_reasons(list(self.winners)) if self.winners else Reason.of(NOBODY)
@@ -244,6 +254,7 @@ class MatchState:
             if record.rejoin:
                 state = self.rejoin(record.rejoin, number)
             header = state.header.at_round(number)
+            header = replace(header, rules=header.rules.for_deal(state.next_deal))
             dealt = state.rules.deal_players(state.rules, state.totals, header.players)
             if dealt != header.players:
                 header = replace(header, players=dealt, seated=header.players)
@@ -471,7 +482,7 @@ def _score_round(header: MatchHeader, record: RoundRecord, dealer: str, number: 
     rules, players = header.rules, header.players
     check = rules.check_round or final_state
     state = check(header, record, dealer, number)
-    facts, live = state.ending, state.live
+    facts = state.ending
     if facts.ending is Ending.VOID:
         score = nobody_scores(facts, Outcome.VOID)
         return RoundResult(
@@ -493,7 +504,8 @@ def _score_round(header: MatchHeader, record: RoundRecord, dealer: str, number: 
         hands=hands,
         hand_values=dict(score.hand_values) or {p: rules.hand_value(c) for p, c in hands.items()},
         melds_by_player=state.melds,
-        table=live.table if live is not None else (),
+        table=facts.table,
+        table_values=score.table_values,
         notes=score.notes,
         record=record,
         adjudication=score.adjudication,

@@ -177,6 +177,26 @@ MUST_BE_PLAYER_MELDS = define_message(
     '"{field}" must be an object giving each player\'s melds, like {{"Siti": [["7S", "8S", "9S"]]}}',
 )
 
+MUST_BE_TABLE = define_message(
+    "file.must_be_table",
+    '"table" must be a list of the melds on the table, each like {{"by": "Budi", "cards": '
+    '["7S", "8S", "9S"], "layoffs": {{"Siti": ["10S"]}}}}',
+)
+TABLE_MELD_NEEDS = define_message(
+    "file.table_meld_needs",
+    'meld {number} of the table needs "by" (who laid it) and "cards" (the cards they laid)',
+)
+MUST_BE_LAYOFFS_BY = define_message(
+    "file.must_be_layoffs_by",
+    '"layoffs" of meld {number} must give the cards each player laid off on it, like '
+    '{{"Siti": ["10S"]}}',
+)
+MUST_BE_BUY = define_message(
+    "file.must_be_buy",
+    '"buy" must say who bought the discard and which card it was, like {{"player": "Andi", '
+    '"card": "7H"}}',
+)
+
 
 @dataclass(frozen=True)
 class SeatingChange:
@@ -248,6 +268,15 @@ class LayOffEntry:
 
 
 @dataclass(frozen=True)
+class Buy:
+    """``player`` bought the discard ``card`` refused by the player in turn, taking the top
+    card of the stock with it (contract rummy)."""
+
+    player: str
+    card: Card
+
+
+@dataclass(frozen=True)
 class Turn:
     """One turn in which something was put on the table, as entered.
 
@@ -264,6 +293,7 @@ class Turn:
     out: bool = False
     played: tuple[Card, ...] | None = None
     table: tuple[tuple[Card, ...], ...] | None = None
+    buy: Buy | None = None
 
     @property
     def cards_put_down(self) -> tuple[Card, ...]:
@@ -273,6 +303,16 @@ class Turn:
         return tuple(card for meld in self.melds for card in meld) + tuple(
             card for layoff in self.layoffs for card in layoff.cards
         )
+
+
+@dataclass(frozen=True)
+class TableEntry:
+    """One meld on the table at the end of a round entered as its final table (rummy500,
+    contract): who laid it, the cards they laid, and the cards each player laid off on it."""
+
+    by: str
+    cards: tuple[Card, ...]
+    layoffs: Mapping[str, tuple[Card, ...]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -314,6 +354,7 @@ class RoundRecord:
     drops: Mapping[str, str] | None = None
     wrong_shows: tuple[str, ...] | None = None
     rejoin: tuple[str, ...] | None = None
+    table: tuple[TableEntry, ...] | None = None  # the final table (rummy500, contract)
 
     @property
     def is_void(self) -> bool:
@@ -548,6 +589,9 @@ def _read_round(raw: Any, header: MatchHeader, number: int | None) -> RoundRecor
         closing_card=_optional(raw, "closing_card", lambda value: _card(value, "closing_card")),
         inputs=inputs,
         **(_deal_keys(raw, header) if header.rules.shows else {}),
+        table=_optional(raw, "table", lambda value: _table(value, players))
+        if header.rules.round_form.table
+        else None,
     )
 
 
@@ -628,6 +672,7 @@ def _read_turn(raw: Any, header: MatchHeader) -> Turn:
         out=_optional(raw, "out", lambda value: _bool(value, "out")) or False,
         played=_optional(raw, "played", lambda value: _cards(value, "played")),
         table=_optional(raw, "table", lambda value: _melds(value, "table")),
+        buy=_optional(raw, "buy", lambda value: _buy(value, header.players)),
     )
 
 
@@ -706,6 +751,39 @@ def _layoffs(value: Any) -> tuple[LayOffEntry, ...]:
     return tuple(layoffs)
 
 
+def _buy(value: Any, players: Sequence[str]) -> Buy:
+    if not isinstance(value, Mapping) or value.get("player") is None or value.get("card") is None:
+        raise MatchFileError(MUST_BE_BUY)
+    return Buy(_player(value["player"], players, "buy"), _card(value["card"], "buy"))
+
+
+def _table(value: Any, players: Sequence[str]) -> tuple[TableEntry, ...]:
+    """The final table: each meld with who laid it and the cards laid off on it, by player."""
+    if not isinstance(value, list | tuple):
+        raise MatchFileError(MUST_BE_TABLE)
+    table = []
+    for number, raw in enumerate(value, 1):
+        if not isinstance(raw, Mapping):
+            raise MatchFileError(MUST_BE_TABLE)
+        if raw.get("by") is None or raw.get("cards") is None:
+            raise MatchFileError(TABLE_MELD_NEEDS, number=number)
+        layoffs = raw.get("layoffs") or {}
+        if not isinstance(layoffs, Mapping):
+            raise MatchFileError(MUST_BE_LAYOFFS_BY, number=number)
+        by_player = {
+            _player(name, players, "layoffs"): _cards(cards, "layoffs")
+            for name, cards in layoffs.items()
+        }
+        table.append(
+            TableEntry(
+                _player(raw["by"], players, "by"),
+                in_rank_order(_cards(raw["cards"], "cards")),
+                {player: by_player[player] for player in players if by_player.get(player)},
+            )
+        )
+    return tuple(table)
+
+
 def _hands(
     value: Any, players: Sequence[str]
 ) -> tuple[dict[str, tuple[Card, ...]], dict[str, int] | None]:
@@ -766,6 +844,8 @@ def dump_turn(turn: Turn) -> dict[str, Any]:
         out["took_discard"] = dump_cards(turn.took_discard)
     if turn.discard is not None:
         out["discard"] = format_card(turn.discard)
+    if turn.buy is not None:
+        out["buy"] = {"player": turn.buy.player, "card": format_card(turn.buy.card)}
     if turn.out:
         out["out"] = True
     return out
@@ -814,6 +894,8 @@ def dump_round(
         out["melds"] = {
             player: [dump_cards(meld) for meld in melds] for player, melds in record.melds.items()
         }
+    if record.table is not None:
+        out["table"] = [dump_table_entry(entry) for entry in record.table]
     if record.hands is not None or record.points is not None:
         hands: dict[str, list[str] | int] = {
             player: dump_cards(cards) for player, cards in (record.hands or {}).items()
@@ -821,6 +903,13 @@ def dump_round(
         hands.update(record.points or {})
         order = {player: seat for seat, player in enumerate(players)}
         out["hands"] = dict(sorted(hands.items(), key=lambda item: order.get(item[0], len(order))))
+    return out
+
+
+def dump_table_entry(entry: TableEntry) -> dict[str, Any]:
+    out: dict[str, Any] = {"by": entry.by, "cards": dump_cards(entry.cards)}
+    if entry.layoffs:
+        out["layoffs"] = {player: dump_cards(cards) for player, cards in entry.layoffs.items()}
     return out
 
 
@@ -853,6 +942,8 @@ def dump_match(match: Match) -> dict[str, Any]:
 
 __all__ = [
     "FORMAT",
+    "Buy",
+    "TableEntry",
     "LayOffEntry",
     "Match",
     "MatchHeader",

@@ -42,6 +42,9 @@ IDENTICAL_IN_SET = define_message(
 REPEATED_RANK_IN_RUN = define_message(
     "meld.repeated_rank_in_run", "a run holds one card of each rank, but {card} is there twice"
 )
+RUN_TOO_SHORT = define_message(
+    "meld.run_too_short", "a run in {rules} has at least {least} cards; {cards} is only {count}"
+)
 SET_TOO_BIG = define_message(
     "meld.set_too_big", "a set has at most 4 cards, one of each suit; {cards} has {count}"
 )
@@ -197,6 +200,9 @@ def _check_structure(cards: tuple[Card, ...], rules: Ruleset) -> MeldVerdict:
     ranks = {face.rank for face in faces}
     suits = list(dict.fromkeys(face.suit for face in faces))
     if len(ranks) == 1:
+        if rules.sets_repeat_suits:  # any number of one rank, suits repeating
+            ordered = tuple(sorted(cards, key=lambda card: SUITS.index(_face(card).suit)))
+            return MeldVerdict(meld=Meld(MeldKind.SET, ordered))
         return _check_set(cards, faces, listing)
     if len(suits) == 1:
         return _check_run(cards, faces, listing, rules)
@@ -222,6 +228,10 @@ def _check_run(
     for face, count in Counter(faces).items():
         if count > 1:
             return _refuse(REPEATED_RANK_IN_RUN, card=str(face))
+    if len(cards) < rules.min_run:
+        return _refuse(
+            RUN_TOO_SHORT, rules=rules.name, least=rules.min_run, cards=listing, count=len(cards)
+        )
     ranks = {_rank(face) for face in faces}
     has_ace = Rank.ACE in ranks
     if has_ace and rules.ace_order is AceOrder.NONE:
@@ -376,6 +386,8 @@ def _layoff_reason(meld: Meld, added: tuple[Card, ...], rules: Ruleset) -> Reaso
             face = _face(card)
             if face.rank != first.rank:
                 return Reason.of(LAYOFF_WRONG_RANK, card=str(card), rank=_rank(first).symbol)
+        if rules.sets_repeat_suits:
+            return None
         if len(meld.cards) + len(added) > 4:
             return Reason.of(LAYOFF_SET_FULL)
         taken = {_face(card).suit for card in meld.cards}

@@ -19,7 +19,7 @@ from referee.cards import Card
 from referee.errors import RefereeError, RuleError
 from referee.integrity import PLACE_MELD, CardPlaces, physical_card
 from referee.matchfile import MatchHeader, Turn, dump_cards, read_turn
-from referee.melds import Meld, MeldKind, check_layoff, verify_layoff, verify_meld
+from referee.melds import Meld, MeldKind, check_layoff, check_meld, verify_layoff, verify_meld
 from referee.messages import Reason, define_message
 from referee.notation import format_card, format_cards, parse_card
 from referee.rulesets import Ruleset, TurnStyle
@@ -133,6 +133,51 @@ CANNOT_BE_OUT = define_message(
     "{player} is not out: {count} card(s) are still in hand after this turn",
 )
 
+DEEPEST_TAKEN_UNUSED = define_message(
+    "round.deepest_taken_unused",
+    "{player} took {count} cards from the discard pile, down to {card}, so {card} must be "
+    "used in this same turn, in a new meld or a lay-off",
+)
+NOT_DOWN_YET = define_message(
+    "round.not_down_yet",
+    "{player} has not gone down yet: lay down the contract ({contract}) before laying off",
+)
+ALREADY_DOWN = define_message(
+    "round.already_down",
+    "{player} went down in turn {turn_number}: after the contract a player only lays off, "
+    "never lays down a new meld",
+)
+CONTRACT_NOT_MET = define_message(
+    "round.contract_not_met",
+    "going down in deal {deal} lays exactly the contract, {contract}, in one turn; "
+    "{player} laid {sets} set(s) and {runs} run(s)",
+)
+CONTRACT_SETS_SAME_RANK = define_message(
+    "round.contract_sets_same_rank",
+    "the sets of a contract are of different ranks: {first} and {second} are one rank",
+)
+CONTRACT_RUNS_JOIN = define_message(
+    "round.contract_runs_join",
+    "{first} and {second} join into one run: the runs of a contract must not join",
+)
+NO_BUYS = define_message("round.no_buys", "nobody buys a discard in {rules}")
+BUY_IN_OWN_TURN = define_message(
+    "round.buy_in_own_turn",
+    "{player} cannot buy in their own turn: the player in turn takes the discard instead",
+)
+BUY_BUT_TAKEN = define_message(
+    "round.buy_but_taken",
+    "{player} took the discard in this turn, so nobody could buy it",
+)
+TOO_MANY_BUYS = define_message(
+    "round.too_many_buys",
+    "{player} has already bought {most} times in this deal: at most {most} buys a deal",
+)
+BOUGHT_FROM_TABLE = define_message(
+    "round.bought_from_table",
+    "{player} cannot buy {card}: every {card} is already on the table",
+)
+
 # -- the table of a round in progress --------------------------------------------------------
 
 
@@ -142,7 +187,7 @@ class LaidOffCard:
 
     card: Card
     player: str
-    turn: int
+    turn: int | None  # None on a table entered as it was at the end of the round
 
 
 @dataclass(frozen=True)
@@ -211,6 +256,7 @@ class RoundInProgress:
     out: str | None = None
     out_turn: int | None = None
     closing_card: Card | None = None
+    bought: Mapping[str, int] = field(default_factory=dict)
 
     @classmethod
     def start(
@@ -226,6 +272,7 @@ class RoundInProgress:
             melds_laid={player: () for player in header.players},
             held={player: header.rules.deal_size(len(header.players)) for player in header.players},
             taken_extra={player: 0 for player in header.players},
+            bought={player: 0 for player in header.players},
         )
 
     @property
@@ -250,6 +297,10 @@ class RoundInProgress:
         """Every card on the table (named jokers as ``JK=..``)."""
         return tuple(card for meld in self.table for card in meld.cards)
 
+    def is_down(self, player: str) -> bool:
+        """Whether ``player`` has laid a meld this round (in contract: gone down)."""
+        return bool(self.melds_laid[player])
+
     def play_turns(self, player: str) -> tuple[int, ...]:
         """The numbers of the turns in which ``player`` put cards on the table."""
         return tuple(
@@ -269,10 +320,13 @@ class RoundInProgress:
             return None
         return self.held[player]
 
-    def melds_accepting(self, card: str | Card) -> list[int]:
-        """The numbers of the melds on the table that can take ``card`` as a lay-off."""
+    def melds_accepting(self, card: str | Card, player: str | None = None) -> list[int]:
+        """The numbers of the melds on the table that can take ``card`` as a lay-off (from
+        ``player``, when given: in contract only a player who went down lays off)."""
         card = parse_card(card) if isinstance(card, str) else card
         if self.rules.turn_style is not TurnStyle.MELDS or not self.rules.layoffs:
+            return []
+        if self.rules.contract is not None and player is not None and not self.is_down(player):
             return []
         on_table = sum(1 for used in self.used_cards if physical_card(used) == physical_card(card))
         if on_table >= self.rules.copies(len(self.players)):
@@ -308,6 +362,8 @@ class RoundInProgress:
             raise RuleError(ROUND_OVER, player=self.out, turn_number=self.out_turn)
         if rules.turn_style is TurnStyle.NONE:
             raise RuleError(NO_TURNS, rules=rules.name)
+        if turn.buy is not None and rules.buys_per_deal == 0:
+            raise RuleError(NO_BUYS, rules=rules.name)
         if rules.turn_style is TurnStyle.TABLE:
             if turn.melds or turn.layoffs:
                 raise RuleError(TURN_STYLE_TABLE, rules=rules.name)
@@ -321,18 +377,24 @@ class RoundInProgress:
     def _apply_meld_turn(self, turn: Turn, index: int) -> RoundInProgress:
         rules, player = self.rules, turn.player
         self._verify_taking(turn)
-        for card in turn.cards_put_down:
-            number = _meld_holding(self.table, card)
+        bought = self._verify_buy(turn)
+        one_deck = rules.copies(len(self.players)) == 1
+        for card in turn.cards_put_down:  # jokers and several decks: the deck check says it
+            number = self._all_copies_on_table(card) if one_deck and not card.is_joker else None
             if number is not None:
                 raise RuleError(ALREADY_ON_TABLE, card=str(card), number=number)
         has_run = any(meld.kind is MeldKind.RUN for meld in self.melds_laid[player])
         new_melds = laid_melds(rules, player, turn.melds, has_run)
+        if rules.contract is not None:
+            self._verify_contract_turn(turn, new_melds)
         table = list(self.table) + [
             TableMeld(number, player, index, meld)
             for number, meld in enumerate(new_melds, len(self.table) + 1)
         ]
         if turn.layoffs and rules.layoff_after_own_meld and not self.melds_laid[player]:
             raise RuleError(LAYOFF_BEFORE_OWN_MELD, player=player)
+        if turn.layoffs and rules.contract and not (self.melds_laid[player] or new_melds):
+            raise RuleError(NOT_DOWN_YET, player=player, contract=Reason.of(rules.contract.words))
         for layoff in turn.layoffs:
             if layoff.onto > len(table):
                 if not table:
@@ -350,7 +412,7 @@ class RoundInProgress:
         _verify_table_integrity(rules, len(self.players), table)
         put_down = turn.cards_put_down
         self._verify_discarding(turn, put_down)
-        _verify_discard_not_on_table(turn, table)
+        _verify_discard_not_on_table(rules, len(self.players), turn, table)
         left = self._verify_hand_after(turn, put_down)
         out = left <= 1
         closing = None
@@ -364,7 +426,7 @@ class RoundInProgress:
             table=tuple(table),
             played={**self.played, player: self.played[player] + put_down},
             melds_laid={**self.melds_laid, player: self.melds_laid[player] + new_melds},
-            held={**self.held, player: max(left - 1, 0)},
+            held={**bought.get("held", self.held), player: max(left - 1, 0)},
             taken_extra={
                 **self.taken_extra,
                 player: self.taken_extra[player] + max(len(turn.took_discard) - 1, 0),
@@ -372,14 +434,52 @@ class RoundInProgress:
             out=player if out else None,
             out_turn=index if out else None,
             closing_card=closing,
+            bought=bought.get("bought", self.bought),
         )
+
+    def _all_copies_on_table(self, card: Card) -> int | None:
+        """The number of a meld holding ``card`` when every copy of it is on the table."""
+        return _all_copies_on_table(self.rules, len(self.players), self.table, card)
+
+    def _verify_buy(self, turn: Turn) -> dict[str, Any]:
+        """A buy in this turn (contract): checked, and the buyer's hand and buys counted."""
+        buy, rules = turn.buy, self.rules
+        if buy is None:
+            return {}
+        if buy.player == turn.player:
+            raise RuleError(BUY_IN_OWN_TURN, player=buy.player)
+        if turn.took_discard:
+            raise RuleError(BUY_BUT_TAKEN, player=turn.player)
+        if self.bought[buy.player] >= rules.buys_per_deal:
+            raise RuleError(TOO_MANY_BUYS, player=buy.player, most=rules.buys_per_deal)
+        if self._all_copies_on_table(buy.card) is not None:
+            raise RuleError(BOUGHT_FROM_TABLE, player=buy.player, card=str(buy.card))
+        return {
+            "bought": {**self.bought, buy.player: self.bought[buy.player] + 1},
+            "held": {**self.held, buy.player: self.held[buy.player] + 2},
+        }
+
+    def _verify_contract_turn(self, turn: Turn, new_melds: tuple[Meld, ...]) -> None:
+        """Going down lays exactly the deal's contract in one turn, and never a meld after."""
+        rules, player = self.rules, turn.player
+        assert rules.contract is not None
+        if not new_melds:
+            return
+        if self.melds_laid[player]:
+            down = next(
+                number
+                for number, past in enumerate(self.turns, 1)
+                if past.player == player and past.melds
+            )
+            raise RuleError(ALREADY_DOWN, player=player, turn_number=down)
+        verify_contract(rules, player, new_melds)
 
     def _verify_taking(self, turn: Turn) -> None:
         rules, taken = self.rules, turn.took_discard
         if not taken:
             return
         for card in taken:
-            number = _meld_holding(self.table, card)
+            number = self._all_copies_on_table(card)
             if number is not None:
                 raise RuleError(TAKEN_FROM_TABLE, player=turn.player, card=str(card), number=number)
         if rules.discard_depth == 0:
@@ -399,8 +499,12 @@ class RoundInProgress:
         rules, taken, player = self.rules, turn.took_discard, turn.player
         if not taken:
             return
-        if rules.discard_depth == 1 and turn.discard == taken[0]:
+        if rules.discard_depth == 1 and rules.taken_top_discard_kept and turn.discard == taken[0]:
             raise RuleError(DISCARDED_TAKEN, player=player, card=str(taken[0]))
+        if rules.deepest_taken_used and len(taken) > 1 and taken[-1] not in put_down:
+            raise RuleError(
+                DEEPEST_TAKEN_UNUSED, player=player, count=len(taken), card=str(taken[-1])
+            )
         if rules.taken_discard_melded_at_once:
             deepest = taken[-1]
             taken_counts = Counter(taken)
@@ -436,7 +540,12 @@ class RoundInProgress:
                 )
             if rules.must_discard:
                 raise RuleError(MUST_DISCARD, rules=rules.name, player=player)
-        if left == 1 and rules.discard_depth == 1 and turn.took_discard:
+        if (
+            left == 1
+            and rules.discard_depth == 1
+            and rules.taken_top_discard_kept
+            and turn.took_discard
+        ):
             card = turn.took_discard[0]
             if card not in put_down:  # it is the last card, which must be discarded
                 key = TAKEN_LEFT_LAST if rules.taken_discard_not_last else DISCARDED_TAKEN
@@ -496,21 +605,38 @@ class RoundInProgress:
             "table": [meld.to_json() for meld in self.table],
             "played": {player: dump_cards(cards) for player, cards in self.played.items()},
             "out": self.out,
+        } | self._contract_json()
+
+    def _contract_json(self) -> dict[str, Any]:
+        contract = self.rules.contract
+        if contract is None:
+            return {}
+        return {
+            "contract": {"deal": contract.deal, "label": contract.label},
+            "down": [player for player in self.players if self.is_down(player)],
+            "bought": dict(self.bought),
         }
 
 
-def _meld_holding(table: Sequence[TableMeld], card: Card) -> int | None:
-    """The number of the meld on the table that holds this physical card, if any."""
-    for meld in table:
-        if any(physical_card(held) == card for held in meld.cards):
-            return meld.number
-    return None
+def _all_copies_on_table(
+    rules: Ruleset, players: int, table: Sequence[TableMeld], card: Card
+) -> int | None:
+    """The number of the last meld holding ``card`` when every copy the deck has of it is on
+    the table (jokers: every joker), else ``None``."""
+    physical = physical_card(card)
+    holding = [
+        meld.number for meld in table for held in meld.cards if physical_card(held) == physical
+    ]
+    copies = rules.joker_count(players) if physical.is_joker else rules.copies(players)
+    return holding[-1] if holding and len(holding) >= copies else None
 
 
-def _verify_discard_not_on_table(turn: Turn, table: Sequence[TableMeld]) -> None:
+def _verify_discard_not_on_table(
+    rules: Ruleset, players: int, turn: Turn, table: Sequence[TableMeld]
+) -> None:
     if turn.discard is None:
         return
-    number = _meld_holding(table, turn.discard)
+    number = _all_copies_on_table(rules, players, table, turn.discard)
     if number is not None:
         raise RuleError(DISCARD_ON_TABLE, player=turn.player, card=str(turn.discard), number=number)
 
@@ -542,3 +668,34 @@ def laid_melds(
             raise RuleError(RUN_FIRST, player=player, cards=format_cards(cards), rules=rules.name)
         laid.append(meld)
     return tuple(laid)
+
+
+def verify_contract(rules: Ruleset, player: str, melds: Sequence[Meld]) -> None:
+    """``melds`` are exactly the deal's contract: its number of sets and of runs, the sets of
+    different ranks, no two runs that join into one (:class:`RuleError` otherwise)."""
+    contract = rules.contract
+    assert contract is not None
+    sets = [meld for meld in melds if meld.kind is MeldKind.SET]
+    runs = [meld for meld in melds if meld.kind is MeldKind.RUN]
+    if (len(sets), len(runs)) != (contract.sets, contract.runs):
+        raise RuleError(
+            CONTRACT_NOT_MET,
+            deal=contract.deal,
+            contract=Reason.of(contract.words),
+            player=player,
+            sets=len(sets),
+            runs=len(runs),
+        )
+    for index, first in enumerate(sets):
+        for second in sets[index + 1 :]:
+            if _face_rank(first) == _face_rank(second):
+                raise RuleError(CONTRACT_SETS_SAME_RANK, first=str(first), second=str(second))
+    for index, first in enumerate(runs):
+        for second in runs[index + 1 :]:
+            if check_meld(first.cards + second.cards, rules).legal:
+                raise RuleError(CONTRACT_RUNS_JOIN, first=str(first), second=str(second))
+
+
+def _face_rank(meld: Meld) -> object:
+    face = meld.cards[0].stands_for
+    return face.rank if face is not None else None

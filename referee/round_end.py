@@ -29,11 +29,20 @@ from referee.integrity import (
     join_reasons,
     physical_card,
 )
-from referee.matchfile import MatchHeader, RoundRecord
-from referee.melds import Meld
+from referee.matchfile import MatchHeader, RoundRecord, TableEntry
+from referee.melds import NUMBERED_MELD_ILLEGAL, Meld, check_meld, verify_layoff, verify_meld
 from referee.messages import Reason, define_message
 from referee.notation import format_cards
-from referee.round import NO_TURNS, RoundInProgress, add_table_places, laid_melds
+from referee.round import (
+    LAYOFF_FAILED,
+    NO_TURNS,
+    LaidOffCard,
+    RoundInProgress,
+    TableMeld,
+    add_table_places,
+    laid_melds,
+    verify_contract,
+)
 from referee.rulesets import Ruleset, TurnStyle
 from referee.scoring import Ending, RoundEnding
 
@@ -162,6 +171,35 @@ DEADWOOD_NO_MELDS = define_message(
     "leave the melds out",
 )
 
+HAND_COUNT_BOUGHT = define_message(
+    "round.hand_count_bought",
+    "{player} was dealt {dealt} cards, bought {bought} discard(s) (each with a penalty card) "
+    "and put {played} on the table, so holds {expected}, not {count}",
+)
+TABLE_MISSING = define_message(
+    "round.table_missing",
+    "give the table: every meld on the table at the end of the round, who laid it and the "
+    'cards others laid off on it ("table")',
+)
+TABLE_WITH_TURNS = define_message(
+    "round.table_with_turns",
+    'this round was entered turn by turn, so the table follows from the turns: leave out "table"',
+)
+TABLE_UNCHECKED = define_message(
+    "round.table_unchecked",
+    "the table was not given: the referee could not check who went down with which contract "
+    "nor the lay-offs",
+)
+LAYOFF_NOT_DOWN = define_message(
+    "round.layoff_not_down",
+    "{player} laid off on meld {number} but has no contract on the table: nobody lays off "
+    "before going down",
+)
+OUT_NOT_DOWN = define_message(
+    "round.out_not_down",
+    "{player} went out, so went down first, but the table shows no contract of {player}'s",
+)
+
 
 def stated_ending(rules: Ruleset, record: RoundRecord) -> tuple[Ending | None, str | None]:
     """The ending a round states (``None`` when only the turns can say) and who it names.
@@ -228,11 +266,12 @@ def final_state(header: MatchHeader, record: RoundRecord, dealer: str, number: i
     at_once = _at_once(rules, live, record, player) if ending is Ending.OUT else False
     hands = _hands(rules, players, record, ending, player)
     points = _points(rules, players, record, ending, player)
+    table = _table(rules, players, record, live, ending, player)
     melds = _final_melds(rules, players, record, live)
     closing = _closing_card(rules, record, live, ending, player)
     knocker_melds = _knocker_melds(rules, record, ending, player, hands)
     _verify_hand_sizes(rules, players, hands, live, ending, player)
-    _verify_round_integrity(rules, players, hands, live, record, closing)
+    _verify_round_integrity(rules, players, hands, live, record, closing, table)
     if ending is Ending.KNOCK:
         _verify_knock(rules, hands, points, player)
     facts = RoundEnding(
@@ -245,8 +284,82 @@ def final_state(header: MatchHeader, record: RoundRecord, dealer: str, number: i
         closing,
         knocker_melds,
         points,
+        table=table,
     )
-    return FinalState(facts, live, melds, _unchecked(rules, players, points))
+    unchecked = _unchecked(rules, players, points)
+    if rules.round_form.table and live is None and record.table is None:
+        unchecked = (Reason.of(TABLE_UNCHECKED), *unchecked)
+    return FinalState(facts, live, melds, unchecked)
+
+
+def _table(
+    rules: Ruleset,
+    players: tuple[str, ...],
+    record: RoundRecord,
+    live: RoundInProgress | None,
+    ending: Ending,
+    player: str | None,
+) -> tuple[TableMeld, ...]:
+    """The table at the end of the round: from the turns, or the final table entered (every
+    meld legal, every lay-off on it legal; contract: each player's melds exactly the
+    contract, lay-offs and going out only after going down)."""
+    if live is not None:
+        if record.table is not None:
+            raise MatchFileError(TABLE_WITH_TURNS)
+        return live.table
+    if record.table is None:
+        if rules.round_form.table_required and ending in (Ending.OUT, Ending.STOCK):
+            raise MatchFileError(TABLE_MISSING)
+        return ()
+    table = []
+    for number, entry in enumerate(record.table, 1):
+        verdict = check_meld(entry.cards, rules)
+        if verdict.meld is None:
+            raise RuleError(
+                Reason.of(
+                    NUMBERED_MELD_ILLEGAL,
+                    index=number,
+                    meld=format_cards(entry.cards),
+                    reason=verdict.reason,
+                )
+            )
+        meld = verdict.meld
+        laid_off = tuple(
+            LaidOffCard(card, by, None) for by, cards in entry.layoffs.items() for card in cards
+        )
+        if laid_off:
+            try:
+                meld = verify_layoff(meld, [lay.card for lay in laid_off], rules)
+            except RuleError as error:
+                raise RuleError(
+                    Reason.of(LAYOFF_FAILED, number=number, reason=error.reason)
+                ) from None
+        table.append(TableMeld(number, entry.by, None, meld, laid_off))
+    if rules.contract is not None:
+        _verify_final_contracts(rules, players, record.table, table, ending, player)
+    return tuple(table)
+
+
+def _verify_final_contracts(
+    rules: Ruleset,
+    players: tuple[str, ...],
+    entries: Sequence[TableEntry],
+    table: Sequence[TableMeld],
+    ending: Ending,
+    player: str | None,
+) -> None:
+    down = set()
+    for p in players:
+        laid = [check_meld(entry.cards, rules).meld for entry in entries if entry.by == p]
+        if laid:
+            verify_contract(rules, p, [meld for meld in laid if meld is not None])
+            down.add(p)
+    for meld in table:
+        for lay in meld.layoffs:
+            if lay.player not in down:
+                raise RuleError(LAYOFF_NOT_DOWN, player=lay.player, number=meld.number)
+    if ending is Ending.OUT and player not in down:
+        raise RuleError(OUT_NOT_DOWN, player=player)
 
 
 def _unchecked(
@@ -428,7 +541,8 @@ def _final_melds(
     record: RoundRecord,
     live: RoundInProgress | None,
 ) -> dict[str, tuple[Meld, ...]]:
-    """The melds each player laid: from the turns, or (remi-indonesia's final table) "melds"."""
+    """The melds each player laid: from the turns, or (remi-indonesia's final table) "melds",
+    or the melds of the final table (rummy500, contract) as their players laid them."""
     if live is not None:
         from_turns = {p: live.melds_laid[p] for p in players if live.melds_laid[p]}
         if record.melds is not None and rules.turn_style is TurnStyle.MELDS:
@@ -438,6 +552,11 @@ def _final_melds(
                 if stated != shown:
                     raise RuleError(MELDS_CONTRADICT, player=p)
         return from_turns
+    if record.table is not None:
+        by_player: dict[str, list[Meld]] = {}
+        for entry in record.table:  # every one checked with the table
+            by_player.setdefault(entry.by, []).append(verify_meld(entry.cards, rules))
+        return {p: tuple(by_player[p]) for p in players if p in by_player}
     if record.melds is None or rules.turn_style is not TurnStyle.MELDS:
         return {}
     laid = {p: laid_melds(rules, p, melds, has_run=False) for p, melds in record.melds.items()}
@@ -541,6 +660,16 @@ def _verify_hand_sizes(
         if len(cards) == expected:
             continue
         played = len(live.played[p])
+        if live.bought[p]:
+            raise RuleError(
+                HAND_COUNT_BOUGHT,
+                player=p,
+                dealt=dealt,
+                bought=live.bought[p],
+                played=played,
+                expected=expected,
+                count=len(cards),
+            )
         if live.taken_extra[p]:
             raise RuleError(
                 HAND_COUNT_TAKEN,
@@ -563,14 +692,15 @@ def _verify_round_integrity(
     live: RoundInProgress | None,
     record: RoundRecord,
     closing: Card | None,
+    table: Sequence[TableMeld] = (),
 ) -> None:
     """No card more often than the deck holds: hands, table, melds and closing card."""
     places = CardPlaces()
     for p in players:
         if p in hands:
             places.add(hands[p], Reason.of(PLACE_HAND, player=p))
-    if live is not None:
-        add_table_places(live.table, places)
+    if live is not None or record.table is not None:
+        add_table_places(table, places)
     elif record.melds is not None and rules.turn_style is TurnStyle.MELDS:
         for p, melds in record.melds.items():
             for number, meld in enumerate(melds, 1):

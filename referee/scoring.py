@@ -22,6 +22,7 @@ saying how it was counted, for display.
 from __future__ import annotations
 
 import enum
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
@@ -31,6 +32,7 @@ from referee.messages import Reason, define_message
 
 if TYPE_CHECKING:
     from referee.gin import Adjudication
+    from referee.round import TableMeld
     from referee.rulesets import Ruleset
 
 TAKES_HANDS = define_message(
@@ -66,6 +68,14 @@ KNOCKER_TIED = define_message(
 EMPTY_HAND_BONUS = define_message(
     "score.empty_hand_bonus", "{winner} has played the whole hand: {bonus} more"
 )
+
+TABLE_MINUS_HAND = define_message(
+    "score.table_minus_hand", "{player}: table {table} minus hand {hand} = {score}"
+)
+HAND_LEFT = define_message("score.hand_left", "{player}: {points} left in hand")
+WENT_OUT_ZERO = define_message("score.went_out_zero", "{player} went out: 0")
+
+LOW_RUN_ACE = 1  # rummy500: an ace below a 2 in a run on the table counts 1
 
 
 class Outcome(enum.StrEnum):
@@ -128,6 +138,7 @@ class RoundEnding:
     drops: Mapping[str, str] = field(default_factory=dict)
     wrong_shows: tuple[str, ...] = ()
     notes: tuple[Reason, ...] = ()
+    table: tuple[TableMeld, ...] = ()  # every meld at the end, with who put each card there
 
     def holds_nothing(self, player: str) -> bool:
         """Whether ``player``'s hand is empty (given as no cards, or as 0 points)."""
@@ -148,6 +159,7 @@ class RoundScore:
     undercut: bool = False
     hand_values: Mapping[str, int] = field(default_factory=dict)
     adjudication: Adjudication | None = None
+    table_values: Mapping[str, int] = field(default_factory=dict)  # rummy500: what each put down
 
 
 def zero_scores(players: Sequence[str]) -> dict[str, int]:
@@ -282,3 +294,77 @@ def lowest_hand_wins(rules: Ruleset, ending: RoundEnding) -> RoundScore:
             notes.append(Reason.of(EMPTY_HAND_BONUS, winner=winner, bonus=rules.bonuses.empty_hand))
         scores[winner] = points
     return RoundScore(outcome, winners, scores, tuple(notes), undercut=undercut, hand_values=values)
+
+
+def table_card_value(rules: Ruleset, meld: TableMeld, card: Card) -> int:
+    """What a card on the table counts where it lies: a card's value, except an ace below a 2
+    in a run (rummy500's low ace)."""
+    low_ace = (
+        meld.kind.value == "run"
+        and card.rank is not None
+        and card.rank == 1
+        and meld.cards[0] == card
+    )
+    return LOW_RUN_ACE if low_ace else rules.value(card)
+
+
+def table_points(
+    rules: Ruleset, table: Sequence[TableMeld], players: Sequence[str]
+) -> dict[str, int]:
+    """What every player put on the table: the melds they laid and the cards they laid off,
+    on anyone's meld, each card counted where it lies."""
+    points = dict.fromkeys(players, 0)
+    for meld in table:
+        layer = meld.player
+        assert layer is not None
+        own = Counter(meld.cards)
+        for lay in meld.layoffs:
+            points[lay.player] += table_card_value(rules, meld, lay.card)
+            own[lay.card] -= 1
+        points[layer] += sum(table_card_value(rules, meld, card) * n for card, n in own.items())
+    return points
+
+
+def table_minus_hand(rules: Ruleset, ending: RoundEnding) -> RoundScore:
+    """``rummy500``: every player scores the cards they put on the table this round (melds and
+    lay-offs, on anyone's meld) minus the cards left in their hand; scores may be negative.
+
+    Whoever emptied the hand is the round's winner; a stock ending has none.
+    """
+    values = hand_values(rules, ending)
+    tables = table_points(rules, ending.table, ending.players)
+    scores: dict[str, int] = {}
+    notes = []
+    for player in ending.players:
+        hand = values.get(player, 0)
+        scores[player] = tables[player] - hand
+        notes.append(
+            Reason.of(
+                TABLE_MINUS_HAND,
+                player=player,
+                table=tables[player],
+                hand=hand,
+                score=scores[player],
+            )
+        )
+    outcome, winners = Outcome.STOCK, tuple[str, ...]()
+    if ending.ending is not Ending.STOCK:
+        assert ending.ending is Ending.OUT and ending.player is not None
+        outcome, winners = Outcome.OUT, (ending.player,)
+    return RoundScore(
+        outcome, winners, scores, tuple(notes), hand_values=values, table_values=tables
+    )
+
+
+def others_score_hands(rules: Ruleset, ending: RoundEnding) -> RoundScore:
+    """``contract``: whoever went out scores 0, every other player the cards left in hand
+    (penalty points: the lowest total wins)."""
+    assert ending.ending is Ending.OUT and ending.player is not None
+    values = hand_values(rules, ending)
+    scores = zero_scores(ending.players)
+    notes = [Reason.of(WENT_OUT_ZERO, player=ending.player)]
+    for player in ending.players:
+        if player != ending.player:
+            scores[player] = values.get(player, 0)
+            notes.append(Reason.of(HAND_LEFT, player=player, points=scores[player]))
+    return RoundScore(Outcome.OUT, (ending.player,), scores, tuple(notes), hand_values=values)

@@ -81,3 +81,4 @@ def test_enough_scenarios_per_ruleset() -> None:
     assert all(any(r == core for r in rules) for core in CORE_RULESETS)
     assert rules.count("gin") >= 8
     assert rules.count("indian") >= 20
+    assert rules.count("rummy500") >= 15 and rules.count("contract") >= 15

@@ -122,7 +122,8 @@ EXPECTED = {
 
 
 def test_the_toy_is_found_and_replayed_by_the_engine(toy: Ruleset) -> None:
-    assert list(RULESETS)[-1] == "toy"  # listed by its menu order, after the built-in ones
+    orders = [rules.menu_order for rules in RULESETS.values()]
+    assert list(RULESETS)[-1] == "toy" and orders == sorted(orders)  # listed by its menu order
     assert find_ruleset("toy", {"target": 30}).target == 30
     assert toy.target_choices == (30, 50, 100)
     live = live_round(toy_match([]), ROUND_1["turns"][:1])

@@ -198,9 +198,30 @@ def no_rejoin(
     raise RuleError(NO_REJOIN, rules=rules.name)
 
 
+DealRulesHook = Callable[["Ruleset", int], "Ruleset"]
+
+
 def same_every_round(rules: Ruleset, inputs: Mapping[str, Any]) -> Ruleset:
     """Every round is played by the match's rules."""
     return rules
+
+
+def same_every_deal(rules: Ruleset, deal: int) -> Ruleset:
+    """Every deal is played by the match's rules."""
+    return rules
+
+
+@dataclass(frozen=True)
+class Contract:
+    """What going down lays in one deal (``contract``): exactly ``sets`` sets and ``runs``
+    runs, all in one turn.  ``words`` is a message key ("two sets and a run"), ``label`` a
+    display text ("Deal 5: two sets and a run")."""
+
+    deal: int
+    sets: int
+    runs: int
+    words: str
+    label: str
 
 
 def seat_after(players: tuple[str, ...], player: str, seats: int = 1) -> str:
@@ -330,6 +351,9 @@ class FinalTable:
     melds: Mapping[str, Sequence[Sequence[str]]] = field(default_factory=dict)
     knocker_melds: Sequence[Sequence[str]] = ()
     inputs: Mapping[str, str] = field(default_factory=dict)
+    # rummy500, contract: every meld at the end, as the match file's "table" writes it
+    # ({"by": "Budi", "cards": [...], "layoffs": {"Siti": [...]}}).
+    table: Sequence[Mapping[str, Any]] = ()
 
 
 @dataclass(frozen=True)
@@ -355,6 +379,8 @@ class RoundForm:
     closing_card: bool = False
     player_melds: bool = False
     knocker_melds: bool = False
+    table: bool = False  # every meld at the end with its owners (rummy500, contract)
+    table_required: bool = False  # without the table the round cannot be scored (rummy500)
 
     def choice(self, key: str) -> EndingChoice:
         """The ending offered under ``key`` (``KeyError`` if there is none)."""
@@ -395,6 +421,8 @@ class RoundForm:
                 for player, melds in answers.melds.items()
                 if melds
             }
+        if self.table and answers.table:
+            entry["table"] = [dict(meld) for meld in answers.table]
         if self.knocker_melds and choice.ending is Ending.KNOCK and answers.knocker_melds:
             entry["melds"] = {answers.player: [list(meld) for meld in answers.knocker_melds]}
         entry["hands"] = {
@@ -429,6 +457,7 @@ class RoundForm:
             {} if not self.player_melds else {name: list(m) for name, m in melds.items()},
             melds.get(player, ()) if self.knocker_melds and player else (),
             {name: entry[name] for name in inputs if entry.get(name) is not None},
+            list(entry.get("table") or ()) if self.table else (),
         )
 
 
@@ -534,6 +563,19 @@ class Ruleset:
     check_round: RoundCheckHook | None = field(default=None, compare=False, repr=False)
     deal_players: DealPlayersHook = field(default=everyone_plays, compare=False, repr=False)
     rejoin_totals: RejoinHook = field(default=no_rejoin, compare=False, repr=False)
+    # Added for rummy500 and contract.
+    min_run: int = 3  # the fewest cards of a run (contract: 4)
+    sets_repeat_suits: bool = False  # a set is 3 or more of one rank, suits may repeat
+    joker_counts: Mapping[int, int] = field(default_factory=dict)  # jokers by players, if given
+    # A take of more than the top discard uses the deepest card taken at once, in a new meld
+    # or a lay-off (rummy500).
+    deepest_taken_used: bool = False
+    taken_top_discard_kept: bool = True  # the top discard taken may not be discarded at once
+    buys_per_deal: int = 0  # how often a player may buy a refused discard in one deal
+    lowest_total_wins: bool = False  # scores are penalty points: the lowest total leads
+    contract: Contract | None = None  # what going down lays in this deal
+    # The ruleset for one deal, given its number among the deals counted (contract's deals).
+    deal_rules: DealRulesHook = field(default=same_every_deal, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         if not self.option_table and self.target is not None:
@@ -555,7 +597,7 @@ class Ruleset:
 
     @property
     def jokers(self) -> bool:
-        return self.jokers_per_deck > 0
+        return self.jokers_per_deck > 0 or any(self.joker_counts.values())
 
     @property
     def counts_at_once(self) -> bool:
@@ -633,6 +675,8 @@ class Ruleset:
         return self.decks.get(players, 1)
 
     def joker_count(self, players: int) -> int:
+        if self.joker_counts:
+            return self.joker_counts.get(players, 0)
         return self.jokers_per_deck * self.copies(players)
 
     @property
@@ -805,6 +849,11 @@ class Ruleset:
     def for_round(self, inputs: Mapping[str, Any]) -> Ruleset:
         """The rules of one round, given its inputs (see :attr:`round_inputs`)."""
         return self.round_rules(self, inputs)
+
+    def for_deal(self, deal: int) -> Ruleset:
+        """The rules of deal number ``deal`` (1-based, void rounds not counted): contract
+        rummy's contract and deal size."""
+        return self.deal_rules(self, deal)
 
     def describe_goal(self) -> str:
         """The match goal in a few English words, for text output."""

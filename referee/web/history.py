@@ -33,8 +33,16 @@ from sqlalchemy.orm import aliased
 from sqlalchemy.sql.functions import FunctionElement
 
 from referee.rulesets import RULESETS
+from referee.web import matchlog
 from referee.web.extensions import db
-from referee.web.models import SUMMED_FIGURES, MatchSummary, Player, PlayerTotal, SeatSummary
+from referee.web.models import (
+    SUMMED_FIGURES,
+    Match,
+    MatchSummary,
+    Player,
+    PlayerTotal,
+    SeatSummary,
+)
 from referee.web.summary import BROKEN, FINISHED, as_utc, total_columns
 
 PAGE_SIZE = 20
@@ -284,6 +292,9 @@ class Figures:
     gins_against: int = 0
     undercuts: int = 0
     undercuts_against: int = 0
+    went_out: int = 0
+    buys: int = 0
+    contracts: int = 0
     best_round: int | None = None
     best_at: tuple[int, int] | None = None  # match id, round number
     longest_streak: int = 0
@@ -382,6 +393,47 @@ def _best_round_statement(
     return sa.union_all(*parts)
 
 
+ROUND_FIGURES = ("went_out", "buys", "contracts")
+
+
+def _round_figures(table_id: int, filters: Filters, rules: str, players: list[Figures]) -> None:
+    """rummy500 and contract: who went out, bought discards and made the deal's contract, from
+    the counted matches replayed (cached); the other rulesets have none of these figures."""
+    ruleset = RULESETS.get(rules)
+    if not players or ruleset is None or not ruleset.round_form.table:
+        return
+    conditions = [*_counted(table_id, filters), SeatSummary.rules == rules]
+    ids = db.session.scalars(sa.select(SeatSummary.match_id).where(*conditions).distinct())
+    by_name = {figures.name: figures for figures in players}
+    for match in db.session.scalars(sa.select(Match).where(Match.id.in_(sorted(ids)))):
+        state = matchlog.outlook(match).state
+        if state is None:
+            continue
+        for result in state.rounds:
+            if result.is_void:
+                continue
+            for name, figures in by_name.items():
+                if name not in result.scores:
+                    continue
+                figures.went_out += result.went_out == name
+                figures.buys += _buys(result, name)
+                figures.contracts += _made_contract(state.rules, result, name)
+
+
+def _buys(result: Any, name: str) -> int:
+    """How many discards ``name`` bought in a round entered turn by turn (contract)."""
+    turns = result.record.turns if result.record is not None else None
+    return sum(1 for turn in turns or () if turn.buy is not None and turn.buy.player == name)
+
+
+def _made_contract(rules: Any, result: Any, name: str) -> bool:
+    """Whether ``name`` went down with the deal's contract (contract): a meld of theirs on the
+    table, or going out (a final table given without its melds)."""
+    if rules.contract is None:
+        return False
+    return result.went_out == name or any(meld.player == name for meld in result.table)
+
+
 @dataclass
 class RulesetGroup:
     """One ruleset's matches at the table and its players' figures."""
@@ -464,6 +516,7 @@ def table_statistics(table_id: int, filters: Filters = Filters()) -> TableStatis
         groups.setdefault(row.rules, RulesetGroup(row.rules)).players.append(figures)
     _best_rounds(table_id, filters, every)
     for group in groups.values():
+        _round_figures(table_id, filters, group.rules, group.players)
         group.players.sort(key=lambda p: (-p.won, -p.rounds_won, p.name))
     ordered = sorted(groups.values(), key=lambda group: (-group.matches, menu_place(group.rules)))
     return TableStatistics(ordered, broken)
@@ -502,6 +555,8 @@ def player_statistics(
     ]
     by_rules.sort(key=lambda figures: (-figures.matches, menu_place(figures.rules)))
     _best_rounds(table_id, filters, by_rules)
+    for figures in by_rules:
+        _round_figures(table_id, filters, str(figures.rules), [figures])
     month = utc_month(SeatSummary.last_played_at)
     months = db.session.execute(
         sa.select(

@@ -6,13 +6,14 @@ the catalogue extracts them from there.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from flask_babel import gettext
 from flask_babel import lazy_gettext as _l
 
 from referee.match import RoundResult
+from referee.messages import Reason
 from referee.rulesets import RULESETS, Ruleset
 from referee.rulesets.base import OUTCOME_LABELS
 from referee.scoring import Outcome
@@ -80,3 +81,47 @@ def gin_verdict(outcome: str, why: Any) -> tuple[str, str]:
     if sep and head.casefold() == label.casefold():
         return label, rest
     return label, text
+
+
+def contract_label(rules: Ruleset | None) -> str:
+    """The contract of a round's deal in words ("Deal 5: two sets and a run"), translated;
+    "" for a ruleset without contracts."""
+    if rules is None or rules.contract is None:
+        return ""
+    return gettext(rules.contract.label)
+
+
+def contract_words(rules: Ruleset | None) -> str:
+    """The contract of a round's deal in a few words ("two sets and a run"), translated."""
+    if rules is None or rules.contract is None:
+        return ""
+    return reason_text(Reason.of(rules.contract.words))
+
+
+def signed(number: int) -> str:
+    """A score with its sign: +54, −12 (a true minus sign), 0."""
+    if number > 0:
+        return f"+{number}"
+    return f"\u2212{-number}" if number < 0 else "0"
+
+
+def deal_contracts(rules: Ruleset) -> list[tuple[str, int]]:
+    """Every deal's contract in words and the cards dealt to each player in it, in order
+    (empty for a ruleset without contracts)."""
+    if rules.contract is None or rules.hands is None:
+        return []
+    deals = [rules.for_deal(number) for number in range(1, rules.hands + 1)]
+    return [(contract_label(deal), max(deal.deal_sizes.values())) for deal in deals]
+
+
+def player_ranges(by_players: Mapping[int, int]) -> list[tuple[int, int, int]]:
+    """A number that depends on the players (decks, cards dealt) as ranges of players with the
+    same number: ``{2: 1, 3: 1, 4: 1, 5: 2}`` is ``[(2, 4, 1), (5, 5, 2)]``."""
+    ranges: list[tuple[int, int, int]] = []
+    for players in sorted(by_players):
+        value = by_players[players]
+        if ranges and ranges[-1][2] == value and ranges[-1][1] == players - 1:
+            ranges[-1] = (ranges[-1][0], players, value)
+        else:
+            ranges.append((players, players, value))
+    return ranges

@@ -10,6 +10,7 @@ from typing import Protocol
 from referee.errors import RefereeError
 from referee.match import MatchState, Reseating, RoundResult
 from referee.rulesets import Ruleset, find_ruleset
+from referee.web import matchlog
 from referee.web.cardview import CardFace, picker_deck
 from referee.web.labels import outcome_key, outcome_labels
 from referee.web.models import Match
@@ -57,6 +58,7 @@ class Sheet:
     pending: Reseating | None = None  # who joined or left since the last round
     joined: dict[str, int] = field(default_factory=dict)  # a newcomer: the round they joined
     left: dict[str, int] = field(default_factory=dict)  # who is gone: the round they left before
+    next_deal: Ruleset | None = None  # the rules of the next deal, where its contract changes
 
     @property
     def target(self) -> int | None:
@@ -69,7 +71,8 @@ class Sheet:
     def progress(self, name: str) -> int:
         """Percent of the way to the target (or through the agreed number of rounds)."""
         if self.hands:
-            return min(100, round(100 * len(self.rows) / self.hands))
+            deals = sum(row.outcome_key != "void" for row in self.rows)
+            return min(100, round(100 * deals / self.hands))
         if not self.target:
             return 0
         return max(0, min(100, round(100 * self.totals.get(name, 0) / self.target)))
@@ -86,7 +89,10 @@ def build(match: Match, state: MatchState | None) -> Sheet:
     """The score sheet: a column for everyone who has sat at the table; a round's cells only
     for the players seated in it (a newcomer's running total starts at their starting total)."""
     if state is None:
-        return Sheet(players=match.everyone, rules=ruleset_of(match), seated=match.seated_names)
+        rules = ruleset_of(match)
+        sheet = Sheet(players=match.everyone, rules=rules, seated=match.seated_names)
+        sheet.next_deal = rules if rules is not None and rules.contract is not None else None
+        return sheet
     return sheet_of(state, ruleset_of(match), {r.number: r for r in match.complete_rounds})
 
 
@@ -136,8 +142,11 @@ def sheet_of(state: MatchState, rules: Ruleset | None, stored: Mapping[int, Stor
     sheet.finished = bool(state.finished)
     sheet.winners = list(state.winners)
     sheet.next_dealer = None if sheet.finished else state.next_dealer
+    if rules is not None and rules.contract is not None and not sheet.finished:
+        sheet.next_deal = rules.for_deal(state.next_deal)
     if sheet.rows:
-        best = max(sheet.totals[name] for name in sheet.seated)
+        pick = min if rules is not None and rules.lowest_total_wins else max
+        best = pick(sheet.totals[name] for name in sheet.seated)
         sheet.leaders = [name for name in sheet.seated if sheet.totals[name] == best]
     return sheet
 
@@ -146,3 +155,45 @@ def picker_rows(match: Match) -> list[list[CardFace]]:
     """The card picker for a match: jokers only where the ruleset has them."""
     rules = ruleset_of(match)
     return picker_deck(bool(rules and rules.jokers))
+
+
+def deal_rules(match: Match, number: int, state: MatchState | None = None) -> Ruleset | None:
+    """The rules of round ``number`` of a match, with its options: the contract and deal size
+    of its deal where they change from deal to deal (void rounds are no deal)."""
+    rules = ruleset_of(match)
+    if rules is None or rules.contract is None:
+        return rules
+    if state is None:
+        state = matchlog.outlook(match).state
+    if state is None:
+        return rules
+    return rules.for_deal(1 + sum(not result.is_void for result in state.rounds[: number - 1]))
+
+
+@dataclass
+class DealColumn:
+    """One deal of a match with a contract per deal: its rules (contract) and its round."""
+
+    number: int
+    rules: Ruleset
+    row: SheetRow | None  # None: not played yet
+
+
+def deal_columns(sheet: Sheet) -> list[DealColumn]:
+    """Every deal of the match in order, each with the round that played it (void rounds are
+    no deal); empty for a ruleset without contracts."""
+    rules = sheet.rules
+    if rules is None or rules.contract is None or rules.hands is None:
+        return []
+    played = [row for row in sheet.rows if row.outcome_key != "void"]
+    return [
+        DealColumn(
+            number, rules.for_deal(number), played[number - 1] if number <= len(played) else None
+        )
+        for number in range(1, rules.hands + 1)
+    ]
+
+
+def lowest_first(sheet: Sheet) -> list[str]:
+    """The players by total, lowest first (ties in seating order): penalty points."""
+    return sorted(sheet.players, key=lambda name: sheet.totals.get(name, 0))

@@ -17,7 +17,7 @@ from flask_babel import get_locale, gettext
 from markupsafe import Markup
 
 from referee.rulesets import RULESETS
-from referee.scoring import Ending
+from referee.scoring import LOW_RUN_ACE, Ending
 from referee.web import audit, cardview, charts, houserules, i18n, labels, links, scoresheet
 from referee.web.forms import LanguageForm
 from referee.web.forms.fields import numbered
@@ -39,6 +39,14 @@ def install(app: Flask) -> None:
         picker_rows=scoresheet.picker_rows,
         ruleset_description=labels.description,
         ruleset_name=labels.ruleset_name,
+        contract_label=labels.contract_label,
+        contract_words=labels.contract_words,
+        signed=labels.signed,
+        deal_columns=scoresheet.deal_columns,
+        lowest_first=scoresheet.lowest_first,
+        deal_contracts=labels.deal_contracts,
+        player_ranges=labels.player_ranges,
+        LOW_RUN_ACE=LOW_RUN_ACE,
         numbered=numbered,
         external_url=links.external_url,
         qr_svg=links.qr_svg,
@@ -91,6 +99,12 @@ def figures_shown(rules_id: str) -> set[str]:
         shown |= {"knocks", "undercuts"}
     if rules.bonuses.gin:
         shown.add("gins")
+    if rules.round_form.table:  # rummy500, contract: who emptied the hand
+        shown.add("went_out")
+    if rules.buys_per_deal:
+        shown.add("buys")
+    if rules.contract is not None:
+        shown.add("contracts")
     return shown
 
 

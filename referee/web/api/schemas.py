@@ -503,6 +503,18 @@ class Version(StrictSchema):
 ROUND_EXAMPLE = {"out": "Siti", "hands": {"Budi": ["10H", "QS"]}}
 
 
+class FinalTableMeld(StrictSchema):
+    """One meld on the table at the end of a final-table round (rummy500, contract)."""
+
+    by = Name(required=True, metadata={"description": "who laid the meld"})
+    cards = Cards(required=True, metadata={"description": "the cards they laid"})
+    layoffs = fields.Dict(
+        keys=fields.String(validate=validate.Length(1, NAME_MAX)),
+        values=Cards(),
+        metadata={"description": "the cards others laid off on it, by player"},
+    )
+
+
 class RoundEntry(Schema):
     """A round object of ``referee-match/1`` (MATCH_FORMAT.md), checked by the engine."""
 
@@ -519,6 +531,15 @@ class RoundEntry(Schema):
     melds = fields.Dict(keys=fields.String(), values=fields.Raw(allow_none=True))
     closer = fields.String()
     closing_card = fields.String()
+    table = fields.List(
+        fields.Nested(FinalTableMeld),
+        validate=validate.Length(max=60),
+        metadata={
+            "description": "rummy500, contract: every meld on the table at the end, who laid"
+            " it and the cards others laid off on it",
+            "example": [{"by": "Budi", "cards": ["7S", "8S", "9S"], "layoffs": {"Siti": ["10S"]}}],
+        },
+    )
     turns = fields.List(fields.Dict())
     # The keys below are only described here: the engine reads them and says what is wrong.
     upcard = fields.Raw(
@@ -600,6 +621,11 @@ class StoredRound(StrictSchema):
     etag = fields.String(required=True)
 
 
+class Buy(StrictSchema):
+    player = Name(required=True)
+    card = fields.String(required=True, validate=validate.Length(1, 12))
+
+
 class TurnEntry(Schema):
     """A turn object of ``referee-match/1``, checked by the engine on the round so far."""
 
@@ -609,8 +635,14 @@ class TurnEntry(Schema):
     player = fields.String(required=True, validate=validate.Length(1, NAME_MAX))
     melds = fields.List(fields.List(fields.String()))
     layoffs = fields.List(fields.Dict())
-    took_discard = fields.List(fields.String())
+    took_discard = fields.List(
+        fields.String(), metadata={"description": "the discards taken, top card first"}
+    )
     discard = fields.String()
+    buy = fields.Nested(
+        Buy,
+        metadata={"description": "contract: who bought the refused discard, and the card"},
+    )
     played = fields.List(fields.String())
     table = fields.List(fields.List(fields.String()))
     out = fields.Boolean()

@@ -218,22 +218,6 @@ def setup_form_class(rules: Ruleset, players: list[str]) -> type[FlaskForm]:
             ),
             default="random",
         )
-        target = RadioField(
-            _l("Target"),
-            choices=choices(
-                [(str(value), str(value)) for value in presets] + [("custom", _l("Other"))]
-            ),
-            default=str(rules.target) if rules.target else None,
-            validate_choice="target" in rules.options,
-        )
-        custom_target = NumberField(
-            _l("Other target"),
-            validators=[
-                Optional(),
-                NumberRange(*goal_range(rules, "target"), OPTION_MESSAGES["target"]),
-            ],
-            render_kw={"inputmode": "numeric", "min": goal_range(rules, "target")[0]},
-        )
 
     add_numbered(
         SetupForm,
@@ -245,6 +229,22 @@ def setup_form_class(rules: Ruleset, players: list[str]) -> type[FlaskForm]:
             validate_choice=False,
         ),
     )
+    if "target" in rules.options:
+        SetupForm.target = RadioField(
+            _l("Target"),
+            choices=choices(
+                [(str(value), str(value)) for value in presets] + [("custom", _l("Other"))]
+            ),
+            default=str(rules.target) if rules.target else None,
+        )
+        SetupForm.custom_target = NumberField(
+            _l("Other target"),
+            validators=[
+                Optional(),
+                NumberRange(*goal_range(rules, "target"), OPTION_MESSAGES["target"]),
+            ],
+            render_kw={"inputmode": "numeric", "min": goal_range(rules, "target")[0]},
+        )
     if "hands" in rules.options:
         SetupForm.end = RadioField(
             _l("The match ends"),
@@ -273,6 +273,8 @@ def _match_goal_given(form: Any) -> bool:
         if not form.hands.data and not form.hands.errors:
             form.hands.errors.append(_l("How many rounds?"))
         return bool(form.hands.data)
+    if getattr(form, "target", None) is None:
+        return True  # a fixed number of deals (contract)
     if form.custom_target.data or form.target.data == "custom":
         form.target.data = "custom"  # a typed target wins over the preset left selected
         if not form.custom_target.data and not form.custom_target.errors:
@@ -286,6 +288,8 @@ def setup_options(form: Any, rules: Ruleset) -> dict[str, Any]:
     options: dict[str, Any] = {}
     if getattr(form, "end", None) is not None and form.end.data == "hands":
         options["hands"] = form.hands.data
+    elif getattr(form, "target", None) is None:
+        pass
     elif form.target.data == "custom":
         options["target"] = form.custom_target.data
     elif form.target.data:

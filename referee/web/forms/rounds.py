@@ -33,6 +33,13 @@ from referee.web.forms.fields import (
     hands_by_player,
     numbered,
 )
+from referee.web.forms.finaltable import (
+    TableRows,
+    add_table_fields,
+    fill_table,
+    table_complete,
+    table_entry,
+)
 from referee.web.writes import new_token
 
 
@@ -43,7 +50,7 @@ def _ending_choices(endings: tuple[EndingChoice, ...]) -> list[Any]:
 def round_inputs(rules: Ruleset, options: Mapping[str, Any] | None) -> tuple[RoundInput, ...]:
     """The questions a round of a match with ``options`` asks besides its ending and hands
     (gin's Oklahoma upcard): declared by the ruleset, asked by every round form."""
-    return rules.round_inputs_for(options or {})
+    return rules.round_inputs_for(options or {}, as_played=True)  # a stored match, as played
 
 
 def _input_field(asked: RoundInput) -> Any:
@@ -89,10 +96,14 @@ def fill_inputs(form: Any, inputs: tuple[RoundInput, ...], entry: Mapping[str, A
 
 
 def quick_form_class(
-    rules: Ruleset, players: list[str], inputs: tuple[RoundInput, ...] = ()
+    rules: Ruleset,
+    players: list[str],
+    inputs: tuple[RoundInput, ...] = (),
+    table_rows: TableRows | None = None,
 ) -> type[FlaskForm]:
     """The form of a round entered as its final table: what the ruleset's round form asks,
-    and the round inputs of the match's options."""
+    and the round inputs of the match's options (``table_rows``: how many meld and lay-off
+    rows a final table shows)."""
     shape = rules.round_form
     people = choices([("", "—")] + [(name, name) for name in players])
 
@@ -114,7 +125,8 @@ def quick_form_class(
             chosen = ending_chosen(self, shape)
             ending = chosen.ending.value if chosen is not None else None
             given = inputs_given(self, inputs, ending)
-            return _ending_complete(self, shape) and given and valid
+            table = table_complete(self) if shape.table else True
+            return _ending_complete(self, shape) and given and table and valid
 
     add_numbered(QuickRoundForm, "hand", len(players), lambda i: HandField(_l("Hand")))
     add_round_inputs(QuickRoundForm, inputs)
@@ -136,6 +148,10 @@ def quick_form_class(
         QuickRoundForm.closing_card = CardField(_l("Closing card"))
     if shape.player_melds:
         add_numbered(QuickRoundForm, "melds", len(players), lambda i: MeldsField(_l("Melds laid")))
+    if shape.table:
+        add_table_fields(
+            QuickRoundForm, players, table_rows or TableRows.default(rules, len(players))
+        )
     if shape.knocker_melds:
         QuickRoundForm.knocker_melds = MeldsField(
             _l("The knocker's melds as spread (optional)"),
@@ -180,6 +196,7 @@ def build_round(
         form.closing_card.card if shape.closing_card else None,
         _melds(form, players) if shape.player_melds else {},
         form.knocker_melds.melds if shape.knocker_melds else (),
+        table=table_entry(form) if shape.table else (),
     )
     return with_inputs(shape.entry(answers), form, inputs)
 
@@ -213,6 +230,8 @@ def fill_from_round(
             field.data = _lines(answers.melds.get(name) or [])
     if shape.knocker_melds:
         form.knocker_melds.data = _lines(answers.knocker_melds)
+    if shape.table:
+        fill_table(form, answers.table)
     return True
 
 
@@ -238,17 +257,27 @@ class TurnForm(Form):
         _l("Lay-offs"), description=_l("One per line: the cards, then > and the meld number.")
     )
     took_discard = CardsField(_l("Taken from the discard pile (optional)"))
+    # rummy500: a card of the spread pile, taken with every card above it (its depth, 1 = top)
+    take_from = RadioField(_l("Take from the discard pile"), validate_choice=False)
     discard = CardField(_l("Discarded (optional)"))
+    # contract: who bought the discard this player refused, and that card
+    buyer = RadioField(_l("Bought the discard"), validate_choice=False)
+    bought = CardField(_l("The card bought"))
     out = BooleanField(_l("This player's hand is now empty"))
 
     def validate(self, extra_validators: Any = None) -> bool:
         if not super().validate(extra_validators):
             return False
+        if self.buyer.data and not self.bought.card:
+            self.bought.errors.append(_l("Which card was bought?"))
+            return False
         played = (
             self.melds.melds,
             self.layoffs.layoffs,
             self.took_discard.cards,
+            self.take_from.data,
             self.discard.card,
+            self.buyer.data,
         )
         if any(played) or self.out.data:
             return True

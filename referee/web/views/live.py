@@ -15,6 +15,7 @@ from typing import Any
 
 from flask import abort, flash, redirect, request, url_for
 from flask_babel import gettext
+from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
 from werkzeug.wrappers import Response
 
@@ -134,11 +135,43 @@ def table_melds(state: RoundInProgress) -> list[tuple[Card, ...]]:
     return [meld.cards for meld in state.table]
 
 
+def discard_pile(state: RoundInProgress) -> list[str]:
+    """The discard pile as the turns recorded it, top card first: each discard goes on top,
+    each card taken (or bought) leaves it.  Discards that were not entered are missing."""
+    pile: list[str] = []  # bottom first
+    for turn in state.turns:
+        taken = [*turn.took_discard, *((turn.buy.card,) if turn.buy else ())]
+        for card in taken:
+            code = format_card(card)
+            if code in pile:
+                del pile[len(pile) - 1 - pile[::-1].index(code)]
+        if turn.discard is not None:
+            pile.append(format_card(turn.discard))
+    return pile[::-1]
+
+
+def takes_deep(state: RoundInProgress) -> bool:
+    """Whether a player may take more than the top discard (rummy500: the pile is spread)."""
+    return state.rules.discard_depth > 1 and not rearranges_table(state)
+
+
 def make_turn_form(match: Match, state: RoundInProgress, **kwargs: Any) -> FlaskForm:
     """The turn form of the ruleset (read from this request unless ``formdata=None``)."""
     form_class = ManipulationTurnForm if rearranges_table(state) else TurnForm
     form = form_class(**kwargs)
     form.player.choices = choices([(name, name) for name in state.players])
+    if form_class is TurnForm:
+        pile = discard_pile(state) if takes_deep(state) or state.rules.buys_per_deal else []
+        form.take_from.choices = choices(
+            [(str(depth), code) for depth, code in enumerate(pile, 1)] if takes_deep(state) else []
+        )
+        form.buyer.choices = choices(
+            [("", _l("nobody"))] + [(name, name) for name in state.players]
+            if state.rules.buys_per_deal
+            else []
+        )
+        if state.rules.buys_per_deal and pile and not form.bought.data:
+            form.bought.data = pile[0]  # the discard refused is the top of the pile
     return form
 
 
@@ -185,6 +218,7 @@ def _page(
         hint=hint,
         turns=_turns(match),
         hand_sizes={name: state.hand_size(name) for name in state.players},
+        down=[name for name in state.players if state.is_down(name)],
         changes=audit.trail(match, match.live_round) if match.live_round else [],
         **turn_form_context(match, state),
     )
@@ -205,6 +239,9 @@ def turn_form_context(match: Match, state: RoundInProgress) -> dict[str, Any]:
         if rearranges_table(state)
         else sum(1 for card in state.used_cards if card.is_joker),
         "rows": picker_rows(match),
+        "pile": discard_pile(state) if takes_deep(state) or state.rules.buys_per_deal else [],
+        "takes_deep": takes_deep(state),
+        "buys": state.rules.buys_per_deal,
     }
 
 
@@ -243,13 +280,26 @@ def read_turn(form: Any, state: RoundInProgress) -> dict[str, Any]:
             turn["melds"] = form.melds.melds
         if form.layoffs.layoffs:
             turn["layoffs"] = form.layoffs.layoffs
-        if form.took_discard.cards:
-            turn["took_discard"] = form.took_discard.cards
+        taken = form.took_discard.cards or _taken_from_pile(form, state)
+        if taken:
+            turn["took_discard"] = taken
         if form.discard.card:
             turn["discard"] = form.discard.card
+        if form.buyer.data and form.bought.card:
+            turn["buy"] = {"player": form.buyer.data, "card": form.bought.card}
     if form.out.data:
         turn["out"] = True
     return turn
+
+
+def _taken_from_pile(form: Any, state: RoundInProgress) -> list[str]:
+    """The cards a tap on the spread pile takes: that card and every card above it, top first."""
+    pile = discard_pile(state)
+    try:
+        depth = int(form.take_from.data or "")
+    except ValueError:
+        return []
+    return pile[:depth] if 1 <= depth <= len(pile) else []
 
 
 @bp.post(LIVE + "/turn")

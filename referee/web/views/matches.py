@@ -227,7 +227,7 @@ def _show_options(form: Any, rules: Ruleset, options: dict[str, Any]) -> None:
 
 
 def _show_target(form: Any, target: Any) -> None:
-    if target is None:
+    if target is None or getattr(form, "target", None) is None:
         return
     values = [next(iter(choice)) for choice in form.target.choices]
     if str(target) in values:

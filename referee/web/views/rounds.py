@@ -13,7 +13,7 @@ from flask_babel import gettext, ngettext
 
 from referee.errors import RefereeError
 from referee.matchfile import NOT_A_MATCH, ROUND_NOT_OBJECT, load_document
-from referee.rulesets import find_ruleset
+from referee.rulesets import Ruleset, find_ruleset
 from referee.rulesets import indian as indian_rules
 from referee.scoring import Ending
 from referee.web import audit, changes, i18n, jsontext, matchlog, pools, writes
@@ -21,6 +21,7 @@ from referee.web.access import Access, edit_page, open_match, table_blueprint, t
 from referee.web.feedback import field_cards, show_error
 from referee.web.forms import ActionForm, RoundJsonForm
 from referee.web.forms.fields import numbered
+from referee.web.forms.finaltable import TableRows, fill_table, has_gaps
 from referee.web.forms.indian import (
     LAST_IN,
     as_wrong_show,
@@ -39,6 +40,7 @@ from referee.web.forms.rounds import (
     round_inputs,
 )
 from referee.web.models import Match, Round
+from referee.web.scoresheet import deal_rules
 from referee.web.views.pages import following, render_page, to_score_sheet
 
 bp = table_blueprint("rounds", __name__)
@@ -78,17 +80,21 @@ def edit(access: Access, match_id: int, number: int) -> Any:
 
 
 def _round_form(access: Access, match: Match, stored: Round | None) -> Any:
-    players = match.seating_at(stored.number if stored is not None else match.next_round_number)
+    number = stored.number if stored is not None else match.next_round_number
+    players = match.seating_at(number)
     rules = find_ruleset(match.rules)
+    if rules.contract is not None:  # this deal's contract and deal size
+        rules = deal_rules(match, number) or rules
     inputs = round_inputs(rules, match.options)
-    number = stored.number if stored else match.next_round_number
+    readable = None
+    if stored is not None and request.method == "GET":
+        readable = matchlog.readable_entry(match, stored.number, stored.entry)
     pool = pools.pool_before(match, number) if rules.shows else None
     if rules.shows:
         form = deal_form_class(players, inputs)()
     else:
-        form = quick_form_class(rules, players, inputs)()
+        form = quick_form_class(rules, players, inputs, _table_rows(rules, players, readable))()
     if stored is not None and request.method == "GET":
-        readable = matchlog.readable_entry(match, stored.number, stored.entry)
         if readable is None or not (
             fill_deal(form, players, readable, inputs)
             if rules.shows
@@ -119,12 +125,14 @@ def _round_form(access: Access, match: Match, stored: Round | None) -> Any:
         conflict = _round_conflict(access, form, match, stored, number)
     if rules.shows and action == "wrong_show" and form.is_submitted() and not conflict:
         action = _to_wrong_show(form, players, pool)
-    if form.is_submitted() and not conflict and form.validate():
+    if form.is_submitted() and not conflict and action != "more_rows" and form.validate():
         try:
             if rules.shows:
                 entry = build_deal(form, players, inputs)
             else:
                 entry = build_round(form, rules, players, inputs)
+                if rules.round_form.table and has_gaps(form):
+                    fill_table(form, entry.get("table") or [])  # rows numbered as the melds
             state, later = changes.verify_round(match, entry, number)
         except RefereeError as error:
             if rules.shows:
@@ -224,6 +232,17 @@ def _to_wrong_show(form: Any, players: list[str], pool: pools.Pool | None) -> st
         )
     )
     return "check"
+
+
+def _table_rows(rules: Ruleset, players: list[str], stored: dict[str, Any] | None) -> TableRows:
+    """The meld and lay-off rows of a final-table form: as posted (more if asked), as many as
+    a stored table needs, or the ruleset's default."""
+    default = TableRows.default(rules, len(players))
+    if request.method == "POST":
+        return TableRows.posted(request.form, default)
+    if stored is not None and isinstance(stored.get("table"), list):
+        return TableRows.of_table(stored["table"], default)
+    return default
 
 
 def _round_conflict(

@@ -51,6 +51,9 @@ def fill_from_turn(form: Any, turn: dict[str, Any], rearranges: bool) -> None:
         )
         form.took_discard.data = " ".join(turn.get("took_discard") or [])
         form.discard.data = turn.get("discard") or ""
+        buy = turn.get("buy") or {}
+        form.buyer.data = buy.get("player")
+        form.bought.data = buy.get("card") or form.bought.data
     form.out.data = bool(turn.get("out"))
 
 
