@@ -372,6 +372,7 @@ def create_table(name: str, players: Sequence[str], matches: Sequence[ImportedMa
             rules=document["rules"],
             options=document["options"],
             first_dealer=document["first_dealer"],
+            stopped=bool(document.get("stopped")),
             created_at=imported.started or imported_at,
             archived_at=imported.archived,
         )

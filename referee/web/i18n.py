@@ -77,6 +77,24 @@ PLAYER_WORDING: dict[str, LazyString] = {
         "the round does not say how it ended: say who went out or who knocked, or that the"
         " stock ran out, or that it was void"
     ),
+    "round.no_ending.contract": _l(
+        "the deal does not say how it ended: say who went out, or that it was void"
+    ),
+    "round.no_ending.rummy500": _l(
+        "the round does not say how it ended: say who went out, or that the stock ran out, or"
+        " that it was void"
+    ),
+    "round.no_ending.indian": _l(
+        "the deal does not say how it ended: say who showed, or who was left in the deal after"
+        " the drops and wrong shows, or that it was void"
+    ),
+    "indian.end_not_void": _l(
+        "a deal of Indian rummy ends with a show or with one player left; otherwise it can only"
+        " be void"
+    ),
+    "indian.show_and_end": _l(
+        "a deal ends one way only: say who showed, or that it was void, not both"
+    ),
     "round.no_ending.remi_indonesia": _l(
         "the round does not say how it ended: say who closed it and with which card, or that"
         " the stock ran out, or that it was void"

@@ -224,7 +224,7 @@ def test_an_old_key_answers_every_route_as_a_key_that_never_was(app, client, tab
     not exist or was replaced, in HTML for the pages and JSON for the API; no name of the
     table or its players in it."""
     ids = {"match_id": int(re.search(r"/m/(\d+)/", table["match"]).group(1))}
-    ids.update(number=1, turn_number=1)
+    ids.update(number=1, turn_number=1, set_id=1)  # set_id: a house-rules set (none needed)
     with app.app_context():
         ids["player_id"] = db.session.execute(sa.text("SELECT min(id) FROM players")).scalar()
     old = {"t": key_of(table["edit"]), "v": key_of(table["view"])}

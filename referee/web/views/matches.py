@@ -469,6 +469,7 @@ def _import(table: CardTable, form: ImportForm) -> Match | None:
         rules=canonical["rules"],
         options=canonical["options"],
         first_dealer=canonical["first_dealer"],
+        stopped=bool(canonical.get("stopped")),
     )
 
     def player_for(name: str) -> Player:
