@@ -115,7 +115,7 @@ def seed(url: str, matches: int, rounds: int) -> tuple[str, str]:
                     "id": m,
                     "table_id": 1,
                     "rules": "remi",
-                    "options": {"target": 100000},
+                    "options": {"target": 10000},
                     "first_dealer": "Budi",
                     "created_at": now,
                     "updated_at": now,

@@ -37,7 +37,7 @@ def new_match(base: str, number: int) -> tuple[str, str]:
             "rules": "remi",
             "players": players,
             "first_dealer": "Budi",
-            "options": {"target": 100000},
+            "options": {"target": 10000},
         },
         timeout=30,
     )
