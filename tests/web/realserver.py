@@ -129,9 +129,22 @@ def fresh_database(kind: str, tmp: Path) -> Iterator[str]:
         migrate(url)
         yield url
     finally:
-        with admin.connect() as connection:
-            connection.exec_driver_sql(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+        _drop_database(admin, name)
         admin.dispose()
+
+
+def _drop_database(admin: sa.Engine, name: str) -> None:
+    """Drop a test database, waiting out a moment of PostgreSQL's own: after a restore of
+    many rows an autovacuum worker may be in it, which the test role may not terminate."""
+    for wait in (0.2, 0.5, 1, 2, 4, 0):
+        try:
+            with admin.connect() as connection:
+                connection.exec_driver_sql(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+            return
+        except sa.exc.ProgrammingError:
+            if not wait:
+                raise
+            time.sleep(wait)
 
 
 @dataclass
