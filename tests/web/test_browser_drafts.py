@@ -125,3 +125,46 @@ def test_a_save_whose_answer_was_lost_is_recognised_and_not_made_twice(page: Pag
     page.goto(form_url.rsplit("/rounds/", 1)[0] + "/")
     expect_totals(page, ["10", "0"])
     expect(page.locator("table.sheet tbody.round")).to_have_count(1)
+
+
+def test_the_ratings_show_at_360_px_with_their_chart_and_the_uncertain_mark(page: Page):
+    """Two remi matches imported (Budi wins both: Siti's KH QH JH count 30 in each, target
+    50 reached in the second), seen on the statistics page at 360 px: Budi rated above Siti,
+    both marked uncertain (fewer than five matches), the chart drawn; a screenshot for the
+    README's eyes in artifacts/."""
+    import json
+
+    from .test_browser import ARTIFACTS
+
+    def match(day: int) -> dict:
+        won = {"out": "Budi", "hands": {"Siti": ["KH", "QH", "JH"]}}
+        return {
+            "rules": "remi",
+            "options": {"target": 50},
+            "players": ["Budi", "Siti"],
+            "first_dealer": "Budi",
+            "rounds": [won, won],
+            "started": f"2026-01-0{day}T20:00:00+00:00",
+            "played": [f"2026-01-0{day}T20:00:00+00:00"] * 2,
+        }
+
+    document = {
+        "format": "referee-table/1",
+        "name": "Friday",
+        "players": [],
+        "matches": [match(1), match(2)],
+    }
+    english(page)
+    page.goto("/tables/import")
+    page.locator("textarea[name=document]").fill(json.dumps(document))
+    page.get_by_role("button", name="Import").click()
+    page.goto(page.url.split("#")[0] + "stats")
+    budi = page.locator("tr[data-rated='Budi']")
+    siti = page.locator("tr[data-rated='Siti']")
+    expect(budi).to_contain_text("uncertain")
+    expect(siti).to_contain_text("uncertain")
+    assert float(budi.get_attribute("data-rating") or 0) > float(
+        siti.get_attribute("data-rating") or 0
+    )
+    expect(page.locator(".ratings .chart-svg")).to_be_visible()
+    page.locator(".ratings").first.screenshot(path=str(ARTIFACTS / "ratings-360.png"))
