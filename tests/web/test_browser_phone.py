@@ -121,7 +121,9 @@ def test_a_seat_dragged_by_its_handle_to_the_top(page: Page):
     seats = [page.locator(f"select[name=seat_{seat}]") for seat in range(3)]
     for seat, name in zip(seats, ["Budi", "Siti", "Andi"], strict=True):
         expect(seat).to_have_value(name)
-    # Press on the third seat's handle, move up past the first seat's middle, release.
+    # Press on the third seat's handle, move up past the first seat's middle, release. The
+    # handles are shown by the page's script: wait for it before measuring.
+    expect(page.locator("[data-seat-handle]").nth(2)).to_be_visible()
     handle = page.locator("[data-seat-handle]").nth(2).bounding_box()
     top = page.locator("[data-seat]").first.bounding_box()
     assert handle is not None and top is not None
