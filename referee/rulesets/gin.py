@@ -28,9 +28,9 @@ from referee.rulesets.base import (
     card_values,
 )
 from referee.rulesets.options import (
-    Option,
     OptionType,
     RoundInput,
+    bonus_option,
     option,
     preset,
     target_option,
@@ -178,19 +178,6 @@ def first_to_target_with_bonuses(rules: Ruleset, progress: MatchProgress) -> Mat
     return MatchEnd(True, winners, added)
 
 
-def _bonus(name: str, bonus: str, default: int, maximum: int, **more: Any) -> Option:
-    return option(
-        "gin",
-        name,
-        OptionType.NUMBER,
-        default,
-        minimum=0,
-        maximum=maximum,
-        apply=lambda rules, value: replace(rules, bonuses=replace(rules.bonuses, **{bonus: value})),
-        **more,
-    )
-
-
 OKLAHOMA = {"oklahoma": True}
 
 OPTIONS = (
@@ -244,7 +231,8 @@ OPTIONS = (
         usual=True,
         apply=lambda rules, value: replace(rules, knock_limit=value),
     ),
-    _bonus(
+    bonus_option(
+        "gin",
         "gin_bonus",
         "gin",
         25,
@@ -256,7 +244,8 @@ OPTIONS = (
         summary=define_text("option.gin.gin_bonus.summary", "Gin pays {value}"),
         usual=True,
     ),
-    _bonus(
+    bonus_option(
+        "gin",
         "undercut_bonus",
         "undercut",
         25,
@@ -268,7 +257,8 @@ OPTIONS = (
         summary=define_text("option.gin.undercut_bonus.summary", "An undercut pays {value}"),
         usual=True,
     ),
-    _bonus(
+    bonus_option(
+        "gin",
         "big_gin_bonus",
         "big_gin",
         0,
@@ -280,7 +270,8 @@ OPTIONS = (
         ),
         summary=define_text("option.gin.big_gin_bonus.summary", "Big gin adds {value}"),
     ),
-    _bonus(
+    bonus_option(
+        "gin",
         "box_bonus",
         "box",
         0,
@@ -294,7 +285,8 @@ OPTIONS = (
             "option.gin.box_bonus.summary", "Each round won adds {value} at the end"
         ),
     ),
-    _bonus(
+    bonus_option(
+        "gin",
         "game_bonus",
         "game",
         0,

@@ -8,7 +8,6 @@ hand wins the round; at the end of the match each player at the target adds
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any
 
 from referee.messages import define_message, define_text
 from referee.rulesets.base import (
@@ -25,7 +24,7 @@ from referee.rulesets.base import (
     TurnStyle,
     best_players,
 )
-from referee.rulesets.options import Option, OptionType, option, target_option
+from referee.rulesets.options import OptionType, bonus_option, option, target_option
 from referee.scoring import lowest_hand_wins
 
 NO_ENDING = define_message(
@@ -62,19 +61,6 @@ def target_with_bonuses(rules: Ruleset, progress: MatchProgress) -> MatchEnd:
     return MatchEnd(True, best_players(final, progress.players), bonuses)
 
 
-def _bonus(name: str, bonus: str, default: int, maximum: int, **texts: Any) -> Option:
-    return option(
-        "manipulation",
-        name,
-        OptionType.NUMBER,
-        default,
-        minimum=0,
-        maximum=maximum,
-        apply=lambda rules, value: replace(rules, bonuses=replace(rules.bonuses, **{bonus: value})),
-        **texts,
-    )
-
-
 OPTIONS = (
     target_option("manipulation", 150, 50, 10000),
     option(
@@ -93,7 +79,8 @@ OPTIONS = (
         usual=True,
         apply=lambda rules, value: replace(rules, knock_limit=value),
     ),
-    _bonus(
+    bonus_option(
+        "manipulation",
         "undercut_bonus",
         "undercut",
         10,
@@ -107,7 +94,8 @@ OPTIONS = (
             "option.manipulation.undercut_bonus.summary", "The undercut bonus is {value}"
         ),
     ),
-    _bonus(
+    bonus_option(
+        "manipulation",
         "empty_hand_bonus",
         "empty_hand",
         25,
@@ -121,7 +109,8 @@ OPTIONS = (
             "option.manipulation.empty_hand_bonus.summary", "An empty hand adds {value}"
         ),
     ),
-    _bonus(
+    bonus_option(
+        "manipulation",
         "game_bonus",
         "reaching_target",
         100,
@@ -135,7 +124,8 @@ OPTIONS = (
             "option.manipulation.game_bonus.summary", "Reaching the target adds {value}"
         ),
     ),
-    _bonus(
+    bonus_option(
+        "manipulation",
         "round_bonus",
         "round_won",
         25,

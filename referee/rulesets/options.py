@@ -228,6 +228,24 @@ def preset(rules_id: str, key: str, label: str, options: Mapping[str, Any]) -> P
 STANDARD = Preset("standard", define_text("preset.standard", "Standard rules"))
 
 
+def bonus_option(
+    rules_id: str, name: str, bonus: str, default: int, maximum: int, **more: Any
+) -> Option:
+    """A number from 0 that sets one of the ruleset's :class:`Bonuses` (``bonus``)."""
+    from dataclasses import replace
+
+    return option(
+        rules_id,
+        name,
+        OptionType.NUMBER,
+        default,
+        minimum=0,
+        maximum=maximum,
+        apply=lambda rules, value: replace(rules, bonuses=replace(rules.bonuses, **{bonus: value})),
+        **more,
+    )
+
+
 def target_option(rules_id: str, default: int, minimum: int, maximum: int, **more: Any) -> Option:
     """The match's target, as every ruleset that plays to one declares it."""
     from dataclasses import replace
