@@ -7,7 +7,7 @@
 3. Four "phones" (threads of this process) each save the next round of a match of their
    own through the API, one after the other, as fast as the server answers, for
    ``--seconds`` without any backup, then for ``--seconds`` while backups are made one
-   after the other (``referee/web/backups.py``'s ``back_up``: the online backup API in
+   after the other (``referee/web/store/backups.py``'s ``back_up``: the online backup API in
    one step, then ``PRAGMA integrity_check`` on the copy); ``--repeat`` runs both again.
 4. It prints, for each phase, saves per second, p50, p99 and the slowest save, and the
    ratios of the phase with backups to the one without (medians over the runs, each
@@ -43,7 +43,7 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 from load_bench import free_port, quiet_round, seed, start, stop  # noqa: E402
 
-from referee.web import backups  # noqa: E402
+from referee.web.store import backups  # noqa: E402
 
 PHONES = 4
 

@@ -5,7 +5,7 @@ rulesets (final-table rounds dealt from a shuffled deck, each one played
 through the engine's ``MatchState.play`` and redrawn if refused; void,
 blocked and drawn rounds now and then; a match ends at its target, or stays in
 progress after 40 rounds), written straight into the database in bulk with
-their summaries (``referee.web.summary.derive``), as the app would have kept
+their summaries (``referee.web.store.summary.derive``), as the app would have kept
 them.  Dates spread over four years.  One long match (rummy, 60 hands) is added.
 The database is then analysed (``ANALYZE``; ``VACUUM ANALYZE`` on PostgreSQL), as
 a database in use is by itself (autovacuum).
@@ -58,9 +58,10 @@ from flask_migrate import upgrade  # noqa: E402
 
 from referee.errors import RefereeError  # noqa: E402
 from referee.match import MatchState, read_header  # noqa: E402
-from referee.web import MIGRATIONS, create_app, matchlog, summary  # noqa: E402
-from referee.web.extensions import db  # noqa: E402
-from referee.web.models import (  # noqa: E402
+from referee.web import MIGRATIONS, create_app
+from referee.web.store import matchlog, summary  # noqa: E402
+from referee.web.store.extensions import db  # noqa: E402
+from referee.web.store.models import (  # noqa: E402
     CardTable,
     Match,
     MatchPlayer,

@@ -73,9 +73,10 @@ def seed(url: str, matches: int, rounds: int) -> tuple[str, str]:
     """One table with ``matches`` remi matches of ``rounds`` rounds each; its edit and view keys."""
     from flask_migrate import upgrade
 
-    from referee.web import MIGRATIONS, create_app, summary
-    from referee.web.extensions import db
-    from referee.web.models import CardTable, Match, MatchPlayer, Player, Round
+    from referee.web import MIGRATIONS, create_app
+    from referee.web.store import summary
+    from referee.web.store.extensions import db
+    from referee.web.store.models import CardTable, Match, MatchPlayer, Player, Round
 
     if url.startswith("postgresql"):  # a clean slate: the bench's own tables only
         with sa.create_engine(url).begin() as connection:

@@ -1,7 +1,7 @@
 """Card tables, players, matches (players in seat order) and rounds as entered.
 
 Generated with ``flask db migrate`` and reviewed by hand: constraint names come
-from the naming convention in ``referee/web/extensions.py``; the boolean
+from the naming convention in ``referee/web/store/extensions.py``; the boolean
 default is ``sa.true()`` so that it works on PostgreSQL as well as SQLite.
 
 Revision ID: 0001_initial

@@ -3,7 +3,7 @@
 Written by hand.  ``match_summaries`` has one row per match, ``seat_summaries``
 one per player and match, ``player_totals`` one per player and ruleset at a
 table (the sums of their seat rows); all are derived from the rounds as entered
-by ``referee.web.summary``, which this revision runs once over the matches already
+by ``referee.web.store.summary``, which this revision runs once over the matches already
 stored (the app keeps them up to date from then on).  A later revision that
 changes these tables must run the backfill again (``flask history check --fix``).
 
@@ -99,7 +99,7 @@ def upgrade():
     sa.PrimaryKeyConstraint('table_id', 'player_id', 'rules', name=op.f('pk_player_totals'))
     )
 
-    from referee.web.summary import refresh_all
+    from referee.web.store.summary import refresh_all
 
     refresh_all(op.get_bind())
 

@@ -34,7 +34,9 @@ def add_parser(subparsers: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from referee.web import backups, create_app, links
+    from referee.web import create_app
+    from referee.web.play import links
+    from referee.web.store import backups
 
     try:
         app = create_app()

@@ -35,7 +35,9 @@ def confirmed(question: str) -> bool:
 
 
 def run(args: argparse.Namespace) -> int:
-    from referee.web import create_app, links, restore
+    from referee.web import create_app
+    from referee.web.play import links
+    from referee.web.store import restore
 
     try:
         app = create_app()

@@ -5,7 +5,7 @@ Templates live in the repository's top-level ``templates/``, migrations in
 
 The web layer never decides a rule: a form reads what was typed and builds
 the round object of the ``referee-match/1`` format, the engine replays the
-stored rounds (:mod:`referee.web.matchlog`) and the page shows what it says.
+stored rounds (:mod:`referee.web.store.matchlog`) and the page shows what it says.
 
 - ``extensions``, ``models``: Flask-SQLAlchemy 3.1 models (tables, players,
   matches with seats, rounds as entered); one reviewed Alembic revision.
@@ -37,8 +37,11 @@ from typing import Any
 
 from flask import Flask
 
-from referee.web import i18n, links, security, versions, writes
-from referee.web.extensions import babel, csrf, db, migrate
+from referee.web.play import links
+from referee.web.serving import security
+from referee.web.show import i18n
+from referee.web.store import versions, writes
+from referee.web.store.extensions import babel, csrf, db, migrate
 
 ROOT = Path(__file__).resolve().parents[2]
 TEMPLATES = ROOT / "templates"

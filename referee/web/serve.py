@@ -17,12 +17,12 @@ Settings, from the command line or the environment:
 - ``--workers`` / ``WORKERS``: 2 processes; ``--threads`` / ``THREADS``: 8 each.
 
 Every worker starts the automatic backups' thread; the one holding their lock makes
-them (:mod:`referee.web.backups`).
+them (:mod:`referee.web.store.backups`).
 
 At start it prints every address a phone can use and a QR code of the first.
-The access log masks the table keys (:mod:`referee.web.logmask`); the server
+The access log masks the table keys (:mod:`referee.web.serving.logmask`); the server
 ignores ``X-Forwarded-*`` headers itself: only ``FORWARDED_HOPS`` makes the app
-trust them (:mod:`referee.web.links`).
+trust them (:mod:`referee.web.play.links`).
 """
 
 from __future__ import annotations
@@ -40,8 +40,9 @@ from gunicorn.app.base import BaseApplication
 from gunicorn.glogging import Logger
 from gunicorn.workers.gthread import ThreadWorker
 
-from referee.web import addresses, links
-from referee.web.logmask import KEY_MASKING
+from referee.web.play import links
+from referee.web.serving import addresses
+from referee.web.serving.logmask import KEY_MASKING
 
 DEFAULTS = {"host": "0.0.0.0", "port": "5000", "workers": "2", "threads": "8"}
 LIMITS = {"port": (0, 65535), "workers": (1, 64), "threads": (1, 256)}
@@ -244,7 +245,8 @@ class RefereeServer(BaseApplication):
             self.cfg.set(name, value)
 
     def load(self) -> Any:
-        from referee.web import backups, create_app
+        from referee.web import create_app
+        from referee.web.store import backups
 
         app = create_app()
         # The app's own log lines go through gunicorn's handlers, keys masked.
@@ -264,7 +266,7 @@ def prepare_app() -> None:
     worker at once.
     """
     from referee.web import create_app
-    from referee.web.extensions import db
+    from referee.web.store.extensions import db
 
     app = create_app()
     with app.app_context():

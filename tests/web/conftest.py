@@ -23,8 +23,8 @@ from flask.testing import FlaskClient
 from flask_migrate import upgrade
 
 from referee.web import MIGRATIONS, create_app
-from referee.web.extensions import db
-from referee.web.security import QuietRequestHandler
+from referee.web.serving.security import QuietRequestHandler
+from referee.web.store.extensions import db
 
 CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -84,7 +84,7 @@ def app(template_db: Path, tmp_path: Path) -> Iterator[Flask]:
 def assert_summaries_true() -> None:
     """Whatever a test did, every match's summary and every player's totals are what the log
     gives (the summaries are kept by the writes themselves, from the objects they hold)."""
-    from referee.web import summary
+    from referee.web.store import summary
 
     with db.engine.connect() as connection:
         differences = summary.check(connection)

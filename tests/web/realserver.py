@@ -104,7 +104,7 @@ def start_server(
 
 
 def migrate(database: str) -> None:
-    from referee.web.extensions import db
+    from referee.web.store.extensions import db
 
     app = migrated_app(database)
     with app.app_context():

@@ -16,9 +16,9 @@ import pytest
 from referee.errors import MatchFileError
 from referee.matchfile import load_document
 from referee.web import create_app
-from referee.web.extensions import db
-from referee.web.models import CardTable, Match, Player, Round
-from referee.web.names import name_key
+from referee.web.play.names import name_key
+from referee.web.store.extensions import db
+from referee.web.store.models import CardTable, Match, Player, Round
 
 from .conftest import Client
 from .helpers import errors, new_match, new_table, save_round, text, to_english

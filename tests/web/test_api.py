@@ -10,7 +10,7 @@ import pytest
 import sqlalchemy as sa
 from sqlalchemy import event
 
-from referee.web.extensions import db
+from referee.web.store.extensions import db
 
 API = "/api/v1"
 EN = {"Accept-Language": "en"}
@@ -380,7 +380,7 @@ def test_a_repeated_write_with_an_idempotency_key_is_done_once(api):
 @pytest.fixture
 def plain_saves(monkeypatch):
     """What each plain save (:func:`appending.append`) answered: True when it wrote."""
-    from referee.web import appending
+    from referee.web.store import appending
 
     answered = []
     append = appending.append
@@ -493,7 +493,7 @@ def test_a_plain_save_after_a_late_player_joined_agrees_with_the_general_one(api
 def interleaved(monkeypatch, api, during):
     """When the next save has checked its round and waits for its turn, ``during`` runs as
     another phone's request."""
-    from referee.web import writes
+    from referee.web.store import writes
 
     taking_turn = writes.start_writing
     pending = [during]

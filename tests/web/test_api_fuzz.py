@@ -18,7 +18,7 @@ from hypothesis import HealthCheck, Phase, settings
 from schemathesis import checks
 
 from referee.web import create_app
-from referee.web.extensions import db
+from referee.web.store.extensions import db
 
 from .conftest import migrated_app
 

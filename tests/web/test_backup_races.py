@@ -18,7 +18,7 @@ from pathlib import Path
 import requests
 import sqlalchemy as sa
 
-from referee.web import backups, summary
+from referee.web.store import backups, summary
 
 from .realserver import fresh_database, start_server
 

@@ -1,4 +1,4 @@
-"""Backups and restores (``referee/web/backups.py``, ``restore.py``, ``portable.py``).
+"""Backups and restores (``referee/web/store/backups.py``, ``restore.py``, ``portable.py``).
 
 What is kept is derived by hand from the rule "the newest copy of each of the last 7
 days and of each of the last 4 ISO weeks that have one"; time is an injected clock,
@@ -23,8 +23,9 @@ from alembic.script import ScriptDirectory
 from flask_migrate import upgrade
 
 from referee import cli
-from referee.web import MIGRATIONS, backups, create_app, portable, restore
-from referee.web.extensions import db
+from referee.web import MIGRATIONS, create_app
+from referee.web.store import backups, portable, restore
+from referee.web.store.extensions import db
 
 from .conftest import DATABASE_KINDS, TEST_CONFIG, migrated_app
 from .realserver import fresh_database

@@ -8,7 +8,7 @@ import re
 import pytest
 
 from referee.rulesets import find_ruleset
-from referee.web.charts import (
+from referee.web.show.charts import (
     BOTTOM,
     HEIGHT,
     LEFT,
@@ -19,8 +19,8 @@ from referee.web.charts import (
     results_over_time,
     running_totals,
 )
-from referee.web.history import Period
-from referee.web.scoresheet import Sheet, SheetRow
+from referee.web.show.history import Period
+from referee.web.show.scoresheet import Sheet, SheetRow
 
 from .helpers import errors
 from .history_fixture import TABLE

@@ -9,8 +9,8 @@ from datetime import timedelta
 import pytest
 from sqlalchemy import select
 
-from referee.web.extensions import db
-from referee.web.models import Match, Round, RoundChange, now
+from referee.web.store.extensions import db
+from referee.web.store.models import Match, Round, RoundChange, now
 from referee.web.views.housekeeping import purge_deleted
 
 from .helpers import (

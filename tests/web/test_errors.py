@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from referee.errors import RuleError
-from referee.web.extensions import db
-from referee.web.models import Match, Round
+from referee.web.store.extensions import db
+from referee.web.store.models import Match, Round
 
 from .helpers import new_match, new_table, save_round, text
 

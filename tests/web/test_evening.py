@@ -9,7 +9,7 @@ import re
 import pytest
 
 from referee.messages import CATALOGUE
-from referee.web.i18n import PLAYER_WORDING
+from referee.web.show.i18n import PLAYER_WORDING
 
 from .helpers import errors, new_match, new_table, save_round, text, totals
 
@@ -84,7 +84,7 @@ def test_no_message_shows_the_file_format_words(client):
         assert placeholders <= set(re.findall(r"{(\w+)}", CATALOGUE[key])), key
     with client.application.test_request_context():
         from referee.errors import RuleError
-        from referee.web.i18n import error_text
+        from referee.web.show.i18n import error_text
 
         message = error_text(RuleError("round.not_marked_out", player="Budi"))
         assert '"out"' not in message and "true" not in message and "Budi" in message

@@ -16,8 +16,8 @@ import sqlalchemy as sa
 
 from referee.match import replay
 from referee.matchfile import dump_match, read_match
-from referee.web.extensions import db
-from referee.web.models import CardTable, Match
+from referee.web.store.extensions import db
+from referee.web.store.models import CardTable, Match
 
 from .helpers import errors, json_marks, new_table, view_url
 from .history_fixture import TABLE

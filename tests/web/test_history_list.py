@@ -10,7 +10,7 @@ from contextlib import contextmanager
 import pytest
 import sqlalchemy as sa
 
-from referee.web.extensions import db
+from referee.web.store.extensions import db
 
 from .helpers import errors, new_match, new_table, save_round
 from .history_fixture import TABLE

@@ -10,10 +10,10 @@ import pytest
 from flask import Flask
 from werkzeug.routing import IntegerConverter
 
-from referee.web.extensions import db
-from referee.web.models import CardTable, Player
-from referee.web.names import clean_name, name_key
-from referee.web.security import local_target
+from referee.web.play.names import clean_name, name_key
+from referee.web.serving.security import local_target
+from referee.web.store.extensions import db
+from referee.web.store.models import CardTable, Player
 
 from .conftest import DATABASE_KINDS as DATABASES
 from .conftest import Client, migrated_app

@@ -23,8 +23,8 @@ from test_sixth_ruleset import TOY
 
 from referee.rulesets import RULESETS, registered_ruleset
 from referee.rulesets.options import OptionType, RoundInput
-from referee.web.extensions import db
-from referee.web.models import HouseRules, Match
+from referee.web.store.extensions import db
+from referee.web.store.models import HouseRules, Match
 
 from .helpers import errors, new_match, new_table, save_round, text, to_english, view_url
 

@@ -37,7 +37,7 @@ def load_engine() -> None:
 def test_every_engine_message_has_indonesian():
     """FOR THE LEAD: this lists every engine reason (define_message) with no Indonesian text.
 
-    When it fails, run ``python -m referee.web.catalog update``, fill in the
+    When it fails, run ``python -m referee.web.show.catalog update``, fill in the
     empty ``msgstr`` entries of ``referee/web/translations/id/LC_MESSAGES/messages.po``
     (the app recompiles the .mo when it starts; the update command compiles it too),
     and commit both files.

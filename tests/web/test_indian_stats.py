@@ -37,9 +37,9 @@ from datetime import UTC, datetime
 import pytest
 import sqlalchemy as sa
 
-from referee.web import summary
-from referee.web.extensions import db
-from referee.web.models import Round
+from referee.web.store import summary
+from referee.web.store.extensions import db
+from referee.web.store.models import Round
 
 from .helpers import errors, new_match, new_table, text, to_english, totals, view_url
 

@@ -17,7 +17,7 @@ import sqlalchemy as sa
 from flask import Flask
 
 from referee.web import create_app
-from referee.web.extensions import db
+from referee.web.store.extensions import db
 
 from .conftest import Client
 from .helpers import new_match, new_table, save_round, text, to_english, view_url
@@ -373,7 +373,7 @@ def test_an_api_scoreboard_kept_for_the_old_key_is_not_served_to_it(api):
 def between_check_and_turn(monkeypatch, api, during):
     """``during`` runs as another phone's request once the next write has read and checked
     what it sends, before its turn under the table's lock (as in test_api.py)."""
-    from referee.web import writes
+    from referee.web.store import writes
 
     taking_turn = writes.start_writing
     pending = [during]

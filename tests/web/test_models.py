@@ -9,8 +9,8 @@ import sqlalchemy as sa
 from flask_migrate import downgrade, upgrade
 
 from referee.web import MIGRATIONS
-from referee.web.extensions import db
-from referee.web.models import CardTable, Match, MatchPlayer, Player, Round
+from referee.web.store.extensions import db
+from referee.web.store.models import CardTable, Match, MatchPlayer, Player, Round
 
 from .conftest import DATABASE_KINDS as DATABASES
 from .conftest import migrated_app

@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from referee.web.names import short_names
+from referee.web.play.names import short_names
 
 from .helpers import errors, field_errors, new_match, new_table, text, to_english, view_url
 
@@ -244,7 +244,7 @@ def test_messages_name_the_ruleset_as_players_know_it(app):
 
     from referee.messages import Reason
     from referee.rulesets.base import PLAYER_COUNT
-    from referee.web.i18n import reason_text
+    from referee.web.show.i18n import reason_text
 
     too_many = Reason(PLAYER_COUNT, {"rules": "remi", "low": 2, "high": 4, "count": 5})
     with app.test_request_context("/"):

@@ -8,8 +8,8 @@ import re
 import pytest
 import sqlalchemy as sa
 
-from referee.web.extensions import db
-from referee.web.ratings import UNCERTAIN_BELOW, Finisher, places, rate
+from referee.web.show.ratings import UNCERTAIN_BELOW, Finisher, places, rate
+from referee.web.store.extensions import db
 
 from .helpers import errors
 

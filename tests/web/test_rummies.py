@@ -7,8 +7,8 @@ import re
 
 import sqlalchemy as sa
 
-from referee.web.extensions import db
-from referee.web.models import Round
+from referee.web.store.extensions import db
+from referee.web.store.models import Round
 
 from .helpers import errors, new_match, new_table, text, to_english, totals
 

@@ -12,8 +12,8 @@ import pytest
 from sqlalchemy import select
 
 from referee.web import create_app
-from referee.web.extensions import db
-from referee.web.models import Match, now
+from referee.web.store.extensions import db
+from referee.web.store.models import Match, now
 from referee.web.views.housekeeping import purge_deleted
 
 from .conftest import DATABASE_KINDS as KINDS

@@ -14,8 +14,8 @@ import re
 import pytest
 import sqlalchemy as sa
 
-from referee.web.extensions import db
-from referee.web.models import Match, SeatSummary
+from referee.web.store.extensions import db
+from referee.web.store.models import Match, SeatSummary
 
 from .helpers import errors, new_match, new_table, save_round, text, totals
 

@@ -33,10 +33,12 @@ from gunicorn.workers.gthread import ThreadWorker
 from ifaddr import IP, Adapter
 
 from referee import cli
-from referee.web import addresses, create_app, links, serve
-from referee.web.extensions import db
-from referee.web.logmask import KEY_MASKING, mask_keys
-from referee.web.models import CardTable
+from referee.web import create_app, serve
+from referee.web.play import links
+from referee.web.serving import addresses
+from referee.web.serving.logmask import KEY_MASKING, mask_keys
+from referee.web.store.extensions import db
+from referee.web.store.models import CardTable
 
 from .conftest import Client
 from .helpers import new_api_match, new_table

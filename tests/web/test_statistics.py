@@ -287,7 +287,7 @@ def test_a_player_of_another_table_is_not_found(client, table):
 
 def test_statistics_read_no_match_log(client, table, app, monkeypatch):
     """The pages aggregate the stored summaries: no match is replayed to show them."""
-    from referee.web import matchlog
+    from referee.web.store import matchlog
 
     def refuse(*args, **kwargs):
         raise AssertionError("a statistics page replayed a match")

@@ -15,9 +15,9 @@ import re
 import pytest
 import sqlalchemy as sa
 
-from referee.web import summary
-from referee.web.extensions import db
-from referee.web.models import CardTable, Match, MatchPlayer, Player, Round
+from referee.web.store import summary
+from referee.web.store.extensions import db
+from referee.web.store.models import CardTable, Match, MatchPlayer, Player, Round
 
 from .helpers import errors, new_table, save_round, text, to_english, totals
 

@@ -15,9 +15,10 @@ import pytest
 import sqlalchemy as sa
 from flask_migrate import downgrade, upgrade
 
-from referee.web import MIGRATIONS, summary
-from referee.web.extensions import db
-from referee.web.models import Match, MatchSummary, Round, SeatSummary
+from referee.web import MIGRATIONS
+from referee.web.store import summary
+from referee.web.store.extensions import db
+from referee.web.store.models import Match, MatchSummary, Round, SeatSummary
 
 from .conftest import DATABASE_KINDS as DATABASES
 from .conftest import migrated_app

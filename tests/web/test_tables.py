@@ -171,7 +171,7 @@ TWO = ["Budi", "Siti"]
 
 def test_the_table_pages_replay_each_match_once(client, monkeypatch):
     to_english(client)
-    from referee.web import matchlog
+    from referee.web.store import matchlog
 
     calls = []
     engine = matchlog.replay

@@ -12,7 +12,7 @@ import json
 import pytest
 from sqlalchemy import event
 
-from referee.web.extensions import db
+from referee.web.store.extensions import db
 
 from .conftest import hidden_inputs
 from .helpers import (

@@ -7,9 +7,10 @@ from __future__ import annotations
 import pytest
 import sqlalchemy as sa
 
-from referee.web import create_app, summary
-from referee.web.extensions import db
-from referee.web.models import Player, PlayerTotal
+from referee.web import create_app
+from referee.web.store import summary
+from referee.web.store.extensions import db
+from referee.web.store.models import Player, PlayerTotal
 
 from .conftest import DATABASE_KINDS as KINDS
 from .helpers import new_api_match

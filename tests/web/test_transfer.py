@@ -7,8 +7,8 @@ import json
 
 import pytest
 
-from referee.web.extensions import db
-from referee.web.models import Match, Round
+from referee.web.store.extensions import db
+from referee.web.store.models import Match, Round
 
 from .helpers import errors, new_match, new_table, save_round, text, to_english, totals
 

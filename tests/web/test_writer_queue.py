@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from referee.web import writes
+from referee.web.store import writes
 
 API = "/api/v1"
 ROUND = {"out": "Siti", "hands": {"Budi": ["QS"]}}

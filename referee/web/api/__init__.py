@@ -5,7 +5,7 @@ document at ``/api/v1/openapi.json`` is generated from the operations and
 their schemas below, and Swagger UI at ``/api/v1/docs`` is served from the
 ``swagger-ui-bundle`` package's own files (no CDN).  Keys, versions, repeats
 and errors: :mod:`referee.web.api.core`.  The operations call the same engine
-and the same steps as the pages (:mod:`referee.web.changes`).
+and the same steps as the pages (:mod:`referee.web.play.changes`).
 """
 
 from __future__ import annotations
@@ -101,7 +101,7 @@ def init_app(app: Flask) -> None:
     for tag in api.spec._tags:
         tag["name"] = TAGS.get(tag["name"], tag["name"])
     app.register_blueprint(docs)
-    from referee.web.extensions import csrf
+    from referee.web.store.extensions import csrf
 
     for module in (tools, tables, matches, live):
         csrf.exempt(module.blp)  # no cookie authenticates the API: there is nothing to forge

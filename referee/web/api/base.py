@@ -15,9 +15,9 @@ from webargs.flaskparser import FlaskParser, is_json_request
 
 from referee import jsonread
 from referee.errors import RefereeError
-from referee.web import jsontext
 from referee.web.api import core
 from referee.web.api.schemas import ErrorAnswer
+from referee.web.show import jsontext
 
 
 class Parser(FlaskParser):

@@ -12,7 +12,7 @@
 - **Repeats.**  A write with an ``Idempotency-Key`` header is carried out once:
   the same key again (a retry after a lost answer) answers with what the first
   one made, marked ``Idempotent-Replayed: true``.  The key is kept as a
-  :class:`~referee.web.models.WriteReceipt` of the table, like the pages'
+  :class:`~referee.web.store.models.WriteReceipt` of the table, like the pages'
   one-time tokens.
 - **Errors** are JSON, ``{"error": {"code", "status", "message", ...}}``, with
   the referee's reason in the language of ``Accept-Language`` (Indonesian by
@@ -29,17 +29,18 @@ from flask_babel import gettext
 from werkzeug.exceptions import HTTPException, MethodNotAllowed
 
 from referee.errors import RefereeError
-from referee.web import i18n, versions, writes
-from referee.web.access import (
+from referee.web.play.access import (
     Access,
     UnknownLink,
     find_table,
     find_table_by_either_key,
     unknown_link_text,
 )
-from referee.web.extensions import db
-from referee.web.models import CardTable, Match
-from referee.web.security import NotUtf8
+from referee.web.serving.security import NotUtf8
+from referee.web.show import i18n
+from referee.web.store import versions, writes
+from referee.web.store.extensions import db
+from referee.web.store.models import CardTable, Match
 
 PREFIX = "/api/v1"
 IDEMPOTENCY_KEY_MAX = 200
@@ -198,7 +199,7 @@ def require_version(match: Match) -> None:
 
 def conflict(match: Match, message: str | None = None) -> ApiError:
     """409: the match is not as the write assumed; its current version and totals."""
-    from referee.web.matchlog import outlook
+    from referee.web.store.matchlog import outlook
 
     text = message or gettext(
         "The match was changed on another phone meanwhile: nothing was saved."

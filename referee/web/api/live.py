@@ -8,7 +8,6 @@ from typing import Any
 from flask_babel import gettext
 
 from referee.rulesets import TurnStyle
-from referee.web import changes, matchlog
 from referee.web.api import core, schemas, tools
 from referee.web.api.base import ApiBlueprint, engine_call
 from referee.web.api.matches import (
@@ -19,7 +18,9 @@ from referee.web.api.matches import (
     with_etag,
     write_start,
 )
-from referee.web.models import Match
+from referee.web.play import changes
+from referee.web.store import matchlog
+from referee.web.store.models import Match
 from referee.web.views.live import next_player, table_melds, table_view
 
 blp = ApiBlueprint(

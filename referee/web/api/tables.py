@@ -12,14 +12,16 @@ from sqlalchemy import select
 
 from referee.errors import RefereeError
 from referee.rulesets import Ruleset, find_ruleset
-from referee.web import changes, history, i18n, matchlog
-from referee.web.access import EDIT, MATCH_LOADING, Access
 from referee.web.api import core, schemas
 from referee.web.api.base import ApiBlueprint, engine_call
 from referee.web.api.matches import scoreboard_of
-from referee.web.extensions import db
-from referee.web.models import Match
-from referee.web.names import clean_name
+from referee.web.play import changes
+from referee.web.play.access import EDIT, MATCH_LOADING, Access
+from referee.web.play.names import clean_name
+from referee.web.show import history, i18n
+from referee.web.store import matchlog
+from referee.web.store.extensions import db
+from referee.web.store.models import Match
 
 blp = ApiBlueprint(
     "api_tables",
@@ -55,7 +57,7 @@ def create_table(asked: dict[str, Any]) -> Any:
 
     With an ``Idempotency-Key`` header, the same request again answers the table it made.
     """
-    from referee.web import writes
+    from referee.web.store import writes
 
     key = core.idempotency_token_global()
     if done := core.replayed(key):

@@ -11,9 +11,10 @@ from referee.melds import check_layoff, check_meld
 from referee.notation import format_card
 from referee.rulesets import find_ruleset
 from referee.table import BAD_DRAWS, arrange, best_play, check_turn, take_back
-from referee.web import i18n, matchlog
 from referee.web.api import schemas
 from referee.web.api.base import ApiBlueprint, engine_call
+from referee.web.show import i18n
+from referee.web.store import matchlog
 
 blp = ApiBlueprint(
     "api_tools",

@@ -2,7 +2,7 @@
 
 WTForms ships no Indonesian, so its built-in messages ("This field is
 required.", "Not a valid integer value." ...) are translated in the app's own
-catalogue: they are listed below so that ``python -m referee.web.catalog
+catalogue: they are listed below so that ``python -m referee.web.show.catalog
 update`` extracts them.  Validators of the app's forms give their own
 messages anyway; this catches whatever a field says by itself.
 """
@@ -16,7 +16,7 @@ from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
 from wtforms import HiddenField
 
-from referee.web.writes import new_token
+from referee.web.store.writes import new_token
 
 # WTForms' messages that the app's fields can show (see the module docstring).
 WTFORMS_MESSAGES = (
@@ -57,7 +57,7 @@ class Form(FlaskForm):
 class OneTimeForm(Form):
     """A form that creates something: its one-time token makes a repeated send harmless.
 
-    See :mod:`referee.web.writes` (receipts).
+    See :mod:`referee.web.store.writes` (receipts).
     """
 
     once = HiddenField(default=new_token)

@@ -16,7 +16,7 @@ from wtforms.validators import ValidationError
 
 from referee.errors import NotationError
 from referee.notation import format_card, parse_cards
-from referee.web.i18n import reason_text
+from referee.web.show.i18n import reason_text
 
 # More cards than two decks and their jokers in one box is a mistake (or an attack).
 CARDS_MAX = 110

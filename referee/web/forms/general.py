@@ -33,8 +33,8 @@ from wtforms.validators import (
 from referee.rulesets import RULESETS, Ruleset
 from referee.web.forms.base import Form, OneTimeForm
 from referee.web.forms.fields import CardField, CardsField, MeldsField, add_numbered, choices
-from referee.web.i18n import clip
-from referee.web.names import clean_name, name_key
+from referee.web.play.names import clean_name, name_key
+from referee.web.show.i18n import clip
 
 NAME_MAX = 40
 TABLE_NAME_MAX = 80
@@ -128,7 +128,7 @@ class TableForm(OneTimeForm):
 
 
 def split_names(text: str) -> list[str]:
-    """The names written in the new-players box, each cleaned (see :mod:`referee.web.names`)."""
+    """The names written in the new-players box, each cleaned (see :mod:`referee.web.play.names`)."""
     return [name for name in map(clean_name, re.split(r"[\n,;]+", text or "")) if name]
 
 

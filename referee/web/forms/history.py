@@ -16,10 +16,10 @@ from wtforms.validators import Optional, ValidationError
 from referee.rulesets import RULESETS
 from referee.web.forms.base import Form, OneTimeForm
 from referee.web.forms.fields import choices
-from referee.web.history import Filters
-from referee.web.models import Player
-from referee.web.names import name_key
-from referee.web.summary import BROKEN, FINISHED, PLAYING
+from referee.web.play.names import name_key
+from referee.web.show.history import Filters
+from referee.web.store.models import Player
+from referee.web.store.summary import BROKEN, FINISHED, PLAYING
 
 STATES = [
     ("", _l("Any")),

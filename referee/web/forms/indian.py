@@ -31,7 +31,7 @@ from referee.web.forms.fields import (
     numbered,
 )
 from referee.web.forms.rounds import add_round_inputs, fill_inputs, inputs_given, with_inputs
-from referee.web.writes import new_token
+from referee.web.store.writes import new_token
 
 SHOWED, LAST_IN, VOID = "show", "last_in", "void"
 IN_DEAL, WRONG = "", "wrong"

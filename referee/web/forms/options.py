@@ -21,7 +21,7 @@ from referee.rulesets import Ruleset
 from referee.rulesets.options import Option, OptionType, holds
 from referee.web.forms.fields import choices
 from referee.web.forms.general import NumberField
-from referee.web.houserules import value_words
+from referee.web.play.houserules import value_words
 
 # The options the setup's "target score" fieldset asks for.
 GOAL_OPTIONS = ("target", "hands")
@@ -174,7 +174,7 @@ def house_rules_form_class(rules: Ruleset) -> type[Any]:
 
     from referee.web.forms.base import OneTimeForm
     from referee.web.forms.general import NAME_MAX
-    from referee.web.names import clean_name
+    from referee.web.play.names import clean_name
 
     class HouseRulesForm(OneTimeForm):
         version = HiddenField()  # the set as it was when the form was opened

@@ -40,7 +40,7 @@ from referee.web.forms.finaltable import (
     table_complete,
     table_entry,
 )
-from referee.web.writes import new_token
+from referee.web.store.writes import new_token
 
 
 def _ending_choices(endings: tuple[EndingChoice, ...]) -> list[Any]:
@@ -115,7 +115,7 @@ def quick_form_class(
         )
         player = SelectField(_l("Who?"), choices=people, validate_choice=False)
         for_round = HiddenField()  # the round the form was opened for
-        # What the form was made from (see referee.web.writes)
+        # What the form was made from (see referee.web.store.writes)
         match_version = HiddenField()
         round_version = HiddenField()
         once = HiddenField(default=new_token)
@@ -250,7 +250,7 @@ class TurnForm(Form):
     player = SelectField(_l("Player"))
     turns_before = HiddenField()  # how many turns the round had when the form was opened
     for_round = HiddenField()  # and which round it was
-    match_version = HiddenField()  # the match as it was then (see referee.web.writes)
+    match_version = HiddenField()  # the match as it was then (see referee.web.store.writes)
     once = HiddenField(default=new_token)
     melds = MeldsField(_l("New melds"), description=_l("One meld per line."))
     layoffs = LayoffsField(

@@ -8,7 +8,7 @@ from wtforms.validators import Length, Optional
 
 from referee.web.forms.base import Form, OneTimeForm
 from referee.web.forms.general import NAME_MAX
-from referee.web.names import clean_name
+from referee.web.play.names import clean_name
 
 
 class JoinForm(OneTimeForm):

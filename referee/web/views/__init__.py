@@ -13,11 +13,13 @@ from sqlalchemy.orm.exc import StaleDataError
 from werkzeug.exceptions import Conflict, HTTPException, InternalServerError
 
 from referee.errors import RefereeError
-from referee.web import i18n, summary, templating
-from referee.web.access import UnknownLink, unknown_link_text
 from referee.web.api import core as api
-from referee.web.extensions import db
-from referee.web.security import NotUtf8, referrer_path
+from referee.web.play.access import UnknownLink, unknown_link_text
+from referee.web.serving.security import NotUtf8, referrer_path
+from referee.web.show import i18n
+from referee.web.store import summary
+from referee.web.store.extensions import db
+from referee.web.views import templating
 
 log = logging.getLogger(__name__)
 

@@ -1,6 +1,6 @@
 """Looking back: the match list, statistics, head-to-head, charts, exports and the results card.
 
-Every page here reads the stored summaries (:mod:`referee.web.history`); only
+Every page here reads the stored summaries (:mod:`referee.web.show.history`); only
 a single match's pages replay it (through the cache of :mod:`matchlog`).
 ``flask --app referee.web history check [--fix]`` compares every stored
 summary with its log.
@@ -16,27 +16,18 @@ import click
 from flask import Response, abort, flash, redirect, render_template, request, url_for
 from flask_babel import gettext
 
-from referee.web import (
-    charts,
-    exports,
-    history,
-    houserules,
-    indianstats,
-    matchlog,
-    ratings,
-    scoresheet,
-    summary,
-    writes,
-)
-from referee.web.access import EDIT, Access, open_match, remember, table_blueprint, table_page
-from referee.web.extensions import csrf, db
 from referee.web.forms.history import (
     HeadToHeadForm,
     MatchFilterForm,
     PeriodForm,
     TableImportForm,
 )
-from referee.web.models import Match, Player
+from referee.web.play import exports, houserules
+from referee.web.play.access import EDIT, Access, open_match, remember, table_blueprint, table_page
+from referee.web.show import charts, history, indianstats, ratings, scoresheet
+from referee.web.store import matchlog, summary, writes
+from referee.web.store.extensions import csrf, db
+from referee.web.store.models import Match, Player
 from referee.web.views.pages import render_page
 
 bp = table_blueprint("history", __name__, cli_group="history")

@@ -4,7 +4,7 @@ A rename names what it was made from (the name the page showed): when another
 phone renamed the same thing meanwhile, nothing is saved and the page answers
 409 with the name typed kept.  The same rename sent twice is harmless (the
 second finds the name already given).  A player's name lives on its
-:class:`~referee.web.models.Player` row (the match headers are made from the
+:class:`~referee.web.store.models.Player` row (the match headers are made from the
 seats) and in the stored round objects (``hands`` keys, turns' ``player``,
 ``out``/``knock``/``closer``, and the entry a void keeps): they are rewritten
 together in one transaction, and every match concerned gets a new version so
@@ -22,12 +22,12 @@ from flask_babel import gettext
 from sqlalchemy import or_, select
 
 from referee.renaming import rename_in_round, rename_in_seating
-from referee.web import writes
-from referee.web.access import KEY_FORMAT, Access, edit_page, open_match, table_blueprint
-from referee.web.extensions import db
 from referee.web.forms import ActionForm, ForgetTableForm, RenamePlayerForm, RenameTableForm
-from referee.web.models import CardTable, Match, MatchPlayer, Player, now
-from referee.web.names import name_key
+from referee.web.play.access import KEY_FORMAT, Access, edit_page, open_match, table_blueprint
+from referee.web.play.names import name_key
+from referee.web.store import writes
+from referee.web.store.extensions import db
+from referee.web.store.models import CardTable, Match, MatchPlayer, Player, now
 from referee.web.views.pages import render_page, to_score_sheet
 from referee.web.views.rounds import conflict_page
 

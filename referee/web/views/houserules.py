@@ -3,7 +3,7 @@
 Each set is a ruleset and its options, checked by the engine when saved
 (``Ruleset.check_options``: a refusal shows its words next to the form and
 saves nothing).  A match started from a set copies its options.  Writes lock
-the table's row (:func:`~referee.web.access.edit_page`); an edit or a deletion
+the table's row (:func:`~referee.web.play.access.edit_page`); an edit or a deletion
 names the set's version, so one made meanwhile on another phone is a 409 that
 keeps what was typed, and the database's version check catches the rest.
 """
@@ -17,9 +17,6 @@ from flask_babel import gettext
 
 from referee.errors import RefereeError
 from referee.rulesets import RULESETS, Ruleset
-from referee.web import i18n, writes
-from referee.web.access import Access, edit_page, table_blueprint
-from referee.web.extensions import db
 from referee.web.forms import ActionForm
 from referee.web.forms.options import (
     chosen_options,
@@ -28,8 +25,12 @@ from referee.web.forms.options import (
     option_fields,
     refused_option,
 )
-from referee.web.models import HouseRules
-from referee.web.names import name_key
+from referee.web.play.access import Access, edit_page, table_blueprint
+from referee.web.play.names import name_key
+from referee.web.show import i18n
+from referee.web.store import writes
+from referee.web.store.extensions import db
+from referee.web.store.models import HouseRules
 from referee.web.views.pages import render_page
 
 bp = table_blueprint("houserules", __name__)

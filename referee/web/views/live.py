@@ -25,10 +25,8 @@ from referee.notation import format_card, format_cards
 from referee.round import NOT_MARKED_OUT, RoundInProgress
 from referee.rulesets import TurnStyle, find_ruleset
 from referee.table import Play, arrange, best_play, format_table, take_back
-from referee.web import audit, changes, i18n, matchlog, writes
-from referee.web.access import Access, edit_page, open_match, table_blueprint, table_page
-from referee.web.feedback import show_error
 from referee.web.forms import ActionForm, PlayHintForm
+from referee.web.forms.feedback import show_error
 from referee.web.forms.fields import choices, numbered
 from referee.web.forms.rounds import (
     ManipulationTurnForm,
@@ -39,8 +37,12 @@ from referee.web.forms.rounds import (
     input_fields,
     round_inputs,
 )
-from referee.web.models import Match
-from referee.web.scoresheet import picker_rows
+from referee.web.play import changes
+from referee.web.play.access import Access, edit_page, open_match, table_blueprint, table_page
+from referee.web.show import i18n
+from referee.web.show.scoresheet import picker_rows
+from referee.web.store import audit, matchlog, writes
+from referee.web.store.models import Match
 from referee.web.views.pages import following, render_page, to_score_sheet
 
 bp = table_blueprint("live", __name__)

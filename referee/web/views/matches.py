@@ -15,29 +15,6 @@ from referee.matchfile import NOT_A_MATCH, NOT_JSON, TOO_DEEP, dump_match, load_
 from referee.rematch import rematch_dealer
 from referee.rulesets import RULESETS, Ruleset, find_ruleset
 from referee.rulesets.base import PLAYER_COUNT, PLAYER_COUNT_EXACT, TurnStyle
-from referee.web import (
-    changes,
-    i18n,
-    jsontext,
-    matchlog,
-    pools,
-    scoresheet,
-    seating,
-    versions,
-    writes,
-)
-from referee.web.access import (
-    EDIT,
-    Access,
-    check_key,
-    edit_page,
-    find_table,
-    open_match,
-    table_blueprint,
-    table_link,
-    table_page,
-)
-from referee.web.extensions import db
 from referee.web.forms import (
     OPTION_LIMITS,
     OPTION_MESSAGES,
@@ -49,7 +26,22 @@ from referee.web.forms import (
 )
 from referee.web.forms.fields import numbered
 from referee.web.forms.options import fill_options, option_fields, refused_option
-from referee.web.models import CardTable, Match, MatchPlayer, Player, Round
+from referee.web.play import changes, pools, seating
+from referee.web.play.access import (
+    EDIT,
+    Access,
+    check_key,
+    edit_page,
+    find_table,
+    open_match,
+    table_blueprint,
+    table_link,
+    table_page,
+)
+from referee.web.show import i18n, jsontext, scoresheet
+from referee.web.store import matchlog, versions, writes
+from referee.web.store.extensions import db
+from referee.web.store.models import CardTable, Match, MatchPlayer, Player, Round
 from referee.web.views.houserules import find_set
 from referee.web.views.live import round_in_play
 from referee.web.views.main import rules_page

@@ -14,8 +14,8 @@ from flask_wtf import FlaskForm
 from jinja2 import Template
 from werkzeug.wrappers import Response
 
-from referee.web.access import Access
-from referee.web.models import Match
+from referee.web.play.access import Access
+from referee.web.store.models import Match
 
 
 def render_page(

@@ -16,10 +16,8 @@ from referee.matchfile import NOT_A_MATCH, ROUND_NOT_OBJECT, load_document
 from referee.rulesets import Ruleset, find_ruleset
 from referee.rulesets import indian as indian_rules
 from referee.scoring import Ending
-from referee.web import audit, changes, i18n, jsontext, matchlog, pools, writes
-from referee.web.access import Access, edit_page, open_match, table_blueprint, table_page
-from referee.web.feedback import field_cards, show_error
 from referee.web.forms import ActionForm, RoundJsonForm
+from referee.web.forms.feedback import field_cards, show_error
 from referee.web.forms.fields import numbered
 from referee.web.forms.finaltable import TableRows, fill_table, has_gaps
 from referee.web.forms.indian import (
@@ -39,8 +37,12 @@ from referee.web.forms.rounds import (
     quick_form_class,
     round_inputs,
 )
-from referee.web.models import Match, Round
-from referee.web.scoresheet import deal_rules
+from referee.web.play import changes, pools
+from referee.web.play.access import Access, edit_page, open_match, table_blueprint, table_page
+from referee.web.show import i18n, jsontext
+from referee.web.show.scoresheet import deal_rules
+from referee.web.store import audit, matchlog, writes
+from referee.web.store.models import Match, Round
 from referee.web.views.pages import following, render_page, to_score_sheet
 
 bp = table_blueprint("rounds", __name__)

@@ -15,12 +15,14 @@ from flask import flash, redirect, url_for
 from flask_babel import gettext
 
 from referee.errors import RefereeError
-from referee.web import changes, i18n, matchlog, scoresheet, writes
-from referee.web.access import Access, edit_page, open_match, table_blueprint
 from referee.web.forms.fields import choices
 from referee.web.forms.seating import JoinForm, LeaveForm
-from referee.web.models import Match
-from referee.web.names import name_key
+from referee.web.play import changes
+from referee.web.play.access import Access, edit_page, open_match, table_blueprint
+from referee.web.play.names import name_key
+from referee.web.show import i18n, scoresheet
+from referee.web.store import matchlog, writes
+from referee.web.store.models import Match
 from referee.web.views.pages import render_page, to_score_sheet
 from referee.web.views.rounds import totals_now
 

@@ -8,8 +8,9 @@ from flask import abort, flash, g, redirect, request, url_for
 from flask_babel import gettext
 
 from referee.rulesets import RULESETS
-from referee.web import changes, writes
-from referee.web.access import (
+from referee.web.forms import PlayersForm, ReplaceLinkForm, TableForm, split_names
+from referee.web.play import changes
+from referee.web.play.access import (
     EDIT,
     Access,
     UnknownLink,
@@ -21,10 +22,10 @@ from referee.web.access import (
     table_link,
     table_page,
 )
-from referee.web.extensions import db
-from referee.web.forms import PlayersForm, ReplaceLinkForm, TableForm, split_names
-from referee.web.models import CardTable, Player
-from referee.web.names import name_key
+from referee.web.play.names import name_key
+from referee.web.store import writes
+from referee.web.store.extensions import db
+from referee.web.store.models import CardTable, Player
 from referee.web.views import history
 from referee.web.views.housekeeping import recently_deleted
 from referee.web.views.main import home_page

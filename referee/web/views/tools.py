@@ -17,11 +17,12 @@ from referee.gin import best_arrangement
 from referee.indian import GroupKind, check_show, least_count
 from referee.melds import check_layoff, check_meld
 from referee.rulesets import RULESETS, Ruleset, find_ruleset
-from referee.web import i18n, matchlog
 from referee.web.forms import CheckerForm, GinHandForm, IndianShowForm, rulesets_with_option
 from referee.web.forms.indian import CountForm
 from referee.web.forms.rounds import add_round_inputs, input_fields, round_inputs
-from referee.web.houserules import house_rules
+from referee.web.play.houserules import house_rules
+from referee.web.show import i18n
+from referee.web.store import matchlog
 from referee.web.views.pages import render_page
 
 bp = Blueprint("tools", __name__)

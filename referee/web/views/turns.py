@@ -4,7 +4,7 @@ The form opens filled with the turn as entered, over the table as it stood
 before that turn.  Saving replays the round from that turn on with the engine
 (and, for a finished round, the whole match): when the correction breaks a
 later turn, the referee's reason says which, and nothing is saved.  Like
-every write it names the match's version (see :mod:`referee.web.writes`); a
+every write it names the match's version (see :mod:`referee.web.store.writes`); a
 correction made from a stale page is a 409 that keeps what was typed.
 """
 
@@ -17,11 +17,13 @@ from flask import abort, flash, redirect, render_template, request, url_for
 from flask_babel import gettext
 
 from referee.errors import RefereeError
-from referee.web import changes, i18n, matchlog, writes
-from referee.web.access import Access, edit_page, open_match, table_blueprint
-from referee.web.feedback import show_error
+from referee.web.forms.feedback import show_error
 from referee.web.forms.rounds import card_fields
-from referee.web.models import Match, Round
+from referee.web.play import changes
+from referee.web.play.access import Access, edit_page, open_match, table_blueprint
+from referee.web.show import i18n
+from referee.web.store import matchlog, writes
+from referee.web.store.models import Match, Round
 from referee.web.views.live import (
     apply_marking_out,
     arrange_turn,

@@ -5,7 +5,7 @@ between rounds has a seat of their own numbered after those (``joined_round`` th
 round before which they first joined), and where everyone sits from a round on is
 the match's ``seating_changes``, exactly the match file's.  This module fills the
 seats of a match from a checked document (imports) and from a change of seating
-(:func:`referee.web.changes.reseat`).
+(:func:`referee.web.play.changes.reseat`).
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from referee.web.models import Match, MatchPlayer, Player
+from referee.web.store.models import Match, MatchPlayer, Player
 
 
 def newcomers(document: Mapping[str, Any]) -> list[tuple[str, int]]:

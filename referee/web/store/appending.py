@@ -26,9 +26,9 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
 from referee.errors import RefereeError
-from referee.web import matchlog, summary, writes
-from referee.web.models import CardTable, is_void, now
-from referee.web.scoresheet import Sheet, sheet_of
+from referee.web.show.scoresheet import Sheet, sheet_of
+from referee.web.store import matchlog, summary, writes
+from referee.web.store.models import CardTable, is_void, now
 
 if TYPE_CHECKING:
     from referee.match import MatchState

@@ -167,7 +167,7 @@ def came_over_https() -> bool:
     """Whether the request came over HTTPS, to the app or to a proxy in front of it.
 
     A proxy's ``X-Forwarded-Proto`` is in the scheme when ``FORWARDED_HOPS`` says
-    to trust it (:func:`referee.web.links.init_app`); nobody else's reaches the app.
+    to trust it (:func:`referee.web.play.links.init_app`); nobody else's reaches the app.
     """
     return request.is_secure
 
@@ -280,7 +280,7 @@ WRONG_KEYS = "wrong-keys"
 def count_wrong_key() -> None:
     """Count a key that opened no table against the address that tried it
     (``RATELIMIT_UNKNOWN_LINKS``); 429 once that address has tried too many.
-    Called by :func:`referee.web.access.wrong_key`, where every failed lookup ends."""
+    Called by :func:`referee.web.play.access.wrong_key`, where every failed lookup ends."""
     limiter = _limiter()
     if limiter is not None:
         counted = [limiter.hit(item, WRONG_KEYS, get_remote_address()) for item in _wrong_keys()]

@@ -19,11 +19,11 @@ from sqlalchemy.orm import selectinload
 
 from referee.match import MatchState
 from referee.scoring import Outcome
-from referee.web import matchlog
-from referee.web.extensions import db
-from referee.web.history import Filters
-from referee.web.models import Match, MatchPlayer, MatchSummary, SeatSummary
-from referee.web.summary import BROKEN
+from referee.web.show.history import Filters
+from referee.web.store import matchlog
+from referee.web.store.extensions import db
+from referee.web.store.models import Match, MatchPlayer, MatchSummary, SeatSummary
+from referee.web.store.summary import BROKEN
 
 RULES = "indian"
 # Tables whose matches' counts are kept (the least recently viewed are forgotten first).

@@ -11,8 +11,8 @@ from dataclasses import dataclass, field
 from referee.errors import RefereeError
 from referee.match import MatchState
 from referee.rulesets.indian import pool_limits, setting
-from referee.web import matchlog
-from referee.web.models import Match
+from referee.web.store import matchlog
+from referee.web.store.models import Match
 
 
 @dataclass(frozen=True)

@@ -6,7 +6,7 @@
   meanwhile (a reader never blocks a writer; ``bench/backup_bench.py`` measures it).
   Never a copy of the file, which could catch a write half done or miss the WAL.
   PostgreSQL: ``pg_dump`` (custom format) when it is installed, else a portable
-  document of every table (:mod:`referee.web.portable`).
+  document of every table (:mod:`referee.web.store.portable`).
 - **The check.**  A copy is written under a hidden name, checked (``PRAGMA
   integrity_check`` on the SQLite copy; ``pg_restore --list`` on a dump; a document
   read back), then renamed into place.  Only then are older copies pruned.
@@ -55,7 +55,7 @@ from urllib.parse import urlsplit
 from flask import Flask, request
 from sqlalchemy.engine import URL, make_url
 
-from referee.web import addresses
+from referee.web.serving import addresses
 
 log = logging.getLogger("referee.backups")
 
@@ -220,7 +220,7 @@ def make_copy(place: Place, target: Path) -> Path:
         elif kind == "pg_dump":
             pg_dump(place.url, partial)
         else:
-            from referee.web import portable
+            from referee.web.store import portable
 
             portable.write(place.url, partial)
         os.replace(partial, target)

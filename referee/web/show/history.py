@@ -1,7 +1,7 @@
 """A table's history from the stored summaries: the match list, statistics and head-to-head.
 
 Nothing here replays a match: every figure is read from the summaries that
-:mod:`referee.web.summary` keeps with each match, in a few queries whatever
+:mod:`referee.web.store.summary` keeps with each match, in a few queries whatever
 the table's size.  The match list is paged by a cursor (the last match shown),
 newest first, so a page costs the same with 100 matches or 10,000.
 
@@ -33,9 +33,9 @@ from sqlalchemy.orm import aliased
 from sqlalchemy.sql.functions import FunctionElement
 
 from referee.rulesets import RULESETS
-from referee.web import matchlog
-from referee.web.extensions import db
-from referee.web.models import (
+from referee.web.store import matchlog
+from referee.web.store.extensions import db
+from referee.web.store.models import (
     SUMMED_FIGURES,
     Match,
     MatchSummary,
@@ -43,7 +43,7 @@ from referee.web.models import (
     PlayerTotal,
     SeatSummary,
 )
-from referee.web.summary import BROKEN, FINISHED, as_utc, total_columns
+from referee.web.store.summary import BROKEN, FINISHED, as_utc, total_columns
 
 PAGE_SIZE = 20
 EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
@@ -246,7 +246,7 @@ def archived_count(table_id: int) -> int:
 
 
 def _mark_house_rules(matches: list[ListedMatch]) -> None:
-    from referee.web.houserules import with_house_rules
+    from referee.web.play.houserules import with_house_rules
 
     marked = with_house_rules(match.id for match in matches)
     for match in matches:

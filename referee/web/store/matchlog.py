@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from referee.errors import MatchFileError, RefereeError
 from referee.matchfile import MatchHeader, RoundRecord, dump_round, read_header, read_round
 from referee.messages import define_message
-from referee.web.models import Match
+from referee.web.store.models import Match
 
 if TYPE_CHECKING:  # the functions below import the engine when first called
     from referee.match import MatchState
@@ -291,7 +291,7 @@ def outlook(match: Match) -> Outlook:
 def remember(match: Match, state: MatchState) -> None:
     """Keep the engine's replay of the match as it now stands in the session (about to be
     committed), so that the page or answer after a change need not replay it again."""
-    from referee.web.extensions import db
+    from referee.web.store.extensions import db
 
     seen = Outlook(state, None)
     # Kept before the flush too: the flush rewrites the match's summary from this replay.

@@ -1,7 +1,7 @@
 """Everything the templates call besides ``url_for`` and ``_``, registered in one place.
 
-The words for what the engine reports are in :mod:`referee.web.labels`, card faces in
-:mod:`referee.web.cardview`, absolute links and QR codes in :mod:`referee.web.links`;
+The words for what the engine reports are in :mod:`referee.web.show.labels`, card faces in
+:mod:`referee.web.show.cardview`, absolute links and QR codes in :mod:`referee.web.play.links`;
 this module puts them, and the few helpers of its own below, in the Jinja environment.
 """
 
@@ -18,10 +18,12 @@ from markupsafe import Markup
 
 from referee.rulesets import RULESETS
 from referee.scoring import LOW_RUN_ACE, Ending
-from referee.web import audit, cardview, charts, houserules, i18n, labels, links, scoresheet
 from referee.web.forms import LanguageForm
 from referee.web.forms.fields import numbered
-from referee.web.names import short_names
+from referee.web.play import houserules, links
+from referee.web.play.names import short_names
+from referee.web.show import cardview, charts, i18n, labels, scoresheet
+from referee.web.store import audit
 
 
 def install(app: Flask) -> None:

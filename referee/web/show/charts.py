@@ -12,9 +12,9 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from referee.web.history import Period
-from referee.web.ratings import MODEL, RulesetRatings
-from referee.web.scoresheet import Sheet
+from referee.web.show.history import Period
+from referee.web.show.ratings import MODEL, RulesetRatings
+from referee.web.show.scoresheet import Sheet
 
 WIDTH, HEIGHT = 320, 180
 LEFT, RIGHT, TOP, BOTTOM = 34, 8, 10, 22

@@ -1,6 +1,6 @@
 """The changes a match goes through, shared by the pages and the JSON API.
 
-Each function is one step of :mod:`referee.web.writes`' discipline: the
+Each function is one step of :mod:`referee.web.store.writes`' discipline: the
 change is tried on the whole match by the engine first (:func:`matchlog.verify`,
 or the live round's own check), then stored, the versions raised, the one-time
 receipt kept and the transaction committed.  The callers (a page's view, an API
@@ -22,11 +22,12 @@ from referee.errors import RefereeError
 from referee.match import MATCH_OVER, MatchState
 from referee.round import RoundInProgress
 from referee.rulesets import Ruleset
-from referee.web import matchlog, writes
-from referee.web import seating as seating_module
-from referee.web.extensions import db
 from referee.web.forms import NAME_MAX
-from referee.web.models import (
+from referee.web.play import seating as seating_module
+from referee.web.play.names import name_key
+from referee.web.store import matchlog, writes
+from referee.web.store.extensions import db
+from referee.web.store.models import (
     CardTable,
     Match,
     MatchPlayer,
@@ -36,7 +37,6 @@ from referee.web.models import (
     new_key,
     now,
 )
-from referee.web.names import name_key
 
 # -- complete rounds ------------------------------------------------------------------------
 

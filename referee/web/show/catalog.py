@@ -1,4 +1,4 @@
-"""Keep the Indonesian catalogue up to date: ``python -m referee.web.catalog [update|missing]``.
+"""Keep the Indonesian catalogue up to date: ``python -m referee.web.show.catalog [update|missing]``.
 
 ``update`` extracts every message (templates, forms, and every engine
 ``define_message`` template, per ``babel.cfg``), merges them into
@@ -18,7 +18,7 @@ from pathlib import Path
 from babel.messages.pofile import read_po
 
 from referee.web import ROOT, TRANSLATIONS
-from referee.web.i18n import compile_catalog
+from referee.web.show.i18n import compile_catalog
 
 PO = TRANSLATIONS / "id" / "LC_MESSAGES" / "messages.po"
 KEYWORDS = ["-k", "_l", "-k", "define_message:2", "-k", "define_text:2"]

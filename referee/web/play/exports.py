@@ -28,13 +28,15 @@ from referee import jsonread
 from referee.errors import RefereeError
 from referee.match import Reseating
 from referee.matchfile import dump_match, read_match
-from referee.web import i18n, jsontext, matchlog, seating
-from referee.web.extensions import db
 from referee.web.forms import NAME_MAX, OPTION_LIMITS, OPTION_MESSAGES
-from referee.web.labels import ruleset_name
-from referee.web.models import CardTable, Match, MatchPlayer, Player, Round, now
-from referee.web.scoresheet import Sheet
-from referee.web.summary import as_utc
+from referee.web.play import seating
+from referee.web.show import i18n, jsontext
+from referee.web.show.labels import ruleset_name
+from referee.web.show.scoresheet import Sheet
+from referee.web.store import matchlog
+from referee.web.store.extensions import db
+from referee.web.store.models import CardTable, Match, MatchPlayer, Player, Round, now
+from referee.web.store.summary import as_utc
 
 TABLE_FORMAT = "referee-table/1"
 TABLE_NAME_MAX = 80

@@ -10,10 +10,10 @@ from typing import Protocol
 from referee.errors import RefereeError
 from referee.match import MatchState, Reseating, RoundResult
 from referee.rulesets import Ruleset, find_ruleset
-from referee.web import matchlog
-from referee.web.cardview import CardFace, picker_deck
-from referee.web.labels import outcome_key, outcome_labels
-from referee.web.models import Match
+from referee.web.show.cardview import CardFace, picker_deck
+from referee.web.show.labels import outcome_key, outcome_labels
+from referee.web.store import matchlog
+from referee.web.store.models import Match
 
 
 class StoredRound(Protocol):

@@ -17,7 +17,7 @@ from referee.messages import Reason
 from referee.rulesets import RULESETS, Ruleset
 from referee.rulesets.base import OUTCOME_LABELS
 from referee.scoring import Outcome
-from referee.web.i18n import reason_text
+from referee.web.show.i18n import reason_text
 
 
 def ruleset_name(rules_id: str) -> str:

@@ -35,9 +35,9 @@ from sqlalchemy.orm.util import identity_key
 
 from referee.errors import MatchFileError
 from referee.scoring import Outcome
-from referee.web import matchlog
-from referee.web.extensions import db
-from referee.web.models import (
+from referee.web.store import matchlog
+from referee.web.store.extensions import db
+from referee.web.store.models import (
     SUMMED_FIGURES,
     Match,
     MatchPlayer,

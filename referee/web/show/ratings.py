@@ -4,7 +4,7 @@ A rating is OpenSkill's Plackett-Luce estimate of a player's skill (``mu``, 25 t
 how unsure it is (``sigma``, 25/3 to start), updated after every finished match in the order
 the matches were played, by the order the players finished in: the winners first (sharing
 first place), then the others by their final total, highest first (equal totals share a
-place), as the statistics count "ahead" (:mod:`referee.web.history`).  A player who joined
+place), as the statistics count "ahead" (:mod:`referee.web.show.history`).  A player who joined
 late or left counts with the total they finished with.
 
 Ratings are not stored: they are worked out from the seat summaries (:class:`SeatSummary`),
@@ -24,8 +24,8 @@ from itertools import groupby
 import sqlalchemy as sa
 from openskill.models import PlackettLuce
 
-from referee.web.extensions import db
-from referee.web.models import Player, SeatSummary
+from referee.web.store.extensions import db
+from referee.web.store.models import Player, SeatSummary
 
 MODEL = PlackettLuce()
 # Fewer rated matches than this: the rating is marked uncertain.

@@ -12,7 +12,7 @@ revision missing from ``migrations/versions``: made by a newer app).
   ``history check`` does); then it goes into the database in one step of SQLite's
   backup API, which writes through SQLite's own locking (never a file moved over a
   database that may have a WAL beside it).  A running server is refused first: its
-  workers hold the backups' lock (:func:`referee.web.backups.in_use`).
+  workers hold the backups' lock (:func:`referee.web.store.backups.in_use`).
 - **into PostgreSQL**: the tables are dropped, then a ``pg_dump`` archive goes back
   with ``pg_restore``, and a document (or a SQLite backup, read into one) is loaded
   into the schema of its revision; then it is migrated forward.
@@ -36,7 +36,7 @@ import sqlalchemy as sa
 from flask import Flask
 from sqlalchemy.engine import URL
 
-from referee.web import backups, portable
+from referee.web.store import backups, portable
 
 COUNTED = (("card_tables", "tables"), ("matches", "matches"), ("rounds", "rounds"))
 
@@ -222,7 +222,7 @@ def _migrate(url: URL, revision: str = "head") -> None:
     from flask_migrate import upgrade
 
     from referee.web import MIGRATIONS, create_app
-    from referee.web.extensions import db
+    from referee.web.store.extensions import db
 
     app = create_app(
         {
@@ -389,7 +389,7 @@ def _restore_into_server(url: URL, backup: Backup) -> None:
 
 def _check(url: URL) -> list[str]:
     """``history check`` on the restored database: the differences, in words."""
-    from referee.web import summary
+    from referee.web.store import summary
 
     engine = sa.create_engine(url)
     try:

@@ -30,10 +30,10 @@ from sqlalchemy import bindparam, select
 from sqlalchemy.orm import joinedload, selectinload
 from werkzeug.exceptions import NotFound
 
-from referee.web import security
-from referee.web.extensions import db
-from referee.web.models import CardTable, Match, MatchPlayer
-from referee.web.writes import writing_request
+from referee.web.serving import security
+from referee.web.store.extensions import db
+from referee.web.store.models import CardTable, Match, MatchPlayer
+from referee.web.store.writes import writing_request
 
 EDIT, VIEW = "t", "v"
 REMEMBERED = 40
@@ -72,7 +72,7 @@ def open_table(mode: str, key: str, *, edit: bool = False) -> Access:
 
     A request that writes (``edit`` and not a GET) locks the table's row until it
     commits, so that the writes of the phones around one table run one at a time
-    (:mod:`referee.web.writes`).  The browser remembers the table.
+    (:mod:`referee.web.store.writes`).  The browser remembers the table.
     """
     access = find_table(mode, key, edit=edit)
     remember(mode, key)

@@ -11,7 +11,7 @@ from referee.match import EMPTY_HAND_IS_OUT, HAND_MISSING
 from referee.messages import Reason
 from referee.notation import format_card, parse_cards
 from referee.web.forms.fields import CardsField, LayoffsField, MeldsField
-from referee.web.i18n import error_text, reason_text
+from referee.web.show.i18n import error_text, reason_text
 
 
 def cards_named(reason: Reason) -> set[str]:

@@ -1,7 +1,7 @@
 """The audit trail of a round, and the table's own history, for people to read: what
 changed, when, from which link.
 
-Changes are written by :func:`referee.web.writes.record` in the transaction
+Changes are written by :func:`referee.web.store.writes.record` in the transaction
 that makes them; this module only words them.  The difference shown is the
 simple part of a round (how it ended, the hands, the number of turns); the
 rest is said to have changed, and the JSON of both sides stays in the store.
@@ -16,7 +16,7 @@ from typing import Any
 from flask_babel import format_datetime, gettext
 from flask_babel import lazy_gettext as _l
 
-from referee.web.models import CardTable, Match, Round, RoundChange
+from referee.web.store.models import CardTable, Match, Round, RoundChange
 
 WHAT = {
     "corrected": _l("Corrected"),

@@ -43,9 +43,9 @@ from flask import Flask, g, has_request_context, request
 from sqlalchemy import bindparam, delete, event, select
 from sqlalchemy.engine import Connection, Engine
 
-from referee.web import links
-from referee.web.extensions import db
-from referee.web.models import CardTable, Match, Round, RoundChange, WriteReceipt, now
+from referee.web.play import links
+from referee.web.store.extensions import db
+from referee.web.store.models import CardTable, Match, Round, RoundChange, WriteReceipt, now
 
 # How long a SQLite writer waits for the one before it (milliseconds).
 SQLITE_BUSY_TIMEOUT_MS = 15_000

@@ -20,8 +20,8 @@ from flask_babel import lazy_gettext as _l
 from referee.errors import RefereeError
 from referee.rulesets import RULESETS, Ruleset
 from referee.rulesets.options import Option, OptionType, show_value
-from referee.web.extensions import db
-from referee.web.models import CardTable, Match
+from referee.web.store.extensions import db
+from referee.web.store.models import CardTable, Match
 
 # Words for the choices the rulesets declare (any other choice is shown as it is written).
 CHOICE_WORDS = {

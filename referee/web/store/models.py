@@ -3,10 +3,10 @@
 A round is stored exactly as it was entered, as a round object of the
 ``referee-match/1`` format (``Round.entry``).  Totals, dealers, targets and
 winners are never stored: the engine recomputes them from the log
-(:mod:`referee.web.matchlog`).  No rule logic and no ``url_for`` here.
+(:mod:`referee.web.store.matchlog`).  No rule logic and no ``url_for`` here.
 
 Matches and rounds carry a ``version`` that every change raises (SQLAlchemy's
-``version_id_col``, set by the app: see :mod:`referee.web.writes`).  A form
+``version_id_col``, set by the app: see :mod:`referee.web.store.writes`).  A form
 names the versions it was made from; an UPDATE whose version moved on matches
 no row and fails, so a stale write can never overwrite a newer one.
 
@@ -23,10 +23,10 @@ from typing import TYPE_CHECKING, Any
 import sqlalchemy as sa
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
-from referee.web.extensions import db
+from referee.web.store.extensions import db
 
 if TYPE_CHECKING:  # Flask-SQLAlchemy's db.Model is the declarative base below, made at run time
-    from referee.web.extensions import Base as Model
+    from referee.web.store.extensions import Base as Model
 else:
     Model = db.Model
 
@@ -160,7 +160,7 @@ class Match(Model):
         back_populates="match", order_by="MatchPlayer.seat", cascade="all, delete-orphan"
     )
     # Every stored round, deleted ones included: add and remove rounds here
-    # (through :mod:`referee.web.writes`), read them through ``rounds``.
+    # (through :mod:`referee.web.store.writes`), read them through ``rounds``.
     stored_rounds: Mapped[list[Round]] = relationship(
         back_populates="match", order_by="Round.number", cascade="all, delete-orphan"
     )
@@ -349,7 +349,7 @@ class WriteReceipt(Model):
 class MatchSummary(Model):
     """What the match list and the statistics need of one match, derived from its log.
 
-    Written only by :mod:`referee.web.summary`, which replays the match through
+    Written only by :mod:`referee.web.store.summary`, which replays the match through
     the engine in the same flush as every change of its rounds, seats or options;
     ``flask history check`` recomputes every summary from the log and reports any
     difference.  ``state`` is ``playing``, ``finished`` or ``broken`` (the log
@@ -471,7 +471,7 @@ class PlayerTotal(Model):
     """A player's figures over all their counted matches of one ruleset at a table.
 
     The sums of their :class:`SeatSummary` rows, rewritten with them (in the same
-    flush, by :mod:`referee.web.summary`): the statistics of a whole table read
+    flush, by :mod:`referee.web.store.summary`): the statistics of a whole table read
     these few rows instead of adding up every match.
     """
 

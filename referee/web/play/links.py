@@ -26,7 +26,7 @@ from flask import Flask, current_app, request, url_for
 from markupsafe import Markup
 from werkzeug.middleware.proxy_fix import ProxyFix
 
-from referee.web import addresses
+from referee.web.serving import addresses
 
 
 class SettingError(ValueError):
