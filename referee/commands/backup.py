@@ -35,12 +35,12 @@ def add_parser(subparsers: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from referee.web import create_app
-    from referee.web.play import links
+    from referee.web.serving.settings import SettingError
     from referee.web.store import backups
 
     try:
         app = create_app()
-    except links.SettingError as error:
+    except SettingError as error:
         print(f"referee backup: {error}", file=sys.stderr)
         return 2
     place = backups.place_of(app)

@@ -35,13 +35,12 @@ def confirmed(question: str) -> bool:
 
 
 def run(args: argparse.Namespace) -> int:
-    from referee.web import create_app
-    from referee.web.play import links
-    from referee.web.store import restore
+    from referee.web import create_app, restore
+    from referee.web.serving.settings import SettingError
 
     try:
         app = create_app()
-    except links.SettingError as error:
+    except SettingError as error:
         print(f"referee restore: {error}", file=sys.stderr)
         return 2
     try:

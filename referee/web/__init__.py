@@ -39,14 +39,10 @@ from flask import Flask
 
 from referee.web.play import links
 from referee.web.serving import security
+from referee.web.serving.paths import MIGRATIONS, TEMPLATES, TRANSLATIONS
 from referee.web.show import i18n
 from referee.web.store import versions, writes
-from referee.web.store.extensions import babel, csrf, db, migrate
-
-ROOT = Path(__file__).resolve().parents[2]
-TEMPLATES = ROOT / "templates"
-MIGRATIONS = ROOT / "migrations"
-TRANSLATIONS = Path(__file__).resolve().parent / "translations"
+from referee.web.store.extensions import babel, csrf, db, migrate, sqlite_path
 
 
 def database_url(url: str) -> str:
@@ -128,20 +124,9 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     return app
 
 
-def _sqlite_path(app: Flask) -> Path | None:
-    """The file of a SQLite database URL (None for another database or one in memory)."""
-    url = app.config["SQLALCHEMY_DATABASE_URI"]
-    if not url.startswith("sqlite:///") or url == "sqlite:///:memory:":
-        return None
-    path = Path(url.removeprefix("sqlite:///").split("?")[0])
-    if not path.is_absolute():  # Flask-SQLAlchemy puts relative SQLite files in the instance folder
-        path = Path(app.instance_path) / path
-    return path
-
-
 def _create_private_sqlite(app: Flask) -> None:
     """Create a new SQLite file readable by its owner only (SQLite gives its journal the same mode)."""
-    path = _sqlite_path(app)
+    path = sqlite_path(app)
     if path is not None and path.parent.is_dir():
         try:
             security.create_private_file(path)
@@ -155,7 +140,7 @@ def _migrate_empty_sqlite(app: Flask) -> None:
     ``make run`` runs ``flask db upgrade`` first anyway; this covers a bare
     ``flask --app referee.web run``.  Other databases are left to ``flask db upgrade``.
     """
-    path = _sqlite_path(app)
+    path = sqlite_path(app)
     if path is None or (path.exists() and path.stat().st_size > 0):
         return
     from flask_migrate import upgrade

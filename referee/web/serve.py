@@ -40,9 +40,9 @@ from gunicorn.app.base import BaseApplication
 from gunicorn.glogging import Logger
 from gunicorn.workers.gthread import ThreadWorker
 
-from referee.web.play import links
 from referee.web.serving import addresses
 from referee.web.serving.logmask import KEY_MASKING
+from referee.web.serving.settings import SettingError
 
 DEFAULTS = {"host": "0.0.0.0", "port": "5000", "workers": "2", "threads": "8"}
 LIMITS = {"port": (0, 65535), "workers": (1, 64), "threads": (1, 256)}
@@ -64,7 +64,7 @@ class Settings:
 def settings_from(given: Mapping[str, Any], environ: Mapping[str, str]) -> Settings:
     """The settings: a command-line value, else the environment variable, else the default.
 
-    Raises :class:`links.SettingError` with a sentence naming the bad value.
+    Raises :class:`SettingError` with a sentence naming the bad value.
     """
     chosen = {}
     for name, default in DEFAULTS.items():
@@ -79,11 +79,11 @@ def settings_from(given: Mapping[str, Any], environ: Mapping[str, str]) -> Setti
         except ValueError:
             numbers[name] = -1
         if not low <= numbers[name] <= high:
-            raise links.SettingError(
+            raise SettingError(
                 f"{name.upper()} must be a whole number from {low} to {high}; got {chosen[name]!r}"
             )
     if not chosen["host"] or any(c.isspace() or c in "/?#" for c in chosen["host"]):
-        raise links.SettingError(
+        raise SettingError(
             f"HOST must be an address such as 0.0.0.0 or 127.0.0.1; got {chosen['host']!r}"
         )
     return Settings(chosen["host"], numbers["port"], numbers["workers"], numbers["threads"])
@@ -279,7 +279,7 @@ def main(**given: Any) -> int:
     try:
         settings = settings_from(given, os.environ)
         prepare_app()
-    except links.SettingError as error:
+    except SettingError as error:
         print(f"referee serve: {error}", file=sys.stderr)
         return 2
     RefereeServer(settings).run()

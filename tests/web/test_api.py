@@ -380,7 +380,7 @@ def test_a_repeated_write_with_an_idempotency_key_is_done_once(api):
 @pytest.fixture
 def plain_saves(monkeypatch):
     """What each plain save (:func:`appending.append`) answered: True when it wrote."""
-    from referee.web.store import appending
+    from referee.web.play import appending
 
     answered = []
     append = appending.append

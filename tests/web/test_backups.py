@@ -23,8 +23,8 @@ from alembic.script import ScriptDirectory
 from flask_migrate import upgrade
 
 from referee import cli
-from referee.web import MIGRATIONS, create_app
-from referee.web.store import backups, portable, restore
+from referee.web import MIGRATIONS, create_app, restore
+from referee.web.store import backups, portable
 from referee.web.store.extensions import db
 
 from .conftest import DATABASE_KINDS, TEST_CONFIG, migrated_app

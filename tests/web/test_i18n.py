@@ -54,7 +54,7 @@ def ui_texts() -> set[str | tuple[str, ...]]:
     """Every text the web layer shows: the templates' and the web package's own messages."""
     from babel.messages.extract import DEFAULT_KEYWORDS, extract_from_dir
 
-    from referee.web import ROOT
+    from referee.web.serving.paths import ROOT
 
     keywords = {**DEFAULT_KEYWORDS, "_l": None, "lazy_gettext": None}
     found: set[str | tuple[str, ...]] = set()

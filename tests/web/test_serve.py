@@ -34,9 +34,9 @@ from ifaddr import IP, Adapter
 
 from referee import cli
 from referee.web import create_app, serve
-from referee.web.play import links
 from referee.web.serving import addresses
 from referee.web.serving.logmask import KEY_MASKING, mask_keys
+from referee.web.serving.settings import SettingError
 from referee.web.store.extensions import db
 from referee.web.store.models import CardTable
 
@@ -186,7 +186,7 @@ def test_server_settings_come_from_the_environment_and_the_command_line_wins():
     ],
 )
 def test_a_bad_server_setting_is_refused_with_its_name(environ, named):
-    with pytest.raises(links.SettingError, match=named):
+    with pytest.raises(SettingError, match=named):
         serve.settings_from({}, environ)
 
 
@@ -423,7 +423,7 @@ def test_forwarded_headers_from_one_configured_proxy_name_the_links(linked):
     ],
 )
 def test_a_bad_link_setting_stops_the_app_with_a_sentence(config, message, tmp_path):
-    with pytest.raises(links.SettingError, match=message):
+    with pytest.raises(SettingError, match=message):
         create_app({"SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'x.db'}", **config})
 
 

@@ -12,13 +12,13 @@ from flask_babel import get_locale, gettext
 from referee.web.api import core, schemas
 from referee.web.api.base import ApiBlueprint, engine_call
 from referee.web.forms import NAME_MAX
-from referee.web.play import changes
-from referee.web.play.access import EDIT, KEY_FORMAT, Access, open_match
+from referee.web.play import appending, changes
+from referee.web.play.access import EDIT, Access, open_match
 from referee.web.play.names import clean_name, name_key
 from referee.web.show import i18n, labels, scoresheet
-from referee.web.store import appending, matchlog, versions, writes
+from referee.web.store import matchlog, versions, writes
 from referee.web.store.extensions import db
-from referee.web.store.models import Match, Round
+from referee.web.store.models import KEY_FORMAT, Match, Round
 
 blp = ApiBlueprint(
     "api_matches",
@@ -286,7 +286,7 @@ def round_entry(asked: dict[str, Any], match: Match, number: int) -> dict[str, A
 
 
 def append_plainly(mode: str | None, key: str | None, match_id: int, asked: dict[str, Any]) -> Any:
-    """The plain case of saving the next round (:mod:`referee.web.store.appending`), or None."""
+    """The plain case of saving the next round (:mod:`referee.web.play.appending`), or None."""
     writes.read_first()
     if request.headers.get("Idempotency-Key") or mode not in (EDIT, None):
         return None

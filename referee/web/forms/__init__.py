@@ -12,11 +12,6 @@ TableForm``).
 
 from referee.web.forms.general import (
     HINT_MAX_CARDS,
-    NAME_MAX,
-    OPTION_LIMITS,
-    OPTION_MESSAGES,
-    TABLE_NAME_MAX,
-    TARGET_MAX,
     ActionForm,
     CheckerForm,
     ForgetTableForm,
@@ -36,6 +31,13 @@ from referee.web.forms.general import (
     setup_form_class,
     setup_options,
     split_names,
+)
+from referee.web.play.limits import (
+    NAME_MAX,
+    OPTION_LIMITS,
+    OPTION_MESSAGES,
+    TABLE_NAME_MAX,
+    TARGET_MAX,
 )
 
 __all__ = [

@@ -33,23 +33,16 @@ from wtforms.validators import (
 from referee.rulesets import RULESETS, Ruleset
 from referee.web.forms.base import Form, OneTimeForm
 from referee.web.forms.fields import CardField, CardsField, MeldsField, add_numbered, choices
+from referee.web.play.limits import (
+    NAME_MAX,
+    NAMES_TEXT_MAX,
+    NUMBER_DIGITS_MAX,
+    OPTION_LIMITS,
+    OPTION_MESSAGES,
+    TABLE_NAME_MAX,
+)
 from referee.web.play.names import clean_name, name_key
 from referee.web.show.i18n import clip
-
-NAME_MAX = 40
-TABLE_NAME_MAX = 80
-# The most characters the new-players box takes at once (a few dozen names).
-NAMES_TEXT_MAX = 1000
-# A number typed with more digits than this is out of every range (and never reaches int()).
-NUMBER_DIGITS_MAX = 9
-TARGET_MAX = 100000
-HANDS_MAX = 100
-# The numeric match options the setup form offers, with its limits (an import keeps to them).
-OPTION_LIMITS = {"target": (1, TARGET_MAX), "hands": (1, HANDS_MAX)}
-OPTION_MESSAGES = {
-    "target": _l("Enter a target from %(min)s to %(max)s."),
-    "hands": _l("Enter a number of rounds from %(min)s to %(max)s."),
-}
 
 # The values of the ``ace`` option (see Ruleset.with_options), as the forms offer them.
 ACE_CHOICES = [("low", _l("low only (A-2-3)")), ("high-low", _l("low or high (Q-K-A)"))]

@@ -21,7 +21,7 @@ from referee.rulesets import Ruleset
 from referee.rulesets.options import Option, OptionType, holds
 from referee.web.forms.fields import choices
 from referee.web.forms.general import NumberField
-from referee.web.play.houserules import value_words
+from referee.web.show.houserules import value_words
 
 # The options the setup's "target score" fieldset asks for.
 GOAL_OPTIONS = ("target", "hands")

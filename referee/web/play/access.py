@@ -18,7 +18,6 @@ wrong one, and no old key needs to be kept, even hashed, to recognise it.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import wraps
@@ -32,14 +31,11 @@ from werkzeug.exceptions import NotFound
 
 from referee.web.serving import security
 from referee.web.store.extensions import db
-from referee.web.store.models import CardTable, Match, MatchPlayer
+from referee.web.store.models import KEY_FORMAT, CardTable, Match, MatchPlayer
 from referee.web.store.writes import writing_request
 
 EDIT, VIEW = "t", "v"
 REMEMBERED = 40
-# What a key can look like (``secrets.token_urlsafe``); anything else is not looked up at all
-# (PostgreSQL refuses a NUL in a query, for one).
-KEY_FORMAT = re.compile(r"[A-Za-z0-9_-]{1,64}")
 
 
 class UnknownLink(NotFound):

@@ -22,8 +22,8 @@ from referee.errors import RefereeError
 from referee.match import MATCH_OVER, MatchState
 from referee.round import RoundInProgress
 from referee.rulesets import Ruleset
-from referee.web.forms import NAME_MAX
 from referee.web.play import seating as seating_module
+from referee.web.play.limits import NAME_MAX
 from referee.web.play.names import name_key
 from referee.web.store import matchlog, writes
 from referee.web.store.extensions import db

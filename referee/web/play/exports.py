@@ -28,8 +28,8 @@ from referee import jsonread
 from referee.errors import RefereeError
 from referee.match import Reseating
 from referee.matchfile import dump_match, read_match
-from referee.web.forms import NAME_MAX, OPTION_LIMITS, OPTION_MESSAGES
 from referee.web.play import seating
+from referee.web.play.limits import NAME_MAX, OPTION_LIMITS, OPTION_MESSAGES
 from referee.web.show import i18n, jsontext
 from referee.web.show.labels import ruleset_name
 from referee.web.show.scoresheet import Sheet

@@ -27,10 +27,7 @@ from markupsafe import Markup
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from referee.web.serving import addresses
-
-
-class SettingError(ValueError):
-    """A setting of the environment that the app cannot use, said in a sentence."""
+from referee.web.serving.settings import SettingError
 
 
 def public_url(value: str | None) -> str:

@@ -17,7 +17,7 @@ from pathlib import Path
 
 from babel.messages.pofile import read_po
 
-from referee.web import ROOT, TRANSLATIONS
+from referee.web.serving.paths import ROOT, TRANSLATIONS
 from referee.web.show.i18n import compile_catalog
 
 PO = TRANSLATIONS / "id" / "LC_MESSAGES" / "messages.po"

@@ -246,7 +246,7 @@ def archived_count(table_id: int) -> int:
 
 
 def _mark_house_rules(matches: list[ListedMatch]) -> None:
-    from referee.web.play.houserules import with_house_rules
+    from referee.web.show.houserules import with_house_rules
 
     marked = with_house_rules(match.id for match in matches)
     for match in matches:

@@ -109,10 +109,10 @@ class Place:
 
 def place_of(app: Flask) -> Place:
     """The backups of ``app``'s database: in ``BACKUP_DIR`` (default ``instance/backups``)."""
-    from referee.web import _sqlite_path
+    from referee.web.store.extensions import sqlite_path
 
     url = make_url(app.config["SQLALCHEMY_DATABASE_URI"])
-    sqlite = _sqlite_path(app)
+    sqlite = sqlite_path(app)
     if sqlite is not None:
         url = url.set(database=str(sqlite))
         state = sqlite.with_name(sqlite.name + "-backups")

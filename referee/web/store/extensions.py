@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
+from flask import Flask
 from flask_babel import Babel
 from flask_migrate import Migrate
 from flask_sqlalchemy import SQLAlchemy
@@ -27,3 +30,14 @@ db = SQLAlchemy(model_class=Base)
 migrate = Migrate()
 babel = Babel()
 csrf = CSRFProtect()
+
+
+def sqlite_path(app: Flask) -> Path | None:
+    """The file of a SQLite database URL (None for another database or one in memory)."""
+    url = app.config["SQLALCHEMY_DATABASE_URI"]
+    if not url.startswith("sqlite:///") or url == "sqlite:///:memory:":
+        return None
+    path = Path(url.removeprefix("sqlite:///").split("?")[0])
+    if not path.is_absolute():  # Flask-SQLAlchemy puts relative SQLite files in the instance folder
+        path = Path(app.instance_path) / path
+    return path

@@ -16,6 +16,7 @@ the table during a round are the engine's business.
 
 from __future__ import annotations
 
+import re
 import secrets
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
@@ -24,6 +25,10 @@ import sqlalchemy as sa
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from referee.web.store.extensions import db
+
+# What a key or a one-time token can look like (``secrets.token_urlsafe``); anything else is
+# not looked up at all (PostgreSQL refuses a NUL in a query, for one).
+KEY_FORMAT = re.compile(r"[A-Za-z0-9_-]{1,64}")
 
 if TYPE_CHECKING:  # Flask-SQLAlchemy's db.Model is the declarative base below, made at run time
     from referee.web.store.extensions import Base as Model

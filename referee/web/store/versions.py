@@ -34,10 +34,9 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.sql import bindparam
 from werkzeug.http import parse_etags
 
-from referee.web.play.access import KEY_FORMAT
 from referee.web.serving.security import ROUTE_INT_MAX
 from referee.web.store.extensions import db
-from referee.web.store.models import CardTable, Match
+from referee.web.store.models import KEY_FORMAT, CardTable, Match
 
 ID_MAX = ROUTE_INT_MAX
 

@@ -32,7 +32,6 @@ from __future__ import annotations
 
 import fcntl
 import os
-import re
 import secrets
 import sqlite3
 import threading
@@ -43,18 +42,23 @@ from flask import Flask, g, has_request_context, request
 from sqlalchemy import bindparam, delete, event, select
 from sqlalchemy.engine import Connection, Engine
 
-from referee.web.play import links
+from referee.web.serving.settings import SettingError
 from referee.web.store.extensions import db
-from referee.web.store.models import CardTable, Match, Round, RoundChange, WriteReceipt, now
+from referee.web.store.models import (
+    KEY_FORMAT,
+    CardTable,
+    Match,
+    Round,
+    RoundChange,
+    WriteReceipt,
+    now,
+)
 
 # How long a SQLite writer waits for the one before it (milliseconds).
 SQLITE_BUSY_TIMEOUT_MS = 15_000
 # Receipts are only needed while a form may still be sent again.
 RECEIPT_LIFETIME = timedelta(days=2)
 READ_ONLY_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
-
-
-TOKEN_FORMAT = re.compile(r"[A-Za-z0-9_-]{1,64}")
 
 
 def new_token() -> str:
@@ -157,7 +161,7 @@ def sqlite_synchronous(value: object) -> str:
     """``SQLITE_SYNCHRONOUS`` checked (FULL when not given)."""
     chosen = str(value or "FULL").strip().upper()
     if chosen not in SQLITE_SYNCHRONOUS:
-        raise links.SettingError(f"SQLITE_SYNCHRONOUS must be FULL, NORMAL or EXTRA; got {value!r}")
+        raise SettingError(f"SQLITE_SYNCHRONOUS must be FULL, NORMAL or EXTRA; got {value!r}")
     return chosen
 
 
@@ -320,14 +324,14 @@ def version_of(field: Any) -> int | None:
 
 def receipt(token: str | None) -> str | None:
     """Where the write carried out with this one-time token led, if it was carried out."""
-    if not token or not TOKEN_FORMAT.fullmatch(token):  # no NUL reaches PostgreSQL
+    if not token or not KEY_FORMAT.fullmatch(token):  # no NUL reaches PostgreSQL
         return None
     return db.session.scalar(select(WriteReceipt.location).where(WriteReceipt.token == token))
 
 
 def keep_receipt(token: str | None, location: str) -> None:
     """Record that the write of this token was carried out (in the same transaction)."""
-    if not token or not TOKEN_FORMAT.fullmatch(token):  # no NUL reaches PostgreSQL
+    if not token or not KEY_FORMAT.fullmatch(token):  # no NUL reaches PostgreSQL
         return
     db.session.add(WriteReceipt(token=token, location=location[:400]))
     db.session.execute(

@@ -22,9 +22,9 @@ from referee.web.forms.history import (
     PeriodForm,
     TableImportForm,
 )
-from referee.web.play import exports, houserules
+from referee.web.play import exports
 from referee.web.play.access import EDIT, Access, open_match, remember, table_blueprint, table_page
-from referee.web.show import charts, history, indianstats, ratings, scoresheet
+from referee.web.show import charts, history, houserules, indianstats, ratings, scoresheet
 from referee.web.store import matchlog, summary, writes
 from referee.web.store.extensions import csrf, db
 from referee.web.store.models import Match, Player

@@ -23,11 +23,11 @@ from sqlalchemy import or_, select
 
 from referee.renaming import rename_in_round, rename_in_seating
 from referee.web.forms import ActionForm, ForgetTableForm, RenamePlayerForm, RenameTableForm
-from referee.web.play.access import KEY_FORMAT, Access, edit_page, open_match, table_blueprint
+from referee.web.play.access import Access, edit_page, open_match, table_blueprint
 from referee.web.play.names import name_key
 from referee.web.store import writes
 from referee.web.store.extensions import db
-from referee.web.store.models import CardTable, Match, MatchPlayer, Player, now
+from referee.web.store.models import KEY_FORMAT, CardTable, Match, MatchPlayer, Player, now
 from referee.web.views.pages import render_page, to_score_sheet
 from referee.web.views.rounds import conflict_page
 

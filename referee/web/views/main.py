@@ -22,10 +22,9 @@ from werkzeug.wrappers import Response
 
 from referee.rulesets import RULESETS, Ruleset
 from referee.web.forms import LanguageForm, TableForm
-from referee.web.play import houserules
 from referee.web.play.access import remembered_tables
 from referee.web.serving.security import local_target
-from referee.web.show import i18n
+from referee.web.show import houserules, i18n
 from referee.web.store import backups, writes
 from referee.web.views.pages import render_page
 

@@ -20,9 +20,9 @@ from referee.rulesets import RULESETS
 from referee.scoring import LOW_RUN_ACE, Ending
 from referee.web.forms import LanguageForm
 from referee.web.forms.fields import numbered
-from referee.web.play import houserules, links
+from referee.web.play import links
 from referee.web.play.names import short_names
-from referee.web.show import cardview, charts, i18n, labels, scoresheet
+from referee.web.show import cardview, charts, houserules, i18n, labels, scoresheet
 from referee.web.store import audit
 
 

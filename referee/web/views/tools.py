@@ -20,8 +20,8 @@ from referee.rulesets import RULESETS, Ruleset, find_ruleset
 from referee.web.forms import CheckerForm, GinHandForm, IndianShowForm, rulesets_with_option
 from referee.web.forms.indian import CountForm
 from referee.web.forms.rounds import add_round_inputs, input_fields, round_inputs
-from referee.web.play.houserules import house_rules
 from referee.web.show import i18n
+from referee.web.show.houserules import house_rules
 from referee.web.store import matchlog
 from referee.web.views.pages import render_page
 

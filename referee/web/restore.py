@@ -79,7 +79,7 @@ def script_directory() -> Any:
     from alembic.config import Config
     from alembic.script import ScriptDirectory
 
-    from referee.web import MIGRATIONS
+    from referee.web.serving.paths import MIGRATIONS
 
     config = Config()
     config.set_main_option("script_location", str(MIGRATIONS))
@@ -221,7 +221,8 @@ def _migrate(url: URL, revision: str = "head") -> None:
     """Flask-Migrate's upgrade of the database at ``url`` (in an app of its own)."""
     from flask_migrate import upgrade
 
-    from referee.web import MIGRATIONS, create_app
+    from referee.web import create_app
+    from referee.web.serving.paths import MIGRATIONS
     from referee.web.store.extensions import db
 
     app = create_app(

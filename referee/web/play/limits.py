@@ -1,0 +1,20 @@
+"""What a table accepts: the lengths of names and the ranges of the numeric match options."""
+
+from __future__ import annotations
+
+from flask_babel import lazy_gettext as _l
+
+NAME_MAX = 40
+TABLE_NAME_MAX = 80
+# The most characters the new-players box takes at once (a few dozen names).
+NAMES_TEXT_MAX = 1000
+# A number typed with more digits than this is out of every range (and never reaches int()).
+NUMBER_DIGITS_MAX = 9
+TARGET_MAX = 100000
+HANDS_MAX = 100
+# The numeric match options the setup form offers, with its limits (an import keeps to them).
+OPTION_LIMITS = {"target": (1, TARGET_MAX), "hands": (1, HANDS_MAX)}
+OPTION_MESSAGES = {
+    "target": _l("Enter a target from %(min)s to %(max)s."),
+    "hands": _l("Enter a number of rounds from %(min)s to %(max)s."),
+}
