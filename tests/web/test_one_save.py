@@ -24,8 +24,7 @@ Examples per ruleset: ``ONE_SAVE_EXAMPLES`` (default 3; try 50 for a thorough ru
 from __future__ import annotations
 
 import os
-import re
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from itertools import count
 from typing import Any
 
@@ -47,7 +46,7 @@ from referee.web.forms.indian import deal_form_class, fill_deal
 from referee.web.forms.rounds import fill_from_round, quick_form_class, round_inputs
 from referee.web.play import appending, changes
 from referee.web.store.extensions import db
-from referee.web.store.models import Match, MatchPlayer, Player, Round, RoundChange
+from referee.web.store.models import Match, MatchPlayer, Player, Round, RoundChange, is_void
 from referee.web.store.summary import MATCH_SUMMARIES, PLAYER_TOTALS, SEAT_SUMMARIES
 
 from .conftest import Client
@@ -57,6 +56,7 @@ API = "/api/v1"
 NAMES = ["Budi", "Siti", "Andi", "Dewi"]
 RULES = list(RULESETS)  # every registered ruleset: a new one is compared without editing
 DECK = list(standard_deck())
+RANKS = list(Rank)
 EXAMPLES = int(os.environ.get("ONE_SAVE_EXAMPLES", "3"))
 WAYS = ("form", "general", "plain")
 
@@ -72,76 +72,105 @@ def code(card: Any) -> str:
     return format_card(card)
 
 
+def codes(cards: list[Any]) -> list[str]:
+    return [format_card(card) for card in cards]
+
+
+def take_run(draw: st.DrawFn, unused: list[Any], length: int) -> list[Any] | None:
+    """A run of ``length`` cards of one suit taken out of ``unused`` (None if it is not there)."""
+    start = draw(st.sampled_from(unused))
+    at = RANKS.index(start.rank)
+    if at + length > len(RANKS):
+        return None
+    wanted = [
+        next((c for c in unused if c.suit == start.suit and c.rank == RANKS[at + k]), None)
+        for k in range(length)
+    ]
+    if not all(wanted):
+        return None
+    for card in wanted:
+        unused.remove(card)
+    return wanted
+
+
+def take_set(draw: st.DrawFn, unused: list[Any]) -> list[Any] | None:
+    """Three cards of one rank taken out of ``unused`` (None if they are not there)."""
+    rank = draw(st.sampled_from(unused)).rank
+    wanted = [card for card in unused if card.rank == rank][:3]
+    if len(wanted) < 3:
+        return None
+    for card in wanted:
+        unused.remove(card)
+    return wanted
+
+
 @st.composite
-def runs(draw: st.DrawFn, unused: list[Any], most: int) -> list[list[Any]]:
-    """Up to ``most`` runs of three cards of one suit, of cards still in ``unused``."""
+def melds(
+    draw: st.DrawFn, unused: list[Any], *, sets: int = 0, runs: int = 0, run_length: int = 3
+) -> list[list[Any]]:
+    """``sets`` sets and ``runs`` runs of cards taken out of ``unused`` (fewer if the
+    deck left runs out of them: the engine then refuses the round, which is dealt again)."""
     found: list[list[Any]] = []
-    for _ in range(draw(st.integers(0, most))):
-        start = draw(st.sampled_from(unused))
-        ranks = list(Rank)
-        at = ranks.index(start.rank)
-        if at + 2 >= len(ranks):
-            continue
-        wanted = [start] + [
-            next((c for c in unused if c.suit == start.suit and c.rank == ranks[at + k]), None)
-            for k in (1, 2)
-        ]
-        if all(wanted):
-            for card in wanted:
-                unused.remove(card)
-            found.append(wanted)
+    for take, wanted in ((take_set, sets), (take_run, runs)):
+        for _ in range(wanted):
+            for _attempt in range(8):
+                meld = take(draw, unused) if take is take_set else take(draw, unused, run_length)
+                if meld:
+                    found.append(meld)
+                    break
     return found
 
 
 @st.composite
-def gin_knock_hand(draw: st.DrawFn, unused: list[Any]) -> list[Any]:
-    """Ten cards that can knock: three runs of three and one card (at most 10 deadwood)."""
-    taken = draw(runs(unused, 3))
-    assume(len(taken) == 3)
-    return [card for meld in taken for card in meld] + [unused.pop()]
-
-
-@st.composite
-def final_table(draw: st.DrawFn, rules: Ruleset, players: list[str]) -> dict[str, Any]:
-    """A final-table round as the ruleset's round form writes it (``RoundForm.entry``)."""
+def final_table(draw: st.DrawFn, rules: Ruleset, players: list[str], deal: int) -> dict[str, Any]:
+    """A final-table round as the ruleset's round form writes it (``RoundForm.entry``):
+    deal number ``deal`` (void rounds are no deals)."""
     shape = rules.round_form
-    choice = draw(st.sampled_from(shape.endings))
+    endings = [choice for choice in shape.endings if choice.hands]
+    choice = draw(st.sampled_from(endings if draw(st.integers(0, 4)) else shape.endings))
     if not choice.hands:  # a void round, or gin's draw
         return shape.entry(FinalTable(choice.key, None, {}))
-    unused = draw(st.permutations(DECK))
+    unused = list(draw(st.permutations(DECK)))
     who = draw(st.sampled_from(players)) if choice.names else None
-    melds: dict[str, list[list[str]]] = {}
+    laid: dict[str, list[list[str]]] = {}
     if shape.player_melds:  # remi-indonesia: what each player laid down
         for name in players:
-            laid = draw(runs(unused, 1))
-            if laid:
-                melds[name] = [[code(card) for card in meld] for meld in laid]
+            if draw(st.booleans()):
+                laid[name] = [codes(meld) for meld in draw(melds(unused, runs=1))]
     table: list[dict[str, Any]] = []
-    if shape.table and (rules.contract is None or draw(st.booleans())):
-        for meld in draw(runs(unused, 3)):
-            table.append({"by": draw(st.sampled_from(players)), "cards": [code(c) for c in meld]})
-    hands: dict[str, Any] = {}
+    contract = rules.for_deal(deal).contract
+    if contract is not None:  # who went down laid the deal's contract, exactly
+        for name in players:
+            if name == who or draw(st.booleans()):
+                down = melds(unused, sets=contract.sets, runs=contract.runs, run_length=4)
+                table += [{"by": name, "cards": codes(meld)} for meld in draw(down)]
+    elif shape.table:  # rummy500: any melds, by anyone
+        for meld in draw(melds(unused, runs=draw(st.integers(0, 2)), sets=draw(st.integers(0, 1)))):
+            table.append({"by": draw(st.sampled_from(players)), "cards": codes(meld)})
+    hands: dict[str, list[str]] = {}
     for name in players:
-        if rules.id == "gin":
-            hand = draw(gin_knock_hand(unused)) if name == who else unused[:10]
-            del unused[: 0 if name == who else 10]
-        elif name == who and choice.ending is Ending.KNOCK:
-            low = [c for c in unused if c.rank.name in ("ACE", "TWO", "THREE")]
-            hand = [draw(st.sampled_from(low))]
-            unused.remove(hand[0])
+        if rules.id == "gin" and name == who:  # three runs and one card: 10 or less deadwood
+            hand = [card for meld in draw(melds(unused, runs=3)) for card in meld][:9]
+            hand += unused[: 10 - len(hand)]
+        elif rules.id == "gin":
+            hand = unused[:10]
+        elif name == who and choice.ending is Ending.KNOCK:  # low enough to knock
+            hand = [draw(st.sampled_from([c for c in unused if c.rank <= Rank.THREE]))]
         elif name == who and choice.ending is Ending.OUT:
             hand = []
         else:
-            size = draw(st.integers(1, 4))
-            hand, unused = unused[:size], unused[size:]
-        hands[name] = [code(card) for card in hand]
+            hand = unused[: draw(st.integers(1, 4))]
+        for card in hand:
+            if card in unused:  # not a meld's, already taken out
+                unused.remove(card)
+        hands[name] = codes(hand)
     answers = FinalTable(
         choice.key,
         who,
         hands,
         at_once=bool(shape.at_once and draw(st.booleans())),
         closing_card=code(unused[0]),
-        melds=melds,
+        melds=laid,
         table=table,
     )
     return shape.entry(answers)
@@ -195,7 +224,8 @@ def played_matches(draw: st.DrawFn, rules: Ruleset) -> dict[str, Any]:
         if replay(document).finished:
             break
         for _attempt in range(4):
-            entry = draw(indian_deal(players) if rules.shows else final_table(rules, players))
+            deal = 1 + sum(not is_void(entry) for entry in document["rounds"])
+            entry = draw(indian_deal(players) if rules.shows else final_table(rules, players, deal))
             if legal({**document, "rounds": [*document["rounds"], entry]}):
                 document["rounds"].append(entry)
                 break
@@ -280,7 +310,9 @@ REQUESTS = count()
 
 
 def save_plainly(api: Any, key: str, board: dict[str, Any], entry: dict[str, Any]) -> Any:
-    return call(api, "POST", f"{API}/t/{key}/m/{board['id']}/rounds", json=entry, headers=if_match(board))
+    return call(
+        api, "POST", f"{API}/t/{key}/m/{board['id']}/rounds", json=entry, headers=if_match(board)
+    )
 
 
 def save_generally(api: Any, key: str, board: dict[str, Any], entry: dict[str, Any]) -> Any:
@@ -302,7 +334,9 @@ def form_fields(app: Flask, match: Match, entry: dict[str, Any]) -> dict[str, st
             form = deal_form_class(players, inputs)(meta={"csrf": False})
             assert fill_deal(form, players, entry, inputs)
         else:
-            rows = TableRows.of_table(entry.get("table") or [], TableRows.default(rules, len(players)))
+            rows = TableRows.of_table(
+                entry.get("table") or [], TableRows.default(rules, len(players))
+            )
             form = quick_form_class(rules, players, inputs, rows)(meta={"csrf": False})
             assert fill_from_round(form, rules, players, entry, inputs)
         posted: dict[str, str] = {"action": "save"}
@@ -317,7 +351,9 @@ def form_fields(app: Flask, match: Match, entry: dict[str, Any]) -> dict[str, st
         return posted
 
 
-def save_by_form(client: Client, app: Flask, key: str, board: dict[str, Any], entry: dict[str, Any]) -> Any:
+def save_by_form(
+    client: Client, app: Flask, key: str, board: dict[str, Any], entry: dict[str, Any]
+) -> Any:
     with app.app_context():
         match = db.session.get(Match, board["id"])
         assert match is not None
