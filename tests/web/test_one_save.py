@@ -200,6 +200,35 @@ def indian_deal(draw: st.DrawFn, players: list[str]) -> dict[str, Any]:
     return entry
 
 
+@st.composite
+def match_options(draw: st.DrawFn, rules: Ruleset) -> dict[str, Any]:
+    """Options that make a match end within its few rounds (the lowest target, a number of
+    rounds or deals) and that ask a round input (gin's Oklahoma: the upcard), where the
+    ruleset has them; the standard rules otherwise."""
+    declared = {option.name: option for option in rules.option_table}
+    options: dict[str, Any] = {}
+    if "target" in declared and draw(st.booleans()):
+        options["target"] = declared["target"].minimum
+    if "hands" in declared and draw(st.booleans()):
+        options["hands"] = draw(st.integers(1, 3))
+    if "oklahoma" in declared and draw(st.booleans()):
+        options["oklahoma"] = True
+    if "deals" in declared and draw(st.booleans()):
+        options |= {"format": "deals", "deals": draw(st.integers(1, 3))}
+    return options
+
+
+@st.composite
+def with_round_inputs(
+    draw: st.DrawFn, entry: dict[str, Any], rules: Ruleset, options: dict[str, Any]
+) -> dict[str, Any]:
+    """The round with the cards its inputs ask for (gin's upcard with Oklahoma)."""
+    for asked in rules.round_inputs_for(options):
+        if asked.name not in entry and entry.get("end") not in asked.optional_for:
+            entry[asked.name] = code(draw(st.sampled_from(DECK)))
+    return entry
+
+
 def legal(document: dict[str, Any]) -> bool:
     try:
         replay(document)
@@ -214,10 +243,12 @@ def played_matches(draw: st.DrawFn, rules: Ruleset) -> dict[str, Any]:
     none is added once the match is over)."""
     seated = draw(st.integers(rules.min_players, min(rules.max_players, len(NAMES))))
     players = NAMES[:seated]
+    options = draw(match_options(rules))
     document: dict[str, Any] = {
         "rules": rules.id,
         "players": players,
         "first_dealer": draw(st.sampled_from(players)),
+        "options": options,
         "rounds": [],
     }
     for _number in range(draw(st.integers(1, 4))):
@@ -294,6 +325,7 @@ def new_match(api: Any, document: dict[str, Any]) -> tuple[str, dict[str, Any]]:
             "rules": document["rules"],
             "players": document["players"],
             "first_dealer": document["first_dealer"],
+            "options": document["options"],
         },
     ).get_json()
     return keys["edit_key"], board
