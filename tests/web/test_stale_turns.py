@@ -10,8 +10,6 @@ player after the dealer).  The same races with real concurrent requests are in
 
 from __future__ import annotations
 
-import json
-
 import pytest
 
 from .helpers import new_match, new_table, text, to_english
@@ -24,12 +22,6 @@ API = "/api/v1"
 def match(client):
     to_english(client)
     return new_match(client, new_table(client), "remi", THREE, target=200)
-
-
-def stored_turns(client, match):
-    live = client.get(match + "export")
-    rounds = json.loads(live.data)["rounds"]
-    return rounds[-1]["turns"] if rounds else []
 
 
 def live_turns(client, match):
@@ -48,8 +40,16 @@ def turn(client, match, opened, **typed):
 
 def test_the_next_players_turn_from_a_stale_page_is_saved_at_once(client, match):
     opened = client.hidden_fields(match + "live/turn")  # this phone's page: no turn yet
-    assert turn(client, match, client.hidden_fields(match + "live/turn"), player="Siti",
-                melds="7S 8S 9S").status_code == 302  # another phone: Siti leads
+    assert (
+        turn(
+            client,
+            match,
+            client.hidden_fields(match + "live/turn"),
+            player="Siti",
+            melds="7S 8S 9S",
+        ).status_code
+        == 302
+    )  # another phone: Siti leads
     saved = turn(client, match, opened, player="Andi", melds="2H 3H 4H")
     assert saved.status_code == 302  # Andi plays after Siti: it still holds
     assert live_turns(client, match) == ["Siti", "Andi"]
@@ -60,7 +60,9 @@ def test_the_next_players_turn_from_a_stale_page_is_saved_at_once(client, match)
 def test_the_same_players_turn_entered_on_two_phones_is_saved_once(client, match):
     opened = client.hidden_fields(match + "live/turn")
     first = {"player": "Siti", "melds": "7S 8S 9S"}
-    assert turn(client, match, client.hidden_fields(match + "live/turn"), **first).status_code == 302
+    assert (
+        turn(client, match, client.hidden_fields(match + "live/turn"), **first).status_code == 302
+    )
     again = turn(client, match, opened, player="Siti", melds="7S 8S 9S", discard="2C")
     assert again.status_code == 409
     page = text(again)
@@ -72,8 +74,16 @@ def test_the_same_players_turn_entered_on_two_phones_is_saved_once(client, match
 
 def test_a_turn_of_a_player_who_is_not_next_any_more_is_a_conflict(client, match):
     opened = client.hidden_fields(match + "live/turn")
-    assert turn(client, match, client.hidden_fields(match + "live/turn"), player="Siti",
-                melds="7S 8S 9S").status_code == 302
+    assert (
+        turn(
+            client,
+            match,
+            client.hidden_fields(match + "live/turn"),
+            player="Siti",
+            melds="7S 8S 9S",
+        ).status_code
+        == 302
+    )
     late = turn(client, match, opened, player="Budi", melds="2H 3H 4H")
     assert late.status_code == 409  # after Siti comes Andi, not Budi
     assert "It is Andi's turn now, not Budi's." in text(late)
@@ -82,8 +92,16 @@ def test_a_turn_of_a_player_who_is_not_next_any_more_is_a_conflict(client, match
 
 def test_a_turn_that_no_longer_holds_on_the_table_says_the_referees_reason(client, match):
     opened = client.hidden_fields(match + "live/turn")
-    assert turn(client, match, client.hidden_fields(match + "live/turn"), player="Siti",
-                melds="7S 8S 9S").status_code == 302
+    assert (
+        turn(
+            client,
+            match,
+            client.hidden_fields(match + "live/turn"),
+            player="Siti",
+            melds="7S 8S 9S",
+        ).status_code
+        == 302
+    )
     clash = turn(client, match, opened, player="Andi", melds="9S 10S JS")
     assert clash.status_code == 409  # one deck: 9S is on the table in Siti's meld
     page = text(clash)
@@ -98,15 +116,23 @@ def test_a_turn_that_no_longer_holds_on_the_table_says_the_referees_reason(clien
 
 
 def test_a_turn_typed_while_an_earlier_turn_was_corrected_keeps_its_place(client, match):
-    assert turn(client, match, client.hidden_fields(match + "live/turn"), player="Siti",
-                melds="7S 8S 9S").status_code == 302
+    assert (
+        turn(
+            client,
+            match,
+            client.hidden_fields(match + "live/turn"),
+            player="Siti",
+            melds="7S 8S 9S",
+        ).status_code
+        == 302
+    )
     opened = client.hidden_fields(match + "live/turn")  # turn 2 is typed here...
     fix = match + "rounds/1/turns/1"  # ...while another phone corrects turn 1
     corrected = client.submit(fix, {"player": "Siti", "melds": "6S 7S 8S 9S", "action": "save"})
     assert corrected.status_code == 302
     saved = turn(client, match, opened, player="Andi", layoffs="10S > 1")
     assert saved.status_code == 302  # 10S still goes on 6S-9S
-    turns = stored_turns(client, match)
+    turns = _live(client, match)
     assert [t["player"] for t in turns] == ["Siti", "Andi"]
     assert turns[0]["melds"] == [["6S", "7S", "8S", "9S"]]
 
@@ -135,8 +161,9 @@ def test_the_api_checks_a_turn_from_an_older_version_on_the_round_as_it_is(api):
         f"{url}/live/turns?after=0", json=siti, headers={**opened, "Accept-Language": "en"}
     )
     assert twice.status_code == 409
-    assert "Turn 1 (Siti) was recorded on another phone meanwhile." in (
-        twice.get_json()["error"]["message"]
+    assert (
+        "Turn 1 (Siti) was recorded on another phone meanwhile."
+        in (twice.get_json()["error"]["message"])
     )
     clash = {"player": "Budi", "melds": [["2H", "3H", "4H"]]}
     refused = api.post(

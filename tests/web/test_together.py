@@ -358,7 +358,9 @@ def test_a_turn_from_an_older_form_is_a_conflict_that_keeps_the_entry(client, ta
     opened = client.hidden_fields(match + "live/turn")
     first = {"player": "Siti", "melds": "7S 8S 9S", "action": "save"}
     assert client.submit(match + "live/turn", first).status_code == 302
-    mine = {**opened, "player": "Andi", "melds": "2H 3H 4H", "action": "save"}
+    # Siti's turn again (typed on a second phone): a stale turn that still holds is saved
+    # (test_stale_turns.py), but a second turn of the player who just played is not.
+    mine = {**opened, "player": "Siti", "melds": "2H 3H 4H", "action": "save"}
     response = client.submit(match + "live/turn", mine, fresh=False)
     assert response.status_code == 409
     page = text(response)
