@@ -292,8 +292,8 @@ def test_the_same_import_twice_imports_one_match(phones, table, engine):
 def test_many_phones_saving_turns_in_a_row_lose_nothing(phones, table, engine):
     """Four phones each keep sending a turn from the state they see: every acknowledged turn
     is stored, once, in the order of the steps; a turn checked on a later state than its page
-    showed is saved only when it is still that player's turn, so no player has two turns in a
-    row (the second would be the same turn entered twice)."""
+    showed is saved only when it is still that player's turn, so no player has two turns from
+    one state (the second would be the same turn entered twice)."""
     server = phones[0].server
     four = [Phone(server) for _ in range(4)]
     match = make_match(four[0], table)
@@ -327,8 +327,9 @@ def test_many_phones_saving_turns_in_a_row_lose_nothing(phones, table, engine):
     by_step = [sorted(d for d in stored if d.startswith(str(2 + step))) for step in range(5)]
     assert by_step == acknowledged
     assert [d[0] for d in stored] == sorted(d[0] for d in stored)  # step by step
-    players = [t["player"] for t in entry["turns"]]
-    assert all(one != two for one, two in zip(players, players[1:], strict=False))
+    for step in range(5):  # Budi sends from two phones: never both saved
+        players = [t["player"] for t in entry["turns"] if t["discard"].startswith(str(2 + step))]
+        assert len(players) == len(set(players))
 
 
 def test_acknowledged_rounds_survive_a_killed_server(tmp_path):
