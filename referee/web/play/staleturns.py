@@ -78,9 +78,7 @@ def why_not(
                 number=number,
                 name=player,
             ),
-            gettext(
-                "It is most likely this same turn, so yours was not saved a second time."
-            ),
+            gettext("It is most likely this same turn, so yours was not saved a second time."),
         ]
     if recorded and player in state.players and next_player(state, turns) != player:
         return [

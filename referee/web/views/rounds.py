@@ -9,8 +9,8 @@ from __future__ import annotations
 from typing import Any
 
 from flask import abort, flash, redirect, render_template, request, url_for
-from werkzeug.wrappers import Response
 from flask_babel import gettext, ngettext
+from werkzeug.wrappers import Response
 
 from referee.errors import RefereeError
 from referee.matchfile import NOT_A_MATCH, ROUND_NOT_OBJECT, load_document
