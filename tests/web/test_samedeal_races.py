@@ -5,6 +5,7 @@ it is now, and the same deal entered on two phones is saved once.
 
 from __future__ import annotations
 
+import re
 from functools import partial
 
 import pytest
@@ -88,3 +89,82 @@ def test_the_same_turn_typed_on_two_phones_at_once_is_saved_once(phones, engine)
         assert statuses(responses) == [302, 409]
         [(_n, entry, _c)] = stored_rounds(engine, match)
         assert [t["player"] for t in entry["turns"]] == ["Siti"]
+
+
+# -- case 2: the same deal on two phones --------------------------------------------------
+
+
+def quick(hands, **fields):
+    """Remi, Budi out: the other hands as typed (Siti's is hand_1)."""
+    return {"hand_0": "", "hand_1": hands, "ending": "out", "player": "Budi", **fields}
+
+
+def seen_version(response):
+    found = re.search(r'name="seen_version" value="(\d+)" form="round-form"', response.text)
+    assert found, response.text[:600]
+    return found.group(1)
+
+
+def test_the_same_deal_saved_on_two_phones_at_once_is_saved_once(phones, engine):
+    a, b = phones
+    table = make_table(a, TWO)
+    for _ in range(TRIALS):
+        match = make_match(a, table, TWO)
+        new = match + "rounds/new"
+        form_a, form_b = a.form(new), b.form(new)
+        responses = at_once(
+            partial(a.post, new, {**form_a, **quick("KH", action="save")}),
+            partial(b.post, new, {**form_b, **quick("KH", action="save")}),
+        )
+        assert statuses(responses) == [302, 409]
+        loser = next(r for r in responses if r.status_code == 409)
+        assert 'name="for_round" type="hidden" value="1"' in loser.text  # not relabelled 2
+        seen_version(loser)  # the choice is offered
+        assert [n for n, _e, _c in stored_rounds(engine, match)] == [1]
+
+
+def test_keep_mine_racing_the_next_round_one_wins_and_nothing_is_doubled(phones, engine):
+    a, b = phones
+    table = make_table(a, TWO)
+    for _ in range(TRIALS):
+        match = make_match(a, table, TWO)
+        new = match + "rounds/new"
+        typed = b.form(new)  # b opens round 1 ...
+        assert a.post(new, {**a.form(new), **quick("KH", action="save")}).status_code == 302
+        conflict = b.post(new, {**typed, **quick("QH", action="save")})  # ... saves it late
+        assert conflict.status_code == 409
+        mine = {**typed, **quick("QH", action="keep_mine"), "seen_version": seen_version(conflict)}
+        next_round = {**a.form(new), **quick("2C", action="save")}  # a enters round 2
+        responses = at_once(partial(b.post, new, mine), partial(a.post, new, next_round))
+        assert statuses(responses) == [302, 409]
+        rounds = stored_rounds(engine, match)
+        if responses[0].status_code == 302:  # keep mine first: round 2's form is stale
+            assert [(n, e["hands"]) for n, e, _c in rounds] == [(1, {"Siti": ["QH"]})]
+        else:  # round 2 first: the choice named the match before it, offered again
+            assert [(n, e["hands"]) for n, e, _c in rounds] == [
+                (1, {"Siti": ["KH"]}),
+                (2, {"Siti": ["2C"]}),
+            ]
+
+
+def test_save_as_the_next_round_tapped_twice_saves_one_round(phones, engine):
+    a, b = phones
+    table = make_table(a, TWO)
+    for _ in range(TRIALS):
+        match = make_match(a, table, TWO)
+        new = match + "rounds/new"
+        typed = b.form(new)
+        assert a.post(new, {**a.form(new), **quick("KH", action="save")}).status_code == 302
+        conflict = b.post(new, {**typed, **quick("2C 3C", action="save")})
+        chosen = {
+            **typed,
+            **quick("2C 3C", action="save_as_next"),
+            "seen_version": seen_version(conflict),
+        }
+        responses = at_once(partial(b.post, new, chosen), partial(b.post, new, chosen))
+        assert statuses(responses) == [302, 302]  # the second is answered by the first's receipt
+        rounds = stored_rounds(engine, match)
+        assert [(n, e["hands"]) for n, e, _c in rounds] == [
+            (1, {"Siti": ["KH"]}),
+            (2, {"Siti": ["2C", "3C"]}),
+        ]

@@ -154,7 +154,7 @@ def _round_form(
     action = request.form.get("action")
     wrong_show: str | None = None  # who showed, when the show was found invalid
     if form.is_submitted() and same is not None:
-        conflict = [] if same.decided else _same_deal_words(same, match)
+        conflict = [] if same.decided else _same_deal_words(same)
         action = "save" if same.decided else None
     elif form.is_submitted():
         conflict = _round_conflict(access, form, match, stored, number)
@@ -251,11 +251,10 @@ def _following_the_match(
         "same_deal": same,
         "their_result": samedeal.result_of(match, same) if same is not None else None,
         "dealer": samedeal.dealer_of_next_round(match),
-        "next_number": match.next_round_number,
     }
 
 
-def _same_deal_words(same: samedeal.SameDeal, match: Match) -> list[str]:
+def _same_deal_words(same: samedeal.SameDeal) -> list[str]:
     return [
         gettext(
             "Round %(number)s was just saved from another phone: nothing of yours is saved"
