@@ -68,13 +68,13 @@ def test_a_turn_saved_on_one_phone_shows_on_the_other_within_two_seconds(
     expect(other.locator("textarea[name=melds]")).to_have_value("2H 3H 4H")
     other.screenshot(path=str(ARTIFACTS / "live-update-banner.png"), full_page=True)
 
-    # Saving the kept turn: the form was made before Andi's turn, so it is a conflict
-    # that keeps the entry, and one more tap saves it.
+    # Saving the kept turn, typed before Andi's: as the banner says, it is checked on the
+    # round as it is now.  Budi plays after Andi and 2H 3H 4H is not on the table, so it is
+    # saved in one tap, and the phone says how.
     save_turn(other, "Budi")
-    expect(other.locator("#conflict")).to_contain_text("Turn 2 (Andi) was recorded")
-    expect(other.locator("textarea[name=melds]")).to_have_value("2H 3H 4H")
-    other.get_by_role("button", name="Save turn").click()
     expect(other.locator("#meld-3 .owner")).to_have_text("Budi")
+    expect(other.locator(".flash")).to_contain_text("your turn still holds on it")
+    expect(other.locator("#live-turns li")).to_have_count(3)
 
     # The score sheet on a third tab follows too: the round ends elsewhere.
     page.goto(live)
@@ -116,3 +116,47 @@ def test_a_stale_correction_shows_the_conflict_page_with_the_entry_kept(
     other.screenshot(path=str(ARTIFACTS / "conflict-correction.png"), full_page=True)
     other.get_by_role("button", name="Save round").click()  # one tap applies it again
     expect(other.locator(".total-points")).to_have_text(["9", "0"])
+
+
+def test_the_quick_round_follows_the_match_and_the_same_deal_is_a_choice(
+    page: Page, second_phone: Page
+):
+    """Two phones type the same deal: the second sees round 1 saved from the first beside
+    what it typed (the round number and the dealer follow in place) and keeps theirs."""
+    english(page)
+    create_table(page, "Budi, Siti")
+    start_match(page, "remi", ["Budi", "Siti"], target="200")
+    page.get_by_role("link", name="Quick round (final table)").click()
+    quick = page.url
+
+    other = second_phone
+    english(other)
+    other.goto(quick)
+    expect(other.locator("#round-heading h1")).to_have_text("Round 1")
+    expect(other.locator(".dealer-line")).to_have_text("Dealer: Budi")
+    time.sleep(1.2)  # let the page settle into its polling
+    for phone in (other, page):  # both type the deal: Budi out, Siti held KH
+        phone.locator("input[name=ending][value=out]").check()
+        phone.locator("select[name=player]").select_option("Budi")
+        phone.locator("input[name=hand_1]").fill("KH")
+    page.get_by_role("button", name="Save round").click()
+    expect(page.locator(".total-points")).to_have_text(["10", "0"])
+
+    # The second phone follows: round 2, dealt by Siti (clockwise), what it typed kept,
+    # and round 1 as saved shown with the choice.
+    expect(other.locator("#round-heading h1")).to_have_text("Round 2", timeout=LIVE_WITHIN_MS)
+    expect(other.locator(".dealer-line")).to_have_text("Dealer: Siti")
+    expect(other.locator("[data-live-banner]")).to_be_visible()
+    expect(other.locator("input[name=hand_1]")).to_have_value("KH")
+    notice = other.locator("#same-deal section")
+    expect(notice).to_contain_text("Round 1 was just saved from another phone")
+    expect(notice).to_contain_text("Hand of Siti: KH")
+    expect(notice.get_by_role("button", name="Save yours as round 2")).to_be_visible()
+    other.screenshot(path=str(ARTIFACTS / "same-deal-choice.png"), full_page=True)
+
+    # Tapping Save is not a choice: the page says so again, nothing saved as round 2.
+    other.get_by_role("button", name="Save round").click()
+    expect(other.locator("#conflict")).to_contain_text("Round 1 was just saved")
+    other.get_by_role("button", name="Keep theirs").click()
+    expect(other.locator(".flash")).to_contain_text("Round 1 stays as it was saved")
+    expect(other.locator(".round-no")).to_have_count(1)

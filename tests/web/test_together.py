@@ -8,6 +8,7 @@ The same races with real concurrent requests are in ``test_races.py``.
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 from sqlalchemy import event
@@ -326,15 +327,17 @@ def test_a_quick_round_from_an_older_form_is_a_conflict_that_keeps_the_entry(cli
     response = client.submit(match + "rounds/new", mine, fresh=False)
     assert response.status_code == 409
     page = text(response)
-    assert "Round 1 was saved on another phone meanwhile." in page
-    assert "Totals now: Budi 10, Siti 0." in page  # the winner takes KH = 10, nobody else scores
+    assert "Round 1 was just saved from another phone" in page
     assert 'value="2C 3C"' in response.text  # what was typed is kept
-    assert 'name="for_round" type="hidden" value="2"' in response.text  # ready as round 2
-    # Saving the kept form again is one tap (the 409 page's own form), and it is round 2.
+    assert 'name="for_round" type="hidden" value="1"' in response.text  # still typed as round 1
+    # Saving the kept form again is not taken as round 2 (the same deal would be saved twice):
+    # round 2 is one tap on "Save yours as round 2" (test_same_deal.py has every choice).
     resent = hidden_inputs(response.text, match + "rounds/new", match + "rounds/new")
     kept = {**mine, **resent}
-    again = client.submit(match + "rounds/new", kept, fresh=False)
-    assert again.status_code == 302
+    assert client.submit(match + "rounds/new", kept, fresh=False).status_code == 409
+    seen = re.search(r'name="seen_version" value="(\d+)"', response.text).group(1)
+    chosen = {**kept, "seen_version": seen, "action": "save_as_next"}
+    assert client.submit(match + "rounds/new", chosen, fresh=False).status_code == 302
     assert len(rounds_of(client, match)) == 2
 
 
@@ -358,7 +361,9 @@ def test_a_turn_from_an_older_form_is_a_conflict_that_keeps_the_entry(client, ta
     opened = client.hidden_fields(match + "live/turn")
     first = {"player": "Siti", "melds": "7S 8S 9S", "action": "save"}
     assert client.submit(match + "live/turn", first).status_code == 302
-    mine = {**opened, "player": "Andi", "melds": "2H 3H 4H", "action": "save"}
+    # Siti's turn again (typed on a second phone): a stale turn that still holds is saved
+    # (test_stale_turns.py), but a second turn of the player who just played is not.
+    mine = {**opened, "player": "Siti", "melds": "2H 3H 4H", "action": "save"}
     response = client.submit(match + "live/turn", mine, fresh=False)
     assert response.status_code == 409
     page = text(response)

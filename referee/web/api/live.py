@@ -7,6 +7,7 @@ from typing import Any
 
 from flask_babel import gettext
 
+from referee.errors import RefereeError
 from referee.rulesets import TurnStyle
 from referee.web.api import core, schemas, tools
 from referee.web.api.base import ApiBlueprint, engine_call
@@ -18,7 +19,8 @@ from referee.web.api.matches import (
     with_etag,
     write_start,
 )
-from referee.web.play import changes
+from referee.web.play import changes, staleturns
+from referee.web.show import i18n
 from referee.web.store import matchlog
 from referee.web.store.models import Match
 from referee.web.views.live import next_player, table_melds, table_view
@@ -70,31 +72,62 @@ def live_round(mode: str | None, key: str | None, match_id: int) -> Any:
 
 
 @blp.table_route(LIVE + "/turns", methods=["POST"])
+@blp.arguments(schemas.TurnQuery, location="query")
 @blp.arguments(schemas.TurnEntry, example={"player": "Siti", "melds": [["7S", "8S", "9S"]]})
 @blp.response(201, schemas.LiveRound)
 @blp.errors(404, 409, 422, 428, writes=True)
 @engine_call
-def add_turn(asked: dict[str, Any], mode: str | None, key: str | None, match_id: int) -> Any:
+def add_turn(
+    seen: dict[str, Any], asked: dict[str, Any], mode: str | None, key: str | None, match_id: int
+) -> Any:
     """Record a turn (a ``referee-match/1`` turn object): the engine checks it on the round
-    so far and refuses it (422) with the reason; the round starts with its first turn."""
-    access, match, token, done = write_start(mode, key, match_id)
+    so far and refuses it (422) with the reason; the round starts with its first turn.
+
+    Made from an older version (If-Match), the turn is checked on the round as it is now:
+    saved when it still holds and it is still that player's turn (``after``: the turns the
+    round had when it was typed), otherwise 409 with the reason."""
+    access, match, token, done = write_start(mode, key, match_id, current=False)
     if done is not None:
         return done
+    stale = _named_an_older_version(match)
     state = live_state(match)
-    if state.is_over:
-        raise core.conflict(match, gettext("%(name)s went out.", name=state.out))
     turns = changes.live_turns(match)
+    turn = dict(asked)
+    if stale:
+        noticed = staleturns.Seen(seen["round"], seen["after"])
+        reasons = staleturns.why_not(state, turns, noticed, str(turn.get("player", "")))
+        if reasons:
+            raise core.conflict(match, " ".join(reasons))
+    elif state.is_over:
+        raise core.conflict(match, gettext("%(name)s went out.", name=state.out))
     path = match_path(access, match) + "/live"
     location = f"{path}/turns/{len(turns) + 1}"
-    changes.record_turn(
-        match,
-        state,
-        turns,
-        dict(asked),
-        once=token,
-        location=core.receipt_location(201, path, location),
-    )
+    try:
+        changes.record_turn(
+            match,
+            state,
+            turns,
+            turn,
+            once=token,
+            location=core.receipt_location(201, path, location),
+        )
+    except RefereeError as refused:
+        if not stale:
+            raise
+        reason = staleturns.refused(i18n.error_text(refused, where=False))
+        raise core.conflict(match, reason) from None
     return with_etag(live_of(match, live_state(match)), match, 201, Location=location)
+
+
+def _named_an_older_version(match: Match) -> bool:
+    """Whether the write's If-Match names an older version of the match (428: none)."""
+    try:
+        core.require_version(match)
+    except core.ApiError as error:
+        if error.status != 409:
+            raise
+        return True
+    return False
 
 
 @blp.table_route(LIVE + "/turns/<int(max=100000):number>", methods=["DELETE"])

@@ -247,12 +247,18 @@ def get_round(mode: str | None, key: str | None, match_id: int, number: int) -> 
 
 
 def write_start(
-    mode: str | None, key: str | None, match_id: int, *, read_first: bool = False
+    mode: str | None,
+    key: str | None,
+    match_id: int,
+    *,
+    read_first: bool = False,
+    current: bool = True,
 ) -> Any:
     """The first steps of every write: the table locked, a repeat answered, the version named.
 
     ``read_first``: the table is not locked yet; the write checks what it is given, then
-    waits for its turn (:func:`write_turn`)."""
+    waits for its turn (:func:`write_turn`).  ``current`` False: the version named need
+    not be the current one (the write checks it again itself)."""
     if read_first:
         writes.read_first()
     access, match = match_of(mode, key, match_id, edit=True)
@@ -260,7 +266,7 @@ def write_start(
     db.session().expire_on_commit = False
     token = core.idempotency_token(access.table)
     done = core.replayed(token)
-    if done is None:
+    if done is None and current:
         core.require_version(match)
     return access, match, token, done
 

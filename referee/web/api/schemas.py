@@ -648,6 +648,22 @@ class TurnEntry(Schema):
     out = fields.Boolean()
 
 
+class TurnQuery(StrictSchema):
+    round = fields.Integer(
+        load_default=None,
+        validate=validate.Range(1, 100000),
+        metadata={"description": "the round this turn was typed for"},
+    )
+    after = fields.Integer(
+        load_default=None,
+        validate=validate.Range(0, 100000),
+        metadata={
+            "description": "how many turns the round had when this turn was typed; with an"
+            " older If-Match the turn is checked again on the round as it is now"
+        },
+    )
+
+
 class RoundEnd(Schema):
     """How a live round ended: the round object's ending (its turns are the live round's)."""
 

@@ -37,7 +37,7 @@ from referee.web.forms.rounds import (
     input_fields,
     round_inputs,
 )
-from referee.web.play import changes
+from referee.web.play import changes, staleturns
 from referee.web.play.access import Access, edit_page, open_match, table_blueprint, table_page
 from referee.web.show import i18n
 from referee.web.show.scoresheet import picker_rows
@@ -109,8 +109,7 @@ def _cards_on_table(state: RoundInProgress) -> list[str]:
 
 def next_player(state: RoundInProgress, turns: list[dict[str, Any]]) -> str:
     """Who most likely plays next: the leader, then the seat after the last turn entered."""
-    last = turns[-1].get("player") if turns else None
-    return state.header.seat_after(last) if last in state.players else state.leader
+    return staleturns.next_player(state, turns)
 
 
 def round_in_play(match: Match) -> dict[str, Any] | None:
@@ -316,8 +315,8 @@ def turn(access: Access, match_id: int) -> Any:
     if state is None or not _has_turns(state):
         return _back_to_the_table(access, match)
     form = make_turn_form(match, state)
-    conflict = turn_conflict(form, match, state, turns)
-    if conflict:
+    stale = writes.version_of(form.match_version) != match.version
+    if stale and (conflict := _stale_turn(form, match, state, turns)):
         return _conflict_page(access, match, state, form, conflict)
     if state.is_over:
         return _back_to_the_table(access, match)
@@ -332,10 +331,41 @@ def turn(access: Access, match_id: int) -> Any:
                 changes.record_turn(
                     match, state, turns, entry, once=form.once.data, location=location
                 )
+                if stale:
+                    flash(staleturns.saved_after(len(turns) + 1))
                 return redirect(location)
         except RefereeError as refused:
             show_error(form, card_fields(form), refused, state.number)
+            if stale and request.form.get("action") != "arrange":
+                reason = staleturns.refused(i18n.error_text(refused, where=False))
+                kept = _brought_up_to_date(form, match, state, turns)
+                return _conflict_page(access, match, state, form, [reason, *kept])
     return _page(access, match, state, form, _blank_hint_form(state))
+
+
+def _stale_turn(
+    form: Any, match: Match, state: RoundInProgress, turns: list[dict[str, Any]]
+) -> list[str]:
+    """Why a turn typed on a page made before the round moved on cannot be saved now (empty:
+    it is checked on the round as it is, like any turn); see :mod:`staleturns`."""
+    seen = staleturns.Seen(writes.version_of(form.for_round), writes.version_of(form.turns_before))
+    reasons = staleturns.why_not(state, turns, seen, form.player.data or "")
+    if not reasons:
+        form.turns_before.data = str(len(turns))
+        form.match_version.data = str(match.version)
+        return []
+    return [*reasons, *_brought_up_to_date(form, match, state, turns)]
+
+
+def _brought_up_to_date(
+    form: Any, match: Match, state: RoundInProgress, turns: list[dict[str, Any]]
+) -> list[str]:
+    """The form names the round as it is now: saving it again is one tap, if it still makes
+    sense."""
+    form.turns_before.data = str(len(turns))
+    form.for_round.data = str(state.number)
+    form.match_version.data = str(match.version)
+    return [gettext("Your entry is kept below: check it against the table and save again.")]
 
 
 def apply_marking_out(state: RoundInProgress, entry: dict[str, Any]) -> RoundInProgress:

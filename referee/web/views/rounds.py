@@ -10,6 +10,7 @@ from typing import Any
 
 from flask import abort, flash, redirect, render_template, request, url_for
 from flask_babel import gettext, ngettext
+from werkzeug.wrappers import Response
 
 from referee.errors import RefereeError
 from referee.matchfile import NOT_A_MATCH, ROUND_NOT_OBJECT, load_document
@@ -37,7 +38,7 @@ from referee.web.forms.rounds import (
     quick_form_class,
     round_inputs,
 )
-from referee.web.play import changes, pools
+from referee.web.play import changes, pools, samedeal
 from referee.web.play.access import Access, edit_page, open_match, table_blueprint, table_page
 from referee.web.show import i18n, jsontext
 from referee.web.show.scoresheet import deal_rules
@@ -68,7 +69,32 @@ def new(access: Access, match_id: int) -> Any:
     if match.live_round is not None:
         flash(gettext("A round is being played live: finish it or discard it first."), "error")
         return redirect(url_for("live.show", match_id=match.id))
-    return _round_form(access, match, None)
+    if request.method == "POST" and (done := writes.receipt(request.form.get("once"))):
+        flash(gettext("This round was saved already."))
+        return redirect(done)
+    asked = request.form if request.method == "POST" else request.args
+    same = samedeal.find(
+        match,
+        writes.version_of(asked.get("for_round")),
+        request.form.get("action"),
+        writes.version_of(request.form.get("seen_version")),
+    )
+    if same is not None and same.choice == samedeal.KEEP_THEIRS:
+        return _keep_theirs(access, match, same)
+    return _round_form(access, match, same.theirs if same and same.keeps_mine else None, same)
+
+
+def _keep_theirs(access: Access, match: Match, same: samedeal.SameDeal) -> Response:
+    location = url_for("matches.scoreboard", match_id=match.id)
+    samedeal.drop_mine(request.form.get("once"), location)
+    flash(
+        gettext(
+            "Round %(number)s stays as it was saved from the other phone; what you typed was"
+            " not saved.",
+            number=same.number,
+        )
+    )
+    return redirect(location)
 
 
 @bp.route(MATCH + "/rounds/<int:number>/edit", methods=["GET", "POST"])
@@ -81,7 +107,11 @@ def edit(access: Access, match_id: int, number: int) -> Any:
     return _round_form(access, match, stored)
 
 
-def _round_form(access: Access, match: Match, stored: Round | None) -> Any:
+def _round_form(
+    access: Access, match: Match, stored: Round | None, same: samedeal.SameDeal | None = None
+) -> Any:
+    """``same``: the round a new round's form was opened for, saved from another phone
+    meanwhile (see :mod:`samedeal`); with "keep mine" chosen, ``stored`` is that round."""
     number = stored.number if stored is not None else match.next_round_number
     players = match.seating_at(number)
     rules = find_ruleset(match.rules)
@@ -123,7 +153,10 @@ def _round_form(access: Access, match: Match, stored: Round | None) -> Any:
     later: list[int] = []
     action = request.form.get("action")
     wrong_show: str | None = None  # who showed, when the show was found invalid
-    if form.is_submitted():
+    if form.is_submitted() and same is not None:
+        conflict = [] if same.decided else _same_deal_words(same)
+        action = "save" if same.decided else None
+    elif form.is_submitted():
         conflict = _round_conflict(access, form, match, stored, number)
     if rules.shows and action == "wrong_show" and form.is_submitted() and not conflict:
         action = _to_wrong_show(form, players, pool)
@@ -159,10 +192,12 @@ def _round_form(access: Access, match: Match, stored: Round | None) -> Any:
                     entry,
                     remove_after=bool(later),
                     state=state,
-                    once=form.once.data if stored is None else None,
+                    once=form.once.data if stored is None or same is not None else None,
                     location=location,
                 )
                 flash(gettext("Round %(number)s saved.", number=number))
+                if same is not None and same.keeps_mine:
+                    flash(_replaced_theirs())
                 if later:
                     flash(
                         ngettext(
@@ -192,6 +227,7 @@ def _round_form(access: Access, match: Match, stored: Round | None) -> Any:
         round_inputs=input_fields(form, inputs),
         jokers=rules.jokers,
         used=_typed_cards(form) if form.is_submitted() else [],
+        **_following_the_match(access, match, stored, same),
     )
     refused = conflict or (later and action == "save")
     if refused and not isinstance(page, tuple):
@@ -199,6 +235,40 @@ def _round_form(access: Access, match: Match, stored: Round | None) -> Any:
     if conflict and isinstance(page, tuple):
         return page[0], 409
     return page
+
+
+def _following_the_match(
+    access: Access, match: Match, stored: Round | None, same: samedeal.SameDeal | None
+) -> dict[str, Any]:
+    """A new round's form follows the match like the score sheet: the round number and the
+    dealer change in place, what is typed stays, and a round saved from another phone
+    meanwhile is shown with the choice (the page is fetched again for the round typed)."""
+    if stored is not None and not (same is not None and same.keeps_mine):
+        return {"same_deal": None}
+    page = url_for("rounds.new", match_id=match.id)
+    return {
+        "live": {**following(access, match, page), "carry": "for_round"},
+        "same_deal": same,
+        "their_result": samedeal.result_of(match, same) if same is not None else None,
+        "dealer": samedeal.dealer_of_next_round(match),
+    }
+
+
+def _same_deal_words(same: samedeal.SameDeal) -> list[str]:
+    return [
+        gettext(
+            "Round %(number)s was just saved from another phone: nothing of yours is saved"
+            " yet. Choose below.",
+            number=same.number,
+        )
+    ]
+
+
+def _replaced_theirs() -> str:
+    return gettext(
+        "This phone's deal replaced the one saved from the other phone; the round's page keeps"
+        " both in its changes."
+    )
 
 
 # The engine's refusals of a show whose cards have no valid arrangement: offered as a

@@ -125,13 +125,31 @@
           if (!response.ok) throw new Error(response.status);
           var next = response.headers.get("ETag");
           if (!next || next === etag) return null;
-          return fetch(pageUrl, { cache: "no-store", credentials: "same-origin" }).then(function (page) {
+          return fetch(pageFor(), { cache: "no-store", credentials: "same-origin" }).then(function (page) {
             if (!page.ok) throw new Error(page.status);
             return page.text().then(function (html) { etag = next; update(html); });
           });
         })
         .then(function () { delay = 1000; }, function () { delay = Math.min(delay * 2, 15000); })
         .then(function () { busy = false; schedule(delay); });
+    }
+
+    // A page may carry a field of its form along (data-live-carry): the quick-round form says
+    // which round it was opened for, so that the page fetched again can show that round when
+    // another phone saved it meanwhile.
+    function pageFor() {
+      var carried = main.getAttribute("data-live-carry");
+      var field = carried && main.querySelector('input[name="' + carried + '"]');
+      if (!field || !field.value) return pageUrl;
+      return pageUrl + (pageUrl.indexOf("?") < 0 ? "?" : "&") + carried + "=" + encodeURIComponent(field.value);
+    }
+
+    // A notice about the round a form was opened for shows only while the form kept is that one.
+    function matchNotices() {
+      var opened = main.querySelector('input[name="for_round"]');
+      main.querySelectorAll("[data-for-round]").forEach(function (notice) {
+        notice.hidden = !opened || opened.value !== notice.getAttribute("data-for-round");
+      });
     }
 
     function update(html) {
@@ -161,6 +179,7 @@
         enhance(main);
       }
       if (banner) banner.hidden = !kept;
+      matchNotices();
       document.dispatchEvent(new CustomEvent("referee:updated"));
     }
 
