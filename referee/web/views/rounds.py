@@ -43,6 +43,7 @@ from referee.web.show import i18n, jsontext
 from referee.web.show.scoresheet import deal_rules
 from referee.web.store import audit, matchlog, writes
 from referee.web.store.models import Match, Round
+from referee.web.views import merges
 from referee.web.views.pages import following, render_page, to_score_sheet
 
 bp = table_blueprint("rounds", __name__)
@@ -123,8 +124,20 @@ def _round_form(access: Access, match: Match, stored: Round | None) -> Any:
     later: list[int] = []
     action = request.form.get("action")
     wrong_show: str | None = None  # who showed, when the show was found invalid
+    merge = None
+    if stored is not None and form.is_submitted():
+        forms = _merge_forms(match, rules, players, inputs, number)
+        loaded = merges.opened(stored)
+        unsettled = merges.settle_choices(form, forms, loaded)
+        round_moved = writes.version_of(request.form.get("round_version")) != stored.version
     if form.is_submitted():
         conflict = _round_conflict(access, form, match, stored, number)
+    if stored is not None and form.is_submitted():
+        if conflict and round_moved:
+            form, merge = merges.merge_round(form, forms, stored, loaded, unsettled)
+        elif unsettled and loaded is not None:
+            merge = merges.choices_left(form, forms, loaded, unsettled)
+            conflict = [*conflict, choose_first()]
     if rules.shows and action == "wrong_show" and form.is_submitted() and not conflict:
         action = _to_wrong_show(form, players, pool)
     if form.is_submitted() and not conflict and action != "more_rows" and form.validate():
@@ -192,6 +205,8 @@ def _round_form(access: Access, match: Match, stored: Round | None) -> Any:
         round_inputs=input_fields(form, inputs),
         jokers=rules.jokers,
         used=_typed_cards(form) if form.is_submitted() else [],
+        merge=merge,
+        loaded=merges.seal(stored, merge.contested if merge else ()) if stored else None,
     )
     refused = conflict or (later and action == "save")
     if refused and not isinstance(page, tuple):
@@ -199,6 +214,34 @@ def _round_form(access: Access, match: Match, stored: Round | None) -> Any:
     if conflict and isinstance(page, tuple):
         return page[0], 409
     return page
+
+
+def _merge_forms(
+    match: Match, rules: Ruleset, players: list[str], inputs: Any, number: int
+) -> merges.RoundForms:
+    """How this round's form is made and filled, for merging a correction onto the round."""
+
+    def make(rows: TableRows | None, posted: bool) -> Any:
+        reading = {} if posted else {"formdata": None}
+        if rules.shows:
+            return deal_form_class(players, inputs)(**reading)
+        return quick_form_class(rules, players, inputs, rows)(**reading)
+
+    def fill(form: Any, entry: dict[str, Any]) -> bool:
+        readable = matchlog.readable_entry(match, number, entry)
+        if readable is None:
+            return False
+        if rules.shows:
+            return fill_deal(form, players, readable, inputs)
+        return fill_from_round(form, rules, players, readable, inputs)
+
+    return merges.RoundForms(make, fill, players)
+
+
+def choose_first() -> str:
+    return gettext(
+        "Both phones changed the fields below differently: choose which to keep for each, then save."
+    )
 
 
 # The engine's refusals of a show whose cards have no valid arrangement: offered as a

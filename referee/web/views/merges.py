@@ -1,0 +1,279 @@
+"""A correction sent from a form another phone made stale, merged onto the round as it is now.
+
+The correction form carries what it was loaded from in one hidden field,
+``loaded``, signed with the app's secret key (the server reads back only what it
+wrote itself): the round's id, the round object as loaded, the last change of
+the audit trail seen then, and the fields a person still has to choose between.
+When the round's version moved meanwhile, the form as loaded (base), as typed
+(mine) and the round as it is now (theirs) are each read into the same form and
+merged field by field (:mod:`referee.web.play.merging`): the form comes back
+holding the round as it is now with only this phone's changes applied, beside
+what the other phone changed (the audit trail's own lines) and what this phone
+typed; a field both changed differently is a choice ("keep theirs" / "keep
+mine") that must be made before the round is saved.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from flask import current_app, request
+from flask_babel import gettext
+from itsdangerous import BadSignature, URLSafeSerializer
+from wtforms import HiddenField
+
+from referee.web.forms.finaltable import TableRows
+from referee.web.forms.fields import numbered
+from referee.web.play import merging
+from referee.web.store import audit
+from referee.web.store.models import Round
+
+FIELD = "loaded"
+PICK = "keep-"
+_SALT = "referee-round-loaded"
+_NUMBERED = re.compile(r"(?P<prefix>[a-z_]+)_(?P<index>\d+)")
+_PER_SEAT = ("hand", "melds", "fate", "rejoin")
+
+
+@dataclass(frozen=True)
+class Loaded:
+    """What a correction form was loaded from (read back from its signed field)."""
+
+    entry: dict[str, Any]
+    mark: int
+    contested: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class RoundForms:
+    """How the view makes its round form: ``make(rows, posted)`` (``posted``: read the
+    request), and ``fill(form, entry)`` from a stored round object (False if it cannot)."""
+
+    make: Callable[[TableRows | None, bool], Any]
+    fill: Callable[[Any, dict[str, Any]], bool]
+    players: Sequence[str]
+
+
+@dataclass(frozen=True)
+class Choice:
+    name: str
+    label: str
+    theirs: str
+    mine: str
+
+
+@dataclass
+class RoundMerge:
+    """What the conflict page shows: the other phone's changes, this phone's, the choices."""
+
+    other: list[audit.ShownChange] = field(default_factory=list)
+    typed: list[str] = field(default_factory=list)
+    choices: list[Choice] = field(default_factory=list)
+
+    @property
+    def contested(self) -> tuple[str, ...]:
+        return tuple(choice.name for choice in self.choices)
+
+
+def _serializer() -> URLSafeSerializer:
+    return URLSafeSerializer(current_app.secret_key or "", salt=_SALT)
+
+
+def seal(stored: Round, contested: Sequence[str] = ()) -> str:
+    """The ``loaded`` field of a correction form showing ``stored`` as it is now."""
+    return _serializer().dumps(
+        {
+            "round": stored.id,
+            "entry": stored.entry,
+            "mark": _mark(stored),
+            "contested": list(contested),
+        }
+    )
+
+
+def _mark(stored: Round) -> int:
+    return max((c.id or 0 for c in stored.match.changes if c.round_id == stored.id), default=0)
+
+
+def opened(stored: Round) -> Loaded | None:
+    """What the posted correction form was loaded from; None if it does not say (an old
+    page) or says it in a way the server did not write."""
+    try:
+        data = _serializer().loads(request.form.get(FIELD, ""))
+    except BadSignature:
+        return None
+    if not isinstance(data, dict) or data.get("round") != stored.id:
+        return None
+    entry, mark, contested = data.get("entry"), data.get("mark"), data.get("contested")
+    if not isinstance(entry, dict) or not isinstance(mark, int) or not isinstance(contested, list):
+        return None
+    return Loaded(entry, mark, tuple(str(name) for name in contested))
+
+
+def snapshot(form: Any) -> dict[str, Any]:
+    """What a person typed or chose in a form, by field name (hidden bookkeeping left out)."""
+    return {f.name: f.data for f in form if not isinstance(f, HiddenField)}
+
+
+def _filled(forms: RoundForms, rows: TableRows | None, entry: dict[str, Any]) -> Any:
+    blank = forms.make(rows, False)
+    return blank if forms.fill(blank, entry) else None
+
+
+def _rows(form: Any) -> TableRows | None:
+    if getattr(form, "meld_rows", None) is None:
+        return None
+    return TableRows(len(numbered(form, "table_cards")), len(numbered(form, "layoff_cards")))
+
+
+def settle_choices(form: Any, forms: RoundForms, loaded: Loaded | None) -> tuple[str, ...]:
+    """Apply the choices posted for the fields both phones changed ("keep theirs" puts the
+    other phone's value back); the names still without a choice."""
+    if loaded is None or not loaded.contested:
+        return ()
+    theirs_form = _filled(forms, _rows(form), loaded.entry)
+    theirs = snapshot(theirs_form) if theirs_form is not None else {}
+    unsettled = []
+    for name in loaded.contested:
+        pick = request.form.get(PICK + name)
+        if name not in form._fields:
+            continue
+        if pick == "theirs":
+            form[name].data = theirs.get(name)
+        elif pick != "mine":
+            unsettled.append(name)
+    return tuple(unsettled)
+
+
+def merge_round(
+    form: Any,
+    forms: RoundForms,
+    stored: Round,
+    loaded: Loaded | None,
+    unsettled: Sequence[str] = (),
+) -> tuple[Any, RoundMerge]:
+    """The posted form rebuilt as the round is now with only this phone's changes applied,
+    and what the page says about it."""
+    rows = _rows(form)
+    if rows is not None:
+        for entry in (stored.entry, loaded.entry if loaded else {}):
+            table = entry.get("table")
+            grown = TableRows.of_table(table if isinstance(table, list) else [], rows)
+            rows = TableRows(max(rows.melds, grown.melds), max(rows.layoffs, grown.layoffs))
+        form = _regrown(form, forms, rows)
+    theirs_form = _filled(forms, rows, stored.entry)
+    base_form = _filled(forms, rows, loaded.entry) if loaded is not None else None
+    mine = snapshot(form)
+    theirs = snapshot(theirs_form) if theirs_form is not None else {}
+    base = snapshot(base_form) if base_form is not None else None
+    merged = merging.merge(base, mine, theirs)
+    for name, value in merged.values.items():
+        if name in form._fields:
+            form[name].data = value
+    contests = dict(merged.contests)
+    for name in unsettled:  # a choice not made before stays a choice
+        if name not in contests and not merging.same(mine.get(name), theirs.get(name)):
+            contests[name] = merging.Contest(name, None, mine.get(name), theirs.get(name))
+    shown = RoundMerge(
+        other=_other_changes(stored, loaded),
+        typed=[
+            _change_words(form, forms.players, name, (base or theirs).get(name), mine.get(name))
+            for name in merged.mine_changed
+        ],
+    )
+    shown.choices = _choices(form, forms.players, contests.values())
+    return form, shown
+
+
+def choices_left(form: Any, forms: RoundForms, loaded: Loaded, unsettled: Sequence[str]) -> RoundMerge:
+    """The choices still to make on a form saved without them (nothing changed meanwhile)."""
+    theirs_form = _filled(forms, _rows(form), loaded.entry)
+    theirs = snapshot(theirs_form) if theirs_form is not None else {}
+    contests = [
+        merging.Contest(name, None, form[name].data, theirs.get(name))
+        for name in unsettled
+        if name in form._fields
+    ]
+    return RoundMerge(choices=_choices(form, forms.players, contests))
+
+
+def _regrown(form: Any, forms: RoundForms, rows: TableRows) -> Any:
+    """The posted form with room for the rows of every side (its hidden fields as they are)."""
+    if rows == _rows(form):
+        return form
+    grown = forms.make(rows, True)
+    for name, old in form._fields.items():
+        if isinstance(old, HiddenField) and name in grown._fields:
+            grown[name].data = old.data
+    grown.meld_rows.data, grown.layoff_rows.data = str(rows.melds), str(rows.layoffs)
+    return grown
+
+
+def _other_changes(stored: Round, loaded: Loaded | None) -> list[audit.ShownChange]:
+    """The audit trail's lines for the changes made to the round since the form was loaded."""
+    if loaded is None:
+        return []
+    return [
+        audit.shown(change)
+        for change in stored.match.changes
+        if change.round_id == stored.id and (change.id or 0) > loaded.mark
+    ]
+
+
+def _choices(
+    form: Any, players: Sequence[str], contests: Any
+) -> list[Choice]:
+    return [
+        Choice(
+            contest.name,
+            _label(form, players, contest.name),
+            _value_words(form, contest.name, contest.theirs),
+            _value_words(form, contest.name, contest.mine),
+        )
+        for contest in contests
+    ]
+
+
+def _label(form: Any, players: Sequence[str], name: str) -> str:
+    label = str(form[name].label.text) if name in form._fields else name
+    numbered_name = _NUMBERED.fullmatch(name)
+    if numbered_name is None:
+        return label
+    prefix, index = numbered_name["prefix"], int(numbered_name["index"])
+    if prefix == "hand" and index < len(players):
+        return gettext("Hand of %(name)s", name=players[index])
+    if prefix in _PER_SEAT and index < len(players):
+        return f"{label} ({players[index]})"
+    return f"{label} {index + 1}"
+
+
+def _change_words(form: Any, players: Sequence[str], name: str, before: Any, after: Any) -> str:
+    """A change typed on this phone, in the audit trail's words where it has them."""
+    was, now = _value_words(form, name, before), _value_words(form, name, after)
+    numbered_name = _NUMBERED.fullmatch(name)
+    if numbered_name and numbered_name["prefix"] == "hand":
+        index = int(numbered_name["index"])
+        if index < len(players):
+            return gettext(
+                "Hand of %(name)s: %(before)s → %(after)s",
+                name=players[index],
+                before=was,
+                after=now,
+            )
+    return f"{_label(form, players, name)}: {was} → {now}"
+
+
+def _value_words(form: Any, name: str, value: Any) -> str:
+    """A field's value as the page shows it: a choice by its label, a box ticked or not."""
+    if isinstance(value, bool):
+        return gettext("yes") if value else gettext("no")
+    if value is None or value == "":
+        return "–"
+    choices = getattr(form[name], "choices", None) if name in form._fields else None
+    for choice in choices or ():
+        if isinstance(choice, tuple) and len(choice) >= 2 and choice[0] == value:
+            return str(choice[1])
+    return str(value)
