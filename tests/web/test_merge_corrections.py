@@ -1,0 +1,172 @@
+"""A correction sent from a form another phone made stale is merged, never reverting the
+other phone's correction (issue 21, case 1); test client, two phones with their own cookies."""
+
+from __future__ import annotations
+
+import re
+from html.parser import HTMLParser
+
+import pytest
+from sqlalchemy import select
+
+from referee.web.store.extensions import db
+from referee.web.store.models import Round, RoundChange
+
+from .helpers import new_match, new_table, save_round, text
+
+FOUR = ["Budi", "Réni", "Siti", "Andi"]
+
+
+class PageForm(HTMLParser):
+    """What a browser would post from the form that posts to ``action`` (or the page's
+    first form with a ``loaded`` field): boxes as filled, checked radios, selected options."""
+
+    def __init__(self, body: str) -> None:
+        super().__init__()
+        self.fields: dict[str, str] = {}
+        self.radios: set[str] = set()
+        self._in_form = False
+        self._select: str | None = None
+        self._option: str | None = None
+        self._textarea: str | None = None
+        self.feed(body)
+
+    def handle_starttag(self, tag, attrs):
+        found = {name: value or "" for name, value in attrs}
+        if tag == "form" and found.get("method") == "post" and "round-form" in found.get("class", ""):
+            self._in_form = True
+        if not self._in_form:
+            return
+        name = found.get("name")
+        if tag == "input" and name:
+            kind = found.get("type", "text")
+            if kind == "radio":
+                self.radios.add(name)
+            if kind in ("radio", "checkbox"):
+                if "checked" in found:
+                    self.fields[name] = found.get("value", "on")
+            elif kind not in ("submit", "button"):
+                self.fields[name] = found.get("value", "")
+        elif tag == "select" and name:
+            self._select = name
+        elif tag == "option" and self._select:
+            if "selected" in found or self._select not in self.fields:
+                self.fields[self._select] = found.get("value", "")
+        elif tag == "textarea" and name:
+            self._textarea = name
+            self.fields[name] = ""
+
+    def handle_data(self, data):
+        if self._textarea:
+            self.fields[self._textarea] += data
+
+    def handle_endtag(self, tag):
+        if tag == "form":
+            self._in_form = False
+        elif tag == "select":
+            self._select = None
+        elif tag == "textarea":
+            if self._textarea:
+                self.fields[self._textarea] = self.fields[self._textarea].removeprefix("\n")
+            self._textarea = None
+
+
+def as_posted(body: str, **changes: str) -> dict[str, str]:
+    return {**PageForm(body).fields, "action": "save", **changes}
+
+
+@pytest.fixture
+def phones(app, client):
+    client.submit("/language", {"lang": "en", "next": "/"})
+    other = app.test_client()
+    other.submit("/language", {"lang": "en", "next": "/"})
+    return client, other
+
+
+@pytest.fixture
+def round_four(phones):
+    """A match of four whose round 4 Budi went out of, Réni holding KS and Siti 9C."""
+    one, _three = phones
+    table = new_table(one, players=", ".join(FOUR))
+    match = new_match(one, table, "remi", FOUR, target=200)
+    for hands in ({"Réni": "2C"}, {"Réni": "3C"}, {"Réni": "4C"}):
+        saved = save_round(one, match, FOUR, {**hands, "Siti": "5H", "Andi": "6H"}, player="Budi")
+        assert saved.status_code == 302
+    saved = save_round(one, match, FOUR, {"Réni": "KS", "Siti": "9C", "Andi": "4S"}, player="Budi")
+    assert saved.status_code == 302
+    return match, match + "rounds/4/edit"
+
+
+def stored_hands(app):
+    with app.app_context():
+        stored = db.session.scalars(select(Round).where(Round.number == 4)).one()
+        return stored.entry["hands"]
+
+
+def trail(app):
+    with app.app_context():
+        return [(c.before["hands"], c.after["hands"]) for c in db.session.scalars(select(RoundChange))]
+
+
+def test_a_stale_correction_is_merged_and_reapplied_without_reverting_the_other(
+    app, phones, round_four
+):
+    one, three = phones
+    match, edit = round_four
+    form_one, form_three = one.get(edit).text, three.get(edit).text
+    assert one.submit(edit, as_posted(form_one, hand_1="KS 2D"), fresh=False).status_code == 302
+    conflict = three.submit(edit, as_posted(form_three, hand_2="3H 4H"), fresh=False)
+    assert conflict.status_code == 409
+    page = text(conflict)
+    # side by side: the audit trail's line of the other phone, and what this phone typed
+    assert "Changed on the other phone" in page and "Hand of Réni: KS → KS 2D" in page
+    assert "Typed on this phone" in page and "Hand of Siti: 9C → 3H 4H" in page
+    assert "choose which to keep" not in page  # nothing both phones changed
+    kept = PageForm(conflict.text).fields
+    assert (kept["hand_1"], kept["hand_2"]) == ("KS 2D", "3H 4H")  # theirs kept, mine applied
+    assert stored_hands(app) == {"Réni": ["KS", "2D"], "Siti": ["9C"], "Andi": ["4S"]}
+    again = three.submit(edit, as_posted(conflict.text), fresh=False)  # one tap on save
+    assert again.status_code == 302
+    assert stored_hands(app) == {"Réni": ["KS", "2D"], "Siti": ["3H", "4H"], "Andi": ["4S"]}
+    old = {"Réni": ["KS"], "Siti": ["9C"], "Andi": ["4S"]}
+    assert trail(app) == [
+        (old, {**old, "Réni": ["KS", "2D"]}),
+        ({**old, "Réni": ["KS", "2D"]}, {"Réni": ["KS", "2D"], "Siti": ["3H", "4H"], "Andi": ["4S"]}),
+    ]
+    assert "KS 2D → KS" not in text(one.get(match + "rounds/4"))
+
+
+@pytest.mark.parametrize(("pick", "kept"), [("theirs", ["KS", "2D"]), ("mine", ["QH"])])
+def test_a_hand_both_phones_changed_is_a_choice_never_taken_silently(
+    app, phones, round_four, pick, kept
+):
+    one, three = phones
+    _match, edit = round_four
+    form_one, form_three = one.get(edit).text, three.get(edit).text
+    assert one.submit(edit, as_posted(form_one, hand_1="KS 2D"), fresh=False).status_code == 302
+    conflict = three.submit(edit, as_posted(form_three, hand_1="QH", hand_2="3H 4H"), fresh=False)
+    assert conflict.status_code == 409
+    page = text(conflict)
+    assert "Both phones changed these: choose which to keep" in page
+    assert "Keep theirs: KS 2D" in page and "Keep mine: QH" in page
+    unchosen = three.submit(edit, as_posted(conflict.text), fresh=False)
+    assert unchosen.status_code == 409 and "choose which to keep for each" in text(unchosen)
+    assert stored_hands(app)["Réni"] == ["KS", "2D"] and stored_hands(app)["Siti"] == ["9C"]
+    chosen = three.submit(edit, as_posted(unchosen.text, **{"keep-hand_1": pick}), fresh=False)
+    assert chosen.status_code == 302
+    assert stored_hands(app) == {"Réni": kept, "Siti": ["3H", "4H"], "Andi": ["4S"]}
+
+
+def test_a_forged_base_is_not_believed_every_difference_becomes_a_choice(app, phones, round_four):
+    """The form's record of what it was loaded from is signed: a changed one counts as none."""
+    one, three = phones
+    _match, edit = round_four
+    form_one, form_three = one.get(edit).text, three.get(edit).text
+    assert one.submit(edit, as_posted(form_one, hand_1="KS 2D"), fresh=False).status_code == 302
+    forged = as_posted(form_three, hand_2="3H 4H")
+    forged["loaded"] = re.sub(r"\.[^.]+$", ".forged", forged["loaded"])
+    conflict = three.submit(edit, forged, fresh=False)
+    assert conflict.status_code == 409
+    page = text(conflict)
+    assert "Keep theirs: KS 2D" in page and "Keep mine: KS" in page  # Réni's hand: a choice
+    assert "Keep theirs: 9C" in page and "Keep mine: 3H 4H" in page
