@@ -4,7 +4,6 @@ other phone's correction (issue 21, case 1); test client, two phones with their 
 from __future__ import annotations
 
 import re
-from html.parser import HTMLParser
 
 import pytest
 from sqlalchemy import select
@@ -13,66 +12,9 @@ from referee.web.store.extensions import db
 from referee.web.store.models import Round, RoundChange
 
 from .helpers import new_match, new_table, save_round, text
+from .pageform import PageForm, as_posted
 
 FOUR = ["Budi", "Réni", "Siti", "Andi"]
-
-
-class PageForm(HTMLParser):
-    """What a browser would post from the form that posts to ``action`` (or the page's
-    first form with a ``loaded`` field): boxes as filled, checked radios, selected options."""
-
-    def __init__(self, body: str) -> None:
-        super().__init__()
-        self.fields: dict[str, str] = {}
-        self.radios: set[str] = set()
-        self._in_form = False
-        self._select: str | None = None
-        self._option: str | None = None
-        self._textarea: str | None = None
-        self.feed(body)
-
-    def handle_starttag(self, tag, attrs):
-        found = {name: value or "" for name, value in attrs}
-        if tag == "form" and found.get("method") == "post" and "round-form" in found.get("class", ""):
-            self._in_form = True
-        if not self._in_form:
-            return
-        name = found.get("name")
-        if tag == "input" and name:
-            kind = found.get("type", "text")
-            if kind == "radio":
-                self.radios.add(name)
-            if kind in ("radio", "checkbox"):
-                if "checked" in found:
-                    self.fields[name] = found.get("value", "on")
-            elif kind not in ("submit", "button"):
-                self.fields[name] = found.get("value", "")
-        elif tag == "select" and name:
-            self._select = name
-        elif tag == "option" and self._select:
-            if "selected" in found or self._select not in self.fields:
-                self.fields[self._select] = found.get("value", "")
-        elif tag == "textarea" and name:
-            self._textarea = name
-            self.fields[name] = ""
-
-    def handle_data(self, data):
-        if self._textarea:
-            self.fields[self._textarea] += data
-
-    def handle_endtag(self, tag):
-        if tag == "form":
-            self._in_form = False
-        elif tag == "select":
-            self._select = None
-        elif tag == "textarea":
-            if self._textarea:
-                self.fields[self._textarea] = self.fields[self._textarea].removeprefix("\n")
-            self._textarea = None
-
-
-def as_posted(body: str, **changes: str) -> dict[str, str]:
-    return {**PageForm(body).fields, "action": "save", **changes}
 
 
 @pytest.fixture
@@ -105,7 +47,9 @@ def stored_hands(app):
 
 def trail(app):
     with app.app_context():
-        return [(c.before["hands"], c.after["hands"]) for c in db.session.scalars(select(RoundChange))]
+        return [
+            (c.before["hands"], c.after["hands"]) for c in db.session.scalars(select(RoundChange))
+        ]
 
 
 def test_a_stale_correction_is_merged_and_reapplied_without_reverting_the_other(
@@ -131,7 +75,10 @@ def test_a_stale_correction_is_merged_and_reapplied_without_reverting_the_other(
     old = {"Réni": ["KS"], "Siti": ["9C"], "Andi": ["4S"]}
     assert trail(app) == [
         (old, {**old, "Réni": ["KS", "2D"]}),
-        ({**old, "Réni": ["KS", "2D"]}, {"Réni": ["KS", "2D"], "Siti": ["3H", "4H"], "Andi": ["4S"]}),
+        (
+            {**old, "Réni": ["KS", "2D"]},
+            {"Réni": ["KS", "2D"], "Siti": ["3H", "4H"], "Andi": ["4S"]},
+        ),
     ]
     assert "KS 2D → KS" not in text(one.get(match + "rounds/4"))
 

@@ -26,7 +26,10 @@ def test_every_change_of_either_phone_is_kept_or_offered_as_a_choice(edits):
     base, mine, theirs = edits
     merged = merge(base, mine, theirs)
     for name in FIELDS:
-        mine_moved, their_moved = not same(base[name], mine[name]), not same(base[name], theirs[name])
+        mine_moved, their_moved = (
+            not same(base[name], mine[name]),
+            not same(base[name], theirs[name]),
+        )
         if name in merged.contests:
             contest = merged.contests[name]
             assert mine_moved and their_moved and not same(mine[name], theirs[name])
@@ -77,9 +80,13 @@ def test_without_a_base_every_difference_is_a_choice_and_an_empty_box_is_no_diff
 
 def test_a_field_only_one_side_has_counts_as_empty_on_the_other():
     """A final table grown by one phone: its new meld row is new on that side only."""
-    merged = merge({"table_cards_0": "7S 8S 9S"}, {"table_cards_0": "7S 8S 9S"}, {
-        "table_cards_0": "7S 8S 9S",
-        "table_cards_1": "QH QD QC",
-    })
+    merged = merge(
+        {"table_cards_0": "7S 8S 9S"},
+        {"table_cards_0": "7S 8S 9S"},
+        {
+            "table_cards_0": "7S 8S 9S",
+            "table_cards_1": "QH QD QC",
+        },
+    )
     assert merged.values == {"table_cards_0": "7S 8S 9S", "table_cards_1": "QH QD QC"}
     assert merged.theirs_changed == ("table_cards_1",)
