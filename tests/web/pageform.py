@@ -3,14 +3,17 @@ radios, the selected options), for tests that post a page's form back as it stan
 
 from __future__ import annotations
 
+import html
 from html.parser import HTMLParser
 
 
 class PageForm(HTMLParser):
-    """What a browser would post from a page's round form (``form.round-form``)."""
+    """What a browser would post from a page's round form (``form.round-form``), or from the
+    form that posts to ``action``."""
 
-    def __init__(self, body: str) -> None:
+    def __init__(self, body: str, action: str | None = None) -> None:
         super().__init__()
+        self.action = action
         self.fields: dict[str, str] = {}
         self._in_form = False
         self._select: str | None = None
@@ -22,7 +25,11 @@ class PageForm(HTMLParser):
         if (
             tag == "form"
             and found.get("method") == "post"
-            and "round-form" in found.get("class", "")
+            and (
+                html.unescape(found.get("action", "")).split("#")[0] == self.action
+                if self.action
+                else "round-form" in found.get("class", "")
+            )
         ):
             self._in_form = True
         if not self._in_form:
@@ -55,7 +62,9 @@ class PageForm(HTMLParser):
             self._select = None
         elif tag == "textarea":
             if self._textarea:
-                self.fields[self._textarea] = self.fields[self._textarea].removeprefix("\n")
+                self.fields[self._textarea] = (
+                    self.fields[self._textarea].removeprefix("\r\n").removeprefix("\n")
+                )
             self._textarea = None
 
 

@@ -117,3 +117,38 @@ def test_a_forged_base_is_not_believed_every_difference_becomes_a_choice(app, ph
     page = text(conflict)
     assert "Keep theirs: KS 2D" in page and "Keep mine: KS" in page  # Réni's hand: a choice
     assert "Keep theirs: 9C" in page and "Keep mine: 3H 4H" in page
+
+
+def test_a_stale_turn_correction_keeps_the_other_phones_correction_of_the_same_turn(app, phones):
+    """Phone 1 adds 4S to Andi's set in turn 2; phone 3, on the same turn's form opened
+    before, only adds Andi's discard: after one tap both stand."""
+    one, three = phones
+    match = new_match(one, new_table(one), "remi", ["Budi", "Siti", "Andi"], target=200)
+    for fields in (
+        {"player": "Siti", "melds": "7S 8S 9S"},
+        {"player": "Andi", "melds": "4H 4D 4C"},
+    ):
+        live = one.submit(match + "live/turn", {**fields, "action": "save"})
+        assert live.status_code == 302
+    url = match + "rounds/1/turns/2"
+    form_one, form_three = one.get(url).text, three.get(url).text
+    saved = one.submit(url, turn_posted(form_one, url, melds="4H 4D 4C 4S"), fresh=False)
+    assert saved.status_code == 302
+    conflict = three.submit(url, turn_posted(form_three, url, discard="KD"), fresh=False)
+    assert conflict.status_code == 409
+    page = text(conflict)
+    assert "Turn 2: Andi · meld 4H 4D 4C → Andi · meld 4H 4D 4C 4S" in page
+    assert "Discarded (optional): – → KD" in page
+    again = three.submit(url, turn_posted(conflict.text, url), fresh=False)
+    assert again.status_code == 302, text(again)
+    with app.app_context():
+        stored = db.session.scalars(select(Round)).one()
+        assert stored.entry["turns"][1] == {
+            "player": "Andi",
+            "melds": [["4H", "4D", "4C", "4S"]],
+            "discard": "KD",
+        }
+
+
+def turn_posted(body, url, **changes):
+    return {**PageForm(body, action=url).fields, "action": "save", **changes}

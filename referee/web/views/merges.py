@@ -25,8 +25,8 @@ from flask_babel import gettext
 from itsdangerous import BadSignature, URLSafeSerializer
 from wtforms import HiddenField
 
-from referee.web.forms.finaltable import TableRows
 from referee.web.forms.fields import numbered
+from referee.web.forms.finaltable import TableRows
 from referee.web.play import merging
 from referee.web.store import audit
 from referee.web.store.models import Round
@@ -49,8 +49,9 @@ class Loaded:
 
 @dataclass(frozen=True)
 class RoundForms:
-    """How the view makes its round form: ``make(rows, posted)`` (``posted``: read the
-    request), and ``fill(form, entry)`` from a stored round object (False if it cannot)."""
+    """How the view makes its form: ``make(rows, posted)`` (``rows``: a final table's, if
+    the form has one; ``posted``: read the request), and ``fill(form, entry)`` from what it
+    shows (a round object, a turn; False if it cannot)."""
 
     make: Callable[[TableRows | None, bool], Any]
     fill: Callable[[Any, dict[str, Any]], bool]
@@ -69,6 +70,7 @@ class Choice:
 class RoundMerge:
     """What the conflict page shows: the other phone's changes, this phone's, the choices."""
 
+    known: bool = True  # whether the form said what it was loaded from
     other: list[audit.ShownChange] = field(default_factory=list)
     typed: list[str] = field(default_factory=list)
     choices: list[Choice] = field(default_factory=list)
@@ -82,12 +84,19 @@ def _serializer() -> URLSafeSerializer:
     return URLSafeSerializer(current_app.secret_key or "", salt=_SALT)
 
 
-def seal(stored: Round, contested: Sequence[str] = ()) -> str:
-    """The ``loaded`` field of a correction form showing ``stored`` as it is now."""
+def seal(
+    stored: Round,
+    contested: Sequence[str] = (),
+    entry: dict[str, Any] | None = None,
+    part: str = "round",
+) -> str:
+    """The ``loaded`` field of a correction form showing ``stored`` as it is now (``entry``:
+    the part of it the form shows, named by ``part``, when not the whole round)."""
     return _serializer().dumps(
         {
             "round": stored.id,
-            "entry": stored.entry,
+            "part": part,
+            "entry": stored.entry if entry is None else entry,
             "mark": _mark(stored),
             "contested": list(contested),
         }
@@ -98,14 +107,14 @@ def _mark(stored: Round) -> int:
     return max((c.id or 0 for c in stored.match.changes if c.round_id == stored.id), default=0)
 
 
-def opened(stored: Round) -> Loaded | None:
+def opened(stored: Round, part: str = "round") -> Loaded | None:
     """What the posted correction form was loaded from; None if it does not say (an old
     page) or says it in a way the server did not write."""
     try:
         data = _serializer().loads(request.form.get(FIELD, ""))
     except BadSignature:
         return None
-    if not isinstance(data, dict) or data.get("round") != stored.id:
+    if not isinstance(data, dict) or (data.get("round"), data.get("part")) != (stored.id, part):
         return None
     entry, mark, contested = data.get("entry"), data.get("mark"), data.get("contested")
     if not isinstance(entry, dict) or not isinstance(mark, int) or not isinstance(contested, list):
@@ -115,7 +124,14 @@ def opened(stored: Round) -> Loaded | None:
 
 def snapshot(form: Any) -> dict[str, Any]:
     """What a person typed or chose in a form, by field name (hidden bookkeeping left out)."""
-    return {f.name: f.data for f in form if not isinstance(f, HiddenField)}
+    return {f.name: _typed(f.data) for f in form if not isinstance(f, HiddenField)}
+
+
+def _typed(value: Any) -> Any:
+    """Text as typed, without what a browser adds to a text area (CRLF, edge blanks)."""
+    if not isinstance(value, str):
+        return value
+    return "\n".join(line.strip() for line in value.replace("\r\n", "\n").split("\n")).strip()
 
 
 def _filled(forms: RoundForms, rows: TableRows | None, entry: dict[str, Any]) -> Any:
@@ -154,17 +170,19 @@ def merge_round(
     stored: Round,
     loaded: Loaded | None,
     unsettled: Sequence[str] = (),
+    now: dict[str, Any] | None = None,
 ) -> tuple[Any, RoundMerge]:
-    """The posted form rebuilt as the round is now with only this phone's changes applied,
-    and what the page says about it."""
+    """The posted form rebuilt as the round (or its part ``now``) is now with only this
+    phone's changes applied, and what the page says about it."""
+    now = stored.entry if now is None else now
     rows = _rows(form)
     if rows is not None:
-        for entry in (stored.entry, loaded.entry if loaded else {}):
+        for entry in (now, loaded.entry if loaded else {}):
             table = entry.get("table")
             grown = TableRows.of_table(table if isinstance(table, list) else [], rows)
             rows = TableRows(max(rows.melds, grown.melds), max(rows.layoffs, grown.layoffs))
         form = _regrown(form, forms, rows)
-    theirs_form = _filled(forms, rows, stored.entry)
+    theirs_form = _filled(forms, rows, now)
     base_form = _filled(forms, rows, loaded.entry) if loaded is not None else None
     mine = snapshot(form)
     theirs = snapshot(theirs_form) if theirs_form is not None else {}
@@ -178,6 +196,7 @@ def merge_round(
         if name not in contests and not merging.same(mine.get(name), theirs.get(name)):
             contests[name] = merging.Contest(name, None, mine.get(name), theirs.get(name))
     shown = RoundMerge(
+        known=loaded is not None,
         other=_other_changes(stored, loaded),
         typed=[
             _change_words(form, forms.players, name, (base or theirs).get(name), mine.get(name))
@@ -188,7 +207,9 @@ def merge_round(
     return form, shown
 
 
-def choices_left(form: Any, forms: RoundForms, loaded: Loaded, unsettled: Sequence[str]) -> RoundMerge:
+def choices_left(
+    form: Any, forms: RoundForms, loaded: Loaded, unsettled: Sequence[str]
+) -> RoundMerge:
     """The choices still to make on a form saved without them (nothing changed meanwhile)."""
     theirs_form = _filled(forms, _rows(form), loaded.entry)
     theirs = snapshot(theirs_form) if theirs_form is not None else {}
@@ -223,9 +244,7 @@ def _other_changes(stored: Round, loaded: Loaded | None) -> list[audit.ShownChan
     ]
 
 
-def _choices(
-    form: Any, players: Sequence[str], contests: Any
-) -> list[Choice]:
+def _choices(form: Any, players: Sequence[str], contests: Any) -> list[Choice]:
     return [
         Choice(
             contest.name,
