@@ -9,7 +9,7 @@ from html.parser import HTMLParser
 
 class PageForm(HTMLParser):
     """What a browser would post from a page's round form (``form.round-form``), or from the
-    form that posts to ``action``."""
+    form that posts to ``action`` (the page's own address, whose forms may name no action)."""
 
     def __init__(self, body: str, action: str | None = None) -> None:
         super().__init__()
@@ -26,7 +26,7 @@ class PageForm(HTMLParser):
             tag == "form"
             and found.get("method") == "post"
             and (
-                html.unescape(found.get("action", "")).split("#")[0] == self.action
+                (html.unescape(found.get("action", "")).split("#")[0] or self.action) == self.action
                 if self.action
                 else "round-form" in found.get("class", "")
             )

@@ -9,7 +9,7 @@ import pytest
 from sqlalchemy import select
 
 from referee.web.store.extensions import db
-from referee.web.store.models import Round, RoundChange
+from referee.web.store.models import Match, Round, RoundChange
 
 from .helpers import new_match, new_table, save_round, text
 from .pageform import PageForm, as_posted
@@ -152,3 +152,28 @@ def test_a_stale_turn_correction_keeps_the_other_phones_correction_of_the_same_t
 
 def turn_posted(body, url, **changes):
     return {**PageForm(body, action=url).fields, "action": "save", **changes}
+
+
+def test_a_stale_setup_keeps_the_target_another_phone_set(app, phones):
+    """Before the first round: phone 1 sets the target to 50, phone 3 (form opened before)
+    makes Siti the first dealer; after one tap the match plays to 50 with Siti dealing."""
+    one, three = phones
+    match = new_match(one, new_table(one), "remi", ["Budi", "Siti", "Andi"], target=200)
+    url = match + "setup"
+    form_one, form_three = one.get(url).text, three.get(url).text
+    saved = one.submit(url, setup_posted(form_one, url, target="50"), fresh=False)
+    assert saved.status_code == 302
+    conflict = three.submit(url, setup_posted(form_three, url, first_dealer="Siti"), fresh=False)
+    assert conflict.status_code == 409
+    page = text(conflict)
+    assert "Changed on the other phone" in page and "Target: 200 → 50" in page
+    assert "First dealer: Budi → Siti" in page
+    again = three.submit(url, setup_posted(conflict.text, url), fresh=False)
+    assert again.status_code == 302, text(again)
+    with app.app_context():
+        stored = db.session.scalars(select(Match)).one()
+        assert (stored.options["target"], stored.first_dealer) == (50, "Siti")
+
+
+def setup_posted(body, url, **changes):
+    return {**PageForm(body, action=url).fields, **changes}

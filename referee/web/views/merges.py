@@ -80,6 +80,12 @@ class RoundMerge:
         return tuple(choice.name for choice in self.choices)
 
 
+def choose_first() -> str:
+    return gettext(
+        "Both phones changed the fields below differently: choose which to keep for each, then save."
+    )
+
+
 def _serializer() -> URLSafeSerializer:
     return URLSafeSerializer(current_app.secret_key or "", salt=_SALT)
 
@@ -92,14 +98,21 @@ def seal(
 ) -> str:
     """The ``loaded`` field of a correction form showing ``stored`` as it is now (``entry``:
     the part of it the form shows, named by ``part``, when not the whole round)."""
+    return seal_thing(
+        f"{part}:{stored.id}",
+        stored.entry if entry is None else entry,
+        contested,
+        mark=_mark(stored),
+    )
+
+
+def seal_thing(
+    what: str, entry: dict[str, Any], contested: Sequence[str] = (), *, mark: int = 0
+) -> str:
+    """The ``loaded`` field of a form showing ``entry``; ``what`` names the thing (its kind
+    and id), ``mark`` the last line of its audit trail seen."""
     return _serializer().dumps(
-        {
-            "round": stored.id,
-            "part": part,
-            "entry": stored.entry if entry is None else entry,
-            "mark": _mark(stored),
-            "contested": list(contested),
-        }
+        {"what": what, "entry": entry, "mark": mark, "contested": list(contested)}
     )
 
 
@@ -108,13 +121,17 @@ def _mark(stored: Round) -> int:
 
 
 def opened(stored: Round, part: str = "round") -> Loaded | None:
-    """What the posted correction form was loaded from; None if it does not say (an old
-    page) or says it in a way the server did not write."""
+    return opened_thing(f"{part}:{stored.id}")
+
+
+def opened_thing(what: str) -> Loaded | None:
+    """What the posted form was loaded from; None if it does not say (an old page) or says it
+    in a way the server did not write, or about something else."""
     try:
         data = _serializer().loads(request.form.get(FIELD, ""))
     except BadSignature:
         return None
-    if not isinstance(data, dict) or (data.get("round"), data.get("part")) != (stored.id, part):
+    if not isinstance(data, dict) or data.get("what") != what:
         return None
     entry, mark, contested = data.get("entry"), data.get("mark"), data.get("contested")
     if not isinstance(entry, dict) or not isinstance(mark, int) or not isinstance(contested, list):
@@ -167,14 +184,16 @@ def settle_choices(form: Any, forms: RoundForms, loaded: Loaded | None) -> tuple
 def merge_round(
     form: Any,
     forms: RoundForms,
-    stored: Round,
+    stored: Round | None,
     loaded: Loaded | None,
     unsettled: Sequence[str] = (),
     now: dict[str, Any] | None = None,
 ) -> tuple[Any, RoundMerge]:
     """The posted form rebuilt as the round (or its part ``now``) is now with only this
     phone's changes applied, and what the page says about it."""
-    now = stored.entry if now is None else now
+    if now is None:
+        assert stored is not None, "the round is what the form shows"
+        now = stored.entry
     rows = _rows(form)
     if rows is not None:
         for entry in (now, loaded.entry if loaded else {}):
@@ -197,7 +216,9 @@ def merge_round(
             contests[name] = merging.Contest(name, None, mine.get(name), theirs.get(name))
     shown = RoundMerge(
         known=loaded is not None,
-        other=_other_changes(stored, loaded),
+        other=_other_changes(stored, loaded)
+        if stored is not None
+        else _field_changes(form, forms.players, merged.theirs_changed, base, theirs),
         typed=[
             _change_words(form, forms.players, name, (base or theirs).get(name), mine.get(name))
             for name in merged.mine_changed
@@ -242,6 +263,20 @@ def _other_changes(stored: Round, loaded: Loaded | None) -> list[audit.ShownChan
         for change in stored.match.changes
         if change.round_id == stored.id and (change.id or 0) > loaded.mark
     ]
+
+
+def _field_changes(
+    form: Any,
+    players: Sequence[str],
+    names: Sequence[str],
+    base: dict[str, Any] | None,
+    theirs: dict[str, Any],
+) -> list[audit.ShownChange]:
+    """The other phone's changes, field by field, where there is no audit trail to quote."""
+    if base is None or not names:
+        return []
+    lines = [_change_words(form, players, name, base.get(name), theirs.get(name)) for name in names]
+    return [audit.ShownChange(what=gettext("Changed"), when="", via="", lines=lines)]
 
 
 def _choices(form: Any, players: Sequence[str], contests: Any) -> list[Choice]:

@@ -137,7 +137,7 @@ def _round_form(access: Access, match: Match, stored: Round | None) -> Any:
             form, merge = merges.merge_round(form, forms, stored, loaded, unsettled)
         elif unsettled and loaded is not None:
             merge = merges.choices_left(form, forms, loaded, unsettled)
-            conflict = [*conflict, choose_first()]
+            conflict = [*conflict, merges.choose_first()]
     if rules.shows and action == "wrong_show" and form.is_submitted() and not conflict:
         action = _to_wrong_show(form, players, pool)
     if form.is_submitted() and not conflict and action != "more_rows" and form.validate():
@@ -236,12 +236,6 @@ def _merge_forms(
         return fill_from_round(form, rules, players, readable, inputs)
 
     return merges.RoundForms(make, fill, players)
-
-
-def choose_first() -> str:
-    return gettext(
-        "Both phones changed the fields below differently: choose which to keep for each, then save."
-    )
 
 
 # The engine's refusals of a show whose cards have no valid arrangement: offered as a

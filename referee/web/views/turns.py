@@ -35,7 +35,7 @@ from referee.web.views.live import (
     turn_form_context,
 )
 from referee.web.views.pages import render_page
-from referee.web.views.rounds import choose_first, round_corrected, totals_now
+from referee.web.views.rounds import round_corrected, totals_now
 
 bp = table_blueprint("turns", __name__)
 TURN = "/<any(t,v):mode>/<key>/m/<int:match_id>/rounds/<int:number>/turns/<int:turn_number>"
@@ -101,7 +101,7 @@ def edit(access: Access, match_id: int, number: int, turn_number: int) -> Any:
             form, merge = merges.merge_round(form, forms, stored, loaded, unsettled, now=now)
         elif unsettled and loaded is not None:
             merge = merges.choices_left(form, forms, loaded, unsettled)
-            conflict = [choose_first()]
+            conflict = [merges.choose_first()]
     if request.method == "POST" and not conflict and form.validate_on_submit():
         try:
             entry = read_turn(form, state)
