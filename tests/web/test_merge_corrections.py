@@ -9,7 +9,7 @@ import pytest
 from sqlalchemy import select
 
 from referee.web.store.extensions import db
-from referee.web.store.models import Match, Round, RoundChange
+from referee.web.store.models import HouseRules, Match, Round, RoundChange
 
 from .helpers import new_match, new_table, save_round, text
 from .pageform import PageForm, as_posted
@@ -177,3 +177,29 @@ def test_a_stale_setup_keeps_the_target_another_phone_set(app, phones):
 
 def setup_posted(body, url, **changes):
     return {**PageForm(body, action=url).fields, **changes}
+
+
+def test_a_stale_edit_of_house_rules_keeps_the_bonus_another_phone_changed(app, phones):
+    """Phone 1 lowers the gin bonus of "Oma" to 15; phone 3 (form opened before) only sets the
+    knock limit to 7; after one tap the set has both."""
+    one, three = phones
+    table = new_table(one, players="Budi, Siti")
+    made = one.submit(
+        table + "house-rules/new/gin",
+        {"name": "Oma", "target": "100", "knock_limit": "10", "gin_bonus": "25"},
+    )
+    assert made.status_code == 302
+    with app.app_context():
+        url = f"{table}house-rules/{db.session.scalars(select(HouseRules)).one().id}"
+    form_one, form_three = one.get(url).text, three.get(url).text
+    assert (
+        one.submit(url, setup_posted(form_one, url, gin_bonus="15"), fresh=False).status_code == 302
+    )
+    conflict = three.submit(url, setup_posted(form_three, url, knock_limit="7"), fresh=False)
+    assert conflict.status_code == 409
+    assert "→ 15" in text(conflict) and "10 → 7" in text(conflict)
+    again = three.submit(url, setup_posted(conflict.text, url), fresh=False)
+    assert again.status_code == 302, text(again)
+    with app.app_context():
+        options = db.session.scalars(select(HouseRules)).one().options
+        assert (options["gin_bonus"], options["knock_limit"]) == (15, 7)

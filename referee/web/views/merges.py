@@ -175,7 +175,7 @@ def settle_choices(form: Any, forms: RoundForms, loaded: Loaded | None) -> tuple
         if name not in form._fields:
             continue
         if pick == "theirs":
-            form[name].data = theirs.get(name)
+            _put(form[name], theirs.get(name))
         elif pick != "mine":
             unsettled.append(name)
     return tuple(unsettled)
@@ -209,7 +209,7 @@ def merge_round(
     merged = merging.merge(base, mine, theirs)
     for name, value in merged.values.items():
         if name in form._fields:
-            form[name].data = value
+            _put(form[name], value)
     contests = dict(merged.contests)
     for name in unsettled:  # a choice not made before stays a choice
         if name not in contests and not merging.same(mine.get(name), theirs.get(name)):
@@ -240,6 +240,17 @@ def choices_left(
         if name in form._fields
     ]
     return RoundMerge(choices=_choices(form, forms.players, contests))
+
+
+def _put(field: Any, value: Any) -> None:
+    """Give a posted field a value, as if it had been posted (a number box shows what was
+    posted, not its data)."""
+    field.data = value
+    if field.raw_data is not None:
+        if value is None or value is False:
+            field.raw_data = []
+        else:
+            field.raw_data = ["y" if value is True else str(value)]
 
 
 def _regrown(form: Any, forms: RoundForms, rows: TableRows) -> Any:
