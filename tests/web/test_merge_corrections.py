@@ -203,3 +203,46 @@ def test_a_stale_edit_of_house_rules_keeps_the_bonus_another_phone_changed(app, 
     with app.app_context():
         options = db.session.scalars(select(HouseRules)).one().options
         assert (options["gin_bonus"], options["knock_limit"]) == (15, 7)
+
+
+def test_a_final_table_grown_on_another_phone_comes_back_whole_in_the_merged_form(app, phones):
+    """500 Rum: phone 1 adds three melds (more rows than phone 3's form has); phone 3 only
+    corrects Siti's hand. The merged form has room for all seven melds and keeps them."""
+    one, three = phones
+    match = new_match(one, new_table(one, players="Budi, Siti"), "rummy500", ["Budi", "Siti"])
+    melds = [("Budi", "7S 8S 9S"), ("Siti", "KH KD KC"), ("Budi", "AH 2H 3H"), ("Budi", "4C 4D 4H")]
+    first = {"hand_1": "AS 5D", "ending": "out", "player": "Budi", "action": "save"}
+    for i, (by, cards) in enumerate(melds):
+        first[f"table_by_{i}"], first[f"table_cards_{i}"] = by, cards
+    first.update(layoff_by_0="Siti", layoff_cards_0="10S", layoff_onto_0="1")
+    assert one.submit(match + "rounds/new", first).status_code == 302
+    edit = match + "rounds/1/edit"
+    form_one, form_three = one.get(edit).text, three.get(edit).text
+    added = {"meld_rows": "10"}
+    for i, (by, cards) in enumerate(
+        [("Siti", "QS QH QD"), ("Budi", "JC JD JH"), ("Siti", "5C 6C 7C")], start=4
+    ):
+        added[f"table_by_{i}"], added[f"table_cards_{i}"] = by, cards
+    assert one.submit(edit, as_posted(form_one, **added), fresh=False).status_code == 302
+    conflict = three.submit(edit, as_posted(form_three, hand_1="AS 6D"), fresh=False)
+    assert conflict.status_code == 409
+    kept = PageForm(conflict.text).fields
+    assert (kept["table_cards_6"], kept["table_by_6"], kept["hand_1"]) == (
+        "5C 6C 7C",
+        "Siti",
+        "AS 6D",
+    )
+    assert three.submit(edit, as_posted(conflict.text), fresh=False).status_code == 302
+    with app.app_context():
+        entry = db.session.scalars(select(Round)).one().entry
+    assert [meld["cards"][0] for meld in entry["table"]] == [
+        "7S",
+        "KH",
+        "AH",
+        "4C",
+        "QS",
+        "JC",
+        "5C",
+    ]
+    assert entry["table"][0]["layoffs"] == {"Siti": ["10S"]}
+    assert entry["hands"] == {"Siti": ["AS", "6D"]}
