@@ -246,3 +246,24 @@ def test_a_final_table_grown_on_another_phone_comes_back_whole_in_the_merged_for
     ]
     assert entry["table"][0]["layoffs"] == {"Siti": ["10S"]}
     assert entry["hands"] == {"Siti": ["AS", "6D"]}
+
+
+def test_a_stale_indian_deal_correction_keeps_the_count_another_phone_corrected(app, phones):
+    """Siti showed; phone 1 corrects Budi's count 30 to 40, phone 3 (form opened before)
+    only says Andi dropped in the middle, not first: after one tap both stand."""
+    one, three = phones
+    table = new_table(one, players="Budi, Siti, Andi")
+    options = {"format": "pool101", "decks": "", "wild": "y", "rejoin": "y", "deals": "2"}
+    match = new_match(one, table, "indian", ["Budi", "Siti", "Andi"], dealer="Budi", **options)
+    first = {"ending": "show", "player": "Siti", "cut": "5C", "hand_0": "30", "fate_2": "first"}
+    assert one.submit(match + "rounds/new", {**first, "action": "save"}).status_code == 302
+    edit = match + "rounds/1/edit"
+    form_one, form_three = one.get(edit).text, three.get(edit).text
+    assert one.submit(edit, as_posted(form_one, hand_0="40"), fresh=False).status_code == 302
+    conflict = three.submit(edit, as_posted(form_three, fate_2="middle"), fresh=False)
+    assert conflict.status_code == 409
+    assert "Hand of Budi: 30 points → 40 points" in text(conflict)
+    assert three.submit(edit, as_posted(conflict.text), fresh=False).status_code == 302
+    with app.app_context():
+        entry = db.session.scalars(select(Round)).one().entry
+    assert (entry["hands"]["Budi"], entry["drops"]) == (40, {"Andi": "middle"})
