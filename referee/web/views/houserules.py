@@ -97,7 +97,7 @@ def _form_page(access: Access, rules: Ruleset, found: HouseRules | None) -> Any:
             gettext("Your entry is kept below: check it and save again."),
         ]
         form.version.data = str(found.version)
-        form, merge = merges.merge_round(form, forms, None, loaded, unsettled, _set_of(found))
+        form, merge = merges.merge_posted(form, forms, None, loaded, unsettled, _set_of(found))
     elif found is not None and unsettled and loaded is not None:
         merge = merges.choices_left(form, forms, loaded, unsettled)
         conflict = [merges.choose_first()]
@@ -127,7 +127,7 @@ def _set_of(found: HouseRules) -> dict[str, Any]:
     return {"name": found.name, "options": dict(found.options or {})}
 
 
-def _merge_forms(rules: Ruleset) -> merges.RoundForms:
+def _merge_forms(rules: Ruleset) -> merges.MergeForms:
     """How a set's form is made and filled, for merging an edit onto the set."""
 
     def make(_rows: Any, posted: bool) -> Any:
@@ -138,7 +138,7 @@ def _merge_forms(rules: Ruleset) -> merges.RoundForms:
         fill_options(form, rules, saved.get("options") or {}, goal=True)
         return True
 
-    return merges.RoundForms(make, fill, [])
+    return merges.MergeForms(make, fill, [])
 
 
 def _render(
@@ -147,7 +147,7 @@ def _render(
     form: Any,
     found: HouseRules | None,
     conflict: list[str],
-    merge: merges.RoundMerge | None = None,
+    merge: merges.MergeShown | None = None,
 ) -> Any:
     usual, more = option_fields(form, rules, goal=True)
     page = render_page(

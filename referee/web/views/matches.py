@@ -114,7 +114,9 @@ def _setup_page(access: Access, rules: Ruleset, match: Match | None) -> Any:
                 gettext("Your entry is kept below: check it and save again."),
             ]
             form.match_version.data = str(match.version)
-            form, merge = merges.merge_round(form, forms, None, loaded, unsettled, _setup_of(match))
+            form, merge = merges.merge_posted(
+                form, forms, None, loaded, unsettled, _setup_of(match)
+            )
         elif match is not None and unsettled and loaded is not None:
             merge = merges.choices_left(form, forms, loaded, unsettled)
             conflict = [merges.choose_first()]
@@ -261,7 +263,7 @@ def _fill_from_setup(form: Any, rules: Ruleset, setup: dict[str, Any]) -> None:
     _show_options(form, rules, dict(setup.get("options") or {}))
 
 
-def _merge_forms(rules: Ruleset, names: list[str]) -> merges.RoundForms:
+def _merge_forms(rules: Ruleset, names: list[str]) -> merges.MergeForms:
     """How the setup form is made and filled, for merging a change onto the setup."""
 
     def make(_rows: Any, posted: bool) -> Any:
@@ -271,7 +273,7 @@ def _merge_forms(rules: Ruleset, names: list[str]) -> merges.RoundForms:
         _fill_from_setup(form, rules, setup)
         return True
 
-    return merges.RoundForms(make, fill, [])
+    return merges.MergeForms(make, fill, [])
 
 
 @bp.get(PREFIX + "/m/<int:match_id>/")

@@ -1,16 +1,18 @@
-"""A correction sent from a form another phone made stale, merged onto the round as it is now.
+"""A form another phone made stale, merged onto what it shows as that is now: a round's
+correction, a turn's, a match's setup before its first round, a table's house rules.
 
-The correction form carries what it was loaded from in one hidden field,
-``loaded``, signed with the app's secret key (the server reads back only what it
-wrote itself): the round's id, the round object as loaded, the last change of
-the audit trail seen then, and the fields a person still has to choose between.
-When the round's version moved meanwhile, the form as loaded (base), as typed
-(mine) and the round as it is now (theirs) are each read into the same form and
-merged field by field (:mod:`referee.web.play.merging`): the form comes back
-holding the round as it is now with only this phone's changes applied, beside
-what the other phone changed (the audit trail's own lines) and what this phone
+The form carries what it was loaded from in one hidden field, ``loaded``, signed
+with the app's secret key (the server reads back only what it wrote itself):
+what it shows (kind and id), that thing as loaded (a round object, a turn, a
+setup), the last line of the round's audit trail seen then, and the fields a
+person still has to choose between.  When the version the form names moved
+meanwhile, the form as loaded (base), as typed (mine) and the thing as it is now
+(theirs) are each read into the same form and merged field by field
+(:mod:`referee.web.play.merging`): the form comes back holding the thing as it
+is now with only this phone's changes applied, beside what the other phone
+changed (the audit trail's own lines where there is one) and what this phone
 typed; a field both changed differently is a choice ("keep theirs" / "keep
-mine") that must be made before the round is saved.
+mine") that must be made before anything is saved.
 """
 
 from __future__ import annotations
@@ -33,14 +35,14 @@ from referee.web.store.models import Round
 
 FIELD = "loaded"
 PICK = "keep-"
-_SALT = "referee-round-loaded"
+_SALT = "referee-form-loaded"
 _NUMBERED = re.compile(r"(?P<prefix>[a-z_]+)_(?P<index>\d+)")
 _PER_SEAT = ("hand", "melds", "fate", "rejoin")
 
 
 @dataclass(frozen=True)
 class Loaded:
-    """What a correction form was loaded from (read back from its signed field)."""
+    """What a form was loaded from (read back from its signed field)."""
 
     entry: dict[str, Any]
     mark: int
@@ -48,10 +50,10 @@ class Loaded:
 
 
 @dataclass(frozen=True)
-class RoundForms:
+class MergeForms:
     """How the view makes its form: ``make(rows, posted)`` (``rows``: a final table's, if
     the form has one; ``posted``: read the request), and ``fill(form, entry)`` from what it
-    shows (a round object, a turn; False if it cannot)."""
+    shows (a round object, a turn, a setup; False if it cannot)."""
 
     make: Callable[[TableRows | None, bool], Any]
     fill: Callable[[Any, dict[str, Any]], bool]
@@ -67,7 +69,7 @@ class Choice:
 
 
 @dataclass
-class RoundMerge:
+class MergeShown:
     """What the conflict page shows: the other phone's changes, this phone's, the choices."""
 
     known: bool = True  # whether the form said what it was loaded from
@@ -151,7 +153,7 @@ def _typed(value: Any) -> Any:
     return "\n".join(line.strip() for line in value.replace("\r\n", "\n").split("\n")).strip()
 
 
-def _filled(forms: RoundForms, rows: TableRows | None, entry: dict[str, Any]) -> Any:
+def _filled(forms: MergeForms, rows: TableRows | None, entry: dict[str, Any]) -> Any:
     blank = forms.make(rows, False)
     return blank if forms.fill(blank, entry) else None
 
@@ -162,7 +164,7 @@ def _rows(form: Any) -> TableRows | None:
     return TableRows(len(numbered(form, "table_cards")), len(numbered(form, "layoff_cards")))
 
 
-def settle_choices(form: Any, forms: RoundForms, loaded: Loaded | None) -> tuple[str, ...]:
+def settle_choices(form: Any, forms: MergeForms, loaded: Loaded | None) -> tuple[str, ...]:
     """Apply the choices posted for the fields both phones changed ("keep theirs" puts the
     other phone's value back); the names still without a choice."""
     if loaded is None or not loaded.contested:
@@ -181,14 +183,14 @@ def settle_choices(form: Any, forms: RoundForms, loaded: Loaded | None) -> tuple
     return tuple(unsettled)
 
 
-def merge_round(
+def merge_posted(
     form: Any,
-    forms: RoundForms,
+    forms: MergeForms,
     stored: Round | None,
     loaded: Loaded | None,
     unsettled: Sequence[str] = (),
     now: dict[str, Any] | None = None,
-) -> tuple[Any, RoundMerge]:
+) -> tuple[Any, MergeShown]:
     """The posted form rebuilt as the round (or its part ``now``) is now with only this
     phone's changes applied, and what the page says about it."""
     if now is None:
@@ -214,7 +216,7 @@ def merge_round(
     for name in unsettled:  # a choice not made before stays a choice
         if name not in contests and not merging.same(mine.get(name), theirs.get(name)):
             contests[name] = merging.Contest(name, None, mine.get(name), theirs.get(name))
-    shown = RoundMerge(
+    shown = MergeShown(
         known=loaded is not None,
         other=_other_changes(stored, loaded)
         if stored is not None
@@ -229,8 +231,8 @@ def merge_round(
 
 
 def choices_left(
-    form: Any, forms: RoundForms, loaded: Loaded, unsettled: Sequence[str]
-) -> RoundMerge:
+    form: Any, forms: MergeForms, loaded: Loaded, unsettled: Sequence[str]
+) -> MergeShown:
     """The choices still to make on a form saved without them (nothing changed meanwhile)."""
     theirs_form = _filled(forms, _rows(form), loaded.entry)
     theirs = snapshot(theirs_form) if theirs_form is not None else {}
@@ -239,7 +241,7 @@ def choices_left(
         for name in unsettled
         if name in form._fields
     ]
-    return RoundMerge(choices=_choices(form, forms.players, contests))
+    return MergeShown(choices=_choices(form, forms.players, contests))
 
 
 def _put(field: Any, value: Any) -> None:
@@ -253,7 +255,7 @@ def _put(field: Any, value: Any) -> None:
             field.raw_data = ["y" if value is True else str(value)]
 
 
-def _regrown(form: Any, forms: RoundForms, rows: TableRows) -> Any:
+def _regrown(form: Any, forms: MergeForms, rows: TableRows) -> Any:
     """The posted form with room for the rows of every side (its hidden fields as they are)."""
     if rows == _rows(form):
         return form

@@ -134,7 +134,7 @@ def _round_form(access: Access, match: Match, stored: Round | None) -> Any:
         conflict = _round_conflict(access, form, match, stored, number)
     if stored is not None and form.is_submitted():
         if conflict and round_moved:
-            form, merge = merges.merge_round(form, forms, stored, loaded, unsettled)
+            form, merge = merges.merge_posted(form, forms, stored, loaded, unsettled)
         elif unsettled and loaded is not None:
             merge = merges.choices_left(form, forms, loaded, unsettled)
             conflict = [*conflict, merges.choose_first()]
@@ -218,7 +218,7 @@ def _round_form(access: Access, match: Match, stored: Round | None) -> Any:
 
 def _merge_forms(
     match: Match, rules: Ruleset, players: list[str], inputs: Any, number: int
-) -> merges.RoundForms:
+) -> merges.MergeForms:
     """How this round's form is made and filled, for merging a correction onto the round."""
 
     def make(rows: TableRows | None, posted: bool) -> Any:
@@ -235,7 +235,7 @@ def _merge_forms(
             return fill_deal(form, players, readable, inputs)
         return fill_from_round(form, rules, players, readable, inputs)
 
-    return merges.RoundForms(make, fill, players)
+    return merges.MergeForms(make, fill, players)
 
 
 # The engine's refusals of a show whose cards have no valid arrangement: offered as a

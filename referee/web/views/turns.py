@@ -98,7 +98,7 @@ def edit(access: Access, match_id: int, number: int, turn_number: int) -> Any:
         conflict = _conflict(form, match, stored, turns)
         if conflict:
             now = turns[turn_number - 1]
-            form, merge = merges.merge_round(form, forms, stored, loaded, unsettled, now=now)
+            form, merge = merges.merge_posted(form, forms, stored, loaded, unsettled, now=now)
         elif unsettled and loaded is not None:
             merge = merges.choices_left(form, forms, loaded, unsettled)
             conflict = [merges.choose_first()]
@@ -147,7 +147,7 @@ def edit(access: Access, match_id: int, number: int, turn_number: int) -> Any:
     return page
 
 
-def _merge_forms(match: Match, state: Any) -> merges.RoundForms:
+def _merge_forms(match: Match, state: Any) -> merges.MergeForms:
     """How the turn form is made and filled, for merging a correction onto the turn."""
 
     def make(_rows: Any, posted: bool) -> Any:
@@ -157,7 +157,7 @@ def _merge_forms(match: Match, state: Any) -> merges.RoundForms:
         fill_from_turn(form, turn, rearranges_table(state))
         return True
 
-    return merges.RoundForms(make, fill, list(state.players))
+    return merges.MergeForms(make, fill, list(state.players))
 
 
 def _name_the_match(form: Any, match: Match, stored: Round, turns: list[dict[str, Any]]) -> None:
