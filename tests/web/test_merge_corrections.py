@@ -267,3 +267,27 @@ def test_a_stale_indian_deal_correction_keeps_the_count_another_phone_corrected(
     with app.app_context():
         entry = db.session.scalars(select(Round)).one().entry
     assert (entry["hands"]["Budi"], entry["drops"]) == (40, {"Andi": "middle"})
+
+
+def test_a_round_the_form_cannot_show_any_more_is_not_merged_and_stays_stale(app):
+    """Another phone made the round one the quick form cannot show (edited as JSON, with
+    turns): nothing is merged, the page says so, and the form still names the old version,
+    so saving it again is a conflict again rather than an overwrite."""
+    from wtforms import Form, HiddenField, StringField
+
+    from referee.web.views import merges
+
+    class Shown(Form):
+        round_version = HiddenField()
+        hand_0 = StringField("Hand")
+
+    posted = {"round_version": "3", "hand_0": "3H 4H"}
+    with app.test_request_context(method="POST", data=posted):
+        from flask import request
+
+        form = Shown(request.form)
+        form.round_version.data = "4"  # brought up to date by the view's conflict check
+        forms = merges.MergeForms(lambda rows, posted: Shown(), lambda form, entry: False, ["Budi"])
+        kept, shown = merges.merge_posted(form, forms, None, None, now={"turns": []})
+    assert shown.unshowable and not shown.choices and not shown.typed
+    assert (kept.round_version.data, kept.hand_0.data) == ("3", "3H 4H")

@@ -73,6 +73,7 @@ class MergeShown:
     """What the conflict page shows: the other phone's changes, this phone's, the choices."""
 
     known: bool = True  # whether the form said what it was loaded from
+    unshowable: bool = False  # what the form shows now reads in a way it cannot show
     other: list[audit.ShownChange] = field(default_factory=list)
     typed: list[str] = field(default_factory=list)
     choices: list[Choice] = field(default_factory=list)
@@ -204,9 +205,15 @@ def merge_posted(
             rows = TableRows(max(rows.melds, grown.melds), max(rows.layoffs, grown.layoffs))
         form = _regrown(form, forms, rows)
     theirs_form = _filled(forms, rows, now)
+    if theirs_form is None:  # it now reads in a way this form cannot show: nothing to merge
+        for name in ("round_version", "match_version", "version"):
+            if name in form._fields:  # still stale: saving it again cannot overwrite theirs
+                form[name].data = request.form.get(name, "")
+        other = _other_changes(stored, loaded) if stored is not None else []
+        return form, MergeShown(known=loaded is not None, unshowable=True, other=other)
     base_form = _filled(forms, rows, loaded.entry) if loaded is not None else None
     mine = snapshot(form)
-    theirs = snapshot(theirs_form) if theirs_form is not None else {}
+    theirs = snapshot(theirs_form)
     base = snapshot(base_form) if base_form is not None else None
     merged = merging.merge(base, mine, theirs)
     for name, value in merged.values.items():
