@@ -31,6 +31,7 @@ from referee.web.show import i18n
 from referee.web.store import writes
 from referee.web.store.extensions import db
 from referee.web.store.models import HouseRules
+from referee.web.views import merges
 from referee.web.views.pages import render_page
 
 bp = table_blueprint("houserules", __name__)
@@ -73,6 +74,11 @@ def edit(access: Access, set_id: int) -> Any:
 def _form_page(access: Access, rules: Ruleset, found: HouseRules | None) -> Any:
     form = house_rules_form_class(rules)()
     conflict: list[str] = []
+    merge = None
+    if found is not None and form.is_submitted():
+        forms = _merge_forms(rules)
+        loaded = merges.opened_thing(f"house-rules:{found.id}")
+        unsettled = merges.settle_choices(form, forms, loaded)
     if not form.is_submitted():
         if found is not None:
             form.name.data = found.name
@@ -91,6 +97,10 @@ def _form_page(access: Access, rules: Ruleset, found: HouseRules | None) -> Any:
             gettext("Your entry is kept below: check it and save again."),
         ]
         form.version.data = str(found.version)
+        form, merge = merges.merge_posted(form, forms, None, loaded, unsettled, _set_of(found))
+    elif found is not None and unsettled and loaded is not None:
+        merge = merges.choices_left(form, forms, loaded, unsettled)
+        conflict = [merges.choose_first()]
     if form.is_submitted() and not conflict and form.validate():
         options = _checked(form, rules)
         if options is not None and _name_free(access, form, found):
@@ -109,11 +119,35 @@ def _form_page(access: Access, rules: Ruleset, found: HouseRules | None) -> Any:
             db.session.commit()
             flash(gettext("House rules saved: %(name)s", name=form.name.data))
             return redirect(location)
-    return _render(access, rules, form, found, conflict)
+    return _render(access, rules, form, found, conflict, merge)
+
+
+def _set_of(found: HouseRules) -> dict[str, Any]:
+    """A set as its form shows it (what a merge compares)."""
+    return {"name": found.name, "options": dict(found.options or {})}
+
+
+def _merge_forms(rules: Ruleset) -> merges.MergeForms:
+    """How a set's form is made and filled, for merging an edit onto the set."""
+
+    def make(_rows: Any, posted: bool) -> Any:
+        return house_rules_form_class(rules)(**({} if posted else {"formdata": None}))
+
+    def fill(form: Any, saved: dict[str, Any]) -> bool:
+        form.name.data = saved.get("name")
+        fill_options(form, rules, saved.get("options") or {}, goal=True)
+        return True
+
+    return merges.MergeForms(make, fill, [])
 
 
 def _render(
-    access: Access, rules: Ruleset, form: Any, found: HouseRules | None, conflict: list[str]
+    access: Access,
+    rules: Ruleset,
+    form: Any,
+    found: HouseRules | None,
+    conflict: list[str],
+    merge: merges.MergeShown | None = None,
 ) -> Any:
     usual, more = option_fields(form, rules, goal=True)
     page = render_page(
@@ -125,6 +159,12 @@ def _render(
         usual_options=usual,
         more_options=more,
         conflict=conflict,
+        merge=merge,
+        loaded=merges.seal_thing(
+            f"house-rules:{found.id}", _set_of(found), merge.contested if merge else ()
+        )
+        if found is not None
+        else None,
         delete_form=ActionForm(formdata=None),
     )
     body = page[0] if isinstance(page, tuple) else page

@@ -42,6 +42,7 @@ from referee.web.show import i18n, jsontext, scoresheet
 from referee.web.store import matchlog, versions, writes
 from referee.web.store.extensions import db
 from referee.web.store.models import CardTable, Match, MatchPlayer, Player, Round
+from referee.web.views import merges
 from referee.web.views.houserules import find_set
 from referee.web.views.live import round_in_play
 from referee.web.views.main import rules_page
@@ -86,6 +87,11 @@ def _setup_page(access: Access, rules: Ruleset, match: Match | None) -> Any:
     names = [player.name for player in access.table.players]
     form = setup_form_class(rules, names)()
     conflict: list[str] = []
+    merge = None
+    if match is not None and form.is_submitted():
+        forms = _merge_forms(rules, names)
+        loaded = merges.opened_thing(f"setup:{match.id}")
+        unsettled = merges.settle_choices(form, forms, loaded)
     chosen = _options_asked(access, rules)
     if form.is_submitted() and (move := request.form.get("move")):
         _move_seat(form, move)  # a seat moved up or down (without JavaScript): nothing saved
@@ -108,6 +114,12 @@ def _setup_page(access: Access, rules: Ruleset, match: Match | None) -> Any:
                 gettext("Your entry is kept below: check it and save again."),
             ]
             form.match_version.data = str(match.version)
+            form, merge = merges.merge_posted(
+                form, forms, None, loaded, unsettled, _setup_of(match)
+            )
+        elif match is not None and unsettled and loaded is not None:
+            merge = merges.choices_left(form, forms, loaded, unsettled)
+            conflict = [merges.choose_first()]
         header = None if conflict else _read_setup(form, rules)
         if header is not None:
             if match is None:
@@ -134,6 +146,12 @@ def _setup_page(access: Access, rules: Ruleset, match: Match | None) -> Any:
         form=form,
         match=match,
         conflict=conflict,
+        merge=merge,
+        loaded=merges.seal_thing(
+            f"setup:{match.id}", _setup_of(match), merge.contested if merge else ()
+        )
+        if match is not None
+        else None,
         usual_options=usual,
         more_options=more,
         more_open=any(field.errors or field.data != field.default for field in more),
@@ -229,10 +247,33 @@ def _show_target(form: Any, target: Any) -> None:
 
 
 def _fill_setup(form: Any, match: Match, rules: Ruleset) -> None:
-    for entry, name in zip(numbered(form, "seat"), match.player_names, strict=False):
+    _fill_from_setup(form, rules, _setup_of(match))
+
+
+def _setup_of(match: Match) -> dict[str, Any]:
+    """The match's setup as its form shows it (what a merge compares)."""
+    options = dict(match.options or {})
+    return {"players": match.player_names, "first_dealer": match.first_dealer, "options": options}
+
+
+def _fill_from_setup(form: Any, rules: Ruleset, setup: dict[str, Any]) -> None:
+    for entry, name in zip(numbered(form, "seat"), setup.get("players") or [], strict=False):
         entry.data = name
-    form.first_dealer.data = match.first_dealer
-    _show_options(form, rules, dict(match.options or {}))
+    form.first_dealer.data = setup.get("first_dealer")
+    _show_options(form, rules, dict(setup.get("options") or {}))
+
+
+def _merge_forms(rules: Ruleset, names: list[str]) -> merges.MergeForms:
+    """How the setup form is made and filled, for merging a change onto the setup."""
+
+    def make(_rows: Any, posted: bool) -> Any:
+        return setup_form_class(rules, names)(**({} if posted else {"formdata": None}))
+
+    def fill(form: Any, setup: dict[str, Any]) -> bool:
+        _fill_from_setup(form, rules, setup)
+        return True
+
+    return merges.MergeForms(make, fill, [])
 
 
 @bp.get(PREFIX + "/m/<int:match_id>/")

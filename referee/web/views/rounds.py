@@ -44,6 +44,7 @@ from referee.web.show import i18n, jsontext
 from referee.web.show.scoresheet import deal_rules
 from referee.web.store import audit, matchlog, writes
 from referee.web.store.models import Match, Round
+from referee.web.views import merges
 from referee.web.views.pages import following, render_page, to_score_sheet
 
 bp = table_blueprint("rounds", __name__)
@@ -153,11 +154,23 @@ def _round_form(
     later: list[int] = []
     action = request.form.get("action")
     wrong_show: str | None = None  # who showed, when the show was found invalid
+    merge = None
+    if stored is not None and same is None and form.is_submitted():
+        forms = _merge_forms(match, rules, players, inputs, number)
+        loaded = merges.opened(stored)
+        unsettled = merges.settle_choices(form, forms, loaded)
+        round_moved = writes.version_of(request.form.get("round_version")) != stored.version
     if form.is_submitted() and same is not None:
         conflict = [] if same.decided else _same_deal_words(same)
         action = "save" if same.decided else None
     elif form.is_submitted():
         conflict = _round_conflict(access, form, match, stored, number)
+    if stored is not None and same is None and form.is_submitted():
+        if conflict and round_moved:
+            form, merge = merges.merge_posted(form, forms, stored, loaded, unsettled)
+        elif unsettled and loaded is not None:
+            merge = merges.choices_left(form, forms, loaded, unsettled)
+            conflict = [*conflict, merges.choose_first()]
     if rules.shows and action == "wrong_show" and form.is_submitted() and not conflict:
         action = _to_wrong_show(form, players, pool)
     if form.is_submitted() and not conflict and action != "more_rows" and form.validate():
@@ -228,6 +241,8 @@ def _round_form(
         jokers=rules.jokers,
         used=_typed_cards(form) if form.is_submitted() else [],
         **_following_the_match(access, match, stored, same),
+        merge=merge,
+        loaded=merges.seal(stored, merge.contested if merge else ()) if stored else None,
     )
     refused = conflict or (later and action == "save")
     if refused and not isinstance(page, tuple):
@@ -269,6 +284,28 @@ def _replaced_theirs() -> str:
         "This phone's deal replaced the one saved from the other phone; the round's page keeps"
         " both in its changes."
     )
+
+
+def _merge_forms(
+    match: Match, rules: Ruleset, players: list[str], inputs: Any, number: int
+) -> merges.MergeForms:
+    """How this round's form is made and filled, for merging a correction onto the round."""
+
+    def make(rows: TableRows | None, posted: bool) -> Any:
+        reading = {} if posted else {"formdata": None}
+        if rules.shows:
+            return deal_form_class(players, inputs)(**reading)
+        return quick_form_class(rules, players, inputs, rows)(**reading)
+
+    def fill(form: Any, entry: dict[str, Any]) -> bool:
+        readable = matchlog.readable_entry(match, number, entry)
+        if readable is None:
+            return False
+        if rules.shows:
+            return fill_deal(form, players, readable, inputs)
+        return fill_from_round(form, rules, players, readable, inputs)
+
+    return merges.MergeForms(make, fill, players)
 
 
 # The engine's refusals of a show whose cards have no valid arrangement: offered as a

@@ -24,6 +24,7 @@ from referee.web.play.access import Access, edit_page, open_match, table_bluepri
 from referee.web.show import i18n
 from referee.web.store import matchlog, writes
 from referee.web.store.models import Match, Round
+from referee.web.views import merges
 from referee.web.views.live import (
     apply_marking_out,
     arrange_turn,
@@ -85,11 +86,22 @@ def edit(access: Access, match_id: int, number: int, turn_number: int) -> Any:
         return redirect(_back(match, stored))
     form = make_turn_form(match, state, **({"formdata": None} if request.method == "GET" else {}))
     conflict: list[str] = []
+    merge = None
+    part = f"turn-{turn_number}"
     if request.method == "GET":
         fill_from_turn(form, turns[turn_number - 1], rearranges_table(state))
         _name_the_match(form, match, stored, turns)
     else:
+        forms = _merge_forms(match, state)
+        loaded = merges.opened(stored, part)
+        unsettled = merges.settle_choices(form, forms, loaded)
         conflict = _conflict(form, match, stored, turns)
+        if conflict:
+            now = turns[turn_number - 1]
+            form, merge = merges.merge_posted(form, forms, stored, loaded, unsettled, now=now)
+        elif unsettled and loaded is not None:
+            merge = merges.choices_left(form, forms, loaded, unsettled)
+            conflict = [merges.choose_first()]
     if request.method == "POST" and not conflict and form.validate_on_submit():
         try:
             entry = read_turn(form, state)
@@ -123,12 +135,29 @@ def edit(access: Access, match_id: int, number: int, turn_number: int) -> Any:
         turn_count=len(turns),
         form=form,
         conflict=conflict,
+        merge=merge,
+        loaded=merges.seal(
+            stored, merge.contested if merge else (), entry=turns[turn_number - 1], part=part
+        ),
         cancel_url=_back(match, stored),
         **turn_form_context(match, state),
     )
     if conflict:
         return (page[0] if isinstance(page, tuple) else page), 409
     return page
+
+
+def _merge_forms(match: Match, state: Any) -> merges.MergeForms:
+    """How the turn form is made and filled, for merging a correction onto the turn."""
+
+    def make(_rows: Any, posted: bool) -> Any:
+        return make_turn_form(match, state, **({} if posted else {"formdata": None}))
+
+    def fill(form: Any, turn: dict[str, Any]) -> bool:
+        fill_from_turn(form, turn, rearranges_table(state))
+        return True
+
+    return merges.MergeForms(make, fill, list(state.players))
 
 
 def _name_the_match(form: Any, match: Match, stored: Round, turns: list[dict[str, Any]]) -> None:

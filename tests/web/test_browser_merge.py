@@ -1,0 +1,55 @@
+"""Two phones correct the same round in a real browser (issue 21, case 1): the one that saves
+second sees what the other changed beside what it typed, and one tap applies only its own
+correction."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import Browser, Page, expect
+
+from .test_browser import ARTIFACTS, create_table, english, expect_totals, start_match
+
+pytestmark = pytest.mark.browser
+
+
+@pytest.fixture
+def second_phone(browser: Browser, base_url: str):
+    context = browser.new_context(base_url=base_url, viewport={"width": 360, "height": 740})
+    page = context.new_page()
+    yield page
+    context.close()
+
+
+def test_the_second_correction_is_merged_and_keeps_the_first(page: Page, second_phone: Page):
+    english(page)
+    create_table(page, "Budi, Réni, Siti")
+    start_match(page, "remi", ["Budi", "Réni", "Siti"], target="200")
+    page.get_by_role("link", name="Quick round (final table)").click()
+    page.locator("select[name=player]").select_option("Budi")
+    page.locator("input[name=hand_1]").fill("KS")
+    page.locator("input[name=hand_2]").fill("9C")
+    page.get_by_role("button", name="Save round").click()
+    expect_totals(page, ["19", "0", "0"])  # Budi takes KS 10 + 9C 9
+    scoreboard = page.url
+    page.locator("table.sheet tbody tr").first.get_by_role("link", name="edit").click()
+    edit = page.url
+
+    other = second_phone
+    english(other)
+    other.goto(edit)
+    other.locator("input[name=hand_2]").fill("3H 4H 5H")  # typed while phone 1 saves
+
+    page.locator("input[name=hand_1]").fill("KS 2D")
+    page.get_by_role("button", name="Save round").click()
+    expect_totals(page, ["21", "0", "0"])  # KS 2D 12 + 9C 9
+
+    other.get_by_role("button", name="Save round").click()
+    expect(other.locator("#conflict")).to_be_visible()
+    expect(other.locator(".merge-theirs")).to_contain_text("Hand of Réni: KS → KS 2D")
+    expect(other.locator(".merge-mine")).to_contain_text("Hand of Siti: 9C → 3H 4H 5H")
+    expect(other.locator("input[name=hand_1]")).to_have_value("KS 2D")
+    expect(other.locator("input[name=hand_2]")).to_have_value("3H 4H 5H")
+    other.screenshot(path=str(ARTIFACTS / "merged-correction.png"), full_page=True)
+    other.get_by_role("button", name="Save round").click()
+    other.goto(scoreboard)
+    expect_totals(other, ["24", "0", "0"])  # KS 2D 12 + 3H 4H 5H 12: neither correction lost
