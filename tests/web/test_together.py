@@ -143,6 +143,15 @@ def test_a_correction_from_the_conflict_page_is_one_tap(client, table):
         **mine,
         **hidden_inputs(conflict.text, match + "rounds/1/edit", match + "rounds/1/edit"),
     }
+    # Both phones changed Siti's hand (KH -> QH there, KH -> none here): a choice, never taken
+    # silently; once this phone keeps its own, one tap saves.
+    unchosen = client.submit(match + "rounds/1/edit", again, fresh=False)
+    assert unchosen.status_code == 409
+    again = {
+        **again,
+        **hidden_inputs(unchosen.text, match + "rounds/1/edit", match + "rounds/1/edit"),
+        "keep-hand_1": "mine",  # hands are numbered from 0: Siti is hand_1
+    }
     assert client.submit(match + "rounds/1/edit", again, fresh=False).status_code == 302
     assert totals(client.get(match)) == [0, 2]  # Siti went out and takes Budi's 2C
 
