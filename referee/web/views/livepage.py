@@ -1,0 +1,161 @@
+"""The score sheet rendered once per change and shared by every phone that follows it.
+
+Every phone at the table fetches the score sheet again after each change.  The sheet of a
+long match is mostly its rounds, the same for every phone that sees the match at that
+version, in that language, through that link: it is rendered once (:func:`kept_page`, a
+worker's threads waiting for the one that renders it) and kept by what it was made from.
+What differs per request (the form tokens, a rematch's once-token) is left as marks in the
+kept page and filled in for each request.
+
+A page is made of parts (``data-part``, between ``<!--{-->`` and ``<!--}-->`` markers): the
+head, each round's row and entry, the totals, the chart.  The page lists each part's
+digest; a phone that names the list it shows (the ``Live-Have`` header) gets only the parts
+that changed (``Live-Patch``), or the whole page when the frame around the parts changed.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import secrets
+import threading
+from collections.abc import Callable, Hashable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import Any
+
+from flask import current_app, g
+from markupsafe import Markup, escape
+
+from referee.web.store import versions, writes
+
+PART = re.compile(r"<!--\{-->(.*?)<!--\}-->", re.DOTALL)
+PART_ID = re.compile(r'data-part="([^"]+)"')
+FRAME = "frame"
+HAVE_HEADER, PATCH_HEADER = "Live-Have", "Live-Patch"
+# A phone's list is one header; a longer one than this is not read (the page is sent whole).
+HAVE_LIMIT = 7000
+
+# What a kept page holds in place of what is made for each request.  Random per process,
+# so that no name typed by a player can be one of them.
+TOKEN_MARK = f"csrf-{secrets.token_hex(12)}"
+ONCE_MARK = f"once-{secrets.token_hex(12)}"
+
+
+def digest(text: str) -> str:
+    return hashlib.blake2b(text.encode(), digest_size=6).hexdigest()
+
+
+@dataclass(frozen=True)
+class Rendered:
+    """A score sheet as rendered for one match at one version, with its parts."""
+
+    match_id: int
+    rules: str
+    version: int
+    title: str
+    body: str
+    parts: dict[str, tuple[str, str]] = field(default_factory=dict)  # id: (digest, html)
+    listing: str = ""
+
+    @classmethod
+    def split(cls, match_id: int, rules: str, version: int, title: str, body: str) -> Rendered:
+        parts: dict[str, tuple[str, str]] = {}
+
+        def mark(found: re.Match[str]) -> str:
+            html = found.group(1)
+            named = PART_ID.search(html)
+            if named is None or named.group(1) in parts:
+                raise ValueError("a part of the score sheet has no name of its own")
+            parts[named.group(1)] = (digest(html), html)
+            return f"<!--{named.group(1)}-->"
+
+        frame = PART.sub(mark, body)
+        listing = " ".join(
+            [f"{FRAME}={digest(frame)}"] + [f"{name}={made}" for name, (made, _) in parts.items()]
+        )
+        return cls(match_id, rules, version, title, body, parts, listing)
+
+    def changed_since(self, have: str) -> list[tuple[str, str]] | None:
+        """The parts a phone showing ``have`` (a listing) lacks, as (id, html), or None if
+        it cannot be brought up to date part by part (another frame, or no listing)."""
+        if not have or len(have) > HAVE_LIMIT:
+            return None
+        shown = dict(item.partition("=")[::2] for item in have.split())
+        if shown.get(FRAME) != self.listing.partition(" ")[0].partition("=")[2]:
+            return None
+        return [
+            (name, html) for name, (made, html) in self.parts.items() if shown.get(name) != made
+        ]
+
+
+@contextmanager
+def token_marks() -> Iterator[None]:
+    """While a page to keep is rendered, every form token on it is the mark: Flask-WTF's
+    ``csrf_token()`` answers what this request's ``g`` holds, so a template or macro that
+    reaches the global one gets the mark too, never this requester's token."""
+    name = current_app.config.get("WTF_CSRF_FIELD_NAME", "csrf_token")
+    missing = object()
+    saved = g.pop(name, missing)
+    setattr(g, name, TOKEN_MARK)
+    try:
+        yield
+    finally:
+        g.pop(name, None)
+        if saved is not missing:
+            setattr(g, name, saved)
+
+
+def for_request(html: str, token: Callable[[], str]) -> Markup:
+    """A kept page's text with this request's form token and a fresh once-token."""
+    if TOKEN_MARK in html:
+        html = html.replace(TOKEN_MARK, token())
+    if ONCE_MARK in html:
+        html = html.replace(ONCE_MARK, writes.new_token())
+    return Markup(html)  # noqa: S704 - rendered by Jinja with autoescape; only marks replaced
+
+
+def patch_document(rendered: Rendered, parts: list[tuple[str, str]], token: Callable[[], str]) -> str:
+    """The parts that changed, each in a ``<template>`` (a row stays a row), and the new listing."""
+    pieces = [f'<template data-live-parts="{escape(rendered.listing)}"></template>']
+    pieces += [
+        f'<template data-part="{escape(name)}">{for_request(html, token)}</template>'
+        for name, html in parts
+    ]
+    return "\n".join(pieces)
+
+
+# The pages kept, by what they were made from (see :func:`page_key`).  Every use of the
+# store goes through kept_page().
+PAGES = versions.ByVersion(size=128)
+# One render per page at a time: the threads asking for the same page wait for it.
+RENDERING = [threading.Lock() for _ in range(32)]
+RENDERS = {"count": 0}  # renders made by this process (the tests count them)
+COUNTING = threading.Lock()
+
+
+def page_key(
+    match_id: int, created_at: Any, version: int, language: str, mode: str, key: str, root: str
+) -> Hashable:
+    """What a kept page depends on: the match at this version (its creation time too: SQLite
+    may give a purged match's id to a new one), the language, the link it was opened with
+    (the key is in every address on it; a view link has no controls) and where the app is
+    mounted."""
+    return ("scoreboard", match_id, str(created_at), version, language, mode, key, root)
+
+
+def kept_page(key: Hashable, make: Callable[[], tuple[Rendered, bool]]) -> Rendered:
+    """The page kept under ``key``, else the one ``make`` renders (kept if it says so)."""
+    found = PAGES.get(key)
+    if found is not None:
+        return found  # type: ignore[return-value]
+    with RENDERING[hash(key) % len(RENDERING)]:
+        found = PAGES.get(key)
+        if found is not None:
+            return found  # type: ignore[return-value]
+        rendered, keep = make()
+        with COUNTING:
+            RENDERS["count"] += 1
+        if keep:
+            PAGES.put(key, rendered)  # type: ignore[arg-type]
+        return rendered
