@@ -30,6 +30,7 @@ from markupsafe import Markup, escape
 from referee.web.store import versions, writes
 
 PART = re.compile(r"<!--\{-->(.*?)<!--\}-->", re.DOTALL)
+SPACES = re.compile(r"\s+")
 PART_ID = re.compile(r'data-part="([^"]+)"')
 FRAME = "frame"
 HAVE_HEADER, PATCH_HEADER = "Live-Have", "Live-Patch"
@@ -68,9 +69,10 @@ class Rendered:
             if named is None or named.group(1) in parts:
                 raise ValueError("a part of the score sheet has no name of its own")
             parts[named.group(1)] = (digest(html), html)
-            return f"<!--{named.group(1)}-->"
+            return " "
 
-        frame = PART.sub(mark, body)
+        # The frame is what holds the parts: a part more or less in a list leaves it as it is.
+        frame = SPACES.sub(" ", PART.sub(mark, body))
         listing = " ".join(
             [f"{FRAME}={digest(frame)}"] + [f"{name}={made}" for name, (made, _) in parts.items()]
         )
@@ -115,7 +117,9 @@ def for_request(html: str, token: Callable[[], str]) -> Markup:
     return Markup(html)  # noqa: S704 - rendered by Jinja with autoescape; only marks replaced
 
 
-def patch_document(rendered: Rendered, parts: list[tuple[str, str]], token: Callable[[], str]) -> str:
+def patch_document(
+    rendered: Rendered, parts: list[tuple[str, str]], token: Callable[[], str]
+) -> str:
     """The parts that changed, each in a ``<template>`` (a row stays a row), and the new listing."""
     pieces = [f'<template data-live-parts="{escape(rendered.listing)}"></template>']
     pieces += [

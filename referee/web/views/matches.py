@@ -43,10 +43,10 @@ from referee.web.show import i18n, jsontext, labels, scoresheet
 from referee.web.store import matchlog, versions, writes
 from referee.web.store.extensions import db
 from referee.web.store.models import CardTable, Match, MatchPlayer, Player, Round
+from referee.web.views import livepage
 from referee.web.views.houserules import find_set
 from referee.web.views.live import round_in_play
 from referee.web.views.main import rules_page
-from referee.web.views import livepage
 from referee.web.views.pages import following, following_version, render_page, to_score_sheet
 
 bp = table_blueprint("matches", __name__)
