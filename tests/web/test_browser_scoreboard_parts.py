@@ -47,9 +47,11 @@ def test_a_phone_gets_the_new_round_as_parts(page: Page):
     patches: list[str] = []
     page.on(
         "response",
-        lambda answer: patches.append(answer.headers.get("live-patch", ""))
-        if answer.url.endswith(f"/m/{made['id']}/")
-        else None,
+        lambda answer: (
+            patches.append(answer.headers.get("live-patch", ""))
+            if answer.url.endswith(f"/m/{made['id']}/")
+            else None
+        ),
     )
     # Round 13: Siti out, Budi holds 2C: Siti 14 (she went out in 1, 3, ..., 13).
     save(page, path, etag, "Siti", "Budi")

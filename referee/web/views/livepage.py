@@ -24,7 +24,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
-from flask import current_app, g
+from flask import current_app, g, get_flashed_messages
 from markupsafe import Markup, escape
 
 from referee.web.store import versions, writes
@@ -41,6 +41,9 @@ HAVE_LIMIT = 7000
 # so that no name typed by a player can be one of them.
 TOKEN_MARK = f"csrf-{secrets.token_hex(12)}"
 ONCE_MARK = f"once-{secrets.token_hex(12)}"
+FLASH_MARK = f"flash-{secrets.token_hex(12)}"
+# The messages a kept page shows where base.html shows this request's (the same markup).
+FLASHED = f'<p class="flash {FLASH_MARK}" role="status">{FLASH_MARK}</p>'
 
 
 def digest(text: str) -> str:
@@ -58,6 +61,7 @@ class Rendered:
     body: str
     parts: dict[str, tuple[str, str]] = field(default_factory=dict)  # id: (digest, html)
     listing: str = ""
+    page: str = ""  # the whole page, around the body, with the marks
 
     @classmethod
     def split(cls, match_id: int, rules: str, version: int, title: str, body: str) -> Rendered:
@@ -108,8 +112,23 @@ def token_marks() -> Iterator[None]:
             setattr(g, name, saved)
 
 
+def flash_marks(with_categories: bool = False, **_: Any) -> list[Any]:
+    """``get_flashed_messages`` while a page to keep is rendered: one mark, which
+    :func:`for_request` replaces with this request's messages (the kept page takes none)."""
+    return [(FLASH_MARK, FLASH_MARK)] if with_categories else [FLASH_MARK]
+
+
 def for_request(html: str, token: Callable[[], str]) -> Markup:
-    """A kept page's text with this request's form token and a fresh once-token."""
+    """A kept page's text with this request's messages, form token and a fresh once-token."""
+    if FLASHED in html:
+        shown = get_flashed_messages(with_categories=True)
+        html = html.replace(
+            FLASHED,
+            "\n".join(
+                f'<p class="flash {escape(category)}" role="status">{escape(message)}</p>'
+                for category, message in shown
+            ),
+        )
     if TOKEN_MARK in html:
         html = html.replace(TOKEN_MARK, token())
     if ONCE_MARK in html:
@@ -139,13 +158,20 @@ COUNTING = threading.Lock()
 
 
 def page_key(
-    match_id: int, created_at: Any, version: int, language: str, mode: str, key: str, root: str
+    match_id: int,
+    created_at: Any,
+    version: int,
+    language: str,
+    mode: str,
+    key: str,
+    root: str,
+    table_name: str,
 ) -> Hashable:
     """What a kept page depends on: the match at this version (its creation time too: SQLite
     may give a purged match's id to a new one), the language, the link it was opened with
-    (the key is in every address on it; a view link has no controls) and where the app is
-    mounted."""
-    return ("scoreboard", match_id, str(created_at), version, language, mode, key, root)
+    (the key is in every address on it; a view link has no controls), where the app is
+    mounted and the table's name (in the crumbs; renaming a table changes no match)."""
+    return ("scoreboard", match_id, str(created_at), version, language, mode, key, root, table_name)
 
 
 def kept_page(key: Hashable, make: Callable[[], tuple[Rendered, bool]]) -> Rendered:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections.abc import Mapping
 from typing import Any
@@ -10,6 +11,7 @@ from flask import Response, abort, flash, jsonify, redirect, render_template, re
 from flask.typing import ResponseReturnValue
 from flask_babel import gettext
 from flask_wtf.csrf import generate_csrf
+from markupsafe import Markup
 
 from referee.errors import RefereeError
 from referee.matchfile import NOT_A_MATCH, NOT_JSON, TOO_DEEP, dump_match, load_document, read_match
@@ -251,7 +253,14 @@ def scoreboard(access: Access, match_id: int) -> Any:
         abort(404)
     version = int(found[0])
     made = livepage.page_key(
-        match_id, found[1], version, i18n.current(), access.mode, key, request.script_root
+        match_id,
+        found[1],
+        version,
+        i18n.current(),
+        access.mode,
+        key,
+        request.script_root,
+        access.table.name,
     )
     shown = livepage.kept_page(made, lambda: _render_scoreboard(access, match_id, version))
     parts = livepage.Rendered.changed_since(shown, request.headers.get(livepage.HAVE_HEADER, ""))
@@ -260,27 +269,35 @@ def scoreboard(access: Access, match_id: int) -> Any:
             livepage.patch_document(shown, parts, generate_csrf), mimetype="text/html"
         )
         response.headers[livepage.PATCH_HEADER] = "1"
+    elif request.query_string:  # the kept page's language switch returns to the bare path
+        response = Response(_scoreboard_page(access, shown, shown.body, flashes=True))
     else:
-        response = Response(
-            render_page(
-                "matches/scoreboard.html",
-                access=access,
-                shown=shown,
-                match={"id": shown.match_id, "rules": shown.rules},
-                body=livepage.for_request(shown.body, generate_csrf),
-                live=following_version(shown.match_id, shown.version, request.path),
-            ),
-            mimetype="text/html",
-        )
+        response = Response(livepage.for_request(shown.page, generate_csrf))
     response.vary.add(livepage.HAVE_HEADER)
     return response
+
+
+def _scoreboard_page(access: Access, shown: livepage.Rendered, body: str, *, flashes: bool) -> str:
+    """The score sheet's body in its page (``flashes``: this request's messages in it, else
+    the mark that stands for them)."""
+    more = {} if flashes else {"get_flashed_messages": livepage.flash_marks}
+    return render_template(
+        "matches/scoreboard.html",
+        access=access,
+        table=access.table,
+        shown=shown,
+        match={"id": shown.match_id, "rules": shown.rules},
+        body=livepage.for_request(body, generate_csrf) if flashes else Markup(body),  # noqa: S704
+        live=following_version(shown.match_id, shown.version, request.path),
+        **more,
+    )
 
 
 def _render_scoreboard(
     access: Access, match_id: int, version: int
 ) -> tuple[livepage.Rendered, bool]:
-    """The score sheet's body rendered with marks for what each request fills in; kept
-    only if the match is still at the version the key names."""
+    """The score sheet rendered with marks for what each request fills in; kept only if the
+    match is still at the version the key names."""
     match = open_match(access, match_id)
     seen = matchlog.outlook(match)
     sheet = scoresheet.build(match, seen.state)
@@ -301,6 +318,9 @@ def _render_scoreboard(
         )
     title = f"{labels.ruleset_name(match.rules)} · {', '.join(match.everyone)}"
     rendered = livepage.Rendered.split(match.id, match.rules, match.version, title, body)
+    with livepage.token_marks():
+        page = _scoreboard_page(access, rendered, body, flashes=False)
+    rendered = dataclasses.replace(rendered, page=page)
     return rendered, match.version == version
 
 
