@@ -87,7 +87,7 @@ class Rendered:
         it cannot be brought up to date part by part (another frame, or no listing)."""
         if not have or len(have) > HAVE_LIMIT:
             return None
-        shown = dict(item.partition("=")[::2] for item in have.split())
+        shown = {name: made for name, _, made in (item.partition("=") for item in have.split())}
         if shown.get(FRAME) != self.listing.partition(" ")[0].partition("=")[2]:
             return None
         return [
@@ -121,7 +121,7 @@ def flash_marks(with_categories: bool = False, **_: Any) -> list[Any]:
 def for_request(html: str, token: Callable[[], str]) -> Markup:
     """A kept page's text with this request's messages, form token and a fresh once-token."""
     if FLASHED in html:
-        shown = get_flashed_messages(with_categories=True)
+        shown: list[tuple[str, str]] = get_flashed_messages(with_categories=True)  # type: ignore[assignment]
         html = html.replace(
             FLASHED,
             "\n".join(
