@@ -150,7 +150,7 @@ def patch_document(
 
 # The pages kept, by what they were made from (see :func:`page_key`).  Every use of the
 # store goes through kept_page().
-PAGES = versions.ByVersion(size=128)
+PAGES = versions.ByVersion(size=64)  # a page of 60 rounds, with its parts: about 300 kB
 # One render per page at a time: the threads asking for the same page wait for it.
 RENDERING = [threading.Lock() for _ in range(32)]
 RENDERS = {"count": 0}  # renders made by this process (the tests count them)
