@@ -231,3 +231,54 @@ def test_a_change_on_another_worker_is_seen(app, client, match):
     assert totals(other.get(url)) == [0, 10]
     save_round(client, url, TWO, {"Siti": "2C"}, ending="out", player="Budi")  # Budi 2
     assert totals(other.get(url)) == [2, 10]
+
+
+def test_another_worker_takes_the_page_from_disk_with_its_own_marks(
+    app, client, match, monkeypatch
+):
+    """A second worker (another process: its marks differ) finds the page the first rendered
+    in the instance folder: no render of its own, and each phone's form token in it works."""
+    from referee.web import create_app
+
+    from .conftest import TEST_CONFIG, Client
+
+    _table, url = match
+    assert client.get(url).status_code == 200  # rendered here, and on disk
+    for name in ("TOKEN_MARK", "ONCE_MARK", "FLASH_MARK"):
+        monkeypatch.setattr(livepage, name, f"{name.lower()}-of-another-process")
+    monkeypatch.setattr(
+        livepage, "MARKS", (livepage.TOKEN_MARK, livepage.ONCE_MARK, livepage.FLASH_MARK)
+    )
+    monkeypatch.setattr(
+        livepage,
+        "FLASHED",
+        f'<p class="flash {livepage.FLASH_MARK}" role="status">{livepage.FLASH_MARK}</p>',
+    )
+    livepage.PAGES.clear()
+    other_app = create_app(
+        {"SQLALCHEMY_DATABASE_URI": app.config["SQLALCHEMY_DATABASE_URI"], **TEST_CONFIG}
+    )
+    other_app.test_client_class = Client
+    phone = other_app.test_client()
+    to_english(phone)  # the page the first phone saw
+    before = renders()
+    page = phone.get(url).text
+    assert renders() == before
+    assert "csrf-" not in page and "once-" not in page and "flash-" not in page
+    assert "of-another-process" not in page
+    token = re.search(r'data-confirm-post="([^"]+)"', page).group(1)
+    version = re.search(r'name="match_version" value="(\d+)"', page).group(1)
+    response = phone.post(url + "archive", data={"csrf_token": token, "match_version": version})
+    assert response.status_code == 302, errors(response)
+
+
+def test_a_damaged_page_on_disk_costs_a_render_not_an_error(app, client, match):
+    _table, url = match
+    assert client.get(url).status_code == 200
+    for kept in (livepage.Path(app.instance_path) / "pages").glob("*.json"):
+        kept.write_text('{"key": "cut sh')
+    livepage.PAGES.clear()
+    before = renders()
+    answer = client.get(url)
+    assert answer.status_code == 200 and totals(answer) == [0, 10]
+    assert renders() == before + 1

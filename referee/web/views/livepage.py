@@ -15,13 +15,19 @@ that changed (``Live-Patch``), or the whole page when the frame around the parts
 
 from __future__ import annotations
 
+import dataclasses
+import fcntl
 import hashlib
+import json
+import os
 import re
 import secrets
 import threading
+import time
 from collections.abc import Callable, Hashable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from flask import current_app, g, get_flashed_messages
@@ -42,6 +48,7 @@ HAVE_LIMIT = 7000
 TOKEN_MARK = f"csrf-{secrets.token_hex(12)}"
 ONCE_MARK = f"once-{secrets.token_hex(12)}"
 FLASH_MARK = f"flash-{secrets.token_hex(12)}"
+MARKS = (TOKEN_MARK, ONCE_MARK, FLASH_MARK)
 # The messages a kept page shows where base.html shows this request's (the same markup).
 FLASHED = f'<p class="flash {FLASH_MARK}" role="status">{FLASH_MARK}</p>'
 
@@ -175,7 +182,9 @@ def page_key(
 
 
 def kept_page(key: Hashable, make: Callable[[], tuple[Rendered, bool]]) -> Rendered:
-    """The page kept under ``key``, else the one ``make`` renders (kept if it says so)."""
+    """The page kept under ``key`` (by this worker, else by another on disk), else the one
+    ``make`` renders (kept if it says so).  One render per page at a time on this server:
+    this worker's threads wait on a lock, the other workers on a lock file."""
     found = PAGES.get(key)
     if found is not None:
         return found  # type: ignore[return-value]
@@ -183,9 +192,97 @@ def kept_page(key: Hashable, make: Callable[[], tuple[Rendered, bool]]) -> Rende
         found = PAGES.get(key)
         if found is not None:
             return found  # type: ignore[return-value]
-        rendered, keep = make()
-        with COUNTING:
-            RENDERS["count"] += 1
+        shared = SharedPages(
+            Path(current_app.config.get("PAGES_DIR") or current_app.instance_path) / "pages"
+        )
+        with shared.turn(key):
+            rendered = shared.load(key)
+            keep = rendered is not None
+            if rendered is None:
+                rendered, keep = make()
+                with COUNTING:
+                    RENDERS["count"] += 1
+                if keep:
+                    shared.save(key, rendered)
         if keep:
             PAGES.put(key, rendered)  # type: ignore[arg-type]
         return rendered
+
+
+class SharedPages:
+    """The pages kept for the other workers of this server: files in the instance folder
+    (as private as the database beside them), written whole and renamed into place, read
+    only if they name the key asked for.  Anything amiss with them (a full disk, a file
+    cut short) costs a render, never an error."""
+
+    PRUNE_AFTER = 15 * 60  # seconds: a page unread for that long is some versions old
+    pruned = {"at": 0.0}
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+
+    def name(self, key: Hashable) -> str:
+        return hashlib.blake2b(repr(key).encode(), digest_size=16).hexdigest()
+
+    @contextmanager
+    def turn(self, key: Hashable) -> Iterator[None]:
+        try:
+            self.folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+            handle = os.open(self.folder / f"{self.name(key)}.lock", os.O_RDWR | os.O_CREAT, 0o600)
+        except OSError:
+            yield
+            return
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX)
+            yield
+        finally:
+            os.close(handle)  # and with it the lock
+
+    def load(self, key: Hashable) -> Rendered | None:
+        try:
+            kept = json.loads((self.folder / f"{self.name(key)}.json").read_text("utf-8"))
+            if kept["key"] != repr(key):
+                return None
+            # Another process's marks stand where this one's are looked for.
+            theirs = kept["marks"]
+
+            def ours(text: str) -> str:
+                for mark, mine in zip(theirs, MARKS, strict=True):
+                    text = text.replace(mark, mine)
+                return text
+
+            page = kept["page"]
+            for name in ("body", "page"):
+                page[name] = ours(page[name])
+            page["parts"] = {
+                name: (made, ours(html)) for name, (made, html) in page["parts"].items()
+            }
+            return Rendered(**page)
+        except (OSError, ValueError, KeyError, TypeError):
+            return None
+
+    def save(self, key: Hashable, rendered: Rendered) -> None:
+        path = self.folder / f"{self.name(key)}.json"
+        passing = path.with_suffix(f".{os.getpid()}.{threading.get_ident()}.tmp")
+        try:
+            page = dataclasses.asdict(rendered)
+            text = json.dumps({"key": repr(key), "marks": MARKS, "page": page})
+            handle = os.open(passing, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+            with os.fdopen(handle, "w", encoding="utf-8") as out:
+                out.write(text)
+            os.replace(passing, path)
+        except OSError:
+            passing.unlink(missing_ok=True)
+        self.prune()
+
+    def prune(self) -> None:
+        now = time.time()
+        if now - self.pruned["at"] < 60:
+            return
+        self.pruned["at"] = now
+        try:
+            for old in self.folder.iterdir():
+                if now - old.stat().st_mtime > self.PRUNE_AFTER:
+                    old.unlink(missing_ok=True)
+        except OSError:
+            pass
