@@ -206,8 +206,7 @@ def test_a_one_round_change_sends_only_what_changed(client):
     fresh = client.get(page)
     assert listing(update.text) == listing(fresh.text) and totals(fresh) == [62, 60]
     assert "<template" not in fresh.text  # a phone that names nothing gets the page
-    # Round 61 corrected through the API's replacement would send row 61 only: here a phone
-    # that shows another frame (or names nonsense) gets the whole page, never an error.
+    # A phone that shows another frame, or names nonsense, gets the whole page, never an error.
     for named in ("frame=000000000000 head=1", "x" * 8000, "=", ""):
         answer = client.get(page, headers={livepage.HAVE_HEADER: named})
         assert answer.status_code == 200 and livepage.PATCH_HEADER not in answer.headers

@@ -2,10 +2,11 @@
 
 Every phone at the table fetches the score sheet again after each change.  The sheet of a
 long match is mostly its rounds, the same for every phone that sees the match at that
-version, in that language, through that link: it is rendered once (:func:`kept_page`, a
-worker's threads waiting for the one that renders it) and kept by what it was made from.
-What differs per request (the form tokens, a rematch's once-token) is left as marks in the
-kept page and filled in for each request.
+version, in that language, through that link: it is rendered once (:func:`kept_page`:
+whoever asks meanwhile, in this worker or another, waits for that render) and kept by what
+it was made from, in the worker and on disk for the other workers (:class:`SharedPages`).
+What differs per request (the form tokens, a rematch's once-token, the flashed messages)
+is left as marks in the kept page and filled in for each request.
 
 A page is made of parts (``data-part``, between ``<!--{-->`` and ``<!--}-->`` markers): the
 head, each round's row and entry, the totals, the chart.  The page lists each part's
