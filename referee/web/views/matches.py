@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections.abc import Mapping
 from typing import Any
 
-from flask import Response, abort, flash, jsonify, redirect, request, url_for
+from flask import Response, abort, flash, jsonify, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
 from flask_babel import gettext
+from flask_wtf.csrf import generate_csrf
+from markupsafe import Markup
 
 from referee.errors import RefereeError
 from referee.matchfile import NOT_A_MATCH, NOT_JSON, TOO_DEEP, dump_match, load_document, read_match
@@ -38,15 +41,15 @@ from referee.web.play.access import (
     table_link,
     table_page,
 )
-from referee.web.show import i18n, jsontext, scoresheet
+from referee.web.show import i18n, jsontext, labels, scoresheet
 from referee.web.store import matchlog, versions, writes
 from referee.web.store.extensions import db
 from referee.web.store.models import CardTable, Match, MatchPlayer, Player, Round
-from referee.web.views import merges
+from referee.web.views import livepage, merges
 from referee.web.views.houserules import find_set
 from referee.web.views.live import round_in_play
 from referee.web.views.main import rules_page
-from referee.web.views.pages import following, render_page, to_score_sheet
+from referee.web.views.pages import following, following_version, render_page, to_score_sheet
 
 bp = table_blueprint("matches", __name__)
 PREFIX = "/<any(t,v):mode>/<key>"
@@ -279,22 +282,86 @@ def _merge_forms(rules: Ruleset, names: list[str]) -> merges.MergeForms:
 @bp.get(PREFIX + "/m/<int:match_id>/")
 @table_page
 def scoreboard(access: Access, match_id: int) -> Any:
+    """The score sheet, rendered once per version, language and link (views/livepage.py);
+    a phone that names the parts it shows gets the ones that changed."""
+    key = access.key  # the key every address on the page carries
+    found = versions.match_row(
+        match_id, key if access.mode == EDIT else None, None if access.mode == EDIT else key
+    )
+    if found is None or found[2] is not None:  # not the table's, or deleted: 404 as ever
+        open_match(access, match_id)
+        abort(404)
+    version = int(found[0])
+    made = livepage.page_key(
+        match_id,
+        found[1],
+        version,
+        i18n.current(),
+        access.mode,
+        key,
+        request.script_root,
+        access.table.name,
+    )
+    shown = livepage.kept_page(made, lambda: _render_scoreboard(access, match_id, version))
+    parts = livepage.Rendered.changed_since(shown, request.headers.get(livepage.HAVE_HEADER, ""))
+    if parts is not None:
+        response = Response(
+            livepage.patch_document(shown, parts, generate_csrf), mimetype="text/html"
+        )
+        response.headers[livepage.PATCH_HEADER] = "1"
+    elif request.query_string:  # the kept page's language switch returns to the bare path
+        response = Response(_scoreboard_page(access, shown, shown.body, flashes=True))
+    else:
+        response = Response(livepage.for_request(shown.page, generate_csrf))
+    response.vary.add(livepage.HAVE_HEADER)
+    return response
+
+
+def _scoreboard_page(access: Access, shown: livepage.Rendered, body: str, *, flashes: bool) -> str:
+    """The score sheet's body in its page (``flashes``: this request's messages in it, else
+    the mark that stands for them)."""
+    more = {} if flashes else {"get_flashed_messages": livepage.flash_marks}
+    return render_template(
+        "matches/scoreboard.html",
+        access=access,
+        table=access.table,
+        shown=shown,
+        match={"id": shown.match_id, "rules": shown.rules},
+        body=livepage.for_request(body, generate_csrf) if flashes else Markup(body),  # noqa: S704
+        live=following_version(shown.match_id, shown.version, request.path),
+        **more,
+    )
+
+
+def _render_scoreboard(
+    access: Access, match_id: int, version: int
+) -> tuple[livepage.Rendered, bool]:
+    """The score sheet rendered with marks for what each request fills in; kept only if the
+    match is still at the version the key names."""
     match = open_match(access, match_id)
     seen = matchlog.outlook(match)
     sheet = scoresheet.build(match, seen.state)
-    return render_page(
-        "matches/scoreboard.html",
-        access=access,
-        match=match,
-        sheet=sheet,
-        pool=pools.pool_before(match, match.next_round_number) if seen.state else None,
-        # A game entered by its final table only (gin) has no live round to offer.
-        turn_by_turn=sheet.rules is None or sheet.rules.turn_style is not TurnStyle.NONE,
-        error=seen.error,
-        live=following(access, match, request.path),
-        in_play=round_in_play(match),
-        rematch_token=writes.new_token(),
-    )
+    with livepage.token_marks():
+        body = render_template(
+            "matches/_scoreboard_body.html",
+            access=access,
+            table=access.table,
+            match=match,
+            sheet=sheet,
+            pool=pools.pool_before(match, match.next_round_number) if seen.state else None,
+            # A game entered by its final table only (gin) has no live round to offer.
+            turn_by_turn=sheet.rules is None or sheet.rules.turn_style is not TurnStyle.NONE,
+            error=seen.error,
+            in_play=round_in_play(match),
+            rematch_token=livepage.ONCE_MARK,
+            csrf_token=lambda: livepage.TOKEN_MARK,
+        )
+    title = f"{labels.ruleset_name(match.rules)} · {', '.join(match.everyone)}"
+    rendered = livepage.Rendered.split(match.id, match.rules, match.version, title, body)
+    with livepage.token_marks():
+        page = _scoreboard_page(access, rendered, body, flashes=False)
+    rendered = dataclasses.replace(rendered, page=page)
+    return rendered, match.version == version
 
 
 @bp.post(PREFIX + "/m/<int:match_id>/stop")

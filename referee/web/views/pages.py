@@ -32,8 +32,13 @@ def render_page(
 def following(access: Access, match: Match, page: str) -> dict[str, Any]:
     """What a page that follows the match live needs: where to ask, the version it shows,
     and the address of the page to fetch again when the match changes."""
-    version_url = url_for("matches.version", match_id=match.id)
-    return {"url": version_url, "etag": f"m{match.id}v{match.version}", "page": page}
+    return following_version(match.id, match.version, page)
+
+
+def following_version(match_id: int, version: int, page: str) -> dict[str, Any]:
+    """:func:`following` for a page made from the match at ``version``."""
+    version_url = url_for("matches.version", match_id=match_id)
+    return {"url": version_url, "etag": f"m{match_id}v{version}", "page": page}
 
 
 def to_score_sheet(access: Access, match: Match) -> Response:

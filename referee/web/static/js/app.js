@@ -125,9 +125,14 @@
           if (!response.ok) throw new Error(response.status);
           var next = response.headers.get("ETag");
           if (!next || next === etag) return null;
-          return fetch(pageFor(), { cache: "no-store", credentials: "same-origin" }).then(function (page) {
-            if (!page.ok) throw new Error(page.status);
-            return page.text().then(function (html) { etag = next; update(html); });
+          return fetchPage(true).then(function (answer) {
+            if (answer.patch && patch(answer.html)) {
+              etag = next;
+              main.setAttribute("data-live-etag", etag.replace(/"/g, ""));
+              return null;
+            }
+            if (!answer.patch) { etag = next; update(answer.html); return null; }
+            return fetchPage(false).then(function (whole) { etag = next; update(whole.html); });
           });
         })
         .then(function () { delay = 1000; }, function () { delay = Math.min(delay * 2, 15000); })
@@ -150,6 +155,80 @@
       main.querySelectorAll("[data-for-round]").forEach(function (notice) {
         notice.hidden = !opened || opened.value !== notice.getAttribute("data-for-round");
       });
+    }
+
+    // A page made of parts (the score sheet) lists them with their digests; naming that list
+    // asks only for the parts that changed (the answer says Live-Patch).  Past a few
+    // kilobytes the list is not sent and the page comes whole.
+    function fetchPage(partsOnly) {
+      var holder = main.querySelector("[data-live-parts]");
+      var have = holder && holder.getAttribute("data-live-parts");
+      var headers = {};
+      if (partsOnly && have && have.length <= 7000) headers["Live-Have"] = have;
+      return fetch(pageFor(), { headers: headers, cache: "no-store", credentials: "same-origin" })
+        .then(function (page) {
+          if (!page.ok) throw new Error(page.status);
+          var patched = page.headers.get("Live-Patch") === "1";
+          return page.text().then(function (html) { return { patch: patched, html: html }; });
+        });
+    }
+
+    // The parts that changed replace theirs; a new one goes after the part before it in
+    // its list ([data-parts]); a part no longer listed goes.  False (nothing touched) when
+    // the page cannot be brought up to date this way: then it is fetched whole.
+    function patch(html) {
+      var doc = new DOMParser().parseFromString(html, "text/html");
+      var listed = doc.querySelector("template[data-live-parts]");
+      var holder = main.querySelector("[data-live-parts]");
+      if (!listed || !holder) return false;
+      var listing = listed.getAttribute("data-live-parts");
+      var order = listing.split(" ").slice(1).map(function (item) { return item.split("=")[0]; });
+      var sent = {};
+      doc.querySelectorAll("template[data-part]").forEach(function (t) {
+        sent[t.getAttribute("data-part")] = t.content.firstElementChild;
+      });
+      var shown = {};
+      main.querySelectorAll("[data-part]").forEach(function (el) { shown[el.getAttribute("data-part")] = el; });
+      function listOf(id) { var slash = id.indexOf("/"); return slash > 0 ? id.slice(0, slash) : null; }
+      function box(list) { return list && main.querySelector('[data-parts="' + list + '"]'); }
+      var possible = order.every(function (id, i) {
+        if (shown[id]) return true;
+        if (!sent[id] || !listOf(id)) return false;
+        return (i > 0 && listOf(order[i - 1]) === listOf(id)) || !!box(listOf(id));
+      });
+      if (!possible) return false;
+      var kept = false;
+      Object.keys(shown).forEach(function (id) {
+        if (order.indexOf(id) < 0) shown[id].parentNode.removeChild(shown[id]);
+      });
+      var previous = null;
+      order.forEach(function (id, i) {
+        var el = shown[id];
+        if (sent[id]) {
+          var fresh = document.importNode(sent[id], true);
+          if (el && beingTyped(el)) {
+            kept = true;
+          } else if (el) {
+            el.parentNode.replaceChild(fresh, el);
+            enhance(fresh);
+            el = fresh;
+          } else {
+            if (previous && listOf(order[i - 1]) === listOf(id)) {
+              previous.parentNode.insertBefore(fresh, previous.nextSibling);
+            } else {
+              var list = box(listOf(id));
+              list.insertBefore(fresh, list.querySelector(":scope > [data-part]"));
+            }
+            enhance(fresh);
+            el = fresh;
+          }
+        }
+        previous = el;
+      });
+      holder.setAttribute("data-live-parts", listing);
+      if (banner) banner.hidden = !kept;
+      document.dispatchEvent(new CustomEvent("referee:updated"));
+      return true;
     }
 
     function update(html) {

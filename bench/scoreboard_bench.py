@@ -1,0 +1,194 @@
+"""Scoreboard benchmark: the page every phone fetches again after a change, on a long match.
+
+In one run, on 127.0.0.1 only (served as ``make run`` serves it, as ``bench/load_bench.py``
+does, beside the bare Flask endpoint of ``bench/bare_app.py`` on the same settings):
+
+1. one table is seeded with ``--matches`` remi matches of ``--rounds`` rounds (60 by default);
+2. ``wrk`` (2 threads, 4 connections) loads the bare endpoint, the scoreboard page of one
+   match through its view link and through its edit link, for ``--seconds`` each;
+3. four phones follow another match while a fifth saves ``--changes`` rounds into it
+   through the API, one at a time; after each save the four phones fetch their update at
+   once, the way the page's script does (the parts that changed when the page offers them,
+   else the whole page).  It reports the bytes each phone received per change, the slowest
+   phone's wait, and the server's CPU milliseconds for the four updates of one change
+   (one render shared by four phones costs about a fourth of four renders).  The API's
+   JSON scoreboard of the same match (kept per version since before) is loaded too, as a
+   peer: what a page costs when nothing is rendered.
+
+    apt-get install wrk
+    .venv/bin/python bench/scoreboard_bench.py [--rounds 60] [--seconds 10] [--repeat 1]
+        [--changes 20] [--database-url postgresql+psycopg://...]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import secrets
+import shutil
+import sys
+import tempfile
+import time
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from statistics import median
+
+import requests
+import sqlalchemy as sa
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from load_bench import ROOT, cpu_seconds, free_port, load_average, seed, start, stop, wrk  # noqa: E402
+
+TARGET_RATIO, P99_LIMIT_MS, UPDATE_LIMIT = 8, 50, 20_000
+PHONES = 4
+PARTS = re.compile(r'data-live-parts="([^"]*)"')
+
+
+class Phone:
+    """A phone following a match: it holds the page's parts (if the page has them)."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self.session = requests.Session()
+        self.parts = self.parts_of(self.session.get(url, timeout=30).text)
+
+    @staticmethod
+    def parts_of(html: str) -> str | None:
+        found = PARTS.search(html)
+        return found.group(1) if found else None
+
+    def update(self) -> tuple[int, float]:
+        """The update after a change: (bytes received, seconds waited)."""
+        headers = {"Live-Have": self.parts} if self.parts else {}
+        started = time.perf_counter()
+        answer = self.session.get(self.url, headers=headers, timeout=30)
+        waited = time.perf_counter() - started
+        answer.raise_for_status()
+        self.parts = self.parts_of(answer.text) or self.parts
+        return len(answer.content), waited
+
+
+def follow(base: str, edit_key: str, view_key: str, match: int, rounds: int, changes: int, app):
+    """Four phones (two through each link) follow ``match`` while rounds are saved into it."""
+    pages = [f"{base}/v/{view_key}/m/{match}/", f"{base}/t/{edit_key}/m/{match}/"]
+    phones = [Phone(pages[n % 2]) for n in range(PHONES)]
+    version = rounds + 1
+    sizes: list[int] = []
+    waits: list[float] = []
+    cpu: list[float] = []
+    body = {"out": "Siti", "hands": {"Budi": ["2C"], "Andi": ["3D", "4H"]}}
+    with ThreadPoolExecutor(PHONES) as pool:
+        for _ in range(changes):
+            saved = requests.post(
+                f"{base}/api/v1/t/{edit_key}/m/{match}/rounds",
+                json=body,
+                headers={"If-Match": f'"m{match}v{version}"'},
+                timeout=30,
+            )
+            if saved.status_code != 201:
+                raise SystemExit(f"the save answered {saved.status_code}: {saved.text[:300]}")
+            version = int(re.search(r"v(\d+)", saved.headers["ETag"]).group(1))
+            before = cpu_seconds(app.pid)
+            found = list(pool.map(lambda phone: phone.update(), phones))
+            cpu.append(1000 * (cpu_seconds(app.pid) - before))
+            sizes += [size for size, _ in found]
+            waits.append(max(wait for _, wait in found))
+    return {
+        "bytes": median(sizes),
+        "largest": max(sizes),
+        "wait_ms": 1000 * median(waits),
+        "wait_max_ms": 1000 * max(waits),
+        "cpu_ms": sum(cpu) / len(cpu),  # a mean: /proc counts CPU time in 10 ms ticks
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description="Scoreboard page benchmark (wrk, four phones).")
+    parser.add_argument("--matches", type=int, default=20)
+    parser.add_argument("--rounds", type=int, default=60)
+    parser.add_argument("--seconds", type=int, default=10)
+    parser.add_argument("--repeat", type=int, default=1)
+    parser.add_argument("--changes", type=int, default=20)
+    parser.add_argument("--database-url", default="", help="a PostgreSQL database (emptied)")
+    args = parser.parse_args()
+    if shutil.which("wrk") is None:
+        raise SystemExit("wrk is needed: apt-get install wrk")
+    tmp = Path(tempfile.mkdtemp(prefix="scoreboard-bench-"))
+    database = args.database_url or f"sqlite:///{tmp / 'bench.db'}"
+    edit_key, view_key = seed(database, args.matches, args.rounds)
+    backend = sa.make_url(database).get_backend_name()
+    print(f"seeded {args.matches} matches of {args.rounds} rounds ({backend})")
+    env = {**os.environ, "DATABASE_URL": database, "SECRET_KEY": secrets.token_hex(16)}
+    env["BACKUPS"] = "off"
+    env.pop("HOST", None)
+    app_port, bare_port = free_port(), free_port()
+    referee = str(Path(sys.executable).with_name("referee"))
+    base = f"http://127.0.0.1:{app_port}"
+    app = start(
+        [referee, "serve", "--host", "127.0.0.1", "--port", str(app_port)],
+        env,
+        f"{base}/",
+        tmp / "app.log",
+    )
+    bare = start(
+        [sys.executable, str(ROOT / "bench" / "bare_app.py"), "--port", str(bare_port)],
+        env,
+        f"http://127.0.0.1:{bare_port}/",
+        tmp / "bare.log",
+    )
+    shown, followed = 1, 2
+    pages = {
+        "page (view link)": f"{base}/v/{view_key}/m/{shown}/",
+        "page (edit link)": f"{base}/t/{edit_key}/m/{shown}/",
+    }
+    json_scoreboard = f"{base}/api/v1/v/{view_key}/m/{shown}"
+    runs = []
+    loads = [load_average()]
+    try:
+        for url in pages.values():
+            size = len(requests.get(url, timeout=60).content)
+            print(f"{url.split('/m/')[0][:30]}…: {size / 1000:.0f} kB")
+        for _ in range(args.repeat):
+            found = {"bare endpoint": wrk(f"http://127.0.0.1:{bare_port}/", args.seconds, bare)}
+            for name, url in pages.items():
+                found[name] = wrk(url, args.seconds, app)
+            found["JSON scoreboard"] = wrk(json_scoreboard, args.seconds, app)
+            runs.append(found)
+            loads.append(load_average())
+        phones = follow(base, edit_key, view_key, followed, args.rounds, args.changes, app)
+    finally:
+        stop(app)
+        stop(bare)
+    if database.startswith("postgresql"):
+        with sa.create_engine(database).begin() as connection:
+            connection.exec_driver_sql("DROP SCHEMA public CASCADE; CREATE SCHEMA public")
+    print(f"\n{'':18} {'req/s':>8} {'p50 ms':>8} {'p99 ms':>8} {'cpu ms':>7} {'ratio':>8}   runs")
+    for name in runs[0]:
+        rows = [run[name] for run in runs]
+        ratios = [run["bare endpoint"]["rate"] / max(run[name]["rate"], 0.001) for run in runs]
+        rate, p50, p99, cpu = (median(r[k] for r in rows) for k in ("rate", "p50", "p99", "cpu_ms"))
+        ratio = median(ratios)
+        verdict = ""
+        if name.startswith("page"):
+            verdict = "ok" if ratio <= TARGET_RATIO and p99 < P99_LIMIT_MS else "MISSED"
+        print(
+            f"{name:18} {rate:8.0f} {p50:8.2f} {p99:8.2f} {cpu:7.2f} {'1/' + format(ratio, '.1f'):>8}"
+            f" {verdict:6} {' '.join(f'{r:.1f}' for r in ratios)}"
+        )
+    verdict = "ok" if phones["largest"] < UPDATE_LIMIT else "MISSED"
+    print(
+        f"\nfour phones, {args.changes} rounds saved one at a time (each phone's update):"
+        f"\n  bytes per update: median {phones['bytes'] / 1000:.1f} kB,"
+        f" largest {phones['largest'] / 1000:.1f} kB (target < {UPDATE_LIMIT // 1000} kB: {verdict})"
+        f"\n  slowest phone per change: median {phones['wait_ms']:.1f} ms,"
+        f" worst {phones['wait_max_ms']:.1f} ms"
+        f"\n  server CPU for the four updates of one change: mean {phones['cpu_ms']:.1f} ms"
+    )
+    print("load average (1 min) before and after each run: " + ", ".join(f"{x:.1f}" for x in loads))
+    shutil.rmtree(tmp, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
