@@ -114,7 +114,9 @@ def test_a_stale_correction_shows_the_conflict_page_with_the_entry_kept(
     expect(other.locator("#conflict")).to_contain_text("Totals now: Budi 20, Siti 0.")
     expect(other.locator("input[name=hand_1]")).to_have_value("9C")
     other.screenshot(path=str(ARTIFACTS / "conflict-correction.png"), full_page=True)
-    other.get_by_role("button", name="Save round").click()  # one tap applies it again
+    # Both phones changed Siti's hand: the page asks which to keep, never takes one silently.
+    other.get_by_label("Keep mine: 9C").check()
+    other.get_by_role("button", name="Save round").click()
     expect(other.locator(".total-points")).to_have_text(["9", "0"])
 
 
