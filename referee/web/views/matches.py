@@ -16,8 +16,6 @@ from referee.rematch import rematch_dealer
 from referee.rulesets import RULESETS, Ruleset, find_ruleset
 from referee.rulesets.base import PLAYER_COUNT, PLAYER_COUNT_EXACT, TurnStyle
 from referee.web.forms import (
-    OPTION_LIMITS,
-    OPTION_MESSAGES,
     ActionForm,
     ImportForm,
     refuse_names,
@@ -27,6 +25,7 @@ from referee.web.forms import (
 from referee.web.forms.fields import numbered
 from referee.web.forms.options import fill_options, option_fields, refused_option
 from referee.web.play import changes, pools, seating
+from referee.web.play.limits import option_refusal
 from referee.web.play.access import (
     EDIT,
     Access,
@@ -490,11 +489,4 @@ def _refuse_import(table: CardTable, document: Mapping[str, Any]) -> str | None:
             max=matchlog.MAX_ROUNDS,
             count=len(rounds),
         )
-    options = document.get("options")
-    if isinstance(options, Mapping):
-        for option, (low, high) in OPTION_LIMITS.items():
-            value = options.get(option)
-            if isinstance(value, int | float) and not isinstance(value, bool):
-                if not low <= value <= high:
-                    return str(OPTION_MESSAGES[option] % {"min": low, "max": high})
-    return None
+    return option_refusal(document.get("options"))
