@@ -25,7 +25,6 @@ from referee.web.forms import (
 from referee.web.forms.fields import numbered
 from referee.web.forms.options import fill_options, option_fields, refused_option
 from referee.web.play import changes, pools, seating
-from referee.web.play.limits import option_refusal
 from referee.web.play.access import (
     EDIT,
     Access,
@@ -37,6 +36,7 @@ from referee.web.play.access import (
     table_link,
     table_page,
 )
+from referee.web.play.limits import option_refusal
 from referee.web.show import i18n, jsontext, scoresheet
 from referee.web.store import matchlog, versions, writes
 from referee.web.store.extensions import db
@@ -140,7 +140,7 @@ def _setup_page(access: Access, rules: Ruleset, match: Match | None) -> Any:
         saved_sets=[saved for saved in access.table.house_rules if saved.rules == rules.id],
     )
     if conflict:
-        return (page[0] if isinstance(page, tuple) else page), 409
+        return page.body, 409
     return page
 
 
