@@ -18,11 +18,13 @@ $(BIN)/python:
 # the project itself without its dependencies (and with the locked setuptools, not a fresh
 # one): requirements/app.txt for `make run`, requirements/dev.txt (the same versions, and
 # the dev and bench extras) for `make test`. `make lock` writes them again from
-# pyproject.toml, each package at its newest version within the bounds given there.
+# pyproject.toml, each package at its newest version within the bounds given there
+# (`make lock UPGRADE=` adds a new dependency and keeps the other versions as locked).
 # setuptools: pyproject.toml's [build-system].
 LOCKED_BUILD := setuptools>=77
+UPGRADE := --upgrade
 LOCK := $(BIN)/uv pip compile pyproject.toml - --universal --python-version 3.11 \
-	--generate-hashes --upgrade --quiet --custom-compile-command 'make lock'
+	--generate-hashes $(UPGRADE) --quiet --custom-compile-command 'make lock'
 
 $(STAMP): pyproject.toml requirements/dev.txt | $(BIN)/python
 	$(BIN)/pip install -q --upgrade pip
