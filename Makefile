@@ -9,23 +9,41 @@ STAMP := $(VENV)/.installed
 export PIP_DISABLE_PIP_VERSION_CHECK := 1
 export DEBIAN_FRONTEND := noninteractive
 
-.PHONY: run test lint typecheck pytest system-deps pg-start pg-stop bench clean
+.PHONY: run test lock lint typecheck pytest system-deps pg-start pg-stop bench clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 
-$(STAMP): pyproject.toml | $(BIN)/python
+# Every install takes the versions of the lock files, checked against their hashes, then
+# the project itself without its dependencies (and with the locked setuptools, not a fresh
+# one): requirements/app.txt for `make run`, requirements/dev.txt (the same versions, and
+# the dev and bench extras) for `make test`. `make lock` writes them again from
+# pyproject.toml, each package at its newest version within the bounds given there
+# (`make lock UPGRADE=` adds a new dependency and keeps the other versions as locked).
+# setuptools: pyproject.toml's [build-system].
+LOCKED_BUILD := setuptools>=77
+UPGRADE := --upgrade
+LOCK := $(BIN)/uv pip compile pyproject.toml - --universal --python-version 3.11 \
+	--generate-hashes $(UPGRADE) --quiet --custom-compile-command 'make lock'
+
+$(STAMP): pyproject.toml requirements/dev.txt | $(BIN)/python
 	$(BIN)/pip install -q --upgrade pip
-	$(BIN)/pip install -q -e '.[dev,bench]'
+	$(BIN)/pip install -q --require-hashes -r requirements/dev.txt
+	$(BIN)/pip install -q --no-deps --no-build-isolation -e .
 	touch $@
+
+lock: $(STAMP)
+	echo '$(LOCKED_BUILD)' | $(LOCK) -o requirements/app.txt
+	echo '$(LOCKED_BUILD)' | $(LOCK) --extra dev --extra bench -c requirements/app.txt -o requirements/dev.txt
 
 # `make run` installs only what the app needs; the server prints the addresses phones can open.
 # HOST=127.0.0.1 keeps it to this machine; PORT, WORKERS, THREADS, PUBLIC_URL: see the README.
 APP_STAMP := $(VENV)/.installed-app
 
-$(APP_STAMP): pyproject.toml | $(BIN)/python
+$(APP_STAMP): pyproject.toml requirements/app.txt | $(BIN)/python
 	$(BIN)/pip install -q --upgrade pip
-	$(BIN)/pip install -q -e .
+	$(BIN)/pip install -q --require-hashes -r requirements/app.txt
+	$(BIN)/pip install -q --no-deps --no-build-isolation -e .
 	touch $@
 
 run: $(APP_STAMP)

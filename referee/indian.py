@@ -307,7 +307,12 @@ def read_cards(cards: CardsIn) -> tuple[Card, ...]:
 
 
 def check_deck(cards: Sequence[Card], decks: int, cut: Card | None) -> None:
-    """Refuse more copies of a card than ``decks`` hold (the cut card is out of play)."""
+    """Refuse more copies of a card than ``decks`` hold (the cut card is out of play).
+
+    Not :class:`referee.integrity.CardPlaces`: a hand checked alone (the count helper) has no
+    places to name, the cut card's copy is out of play, and a deal's refusal names the
+    decks the players chose, as Indian rummy's messages always have.
+    """
     if decks not in (1, 2):
         raise RuleError(BAD_DECKS, decks=decks)
     counted = Counter(cards)

@@ -169,6 +169,23 @@ class IdleFirstWorker(ThreadWorker):
     already accepted are served by its threads as before.  With every worker in a
     request, a new connection waits in the socket's queue for the first one done (a
     connection that sends nothing yet holds no thread: gunicorn puts it aside).
+
+    It overrides methods of gunicorn's ThreadWorker that are not its public interface, so
+    gunicorn is pinned to 27.x.  Kept because no public setting does the same, measured
+    with ``bench/fairness_bench.py`` (two workers of one thread each, one held in a save
+    waiting for SQLite's lock; 8 new connections, each given 3 s):
+
+    - this worker: 8 answered (the 8 in 0.2 s);
+    - gunicorn's ``gthread``: 4; the other 4 wait behind the save;
+    - ``reuse_port``: 4; the kernel spreads connections by their addresses, busy or not;
+    - ``worker_connections`` at 2: 7, and it caps the phones' open connections;
+    - the ``sync`` worker: 8 (0.4 s), but one request at a time and no keep-alive, so a
+      slow phone's upload holds a whole worker.
+
+    The same bench's saves under ``wrk -t2 -c4`` (load average 16-24 from other work)
+    moved too much to rank the ways (14-40 requests/s for each), but gunicorn's own
+    worker once took all 186 requests of a run in one worker, and ``reuse_port`` 3 to 1.
+    A single-process server (waitress) would put every phone on one core.
     """
 
     # Counted in the worker's main loop only (gunicorn calls both methods there): no lock.

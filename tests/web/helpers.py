@@ -106,3 +106,13 @@ def field_errors(response: TestResponse) -> dict[str, list[str]]:
         if label and messages:
             found[label.group(1)] = messages
     return found
+
+
+def stored_count(app: Any, model: Any) -> int:
+    """How many rows of ``model`` the app's database holds."""
+    import sqlalchemy as sa
+
+    from referee.web.store.extensions import db
+
+    with app.app_context():
+        return int(db.session.scalar(sa.select(sa.func.count()).select_from(model)))

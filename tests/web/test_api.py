@@ -247,6 +247,8 @@ def test_a_view_key_cannot_write(api):
     table = new_table(api)
     response = api.post(f"{API}/v/{table['view_key']}/players", json={"names": ["Dewi"]})
     assert response.status_code == 404
+    players = api.get(f"{API}/t/{table['edit_key']}").get_json()["players"]
+    assert sorted(players) == ["Andi", "Budi", "Siti"]  # no Dewi
 
 
 def test_players_are_added_once(api):

@@ -10,8 +10,9 @@ import pytest
 
 from referee.messages import CATALOGUE
 from referee.web.show.i18n import PLAYER_WORDING
+from referee.web.store.models import Match
 
-from .helpers import errors, new_match, new_table, save_round, text, totals
+from .helpers import errors, new_match, new_table, save_round, stored_count, text, totals
 
 THREE = ["Budi", "Siti", "Andi"]
 TWO = ["Budi", "Siti"]
@@ -156,11 +157,12 @@ def test_rematch_of_gin_lets_the_loser_deal(client, table):
     assert document(client, response.headers["Location"])["first_dealer"] == "Siti"
 
 
-def test_the_view_link_cannot_start_a_rematch(client, table):
+def test_the_view_link_cannot_start_a_rematch(client, app, table):
     match = new_match(client, table, "remi", TWO, target=100)
     view = match.replace("/t/", "/v/", 1)
     response = client.submit(view + "rematch", {"once": "v" * 20}, fresh=False)
     assert response.status_code == 404
+    assert stored_count(app, Match) == 1  # no rematch
 
 
 # -- renames and "my tables" ----------------------------------------------------------------

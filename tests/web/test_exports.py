@@ -19,7 +19,7 @@ from referee.matchfile import dump_match, read_match
 from referee.web.store.extensions import db
 from referee.web.store.models import CardTable, Match
 
-from .helpers import errors, json_marks, new_table, view_url
+from .helpers import errors, json_marks, new_table, totals, view_url
 from .history_fixture import TABLE
 
 SCENARIOS = Path(__file__).resolve().parents[1] / "scenarios"
@@ -331,11 +331,28 @@ def test_a_refused_table_creates_nothing(client, app, document, fragment):
     assert (count(app, CardTable), count(app, Match)) == (tables, matches)
 
 
+def stored_as_small(client, table: str) -> None:
+    """The table imported from SMALL is stored whole: its match, rounds and totals."""
+    exported = json.loads(client.get(table + "export.json").data)
+    assert exported["name"] == "Meja Kamis" and exported["players"] == ["Budi", "Siti"]
+    (match,) = exported["matches"]
+    sent = SMALL["matches"][0]["rounds"]
+    assert [entry.get("out") for entry in match["rounds"]] == ["Budi", "Siti", None, "Budi"]
+    assert [entry.get("hands") for entry in match["rounds"]] == [
+        entry.get("hands") for entry in sent
+    ]
+    assert match["rounds"][2]["end"] == "void"
+    assert match["played"] == SMALL["matches"][0]["played"]
+    # Budi 20 + 30 = 50, Siti 10 (see SMALL).
+    assert totals(client.get(table + "m/1/")) == [50, 10]
+
+
 def test_a_table_file_upload(client):
     data = {"file": (io.BytesIO(json.dumps(SMALL).encode()), "table.json")}
     response = client.submit("/tables/import", data, content_type="multipart/form-data")
     assert response.status_code == 302, errors(response)
     assert "Meja Kamis" in client.get("/").text  # remembered with its edit link
+    stored_as_small(client, response.headers["Location"])
 
 
 def test_a_table_import_needs_its_form_token(client, app):
@@ -348,6 +365,7 @@ def test_a_big_table_fits_where_a_match_file_would_not(client):
     document = SMALL | {"matches": SMALL["matches"] * 1, "padding": "x" * (2 * 1024 * 1024)}
     response = client.submit("/tables/import", {"document": json.dumps(document)})
     assert response.status_code == 302, errors(response)
+    stored_as_small(client, response.headers["Location"])
 
 
 # A match document whose line 3 lacks a comma after "Siti" (column 25: where "rounds" starts).

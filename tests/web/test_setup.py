@@ -6,7 +6,9 @@ import json
 
 import pytest
 
-from .helpers import errors, new_match, new_table, save_round, text, to_english
+from referee.web.store.models import Match
+
+from .helpers import errors, new_match, new_table, save_round, stored_count, text, to_english
 
 RULES = ["remi", "rummy", "remi-indonesia", "manipulation", "gin"]
 
@@ -153,13 +155,14 @@ def test_the_same_player_twice_is_refused(client):
     assert response.status_code == 400 and errors(response)
 
 
-def test_a_player_from_elsewhere_is_refused(client):
+def test_a_player_from_elsewhere_is_refused(client, app):
     url = new_table(client)
     response = client.submit(
         f"{url}new/remi",
         {"seat_0": "Budi", "seat_1": "Zoe", "first_dealer": "Budi", "target": "100"},
     )
     assert response.status_code == 400
+    assert stored_count(app, Match) == 0
 
 
 def test_first_dealer_must_be_seated(client):
@@ -244,6 +247,8 @@ def test_an_empty_custom_target_is_no_error(client, table):
     data = {"seat_0": "Budi", "seat_1": "Siti", "first_dealer": "Budi", "target": "100"}
     response = client.submit(f"{table}new/remi", {**data, "custom_target": "", "hands": ""})
     assert response.status_code == 302, errors(response)
+    match = response.headers["Location"]
+    assert json.loads(client.get(match + "export").data)["options"] == {"target": 100}
 
 
 def test_ruleset_names_not_ids(client, table):

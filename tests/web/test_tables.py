@@ -6,7 +6,18 @@ import re
 
 import pytest
 
-from .helpers import errors, new_match, new_table, save_round, text, to_english, view_url
+from referee.web.store.models import Player
+
+from .helpers import (
+    errors,
+    new_match,
+    new_table,
+    save_round,
+    stored_count,
+    text,
+    to_english,
+    view_url,
+)
 
 PLAYERS = ["Budi", "Siti", "Andi"]
 
@@ -119,9 +130,10 @@ def test_add_a_player_with_a_too_long_name_is_refused(client):
     assert "E" * 41 in response.text
 
 
-def test_add_no_player_is_refused(client):
+def test_add_no_player_is_refused(client, app):
     url = new_table(client, players="")
     assert client.submit(url + "players", {"names": " , "}).status_code == 400
+    assert stored_count(app, Player) == 0
 
 
 def test_table_page_lists_matches_newest_first_with_winners(client):

@@ -74,6 +74,11 @@ def test_import_a_file(client):
     data = {"file": (io.BytesIO(json.dumps(DOC).encode()), "match.json")}
     response = client.submit(table + "import", data, content_type="multipart/form-data")
     assert response.status_code == 302, errors(response)
+    match = response.headers["Location"]
+    # Budi out in his first turn, all at once: (Siti KH 10 + 2C 2 + 9D 9 + 5H 5 = 26, Andi
+    # AS 1 + 5D 5 + QH 10 + 3H 3 + 8D 8 + JD 10 = 37) = 63, doubled: 126.
+    assert totals(client.get(match)) == [126, 0, 0]
+    assert json.loads(client.get(match + "export").data) == DOC
 
 
 def test_export_then_import_round_trips(client):
@@ -194,10 +199,14 @@ def test_an_import_of_too_many_rounds_is_refused(client):
     assert "at most 500 rounds" in " ".join(errors(response))
 
 
-def test_an_import_of_500_rounds_is_taken(client):
+def test_an_import_of_500_rounds_is_taken(client, app):
     to_english(client)
     _, response = imported(client, many_rounds(500))
     assert response.status_code == 302, errors(response)
+    match = response.headers["Location"]
+    with app.app_context():
+        assert len(stored_match(app, match).stored_rounds) == 500
+    assert totals(client.get(match)) == [500 * 18, 0, 0]  # 18 a round (see many_rounds)
 
 
 @pytest.mark.parametrize(

@@ -29,7 +29,7 @@ from referee.errors import RefereeError
 from referee.match import Reseating
 from referee.matchfile import dump_match, read_match
 from referee.web.play import seating
-from referee.web.play.limits import NAME_MAX, OPTION_LIMITS, OPTION_MESSAGES
+from referee.web.play.limits import NAME_MAX, option_refusal
 from referee.web.show import i18n, jsontext
 from referee.web.show.labels import ruleset_name
 from referee.web.show.scoresheet import Sheet
@@ -310,13 +310,9 @@ def _read_match(raw: Any, spelling: dict[str, str]) -> ImportedMatch:
                 count=len(rounds),
             )
         )
-    options = raw.get("options")
-    if isinstance(options, Mapping):
-        for option, (low, high) in OPTION_LIMITS.items():
-            value = options.get(option)
-            if isinstance(value, int | float) and not isinstance(value, bool):
-                if not low <= value <= high:
-                    raise TableRefused(str(OPTION_MESSAGES[option] % {"min": low, "max": high}))
+    refusal = option_refusal(raw.get("options"))
+    if refusal:
+        raise TableRefused(refusal)
     as_played = matchlog.restores_play(raw)
     try:
         canonical = dump_match(matchlog.call_engine(read_match, raw, as_played=as_played))

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from flask_babel import lazy_gettext as _l
 
 NAME_MAX = 40
@@ -18,3 +21,20 @@ OPTION_MESSAGES = {
     "target": _l("Enter a target from %(min)s to %(max)s."),
     "hands": _l("Enter a number of rounds from %(min)s to %(max)s."),
 }
+
+
+def option_refusal(options: Any) -> str | None:
+    """Why a document's numeric options are outside the setup form's limits (None: they are
+    within them, or not numbers: the engine says what is wrong with those).
+
+    Any number counts, a fraction or one too long for a float as well as a whole one (an
+    imported file may hold either); true and false are not numbers here.
+    """
+    if not isinstance(options, Mapping):
+        return None
+    for option, (low, high) in OPTION_LIMITS.items():
+        value = options.get(option)
+        if isinstance(value, int | float) and not isinstance(value, bool):
+            if not low <= value <= high:
+                return str(OPTION_MESSAGES[option] % {"min": low, "max": high})
+    return None

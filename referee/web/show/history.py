@@ -33,6 +33,7 @@ from sqlalchemy.orm import aliased
 from sqlalchemy.sql.functions import FunctionElement
 
 from referee.rulesets import RULESETS
+from referee.web.show import replayed
 from referee.web.store import matchlog
 from referee.web.store.extensions import db
 from referee.web.store.models import (
@@ -398,26 +399,45 @@ ROUND_FIGURES = ("went_out", "buys", "contracts")
 
 def _round_figures(table_id: int, filters: Filters, rules: str, players: list[Figures]) -> None:
     """rummy500 and contract: who went out, bought discards and made the deal's contract, from
-    the counted matches replayed (cached); the other rulesets have none of these figures."""
+    the counted matches replayed (kept by version); the other rulesets have none of these."""
     ruleset = RULESETS.get(rules)
     if not players or ruleset is None or not ruleset.round_form.table:
         return
     conditions = [*_counted(table_id, filters), SeatSummary.rules == rules]
-    ids = db.session.scalars(sa.select(SeatSummary.match_id).where(*conditions).distinct())
+    wanted = db.session.execute(
+        sa.select(SeatSummary.match_id, Match.version)
+        .join(Match, Match.id == SeatSummary.match_id)
+        .where(*conditions)
+        .distinct()
+    ).all()
     by_name = {figures.name: figures for figures in players}
-    for match in db.session.scalars(sa.select(Match).where(Match.id.in_(sorted(ids)))):
-        state = matchlog.outlook(match).state
-        if state is None:
+    counted = replayed.figures_by_match("rounds", table_id, wanted, _match_round_figures)
+    for by_player in counted.values():
+        for name, found in by_player.items():
+            figures = by_name.get(name)
+            if figures is not None:
+                for figure, value in zip(ROUND_FIGURES, found, strict=True):
+                    setattr(figures, figure, getattr(figures, figure) + value)
+
+
+def _match_round_figures(match: Match) -> dict[str, tuple[int, int, int]]:
+    """Each player's rounds gone out, discards bought and contracts made in one match, by name,
+    in the order of ``ROUND_FIGURES``."""
+    state = matchlog.outlook(match).state
+    if state is None:
+        return {}
+    found: dict[str, tuple[int, int, int]] = {}
+    for result in state.rounds:
+        if result.is_void:
             continue
-        for result in state.rounds:
-            if result.is_void:
-                continue
-            for name, figures in by_name.items():
-                if name not in result.scores:
-                    continue
-                figures.went_out += result.went_out == name
-                figures.buys += _buys(result, name)
-                figures.contracts += _made_contract(state.rules, result, name)
+        for name in result.scores:
+            went_out, buys, contracts = found.get(name, (0, 0, 0))
+            found[name] = (
+                went_out + (result.went_out == name),
+                buys + _buys(result, name),
+                contracts + _made_contract(state.rules, result, name),
+            )
+    return found
 
 
 def _buys(result: Any, name: str) -> int:

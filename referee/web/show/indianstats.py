@@ -1,33 +1,27 @@
 """Indian rummy's own statistics: valid shows, wrong shows, drops, and who went out of a pool.
 
 The stored summaries do not hold these, so they are counted from the engine's replay of each
-counted Indian match of the table.  Each match's counts are kept in memory by the match's
-version (every change of a match raises it), so a page view replays only the matches that
-changed since the last view.  The period filters choose the matches from their summaries,
-as for every other figure.
+counted Indian match of the table (:mod:`referee.web.show.replayed`, kept by the match's
+version).  The period filters choose the matches from their summaries, as for every other
+figure.
 """
 
 from __future__ import annotations
 
-import threading
-from collections import OrderedDict
 from dataclasses import dataclass, fields
 
 import sqlalchemy as sa
-from flask import current_app
-from sqlalchemy.orm import selectinload
 
 from referee.match import MatchState
 from referee.scoring import Outcome
+from referee.web.show import replayed
 from referee.web.show.history import Filters
 from referee.web.store import matchlog
 from referee.web.store.extensions import db
-from referee.web.store.models import Match, MatchPlayer, MatchSummary, SeatSummary
+from referee.web.store.models import Match, MatchSummary, SeatSummary
 from referee.web.store.summary import BROKEN
 
 RULES = "indian"
-# Tables whose matches' counts are kept (the least recently viewed are forgotten first).
-TABLES_KEPT = 256
 
 
 @dataclass
@@ -77,30 +71,7 @@ def match_counts(state: MatchState) -> dict[str, IndianCounts]:
     return counts
 
 
-# -- the counts kept per table -------------------------------------------------------------
-
-Kept = dict[int, tuple[int, dict[int, IndianCounts]]]  # match id: (version, by player id)
-
-
-class _Kept:
-    """Per table, each match's counts by player id, with the version they were counted at."""
-
-    def __init__(self) -> None:
-        self._lock = threading.Lock()
-        self._tables: OrderedDict[int, Kept] = OrderedDict()
-
-    def table(self, table_id: int) -> Kept:
-        with self._lock:
-            kept = self._tables.setdefault(table_id, {})
-            self._tables.move_to_end(table_id)
-            while len(self._tables) > TABLES_KEPT:
-                self._tables.popitem(last=False)
-            return kept
-
-
-def _kept() -> _Kept:
-    # Per app: two apps (two databases) may hold different matches under one id.
-    return current_app.extensions.setdefault("indian_stats", _Kept())
+# -- the counts of a table's matches ------------------------------------------------------
 
 
 def _counted_matches(
@@ -150,22 +121,9 @@ def figures(
     if filters.rules and filters.rules != RULES:
         return {}
     wanted = _counted_matches(table_id, filters, player_id)
-    kept = _kept().table(table_id)
-    stale = [match_id for match_id, version in wanted if kept.get(match_id, (None,))[0] != version]
-    if stale:
-        matches = db.session.scalars(
-            sa.select(Match)
-            .where(Match.id.in_(stale))
-            .options(
-                selectinload(Match.stored_rounds),
-                selectinload(Match.seats).selectinload(MatchPlayer.player),
-            )
-        )
-        for match in matches:
-            kept[match.id] = (match.version, _count(match))
     total: dict[int, IndianCounts] = {}
-    for match_id, _version in wanted:
-        for found_id, counts in kept.get(match_id, (0, {}))[1].items():
+    for counts in replayed.figures_by_match(RULES, table_id, wanted, _count).values():
+        for found_id, found in counts.items():
             if player_id is None or found_id == player_id:
-                total.setdefault(found_id, IndianCounts()).add(counts)
+                total.setdefault(found_id, IndianCounts()).add(found)
     return total

@@ -24,10 +24,10 @@ from __future__ import annotations
 
 import re
 import threading
-from collections import OrderedDict
 from collections.abc import Callable, Hashable, Iterable
 from typing import Any
 
+from cachetools import LRUCache
 from flask import Flask, current_app, request
 from sqlalchemy import or_, select
 from sqlalchemy.engine import Engine
@@ -173,23 +173,16 @@ class ByVersion:
     """
 
     def __init__(self, size: int = 256) -> None:
-        self.size = size
-        self.kept: OrderedDict[Hashable, bytes] = OrderedDict()
-        self.lock = threading.Lock()
+        self.kept: LRUCache[Hashable, bytes] = LRUCache(maxsize=size)
+        self.lock = threading.Lock()  # cachetools' caches are not thread-safe
 
     def get(self, key: Hashable) -> bytes | None:
         with self.lock:
-            found = self.kept.get(key)
-            if found is not None:
-                self.kept.move_to_end(key)
-            return found
+            return self.kept.get(key)
 
     def put(self, key: Hashable, answer: bytes) -> None:
         with self.lock:
             self.kept[key] = answer
-            self.kept.move_to_end(key)
-            while len(self.kept) > self.size:
-                self.kept.popitem(last=False)
 
     def clear(self) -> None:
         with self.lock:

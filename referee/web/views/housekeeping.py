@@ -71,11 +71,10 @@ def _page(
         player_forms=_player_forms(access, editing),
         conflict=conflict or [],
     )
-    body = page[0] if isinstance(page, tuple) else page
     if conflict:
-        return body, 409
+        return page.body, 409
     if table_form.name.errors or (editing is not None and editing[1].name.errors):
-        return body, 400
+        return page.body, 400
     return page
 
 

@@ -167,9 +167,8 @@ def _render(
         else None,
         delete_form=ActionForm(formdata=None),
     )
-    body = page[0] if isinstance(page, tuple) else page
     if conflict:
-        return body, 409
+        return page.body, 409
     return page
 
 

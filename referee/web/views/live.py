@@ -387,7 +387,7 @@ def _conflict_page(
     access: Access, match: Match, state: RoundInProgress, form: Any, conflict: list[str]
 ) -> tuple[str, int]:
     page = _page(access, match, state, form, _blank_hint_form(state), conflict=conflict)
-    return (page[0] if isinstance(page, tuple) else page), 409
+    return page.body, 409
 
 
 def turn_conflict(
@@ -612,7 +612,7 @@ def end(access: Access, match_id: int) -> Any:
         conflict=conflict,
     )
     if conflict:
-        return (page[0] if isinstance(page, tuple) else page), 409
+        return page.body, 409
     return page
 
 

@@ -19,8 +19,6 @@ from referee.rematch import rematch_dealer
 from referee.rulesets import RULESETS, Ruleset, find_ruleset
 from referee.rulesets.base import PLAYER_COUNT, PLAYER_COUNT_EXACT, TurnStyle
 from referee.web.forms import (
-    OPTION_LIMITS,
-    OPTION_MESSAGES,
     ActionForm,
     ImportForm,
     refuse_names,
@@ -41,6 +39,7 @@ from referee.web.play.access import (
     table_link,
     table_page,
 )
+from referee.web.play.limits import option_refusal
 from referee.web.show import i18n, jsontext, labels, scoresheet
 from referee.web.store import matchlog, versions, writes
 from referee.web.store.extensions import db
@@ -162,7 +161,7 @@ def _setup_page(access: Access, rules: Ruleset, match: Match | None) -> Any:
         saved_sets=[saved for saved in access.table.house_rules if saved.rules == rules.id],
     )
     if conflict:
-        return (page[0] if isinstance(page, tuple) else page), 409
+        return page.body, 409
     return page
 
 
@@ -598,11 +597,4 @@ def _refuse_import(table: CardTable, document: Mapping[str, Any]) -> str | None:
             max=matchlog.MAX_ROUNDS,
             count=len(rounds),
         )
-    options = document.get("options")
-    if isinstance(options, Mapping):
-        for option, (low, high) in OPTION_LIMITS.items():
-            value = options.get(option)
-            if isinstance(value, int | float) and not isinstance(value, bool):
-                if not low <= value <= high:
-                    return str(OPTION_MESSAGES[option] % {"min": low, "max": high})
-    return None
+    return option_refusal(document.get("options"))

@@ -7,7 +7,7 @@ error answers 400, so that a refused form never looks like a success.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 
 from flask import redirect, render_template, url_for
 from flask_wtf import FlaskForm
@@ -15,18 +15,31 @@ from jinja2 import Template
 from werkzeug.wrappers import Response
 
 from referee.web.play.access import Access
+from referee.web.store import versions
 from referee.web.store.models import Match
+
+
+class Page(NamedTuple):
+    """A rendered page and its status: a view may return it as it is (Flask takes the pair)."""
+
+    body: str
+    status: int
+
+    @property
+    def refused(self) -> bool:
+        """Whether a form on the page shows an error."""
+        return self.status == 400
 
 
 def render_page(
     template: str | Template | list[str | Template], *, access: Access | None = None, **context: Any
-) -> Any:
-    """The page, with status 400 while any form on it shows an error."""
+) -> Page:
+    """The page, with status 400 while any form on it shows an error (else 200)."""
     if access is not None:
         context.update(access=access, table=access.table)
     page = render_template(template, **context)
     refused = any(isinstance(value, FlaskForm) and value.errors for value in context.values())
-    return (page, 400) if refused else page
+    return Page(page, 400 if refused else 200)
 
 
 def following(access: Access, match: Match, page: str) -> dict[str, Any]:
@@ -38,7 +51,7 @@ def following(access: Access, match: Match, page: str) -> dict[str, Any]:
 def following_version(match_id: int, version: int, page: str) -> dict[str, Any]:
     """:func:`following` for a page made from the match at ``version``."""
     version_url = url_for("matches.version", match_id=match_id)
-    return {"url": version_url, "etag": f"m{match_id}v{version}", "page": page}
+    return {"url": version_url, "etag": versions.etag(match_id, version), "page": page}
 
 
 def to_score_sheet(access: Access, match: Match) -> Response:

@@ -45,7 +45,7 @@ from referee.web.show.scoresheet import deal_rules
 from referee.web.store import audit, matchlog, writes
 from referee.web.store.models import Match, Round
 from referee.web.views import merges
-from referee.web.views.pages import following, render_page, to_score_sheet
+from referee.web.views.pages import Page, following, render_page, to_score_sheet
 
 bp = table_blueprint("rounds", __name__)
 MATCH = "/<any(t,v):mode>/<key>/m/<int:match_id>"
@@ -244,11 +244,9 @@ def _round_form(
         merge=merge,
         loaded=merges.seal(stored, merge.contested if merge else ()) if stored else None,
     )
-    refused = conflict or (later and action == "save")
-    if refused and not isinstance(page, tuple):
-        return page, 409
-    if conflict and isinstance(page, tuple):
-        return page[0], 409
+    # A save before later rounds is refused as a conflict, unless the form itself refused it.
+    if conflict or (later and action == "save" and not page.refused):
+        return page.body, 409
     return page
 
 
@@ -480,7 +478,7 @@ def edit_json(access: Access, match_id: int, number: int) -> Any:
         current=matchlog.entry_text(stored.entry) if conflict else None,
     )
     if conflict:
-        return (page[0] if isinstance(page, tuple) else page), 409
+        return page.body, 409
     return page
 
 
@@ -498,7 +496,7 @@ def _read_entry(match: Match, text: str, number: int) -> dict[str, Any]:
 
 @bp.get(MATCH + "/rounds/<int:number>")
 @table_page
-def show(access: Access, match_id: int, number: int) -> str:
+def show(access: Access, match_id: int, number: int) -> Page:
     match = open_match(access, match_id)
     deleted = match.deleted_round
     stored = deleted if deleted is not None and deleted.number == number else _stored(match, number)

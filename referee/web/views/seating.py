@@ -72,10 +72,9 @@ def _page(
         leave=leave,
         conflict=conflict or [],
     )
-    body = page[0] if isinstance(page, tuple) else page
     if conflict:
-        return body, 409
-    return (body, status) if status else page
+        return page.body, 409
+    return (page.body, status) if status else page
 
 
 def _closed(match: Match, seen: matchlog.Outlook) -> str:

@@ -143,7 +143,7 @@ def edit(access: Access, match_id: int, number: int, turn_number: int) -> Any:
         **turn_form_context(match, state),
     )
     if conflict:
-        return (page[0] if isinstance(page, tuple) else page), 409
+        return page.body, 409
     return page
 
 
