@@ -51,7 +51,7 @@ def verify_round(match: Match, entry: dict[str, Any], number: int) -> tuple[Matc
     remove them.  Any other refusal is raised.
     """
     if number == match.next_round_number:  # the next round: the match so far plays it
-        seen = matchlog.outlook(match)
+        seen = matchlog.playable(match)
         if seen.error is not None:
             raise seen.error
         if seen.state is not None:
