@@ -109,11 +109,10 @@ def save_round(
     ``state`` is the engine's replay of the match as it will be stored (from
     :func:`verify_round`), kept so that the next read need not replay it again.
     """
+    added = stored is None
     if stored is None:
         stored = Round(number=match.next_round_number, entry=entry, complete=True)
         writes.add_round(match, stored)
-        writes.keep_receipt(once, location)
-        writes.changed(match)
     else:
         writes.record(match, stored, "corrected", stored.entry, entry, via)
         stored.entry = entry
@@ -122,10 +121,15 @@ def save_round(
             for later in [r for r in match.stored_rounds if r.number > stored.number]:
                 writes.remove_round(match, later)
             cut_seating(match, stored.number)
+    if state is not None:
+        # Before anything flushes the round: the summary is rewritten from this state.
+        matchlog.remember(match, state)
+    if added:
+        writes.keep_receipt(once, location)
+        writes.changed(match)
+    else:
         writes.changed_round(match, stored)
         writes.keep_receipt(once, location)
-    if state is not None:
-        matchlog.remember(match, state)
     db.session.commit()
     return stored
 
