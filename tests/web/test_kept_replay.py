@@ -163,3 +163,41 @@ def test_a_save_into_a_long_match_replays_nothing_in_a_fresh_worker(app, monkeyp
     kept, whole = kept_and_replayed(app)
     assert kept == whole
     assert whole["totals"]["Siti"] == 32 * 9 and len(whole["rounds"]) == 32
+
+
+def test_history_check_finds_a_kept_state_that_is_not_the_replay_and_fix_rewrites_it(app):
+    client = app.test_client()
+    keys = client.post(
+        f"{API}/tables", json={"name": "Meja", "players": ["Budi", "Siti"]}
+    ).get_json()
+    made = client.post(
+        f"{API}/t/{keys['edit_key']}/matches",
+        json={"rules": "remi", "players": ["Budi", "Siti"], "first_dealer": "Budi"},
+    ).get_json()
+    url = f"{API}/t/{keys['edit_key']}/m/{made['id']}"
+    # Siti goes out, Budi holds QS (10): Siti 10.
+    saved = client.post(
+        f"{url}/rounds",
+        json={"out": "Siti", "hands": {"Budi": ["QS"]}},
+        headers={"If-Match": f'"{made["etag"]}"'},
+    )
+    assert saved.status_code == 201
+    kept, whole = kept_and_replayed(app)
+    assert kept == whole and whole["totals"] == {"Budi": 0, "Siti": 10}
+    replays = MatchReplay.__table__
+    with app.app_context(), db.engine.begin() as connection:
+        wrong = kept | {"totals": {"Budi": 0, "Siti": 99}}
+        connection.execute(sa.update(replays).values(facts=json.dumps(wrong)))
+        found = summary.check(connection)
+        assert [(d.figure, json.loads(d.stored)["totals"]) for d in found] == [
+            ("kept replay", {"Budi": 0, "Siti": 99})
+        ]
+        # A state kept of other rounds is never used, and reported too.
+        connection.execute(sa.update(replays).values(replay_key="0" * 64))
+        assert [(d.figure, d.stored) for d in summary.check(connection)] == [
+            ("kept replay", "of other rounds")
+        ]
+        assert summary.check(connection, fix=True) != []
+        assert summary.check(connection) == []
+    kept, whole = kept_and_replayed(app)
+    assert kept == whole
