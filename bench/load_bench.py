@@ -3,8 +3,9 @@
 In one run, on 127.0.0.1 only:
 
 1. a database (a new SQLite file, or the PostgreSQL of ``--database-url``, emptied) is
-   seeded with one table of 10,000 remi matches (rows inserted directly), each with
-   ``--rounds`` rounds, and the summaries every match keeps, as the migration fills them;
+   seeded with one table of ``--matches`` remi matches (rows inserted directly), as many
+   of each length of ``--lengths`` (2, 20 and 60 rounds: a short match and realistic
+   ones), and the summaries every match keeps, as the migration fills them;
 2. ``referee serve --host 127.0.0.1`` (gunicorn, gthread, the default 2 workers x 8
    threads, the rate limiter on) serves it, and ``bench/bare_app.py`` serves a bare Flask
    endpoint returning a constant with the same gunicorn settings;
@@ -25,8 +26,9 @@ ratios, measured in one run, are the result.  On a machine shared with other wor
 CPU time per request varies much less than the rates do.
 
     apt-get install wrk
-    .venv/bin/python bench/load_bench.py [--matches 10000] [--seconds 10] [--repeat 3]
-        [--database-url postgresql+psycopg://...] [--only scoreboard,page,save,check]
+    .venv/bin/python bench/load_bench.py [--matches 6000] [--lengths 2,20,60] [--seconds 10]
+        [--repeat 3] [--database-url postgresql+psycopg://...]
+        [--only scoreboard,page,save,form,check]
 """
 
 from __future__ import annotations
@@ -53,6 +55,8 @@ import sqlalchemy as sa
 ROOT = Path(__file__).resolve().parents[1]
 PLAYERS = ["Budi", "Siti", "Andi"]
 TARGETS = {"scoreboard": 10, "save a round": 20, "change check": 2}
+# A save into a long match costs at most this much the CPU of a save into the shortest one.
+SAVE_CPU_LIMIT = 1.5
 P99_LIMIT_MS = 50
 
 
@@ -69,8 +73,15 @@ def quiet_round(number: int) -> dict:
     return {"out": out, "hands": {others[0]: ["2C"], others[1]: ["3D", "4H"]}}
 
 
-def seed(url: str, matches: int, rounds: int) -> tuple[str, str]:
-    """One table with ``matches`` remi matches of ``rounds`` rounds each; its edit and view keys."""
+def match_lengths(matches: int, lengths: Sequence[int]) -> dict[int, range]:
+    """The ids of the seeded matches of each length: as many of each, one after the other."""
+    each = matches // len(lengths)
+    return {length: range(1 + i * each, 1 + (i + 1) * each) for i, length in enumerate(lengths)}
+
+
+def seed(url: str, groups: dict[int, range]) -> tuple[str, str]:
+    """One table with the remi matches of ``groups`` (ids by number of rounds); its edit
+    and view keys."""
     from flask_migrate import upgrade
 
     from referee.web import MIGRATIONS, create_app
@@ -88,7 +99,8 @@ def seed(url: str, matches: int, rounds: int) -> tuple[str, str]:
     engine = sa.create_engine(url)
     edit_key, view_key = secrets.token_urlsafe(24), secrets.token_urlsafe(24)
     now = datetime.now(UTC)
-    entries = [quiet_round(n) for n in range(1, rounds + 1)]
+    rounds_of = {m: length for length, ids in groups.items() for m in ids}
+    entries = [quiet_round(n) for n in range(1, max(groups) + 1)]
     with engine.begin() as connection:
         connection.execute(
             CardTable.__table__.insert(),
@@ -120,16 +132,16 @@ def seed(url: str, matches: int, rounds: int) -> tuple[str, str]:
                     "first_dealer": "Budi",
                     "created_at": now,
                     "updated_at": now,
-                    "version": rounds + 1,
+                    "version": rounds_of[m] + 1,
                 }
-                for m in range(1, matches + 1)
+                for m in rounds_of
             ],
         )
         connection.execute(
             MatchPlayer.__table__.insert(),
             [
                 {"match_id": m, "seat": seat, "player_id": seat + 1}
-                for m in range(1, matches + 1)
+                for m in rounds_of
                 for seat in range(3)
             ],
         )
@@ -145,8 +157,8 @@ def seed(url: str, matches: int, rounds: int) -> tuple[str, str]:
                     "updated_at": now,
                     "version": 1,
                 }
-                for m in range(1, matches + 1)
-                for n in range(rounds)
+                for m in rounds_of
+                for n in range(rounds_of[m])
             ],
         )
         # The summaries every match keeps (the match list, the statistics), as the
@@ -215,6 +227,68 @@ end
 """
 
 
+FORM_SCRIPT = """
+-- Each request saves the next round of another match through the round form, as a phone
+-- posts it (its CSRF token and session cookie, a one-time token, the match's version);
+-- the threads share the matches out as in the API's saves.  The form answers a redirect
+-- to the match: its version is then one more.
+local first, last, rounds, prefix, csrf, cookie = %d, %d, %d, "%s", "%s", "%s"
+local counter = 0
+local versions = {}
+thread_id = 0
+local threads = 0
+local letters = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
+function setup(thread)
+  thread:set("thread_id", threads)
+  threads = threads + 1
+end
+function init(args)
+  math.randomseed(os.time() + thread_id * 7919)
+end
+local function token()
+  local out = {}
+  for i = 1, 24 do
+    local at = math.random(1, #letters)
+    out[i] = string.sub(letters, at, at)
+  end
+  return table.concat(out)
+end
+function request()
+  local half = math.floor((last - first + 1) / 2)
+  local match = first + thread_id * half + (counter %% half)
+  counter = counter + 1
+  local version = versions[match] or (rounds + 1)
+  local body = "csrf_token=" .. csrf .. "&for_round=" .. version .. "&match_version=" .. version
+    .. "&round_version=&once=" .. token() .. "&ending=out&player=Siti"
+    .. "&hand_0=2C&hand_1=&hand_2=3D+4H&action=save"
+  local headers = {}
+  headers["Content-Type"] = "application/x-www-form-urlencoded"
+  headers["Cookie"] = cookie
+  return wrk.format("POST", prefix .. "/m/" .. match .. "/rounds/new", headers, body)
+end
+function response(status, headers, body)
+  local match = string.match(headers["Location"] or "", "/m/(%%d+)/")
+  if match and status == 302 then
+    match = tonumber(match)
+    versions[match] = (versions[match] or (rounds + 1)) + 1
+  end
+end
+"""
+
+
+def form_session(base: str, edit_key: str, match_id: int) -> tuple[str, str]:
+    """A CSRF token and the session cookie it belongs to, from a round form's page."""
+    session = requests.Session()
+    page = session.get(f"{base}/t/{edit_key}/m/{match_id}/rounds/new", timeout=30)
+    page.raise_for_status()
+    token = re.search(r'name="csrf_token"[^>]*value="([^"]+)"', page.text)
+    if token is None:
+        token = re.search(r'value="([^"]+)"[^>]*name="csrf_token"', page.text)
+    assert token is not None, "no CSRF token on the round form"
+    cookie = "; ".join(f"{name}={value}" for name, value in session.cookies.items())
+    return token.group(1), cookie
+
+
 def cpu_seconds(group: int) -> float:
     """User and system CPU time of every process of a process group (the server's
     arbiter and workers), from /proc."""
@@ -266,8 +340,10 @@ def load_average() -> float:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description="Load benchmark of the served app (wrk).")
-    parser.add_argument("--matches", type=int, default=10_000)
-    parser.add_argument("--rounds", type=int, default=5, help="rounds per seeded match")
+    parser.add_argument("--matches", type=int, default=6_000)
+    parser.add_argument(
+        "--lengths", default="2,20,60", help="rounds of the seeded matches (as many of each)"
+    )
     parser.add_argument("--seconds", type=int, default=10)
     parser.add_argument(
         "--repeat", type=int, default=1, help="runs of every load, one after the other; medians"
@@ -280,18 +356,23 @@ def main() -> None:
     parser.add_argument(
         "--only",
         default="",
-        help="comma-separated loads to run beside the bare endpoint: scoreboard, page, save, check",
+        help="comma-separated loads to run beside the bare endpoint:"
+        " scoreboard, page, save, form, check",
     )
     args = parser.parse_args()
-    chosen = set(filter(None, args.only.split(","))) or {"scoreboard", "page", "save", "check"}
+    chosen = set(filter(None, args.only.split(","))) or {
+        *("scoreboard", "page", "save", "form", "check")
+    }
+    lengths = sorted({int(length) for length in args.lengths.split(",")})
+    groups = match_lengths(args.matches, lengths)
     if shutil.which("wrk") is None:
         raise SystemExit("wrk is needed: apt-get install wrk")
     tmp = Path(tempfile.mkdtemp(prefix="load-bench-"))
     database = args.database_url or f"sqlite:///{tmp / 'bench.db'}"
     started = time.monotonic()
-    edit_key, view_key = seed(database, args.matches, args.rounds)
+    edit_key, view_key = seed(database, groups)
     print(
-        f"seeded {args.matches} matches of {args.rounds} rounds"
+        f"seeded {args.matches} matches of {', '.join(map(str, lengths))} rounds"
         f" ({sa.make_url(database).get_backend_name()}) in {time.monotonic() - started:.0f} s"
     )
     env = {
@@ -317,18 +398,24 @@ def main() -> None:
     )
     base = f"http://127.0.0.1:{app_port}"
     prefix = f"/api/v1/t/{edit_key}"
-    shown = args.matches // 2  # a match in the middle of the table
-    # Each run saves rounds into its own share of the second half of the matches.
-    share = (args.matches - shown) // args.repeat
+    longest = max(lengths)
+    shown = groups[longest][0]  # the first of the longest matches: no save goes into it
+
+    def saved_into(length: int, how: int, run: int) -> tuple[int, int]:
+        """The first and last match a run saves into, through the API (``how`` 0) or the
+        form (1): each its own share of the matches of that length."""
+        ids = groups[length][1:] if length == longest else groups[length]
+        share = len(ids) // (2 * args.repeat)
+        first = ids[(how * args.repeat + run) * share]
+        return first, first + share - 1
+
     runs: list[dict[str, dict[str, float]]] = []
     loads = [load_average()]
     try:
         for warm in (f"{base}{prefix}/m/{shown}", f"{base}/v/{view_key}/m/{shown}/"):
             requests.get(warm, timeout=30)
+        csrf, cookie = form_session(base, edit_key, shown)
         for run in range(args.repeat):
-            save_script = tmp / f"save{run}.lua"
-            first = shown + 1 + run * share
-            save_script.write_text(SAVE_SCRIPT % (first, first + share - 1, args.rounds, prefix))
             found = {}
             found["bare endpoint"] = wrk(f"http://127.0.0.1:{bare_port}/", args.seconds, bare)
             if "scoreboard" in chosen:
@@ -337,14 +424,25 @@ def main() -> None:
                 )
             if "page" in chosen:
                 found["scoreboard page"] = wrk(f"{base}/v/{view_key}/m/{shown}/", args.seconds, app)
-            if "save" in chosen:
-                found["save a round"] = wrk(base, args.seconds, app, script=save_script)
+            for length in lengths:
+                if "save" in chosen:
+                    script = tmp / f"save{run}-{length}.lua"
+                    first, last = saved_into(length, 0, run)
+                    script.write_text(SAVE_SCRIPT % (first, last, length, prefix))
+                    found[f"save API, {length}"] = wrk(base, args.seconds, app, script=script)
+                if "form" in chosen:
+                    script = tmp / f"form{run}-{length}.lua"
+                    first, last = saved_into(length, 1, run)
+                    script.write_text(
+                        FORM_SCRIPT % (first, last, length, f"/t/{edit_key}", csrf, cookie)
+                    )
+                    found[f"save form, {length}"] = wrk(base, args.seconds, app, script=script)
             if "check" in chosen:
                 found["change check"] = wrk(
                     f"{base}/api/v1/v/{view_key}/m/{shown}/version",
                     args.seconds,
                     app,
-                    headers=[f'If-None-Match: "m{shown}v{args.rounds + 1}"'],
+                    headers=[f'If-None-Match: "m{shown}v{longest + 1}"'],
                 )
             runs.append(found)
             loads.append(load_average())
@@ -353,16 +451,15 @@ def main() -> None:
         stop(bare)
     saved = sa.create_engine(database)
     with saved.connect() as connection:
-        count = connection.execute(
-            sa.text("SELECT count(*) FROM rounds WHERE number > :number"),
-            {"number": args.rounds},
-        ).scalar()
+        count = connection.execute(sa.text("SELECT count(*) FROM rounds")).scalar() - sum(
+            length * len(ids) for length, ids in groups.items()
+        )
         if saved.dialect.name == "postgresql":  # leave the database as empty as it was given
             connection.exec_driver_sql("DROP SCHEMA public CASCADE; CREATE SCHEMA public")
             connection.commit()
     saved.dispose()
     report(runs)
-    print(f"\nrounds saved through the API: {count} (each the next round of a match)")
+    print(f"\nrounds saved: {count} (each the next round of a match)")
     print("load average (1 min) before and after each run: " + ", ".join(f"{x:.1f}" for x in loads))
     shutil.rmtree(tmp, ignore_errors=True)
 
@@ -374,21 +471,28 @@ def report(runs: list[dict[str, dict[str, float]]]) -> None:
         f" {'target':>7}   ratios of the {len(runs)} run(s)"
     )
     for name in runs[0]:
+        kind, _, length = name.partition(", ")
+        limit = TARGETS.get(name) or (TARGETS["save a round"] if kind.startswith("save") else None)
         rows = [run[name] for run in runs]
         ratios = [run["bare endpoint"]["rate"] / max(run[name]["rate"], 0.001) for run in runs]
         rate, p50, p99, cpu = (
             median(row[key] for row in rows) for key in ("rate", "p50", "p99", "cpu_ms")
         )
         ratio = median(ratios)
-        target = f"1/{TARGETS[name]}" if name in TARGETS else ""
+        target = f"1/{limit}" if limit else ""
         verdict = ""
-        if name in TARGETS:
-            verdict = "ok" if ratio <= TARGETS[name] and p99 < P99_LIMIT_MS else "MISSED"
+        if limit:
+            verdict = "ok" if ratio <= limit and p99 < P99_LIMIT_MS else "MISSED"
         spread = " ".join(f"{r:.1f}" for r in ratios)
         print(
             f"{name:18} {rate:8.0f} {p50:8.2f} {p99:8.2f} {cpu:7.2f} {'1/' + format(ratio, '.1f'):>8}"
             f" {target:>7} {verdict:6} {spread}"
         )
+        shortest = next((other for other in runs[0] if other.startswith(kind + ", ")), name)
+        if kind.startswith("save") and shortest != name:
+            cpu_ratio = cpu / median(run[shortest]["cpu_ms"] for run in runs)
+            within = "ok" if cpu_ratio <= SAVE_CPU_LIMIT else "MISSED"
+            print(f"{'':18} CPU {cpu_ratio:.2f}x a save into the shortest match ({within})")
         failed = sum(row["non_2xx"] for row in rows)
         if failed and name != "change check":
             print(f"{'':18} {failed} answers were not 2xx/3xx")

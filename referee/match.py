@@ -13,6 +13,14 @@ Replaying a whole match
     the 1-based round and turn where it is; nothing is skipped or guessed.
     ``MatchState.to_json()`` is exactly the output of ``referee replay --json``.
 
+Going on from a kept state
+    :meth:`MatchState.facts` is what the next round's replay and a match's summary
+    need of a replayed match, as plain JSON values (each round's dealer, outcome,
+    winners and scores; the totals and their history; the seating changes made);
+    :meth:`MatchState.from_facts` makes a state of them again that plays the next
+    round exactly as the whole replay would.  Its rounds keep no detail (no hands,
+    melds or notes): a page that shows them replays the match.
+
 A round being played
     :class:`~referee.round.RoundInProgress` (in :mod:`referee.round`,
     re-exported here) is a round entered turn by turn, as far as it has gone.
@@ -119,6 +127,36 @@ class RoundResult:
         if not self.winners:
             return None
         return self.winners[0] if len(self.winners) == 1 else list(self.winners)
+
+    def facts(self) -> dict[str, Any]:
+        """What a match's next round and its summary need of this round (see
+        :meth:`MatchState.facts`)."""
+        return {
+            "number": self.number,
+            "dealer": self.dealer,
+            "outcome": self.outcome.value,
+            "winners": list(self.winners),
+            "scores": dict(self.scores),
+            "at_once": self.at_once,
+            "undercut": self.undercut,
+            "knocker": self.knocker,
+            "went_out": self.went_out,
+        }
+
+    @classmethod
+    def from_facts(cls, facts: Mapping[str, Any]) -> RoundResult:
+        """The round of :meth:`facts`, without its detail."""
+        return cls(
+            facts["number"],
+            facts["dealer"],
+            Outcome(facts["outcome"]),
+            tuple(facts["winners"]),
+            dict(facts["scores"]),
+            at_once=facts["at_once"],
+            undercut=facts["undercut"],
+            knocker=facts["knocker"],
+            went_out=facts["went_out"],
+        )
 
     def to_json(self) -> dict[str, Any]:
         """The round as ``referee replay --json`` gives it; ``unchecked`` only when some hand
@@ -398,6 +436,57 @@ class MatchState:
             rounds_won=won,
             next_dealer=dealer,
             reseatings=self.reseatings + (reseating,),
+        )
+
+    def facts(self) -> dict[str, Any]:
+        """The state as plain JSON values, all that the next round's replay reads of it (and
+        a match's summary): :meth:`from_facts` with the same header makes it again, so that
+        a kept state goes on without the whole match being replayed.  The mappings keep
+        their order (``everyone`` is the order of ``totals``)."""
+        return {
+            "rounds": [result.facts() for result in self.rounds],
+            "totals": dict(self.totals),
+            "finished": self.finished,
+            "winners": list(self.winners),
+            "next_dealer": self.next_dealer,
+            "bonuses": dict(self.bonuses),
+            "rounds_won": dict(self.rounds_won),
+            "history": [dict(totals) for totals in self.history],
+            "reseatings": [
+                reseating.to_json() | {"players": list(reseating.players)}
+                for reseating in self.reseatings
+            ],
+            "rejoins": [rejoin.to_json() for rejoin in self.rejoins],
+        }
+
+    @classmethod
+    def from_facts(cls, header: MatchHeader, facts: Mapping[str, Any]) -> MatchState:
+        """The state of :meth:`facts`, for the match of ``header`` (the one it was replayed
+        from); its rounds without their detail (hands, melds, notes)."""
+        return cls(
+            header,
+            rounds=tuple(RoundResult.from_facts(result) for result in facts["rounds"]),
+            totals=dict(facts["totals"]),
+            finished=facts["finished"],
+            winners=tuple(facts["winners"]),
+            next_dealer=facts["next_dealer"],
+            bonuses=dict(facts["bonuses"]),
+            rounds_won=dict(facts["rounds_won"]),
+            history=tuple(dict(totals) for totals in facts["history"]),
+            reseatings=tuple(
+                Reseating(
+                    change["before_round"],
+                    tuple(change["players"]),
+                    tuple(change["joined"]),
+                    tuple(change["left"]),
+                    dict(change["starting_totals"]),
+                )
+                for change in facts["reseatings"]
+            ),
+            rejoins=tuple(
+                Rejoin(rejoin["before_round"], rejoin["player"], rejoin["total"])
+                for rejoin in facts["rejoins"]
+            ),
         )
 
     def to_json(self) -> dict[str, Any]:

@@ -455,11 +455,16 @@ def test_a_plain_save_reads_without_a_transaction_and_writes_in_the_tables_turn(
         event.remove(engine, "connect", trace)
         engine.dispose()
     assert reads == ["SELECT", "SELECT"]
-    # The match's version, the round, the match's summary, a seat row and a totals row for
-    # each of the two players (moved by the difference: the same rows count as before).
+    # The match's version, the round, the state kept with the summary, the match's summary,
+    # a seat row and a totals row for each of the two players (moved by the difference: the
+    # same rows count as before).
     assert [s.split()[0] for s in writes] == (
-        ["BEGIN", "UPDATE", "INSERT", "UPDATE"] + ["UPDATE"] * 2 + ["UPDATE"] * 2 + ["COMMIT"]
+        ["BEGIN", "UPDATE", "INSERT", "UPDATE", "UPDATE"]
+        + ["UPDATE"] * 2
+        + ["UPDATE"] * 2
+        + ["COMMIT"]
     )
+    assert writes[3].startswith("UPDATE match_replays")
     assert statements[0] == "BEGIN"  # the reading request after it: a transaction again
 
 

@@ -306,7 +306,7 @@ def append_plainly(mode: str | None, key: str | None, match_id: int, asked: dict
             return None
         if not named.contains(versions.etag(match_id, stored.version)):
             return None
-        checked = appending.checked_round(stored, asked)
+        checked = appending.checked_round(stored, asked, connection)
         if checked is None or not appending.append(connection, stored, *checked):
             writes.read_first()
             return None

@@ -146,9 +146,12 @@ def read(connection: Connection, edit_key: str, match_id: int) -> StoredMatch | 
     return stored
 
 
-def checked_round(stored: StoredMatch, asked: dict[str, Any]) -> tuple[dict[str, Any], Any] | None:
-    """The round in canonical form and the match after it, if the engine takes it."""
-    seen = summary.replay(stored.log)
+def checked_round(
+    stored: StoredMatch, asked: dict[str, Any], connection: Connection
+) -> tuple[dict[str, Any], Any] | None:
+    """The round in canonical form and the match after it, if the engine takes it: played
+    on the match's cached replay, or on the one kept with its summary (no whole replay)."""
+    seen = summary.replay(stored.log, connection)
     if seen.state is None:
         return None
     try:
@@ -196,7 +199,7 @@ def append(connection: Connection, stored: StoredMatch, entry: dict[str, Any], s
         connection.execute(NEW_ROUND, new_round)
     stored.version += 1
     stored.log.rounds.append((number, entry, when))
-    seen = matchlog.Outlook(state, None)
+    seen = matchlog.Outlook.of(state)
     derived = summary.derive(stored.log, seen)
     summary.rewrite(connection, stored.match_id, stored.summary_seats, derived)
     connection.commit()

@@ -51,7 +51,7 @@ def verify_round(match: Match, entry: dict[str, Any], number: int) -> tuple[Matc
     remove them.  Any other refusal is raised.
     """
     if number == match.next_round_number:  # the next round: the match so far plays it
-        seen = matchlog.outlook(match)
+        seen = matchlog.playable(match)
         if seen.error is not None:
             raise seen.error
         if seen.state is not None:
@@ -109,11 +109,10 @@ def save_round(
     ``state`` is the engine's replay of the match as it will be stored (from
     :func:`verify_round`), kept so that the next read need not replay it again.
     """
+    added = stored is None
     if stored is None:
         stored = Round(number=match.next_round_number, entry=entry, complete=True)
         writes.add_round(match, stored)
-        writes.keep_receipt(once, location)
-        writes.changed(match)
     else:
         writes.record(match, stored, "corrected", stored.entry, entry, via)
         stored.entry = entry
@@ -122,10 +121,15 @@ def save_round(
             for later in [r for r in match.stored_rounds if r.number > stored.number]:
                 writes.remove_round(match, later)
             cut_seating(match, stored.number)
+    if state is not None:
+        # Before anything flushes the round: the summary is rewritten from this state.
+        matchlog.remember(match, state)
+    if added:
+        writes.keep_receipt(once, location)
+        writes.changed(match)
+    else:
         writes.changed_round(match, stored)
         writes.keep_receipt(once, location)
-    if state is not None:
-        matchlog.remember(match, state)
     db.session.commit()
     return stored
 

@@ -12,6 +12,14 @@ were checked) makes its match "cannot be replayed", not the pages that list it
 fail.  A replay is cached by the text of the rounds it replays: the log
 stays the truth, and a page does not replay an unchanged match again.
 
+A save never replays the whole match: the engine's state after the last round is
+kept with the match's summary as its facts (:class:`KeptReplay`, by the same key
+as the cache: written by :mod:`summary` with every rewrite of the summary, checked
+by ``history check``), and the next round is played on it (:func:`playable`), in any
+worker, warm or not.  A state made again from facts has no detail in its rounds
+(``Outlook.detailed`` false): the pages that show a match (:func:`outlook`) replay
+it when their worker has only that.
+
 A stored match is read *as played* (``as_played`` in the engine): a match
 stored before the house rules had ranges (a remi match to 20) replays with its
 options as recorded, wherever it is replayed.  A new match (a setup, an import
@@ -24,15 +32,18 @@ import hashlib
 import json
 import logging
 import threading
-from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar
 
+import sqlalchemy as sa
+from cachetools import LRUCache
+from sqlalchemy.engine import Connection
+
 from referee.errors import MatchFileError, RefereeError
 from referee.matchfile import MatchHeader, RoundRecord, dump_round, read_header, read_round
 from referee.messages import define_message
-from referee.web.store.models import Match
+from referee.web.store.models import Match, MatchReplay
 
 if TYPE_CHECKING:  # the functions below import the engine when first called
     from referee.match import MatchState
@@ -172,10 +183,22 @@ def live(match: Match, turns: Sequence[dict[str, Any]]) -> RoundInProgress:
 
 @dataclass(frozen=True)
 class Outlook:
-    """A match replayed: its state, or the error that stopped the replay."""
+    """A match replayed: its state, or the error that stopped the replay.
+
+    ``detailed`` false: the state was made again from kept facts and its rounds have no
+    detail (hands, melds, notes); it plays the next round and gives the summary and the
+    scores exactly as the whole replay would.
+    """
 
     state: MatchState | None
     error: RefereeError | None
+    detailed: bool = True
+
+    @classmethod
+    def of(cls, state: MatchState) -> Outlook:
+        """A state as replayed or played on (with detail if all its rounds have theirs: a
+        round the engine scored keeps its record, one made from facts has none)."""
+        return cls(state, None, all(result.record is not None for result in state.rounds))
 
     @property
     def finished(self) -> bool:
@@ -186,34 +209,68 @@ class Outlook:
         return list(self.state.winners) if self.state is not None else []
 
 
-class _Replays:
-    """The latest replays, by a hash of the canonical text of the document replayed."""
+class Replays:
+    """The latest replays of a worker, by :func:`replay_key`: the least recently used go
+    first (cachetools' LRU, behind one lock for the worker's threads)."""
 
     def __init__(self, size: int) -> None:
-        self.size = size
-        self.found: OrderedDict[str, Outlook] = OrderedDict()
+        self.found: LRUCache[str, Outlook] = LRUCache(maxsize=size)
         self.lock = threading.Lock()
 
     def get(self, key: str) -> Outlook | None:
         with self.lock:
-            seen = self.found.get(key)
-            if seen is not None:
-                self.found.move_to_end(key)
-            return seen
+            return self.found.get(key)
 
     def put(self, key: str, seen: Outlook) -> None:
         with self.lock:
-            self.found[key] = seen
-            self.found.move_to_end(key)
-            while len(self.found) > self.size:
-                self.found.popitem(last=False)
+            kept = self.found.get(key)
+            if kept is None or seen.detailed or not kept.detailed:  # never lose the detail
+                self.found[key] = seen
 
     def clear(self) -> None:
         with self.lock:
             self.found.clear()
 
 
-REPLAYS = _Replays(CACHE_SIZE)
+REPLAYS = Replays(CACHE_SIZE)
+
+
+@dataclass(frozen=True)
+class KeptReplay:
+    """A match's replayed state as stored with its summary: the key of the log it was
+    replayed from (:func:`replay_key`) and the engine's facts of it, as JSON text."""
+
+    key: str
+    facts: str
+
+    @classmethod
+    def of(cls, key: str, state: MatchState) -> KeptReplay:
+        return cls(key, json.dumps(state.facts(), ensure_ascii=False, separators=(",", ":")))
+
+    def state(self, head: dict[str, Any]) -> MatchState:
+        """The state again, for the match of this header (RefereeError if it cannot be)."""
+        from referee.match import MatchState
+
+        facts = json.loads(self.facts)
+        return call_engine(MatchState.from_facts, stored_header(head), facts)
+
+
+REPLAYS_TABLE = MatchReplay.__table__
+KEPT_REPLAY = sa.select(REPLAYS_TABLE.c.replay_key, REPLAYS_TABLE.c.facts).where(
+    REPLAYS_TABLE.c.match_id == sa.bindparam("the_match")
+)
+
+
+def kept_replay(connection: Connection, match_id: int) -> KeptReplay | None:
+    """The replay kept with a match's summary (None: none is kept yet)."""
+    row = connection.execute(KEPT_REPLAY, {"the_match": match_id}).one_or_none()
+    return KeptReplay(row.replay_key, row.facts) if row is not None else None
+
+
+def replay_key(head: dict[str, Any], entries: Sequence[Any]) -> str:
+    """The key of a stored match's replay: a hash of its header and its rounds as stored
+    (TypeError or ValueError when they are no JSON)."""
+    return _stored_key(head, entries)
 
 
 def _replay_key(match: Match) -> str:
@@ -238,16 +295,28 @@ HEADER_KEYS = (
 
 
 def stored_outlook(
-    head: dict[str, Any], stored: Sequence[tuple[int, Any]], *, as_played: bool = True
+    head: dict[str, Any],
+    stored: Sequence[tuple[int, Any]],
+    *,
+    as_played: bool = True,
+    kept: Callable[[], KeptReplay | None] | None = None,
 ) -> Outlook:
     """A match replayed from its header and its rounds as stored (``(number, entry)`` pairs),
     from the cache that :func:`outlook` shares when the same rounds were replayed already.
-    ``as_played`` false: a document not stored yet, read strictly."""
+    ``as_played`` false: a document not stored yet, read strictly.
+
+    ``kept`` given: what needs no detail (the summary, the next round), which takes the
+    replay kept with the match (``kept()`` reads it) when it is of these very rounds.
+    """
     try:
         key = _stored_key(head, [entry for _number, entry in stored], as_played)
     except (RecursionError, TypeError, ValueError):
         return Outlook(None, MatchFileError(STORED_UNREADABLE))
     seen = REPLAYS.get(key)
+    if seen is not None and not seen.detailed and kept is None:
+        seen = None  # the detail is asked for: replayed
+    if seen is None and kept is not None:
+        seen = _resumed(head, key, kept())
     if seen is None:
         try:
             rounds: list[Any] = []
@@ -269,14 +338,43 @@ def replayed(doc: dict[str, Any], *, as_played: bool) -> Outlook:
     return stored_outlook(head, list(enumerate(rounds, start=1)), as_played=as_played)
 
 
-def outlook(match: Match) -> Outlook:
-    """The match replayed (or why it cannot be); the same document is replayed only once."""
+def _resumed(head: dict[str, Any], key: str, kept: KeptReplay | None) -> Outlook | None:
+    """The kept replay made again, if it is of the rounds of ``key`` (and cached)."""
+    if kept is None or kept.key != key:
+        return None
+    try:
+        seen = Outlook(kept.state(head), None, detailed=False)
+    except (RefereeError, KeyError, TypeError, ValueError):  # kept by an older engine
+        log.warning("the kept replay of a match could not be read; replaying it")
+        return None
+    REPLAYS.put(key, seen)
+    return seen
+
+
+def playable(match: Match) -> Outlook:
+    """The match as far as it has gone, to play its next round on: from the cache, else
+    from the replay kept with it, else replayed (its rounds may have no detail)."""
     try:
         key = _replay_key(match)
     except (RecursionError, TypeError, ValueError):
         return Outlook(None, MatchFileError(STORED_UNREADABLE))
     seen = REPLAYS.get(key)
-    if seen is None:
+    if seen is None and match.id is not None:
+        from referee.web.store.extensions import db
+
+        seen = _resumed(header(match), key, kept_replay(db.session.connection(), match.id))
+    return seen if seen is not None else outlook(match)
+
+
+def outlook(match: Match) -> Outlook:
+    """The match replayed (or why it cannot be), every round with its detail; the same
+    document is replayed only once."""
+    try:
+        key = _replay_key(match)
+    except (RecursionError, TypeError, ValueError):
+        return Outlook(None, MatchFileError(STORED_UNREADABLE))
+    seen = REPLAYS.get(key)
+    if seen is None or not seen.detailed:
         # The engine reads the rounds as stored: putting them in canonical form first
         # would read each of them twice.
         stored = [r.entry for r in match.complete_rounds]
@@ -293,7 +391,7 @@ def remember(match: Match, state: MatchState) -> None:
     committed), so that the page or answer after a change need not replay it again."""
     from referee.web.store.extensions import db
 
-    seen = Outlook(state, None)
+    seen = Outlook.of(state)
     # Kept before the flush too: the flush rewrites the match's summary from this replay.
     _keep(match, seen)
     db.session.flush()

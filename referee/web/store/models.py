@@ -351,6 +351,24 @@ class WriteReceipt(Model):
     )
 
 
+class MatchReplay(Model):
+    """The engine's state after a match's last round, kept with its summary so that a save
+    plays the next round on it instead of replaying the whole match (any worker, cache or
+    not).  ``replay_key`` is the hash of the header and rounds it was replayed from; a
+    state of other rounds is not used.  ``facts`` are the engine's ``MatchState.facts()``
+    as JSON text (the order of its mappings is the players' order).  Written only by
+    :mod:`referee.web.store.summary`; ``history check`` compares it with a whole replay.
+    """
+
+    __tablename__ = "match_replays"
+
+    match_id: Mapped[int] = mapped_column(
+        sa.ForeignKey("matches.id", ondelete="CASCADE"), primary_key=True
+    )
+    replay_key: Mapped[str] = mapped_column(sa.String(64))
+    facts: Mapped[str] = mapped_column(sa.Text)
+
+
 class MatchSummary(Model):
     """What the match list and the statistics need of one match, derived from its log.
 

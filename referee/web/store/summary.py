@@ -12,7 +12,9 @@ bypass the session's bookkeeping and must refresh the summaries themselves
 (:func:`refresh`).
 
 :func:`check` recomputes every summary from the log and lists the differences
-(``flask --app referee.web history check``; ``--fix`` rewrites them).  Each
+(``flask --app referee.web history check``; ``--fix`` rewrites them), and the engine's
+state kept with each summary (:class:`matchlog.KeptReplay`, written with it: a save
+plays its round on that state instead of replaying the match) with a whole replay.  Each
 player's totals per ruleset at a table (:class:`PlayerTotal`) are the sums of
 their seat rows, added up again for the players of every match rewritten.
 """
@@ -41,6 +43,7 @@ from referee.web.store.models import (
     SUMMED_FIGURES,
     Match,
     MatchPlayer,
+    MatchReplay,
     MatchSummary,
     Player,
     PlayerTotal,
@@ -59,6 +62,7 @@ ROUNDS = cast(sa.Table, Round.__table__)
 MATCH_SUMMARIES = cast(sa.Table, MatchSummary.__table__)
 SEAT_SUMMARIES = cast(sa.Table, SeatSummary.__table__)
 PLAYER_TOTALS = cast(sa.Table, PlayerTotal.__table__)
+MATCH_REPLAYS = cast(sa.Table, MatchReplay.__table__)
 
 # The figures compared by the check, in the order it reports them.
 MATCH_FIGURES = (
@@ -154,19 +158,40 @@ class MatchLog:
 
 @dataclass
 class Derived:
-    """A match's summary row and one row per seat, as plain column values."""
+    """A match's summary row and one row per seat, as plain column values, and the engine's
+    state to keep with them (None when the match cannot be replayed)."""
 
     match: dict[str, Any]
     seats: list[dict[str, Any]]
+    kept: matchlog.KeptReplay | None = None
 
 
-def replay(log: MatchLog) -> matchlog.Outlook:
-    """The match replayed by the engine, or why it cannot be (never raises)."""
+def replay(log: MatchLog, connection: Connection | None = None) -> matchlog.Outlook:
+    """The match replayed by the engine, or why it cannot be (never raises).
+
+    ``connection`` given: the state kept with the match's summary is taken when it is of
+    these very rounds (no replay; its rounds have no detail, which a summary needs not).
+    """
     try:
         header = log.header()
     except (TypeError, ValueError):
         return matchlog.Outlook(None, MatchFileError(matchlog.STORED_UNREADABLE))
-    return matchlog.stored_outlook(header, [(number, entry) for number, entry, _when in log.rounds])
+    kept = None
+    if connection is not None:
+        kept = lambda: matchlog.kept_replay(connection, log.match_id)  # noqa: E731
+    stored = [(number, entry) for number, entry, _when in log.rounds]
+    return matchlog.stored_outlook(header, stored, kept=kept)
+
+
+def kept_replay(log: MatchLog, seen: matchlog.Outlook) -> matchlog.KeptReplay | None:
+    """The replay to keep with the match's summary (None when it cannot be replayed)."""
+    if seen.state is None:
+        return None
+    try:
+        key = matchlog.replay_key(log.header(), [entry for _n, entry, _w in log.rounds])
+    except (RecursionError, TypeError, ValueError):
+        return None
+    return matchlog.KeptReplay.of(key, seen.state)
 
 
 def derive(log: MatchLog, seen: matchlog.Outlook | None = None) -> Derived:
@@ -206,7 +231,7 @@ def derive(log: MatchLog, seen: matchlog.Outlook | None = None) -> Derived:
             last_played_at=last_played,
         )
         seats.append(figures)
-    return Derived(match, seats)
+    return Derived(match, seats, kept_replay(log, seen))
 
 
 def _seat_figures(state: Any, name: str) -> dict[str, Any]:
@@ -310,10 +335,18 @@ def read_log(
 
 
 def write(
-    connection: Connection, match_id: int, derived: Derived | None, *, totals: bool = True
+    connection: Connection,
+    match_id: int,
+    derived: Derived | None,
+    *,
+    totals: bool = True,
+    replays: bool = True,
 ) -> None:
     """Replace a match's summary rows with ``derived`` (remove them when it is None), and the
-    totals of the players it had or has (unless ``totals`` is false: the caller rebuilds them)."""
+    totals of the players it had or has (unless ``totals`` is false: the caller rebuilds them),
+    and the replay kept with them (unless ``replays`` is false: a database older than them)."""
+    if replays:
+        keep_replay(connection, match_id, derived.kept if derived is not None else None)
     before = connection.execute(SEATS_REMOVED, {"the_match": match_id}).all()
     if derived is None:
         connection.execute(SUMMARY_REMOVED, {"the_match": match_id})
@@ -329,10 +362,35 @@ def write(
         adjust_totals(connection, [row._mapping for row in before], seats)
 
 
+REPLAY_KEPT = (
+    sa.update(MATCH_REPLAYS)
+    .where(MATCH_REPLAYS.c.match_id == sa.bindparam("the_match"))
+    .values(replay_key=sa.bindparam("new_key"), facts=sa.bindparam("new_facts"))
+)
+REPLAY_ADDED = sa.insert(MATCH_REPLAYS).values(
+    match_id=sa.bindparam("the_match"),
+    replay_key=sa.bindparam("new_key"),
+    facts=sa.bindparam("new_facts"),
+)
+REPLAY_REMOVED = sa.delete(MATCH_REPLAYS).where(
+    MATCH_REPLAYS.c.match_id == sa.bindparam("the_match")
+)
+
+
+def keep_replay(connection: Connection, match_id: int, kept: matchlog.KeptReplay | None) -> None:
+    """Store the replay kept with a match's summary (remove it when there is none)."""
+    if kept is None:
+        connection.execute(REPLAY_REMOVED, {"the_match": match_id})
+        return
+    values = {"the_match": match_id, "new_key": kept.key, "new_facts": kept.facts}
+    if connection.execute(REPLAY_KEPT, values).rowcount == 0:
+        connection.execute(REPLAY_ADDED, values)
+
+
 def refresh(connection: Connection, match_id: int) -> Derived | None:
     """Recompute one match's summary from its log and store it (None: the match is gone)."""
     log = read_log(connection, match_id)
-    derived = derive(log) if log is not None else None
+    derived = derive(log, replay(log, connection)) if log is not None else None
     write(connection, match_id, derived)
     return derived
 
@@ -340,7 +398,9 @@ def refresh(connection: Connection, match_id: int) -> Derived | None:
 def refresh_all(connection: Connection) -> int:
     """Recompute every match's summary and every total (the migration's backfill)."""
     ids = connection.execute(sa.select(MATCHES.c.id).order_by(MATCHES.c.id)).scalars().all()
-    columns = {column["name"] for column in sa.inspect(connection).get_columns("matches")}
+    inspector = sa.inspect(connection)
+    columns = {column["name"] for column in inspector.get_columns("matches")}
+    replays = inspector.has_table(MATCH_REPLAYS.name)
     for match_id in ids:
         log = read_log(
             connection,
@@ -348,7 +408,8 @@ def refresh_all(connection: Connection) -> int:
             seating="seating_changes" in columns,
             stopped="stopped" in columns,
         )
-        write(connection, match_id, derive(log) if log is not None else None, totals=False)
+        derived = derive(log) if log is not None else None
+        write(connection, match_id, derived, totals=False, replays=replays)
     rebuild_totals(connection)
     return len(ids)
 
@@ -536,6 +597,7 @@ def rewrite(
     if {row["player_id"] for row in before} != {seat["player_id"] for seat in derived.seats}:
         write(connection, match_id, derived)
         return
+    keep_replay(connection, match_id, derived.kept)
     values = {f"new_{name}": derived.match[name] for name in MATCH_SUMMARY_SET}
     connection.execute(SUMMARY_UPDATED, {"the_match": match_id, **values})
     SEAT_UPDATED.execute(
@@ -717,7 +779,7 @@ def _after_flush(session: Session, _context: Any) -> None:
         if log is None:
             refresh(connection, match_id)
         else:
-            write(connection, match_id, derive(log))
+            write(connection, match_id, derive(log, replay(log, connection)))
     for match_id in sorted(removed):
         write(connection, match_id, None)
 
@@ -890,6 +952,7 @@ def check(connection: Connection, *, fix: bool = False) -> list[Difference]:
         derived = derive(log) if log is not None else None
         seated = [name for _seat, _player, name in log.seats] if log else []
         differences = compare(connection, match_id, derived, seated)
+        differences += compare_replay(connection, match_id, derived)
         if differences and fix:
             write(connection, match_id, derived, totals=False)
         found.extend(differences)
@@ -937,6 +1000,28 @@ def compare(
                 if figure in SEAT_FIGURES and _plain(seats[player_id][figure]) != value
             )
     return found
+
+
+def compare_replay(
+    connection: Connection, match_id: int, derived: Derived | None
+) -> list[Difference]:
+    """The replay kept with a match against a whole replay (``derived``, made without it).
+
+    A match may have none kept yet (stored before they were kept; the next write keeps
+    one); one kept is of the match's rounds as they are, and its facts are the whole
+    replay's, or the next save would play on a wrong state.
+    """
+    kept = matchlog.kept_replay(connection, match_id)
+    if kept is None:
+        return []
+    expected = derived.kept if derived is not None else None
+    if expected is None:
+        return [Difference(match_id, None, "kept replay", "present", "no replay")]
+    if kept.key != expected.key:
+        return [Difference(match_id, None, "kept replay", "of other rounds", "of these rounds")]
+    if json.loads(kept.facts) != json.loads(expected.facts):
+        return [Difference(match_id, None, "kept replay", kept.facts, expected.facts)]
+    return []
 
 
 def _plain(value: Any) -> Any:

@@ -1,0 +1,203 @@
+"""The engine's state kept with a match's summary (``match_replays``): a save plays its round
+on it, in a worker that has never replayed the match, and it is always what a whole replay
+of the stored log gives (``history check`` compares them).  On SQLite and PostgreSQL."""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Any
+
+import pytest
+import sqlalchemy as sa
+
+import referee.match
+from referee.web import create_app
+from referee.web.store import matchlog, summary
+from referee.web.store.extensions import db
+from referee.web.store.models import Match, MatchReplay
+
+from .conftest import DATABASE_KINDS as KINDS
+from .conftest import Client
+from .realserver import fresh_database
+
+API = "/api/v1"
+CARDS = ["2C", "3D", "4H", "5S", "9C", "10D", "JH", "QS", "KC", "AH"]
+
+
+@pytest.fixture(params=KINDS)
+def app(request, tmp_path):
+    with fresh_database(request.param, tmp_path) as url:
+        app = create_app({"SQLALCHEMY_DATABASE_URI": url, "TESTING": True})
+        app.test_client_class = Client
+        yield app
+        with app.app_context():
+            db.session.remove()
+            db.engine.dispose()
+
+
+def kept_and_replayed(app: Any) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The facts kept with the (only) match and those of a whole replay of its stored log,
+    made with no cache; ``history check`` finds nothing."""
+    matchlog.REPLAYS.clear()
+    with app.app_context(), db.engine.connect() as connection:
+        assert summary.check(connection) == []
+        kept = connection.execute(sa.select(MatchReplay.facts)).scalar_one()
+        match_id = connection.execute(sa.select(MatchReplay.match_id)).scalar_one()
+        log = summary.read_log(connection, match_id)
+        assert log is not None
+        whole = matchlog.replay(log.header() | {"rounds": [e for _n, e, _w in log.rounds]})
+    return json.loads(kept), whole.facts()
+
+
+def test_random_saves_corrections_removals_and_seating_keep_the_state_a_replay_gives(app):
+    chance = random.Random(22)
+    client = app.test_client()
+    keys = client.post(
+        f"{API}/tables", json={"name": "Meja", "players": ["Budi", "Siti", "Andi", "Dewi"]}
+    ).get_json()
+    made = client.post(
+        f"{API}/t/{keys['edit_key']}/matches",
+        json={
+            "rules": "remi",
+            "players": ["Budi", "Siti", "Andi"],
+            "first_dealer": "Budi",
+            "options": {"target": 1000},
+        },
+    ).get_json()
+    url, etag = f"{API}/t/{keys['edit_key']}/m/{made['id']}", made["etag"]
+    seated, rounds = ["Budi", "Siti", "Andi"], 0
+
+    def some_round() -> dict[str, Any]:
+        out = chance.choice(seated)
+        cards = chance.sample(CARDS, 2 * len(seated))
+        hands = {name: cards[2 * i : 2 * i + 2] for i, name in enumerate(seated) if name != out}
+        return {"out": out, "hands": hands}
+
+    done: dict[str, int] = {}
+    for _step in range(24):
+        if chance.random() < 0.3:
+            matchlog.REPLAYS.clear()  # the next write lands in a worker that never saw the match
+        what = chance.choice(["save", "save", "save", "correct", "void", "remove", "seat"])
+        if what != "save" and rounds == 0:
+            what = "save"
+        if what == "save":
+            answer = client.post(f"{url}/rounds", json=some_round(), headers={"If-Match": etag})
+        elif what == "correct":
+            number = chance.randint(1, rounds)
+            answer = client.put(
+                f"{url}/rounds/{number}", json=some_round(), headers={"If-Match": etag}
+            )
+        elif what == "void":
+            answer = client.post(f"{url}/rounds/{rounds}/void", headers={"If-Match": etag})
+        elif what == "remove":
+            answer = client.delete(f"{url}/rounds/{rounds}", headers={"If-Match": etag})
+        else:
+            others = [name for name in ["Budi", "Siti", "Andi", "Dewi"] if name not in seated]
+            if others and len(seated) < 4 and chance.random() < 0.6:
+                wanted = [*seated, chance.choice(others)]  # a newcomer takes the last seat
+            else:
+                wanted = [name for name in seated if name != chance.choice(seated)]
+            answer = client.put(
+                f"{url}/seating", json={"players": wanted}, headers={"If-Match": etag}
+            )
+        if answer.status_code in (200, 201):
+            done[what] = done.get(what, 0) + 1
+            body = answer.get_json()
+            etag = f'"{body["etag"]}"'
+            rounds = len(body["rounds"])
+            seated = list(body.get("players") or seated)
+        else:  # a correction that ends the match early, a seating the game does not take
+            assert answer.status_code in (409, 422), answer.get_json()
+        kept, whole = kept_and_replayed(app)
+        assert kept == whole
+    # The sequence went through every kind of write.
+    assert set(done) == {"save", "correct", "void", "remove", "seat"}, done
+
+
+def test_a_save_into_a_long_match_replays_nothing_in_a_fresh_worker(app, monkeypatch):
+    client = app.test_client()
+    keys = client.post(
+        f"{API}/tables", json={"name": "Meja", "players": ["Budi", "Siti", "Andi"]}
+    ).get_json()
+    made = client.post(
+        f"{API}/t/{keys['edit_key']}/matches",
+        json={
+            "rules": "remi",
+            "players": ["Budi", "Siti", "Andi"],
+            "first_dealer": "Budi",
+            "options": {"target": 10000},
+        },
+    ).get_json()
+    url, etag = f"{API}/t/{keys['edit_key']}/m/{made['id']}", f'"{made["etag"]}"'
+    # 30 rounds: Siti out each time, Budi holds 2C (2) and Andi 3D 4H (3 + 4): Siti +9 a round.
+    siti_out = {"out": "Siti", "hands": {"Budi": ["2C"], "Andi": ["3D", "4H"]}}
+    for _number in range(30):
+        saved = client.post(f"{url}/rounds", json=siti_out, headers={"If-Match": etag})
+        etag = f'"{saved.get_json()["etag"]}"'
+
+    def no_whole_replay(*args: Any, **kwargs: Any) -> Any:
+        raise AssertionError("a save replayed the whole match")
+
+    matchlog.REPLAYS.clear()
+    monkeypatch.setattr(referee.match, "replay", no_whole_replay)
+    # Through the API: round 31 played on the kept state.
+    answer = client.post(f"{url}/rounds", json=siti_out, headers={"If-Match": etag})
+    assert answer.status_code == 201
+    assert answer.get_json()["totals"]["Siti"] == 31 * 9
+    # Through the round form, in a worker that has nothing cached either: round 32.
+    matchlog.REPLAYS.clear()
+    match_page = f"/t/{keys['edit_key']}/m/{made['id']}/"
+    answer = client.submit(
+        match_page + "rounds/new",
+        {"ending": "out", "player": "Siti", "hand_0": "2C", "hand_2": "3D 4H", "action": "save"},
+    )
+    assert answer.status_code == 302, answer.get_data(as_text=True)[:2000]
+    monkeypatch.undo()
+    # The page that shows the match needs every round's detail: it replays the match (the
+    # worker has only the state made from the kept facts).
+    assert client.get(match_page).status_code == 200
+    with app.app_context():
+        seen = matchlog.outlook(db.session.get(Match, made["id"]))
+        assert seen.detailed and all(result.record is not None for result in seen.state.rounds)
+    kept, whole = kept_and_replayed(app)
+    assert kept == whole
+    assert whole["totals"]["Siti"] == 32 * 9 and len(whole["rounds"]) == 32
+
+
+def test_history_check_finds_a_kept_state_that_is_not_the_replay_and_fix_rewrites_it(app):
+    client = app.test_client()
+    keys = client.post(
+        f"{API}/tables", json={"name": "Meja", "players": ["Budi", "Siti"]}
+    ).get_json()
+    made = client.post(
+        f"{API}/t/{keys['edit_key']}/matches",
+        json={"rules": "remi", "players": ["Budi", "Siti"], "first_dealer": "Budi"},
+    ).get_json()
+    url = f"{API}/t/{keys['edit_key']}/m/{made['id']}"
+    # Siti goes out, Budi holds QS (10): Siti 10.
+    saved = client.post(
+        f"{url}/rounds",
+        json={"out": "Siti", "hands": {"Budi": ["QS"]}},
+        headers={"If-Match": f'"{made["etag"]}"'},
+    )
+    assert saved.status_code == 201
+    kept, whole = kept_and_replayed(app)
+    assert kept == whole and whole["totals"] == {"Budi": 0, "Siti": 10}
+    replays = MatchReplay.__table__
+    with app.app_context(), db.engine.begin() as connection:
+        wrong = kept | {"totals": {"Budi": 0, "Siti": 99}}
+        connection.execute(sa.update(replays).values(facts=json.dumps(wrong)))
+        found = summary.check(connection)
+        assert [(d.figure, json.loads(d.stored)["totals"]) for d in found] == [
+            ("kept replay", {"Budi": 0, "Siti": 99})
+        ]
+        # A state kept of other rounds is never used, and reported too.
+        connection.execute(sa.update(replays).values(replay_key="0" * 64))
+        assert [(d.figure, d.stored) for d in summary.check(connection)] == [
+            ("kept replay", "of other rounds")
+        ]
+        assert summary.check(connection, fix=True) != []
+        assert summary.check(connection) == []
+    kept, whole = kept_and_replayed(app)
+    assert kept == whole
