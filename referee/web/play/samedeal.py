@@ -78,7 +78,7 @@ def result_of(match: Match, same: SameDeal) -> Any:
 
 def dealer_of_next_round(match: Match) -> str | None:
     """Who deals the round a quick-round form enters now (None once the match is over)."""
-    seen = matchlog.outlook(match)
+    seen = matchlog.playable(match)  # the kept state says who deals: no replay
     return seen.state.next_dealer if seen.state is not None else None
 
 
