@@ -15,8 +15,9 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, cast
 
+import sqlalchemy as sa
 from sqlalchemy import select, update
 
 from referee.errors import RefereeError
@@ -25,6 +26,7 @@ from referee.web.store import matchlog
 from referee.web.store.extensions import db
 from referee.web.store.models import CardTable, Match, MatchSummary
 
+MATCHES = cast(sa.Table, Match.__table__)
 CONTENT = ("rules", "options", "players", "first_dealer", "seating_changes", "rounds")
 
 
@@ -76,9 +78,9 @@ def existing_match(table: CardTable, document: Mapping[str, Any], printed: str) 
 
 def release_deleted(table: CardTable, printed: str) -> None:
     """A deleted match of ``table`` gives up its fingerprint to the match imported again."""
-    matches = Match.__table__.c
+    matches = MATCHES.c
     db.session.execute(
-        update(Match.__table__)
+        update(MATCHES)
         .where(
             matches.table_id == table.id,
             matches.fingerprint == printed,

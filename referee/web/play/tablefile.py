@@ -370,19 +370,20 @@ def _read_match(raw: Any, reading: _Reading) -> ImportedMatch:
     for name in everyone[len(canonical["players"]) :]:
         _refuse_name(name, reading.spelling)  # the players who joined later
     reading.names.update(dict.fromkeys(everyone))
-    printed: str | None = duplicates.fingerprint(canonical)
-    if printed in reading.printed:
+    content = duplicates.fingerprint(canonical)
+    printed: str | None = content
+    if content in reading.printed:
         if not (reading.copies or raw.get("copy") is True):
             raise TableRefused(
                 gettext(
                     "it is the same match as match %(first)s. To keep both, tick"
                     " “Import repeated matches as copies”.",
-                    first=reading.printed[printed],
+                    first=reading.printed[content],
                 )
             )
         printed = None
     else:
-        reading.printed[printed] = reading.count
+        reading.printed[content] = reading.count
     started = _read_moment(raw.get("started")) or reading.imported_at
     moments = raw.get("played")
     moments = moments if isinstance(moments, list) else []
@@ -399,7 +400,8 @@ def _read_match(raw: Any, reading: _Reading) -> ImportedMatch:
         canonical["first_dealer"],
         started,
         archived=archived is not None,
-        seats=[(seat, name, name) for seat, name in enumerate(everyone)],
+        # the player's name stands for their id until the table is stored
+        seats=[(seat, cast(int, name), name) for seat, name in enumerate(everyone)],
         rounds=[
             (number, entry, when)
             for number, (entry, when) in enumerate(

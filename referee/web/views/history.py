@@ -8,8 +8,8 @@ summary with its log.
 
 from __future__ import annotations
 
-import json
 import sys
+from collections.abc import Iterator
 from typing import Any
 
 import click
@@ -160,7 +160,7 @@ def _sheet(match: Match) -> scoresheet.Sheet:
     return scoresheet.build(match, seen.state)
 
 
-def _download(body: str | bytes, mimetype: str, filename: str) -> Response:
+def _download(body: str | bytes | Iterator[str], mimetype: str, filename: str) -> Response:
     return Response(
         body,
         mimetype=mimetype,
