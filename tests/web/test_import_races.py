@@ -58,7 +58,7 @@ def test_the_same_match_imported_twice_at_once_is_one_match(served, trial):
     made = next(r for r in responses if r.status_code == 302).headers["Location"]
     refused = next(r for r in responses if r.status_code == 400)
     link = re.search(r'id="already-imported"><a class="button" href="([^"]+)"', refused.text)
-    assert link and server.url + link.group(1) == made
+    assert link and link.group(1) == made.replace(server.url, "")
     key = table.strip("/").split("/")[1]
     with engine.connect() as connection:
         stored = connection.execute(
