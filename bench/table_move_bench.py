@@ -139,9 +139,11 @@ def run(backend: str, url: str, size: int, seed: int, legacy_max: int, folder: s
     e_cpu, e_wall, e_before, e_peak, e_size, e_hash = _in_child(
         _export_in_child, url, filled.edit_key, document
     )
+    with open(document, "rb") as written:
+        rounds = sum(len(match["rounds"]) for match in json.load(written)["matches"])
     lines = [
-        f"| {backend} | {size:,} | export (streamed) | {e_cpu:.2f} | {e_wall:.2f} | "
-        f"{e_before:.0f} / {e_peak:.0f} | {e_size / 2**20:.1f} |"
+        f"| {backend} | {size:,} | export (streamed), {rounds:,} rounds | {e_cpu:.2f} | "
+        f"{e_wall:.2f} | {e_before:.0f} / {e_peak:.0f} | {e_size / 2**20:.1f} |"
     ]
     if size <= legacy_max:
         l_cpu, l_wall, l_before, l_peak, l_size = _in_child(
