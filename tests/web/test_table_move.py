@@ -188,3 +188,17 @@ def test_the_duplicate_texts_are_in_indonesian(client):
         "Pertandingan ini sudah ada di meja ini (pemain, permainan, pilihan, dan babak yang"
         " sama). Centang “Impor lagi sebagai salinan” untuk menyimpan yang kedua."
     ]
+
+
+def test_a_table_file_nested_too_deep_is_refused_before_it_is_built(client):
+    """Deep nesting costs a streaming reader time with every level: it stops at 64."""
+    to_english(client)
+    deep = '{"format": "referee-table/1", "name": "M", "matches": [' + "[" * 50_000
+    response = import_file(client, deep + "]" * 50_000 + "]}")
+    assert response.status_code == 400
+    assert errors(response) == ["The document is nested too deeply."]
+
+
+def test_a_table_file_with_a_byte_order_mark(client):
+    response = import_file(client, "\ufeff" + json.dumps(TABLE))
+    assert response.status_code == 302, errors(response)

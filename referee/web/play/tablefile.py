@@ -213,6 +213,8 @@ def read_table(source: bytes | str | IO[bytes], *, copies: bool = False) -> Read
         source = source.encode()
     if isinstance(source, bytes):
         source = _without_bom(source)
+    elif source.read(len(BOM)) != BOM:
+        source.seek(0)
     reading = _Reading(copies)
     try:
         head = _read_events(source, reading)
@@ -222,35 +224,72 @@ def read_table(source: bytes | str | IO[bytes], *, copies: bool = False) -> Read
     return head
 
 
+BOM = b"\xef\xbb\xbf"
+
+
 def _without_bom(raw: bytes) -> bytes:
-    return raw[3:] if raw.startswith(b"\xef\xbb\xbf") else raw
+    return raw[len(BOM) :] if raw.startswith(BOM) else raw
+
+
+OPENS = ("start_map", "start_array")
+CLOSES = ("end_map", "end_array")
+# The deepest nesting read (a match's melds are ten levels down); deeper is refused before it
+# is built.
+MAX_DEPTH = 64
+HEAD = ("format", "name", "players")
 
 
 def _read_events(source: bytes | IO[bytes], reading: _Reading) -> ReadTable:
+    """Walk the document's events once, building one top-level value or one match at a time;
+    values nobody reads are skipped without being built."""
     head: dict[str, Any] = {}
     builder: ijson.ObjectBuilder | None = None
-    building = ""
-    events = ijson.parse(source, use_float=True)
+    building, key = "", None
+    depth, built_at = 0, 0
+    in_matches = skipping = False
+    events = ijson.basic_parse(source, use_float=True)
     try:
         first = next(events, None)
-        if first is None or first[:2] != ("", "start_map"):
+        if first is None or first[0] != "start_map":
             raise TableRefused(gettext("This is not a table export (referee-table/1)."))
-        for prefix, event, value in events:
+        depth = 1
+        for event, value in events:
+            if event in OPENS:
+                depth += 1
+                if depth > MAX_DEPTH:
+                    raise TableRefused(gettext("The document is nested too deeply."))
+            elif event in CLOSES:
+                depth -= 1
             if builder is not None:
-                if prefix == building and event in ("end_map", "end_array"):
-                    builder.event(event, value)
+                builder.event(event, value)
+                if depth == built_at:
                     _found(building, builder.value, head, reading)
                     builder = None
+            elif skipping:
+                skipping = depth > 1
+            elif depth == 0:
+                continue
+            elif in_matches:
+                if depth == 1:  # the list of matches closed
+                    in_matches = False
+                elif event in OPENS:
+                    builder, building, built_at = ijson.ObjectBuilder(), "matches.item", 2
+                    builder.event(event, value)
                 else:
-                    builder.event(event, value)
-            elif prefix in ("matches.item", "players", "name", "format", "matches"):
-                if event in ("start_map", "start_array") and prefix != "matches":
-                    builder, building = ijson.ObjectBuilder(), prefix
-                    builder.event(event, value)
-                elif event == "start_array":
-                    head["matches"] = True
-                elif prefix != "matches" or event not in ("end_array", "map_key"):
-                    _found(prefix, value, head, reading)
+                    _found("matches.item", value, head, reading)
+            elif event == "map_key":
+                key = value
+            elif key == "matches":
+                in_matches = event == "start_array"
+                head["matches"] = True if in_matches else None
+                skipping = event == "start_map"
+            elif key in HEAD and event in OPENS:
+                builder, building, built_at = ijson.ObjectBuilder(), key, 1
+                builder.event(event, value)
+            elif key in HEAD:
+                _found(key, value, head, reading)
+            else:
+                skipping = event in OPENS
     except ijson.JSONError:
         raise TableRefused(_not_json(source)) from None
     except UnicodeDecodeError:
