@@ -199,7 +199,8 @@ class _Reading:
         self.copies = copies  # a repeated match is a copy (the player said so)
         self.spelling: dict[str, str] = {}
         self.names: dict[str, None] = {}  # every player, in the order met
-        self.printed: dict[str, int] = {}  # fingerprint: the number of its match
+        # fingerprint: the number of its first match, and when that one started
+        self.printed: dict[str, tuple[int, Any]] = {}
         self.count = 0
         self.imported_at = now()
         self.spool = tempfile.TemporaryFile()  # noqa: SIM115 (kept open by ReadTable)
@@ -412,17 +413,19 @@ def _read_match(raw: Any, reading: _Reading) -> ImportedMatch:
     content = duplicates.fingerprint(canonical)
     printed: str | None = content
     if content in reading.printed:
-        if not (reading.copies or raw.get("copy") is True):
+        # The same rounds started at another time are another match (two short ones alike).
+        first, first_started = reading.printed[content]
+        if first_started == raw.get("started") and not (reading.copies or raw.get("copy") is True):
             raise TableRefused(
                 gettext(
                     "it is the same match as match %(first)s. To keep both, tick"
                     " “Import repeated matches as copies”.",
-                    first=reading.printed[content],
+                    first=first,
                 )
             )
-        printed = None
+        printed = None  # kept without a fingerprint, as a copy is
     else:
-        reading.printed[content] = reading.count
+        reading.printed[content] = (reading.count, raw.get("started"))
     started = _read_moment(raw.get("started")) or reading.imported_at
     moments = raw.get("played")
     moments = moments if isinstance(moments, list) else []
