@@ -30,6 +30,7 @@ from typing import IO, Any, cast
 
 import ijson
 import sqlalchemy as sa
+from flask import current_app
 from flask_babel import gettext
 from sqlalchemy.engine import Connection
 
@@ -69,8 +70,11 @@ def document_text(table: CardTable) -> Iterator[str]:
 
     A round is written as it is stored: every write path stores the engine's canonical
     form (:mod:`matchlog`), and reading every round again would be most of the export's
-    cost; the import reads every round through the engine anyway.
+    cost; the import reads every round through the engine anyway.  The text is made on a
+    connection of its own, in an application context of its own, as the answer is sent:
+    an answer dropped before it was read leaves nothing open.
     """
+    app = current_app._get_current_object()  # type: ignore[attr-defined]
     players = db.session.scalars(
         sa.select(Player.name).where(Player.table_id == table.id).order_by(Player.name)
     ).all()
@@ -78,27 +82,31 @@ def document_text(table: CardTable) -> Iterator[str]:
         {"format": TABLE_FORMAT, "name": table.name, "players": list(players)},
         ensure_ascii=False,
     )
-    yield head[:-1] + ', "matches": ['
-    connection = db.session.connection()
-    ids = (
-        connection.execute(
-            sa.select(MATCHES.c.id)
-            .where(MATCHES.c.table_id == table.id, MATCHES.c.deleted_at.is_(None))
-            .order_by(MATCHES.c.id)
+    return _document_lines(app, table.id, head[:-1] + ', "matches": [')
+
+
+def _document_lines(app: Any, table_id: int, head: str) -> Iterator[str]:
+    yield head
+    with app.app_context(), db.engine.connect() as connection:
+        ids = (
+            connection.execute(
+                sa.select(MATCHES.c.id)
+                .where(MATCHES.c.table_id == table_id, MATCHES.c.deleted_at.is_(None))
+                .order_by(MATCHES.c.id)
+            )
+            .scalars()
+            .all()
         )
-        .scalars()
-        .all()
-    )
-    separator = "\n"
-    printed: set[str] = set()
-    for start in range(0, len(ids), BATCH):
-        for document in _match_documents(connection, ids[start : start + BATCH]):
-            mark = duplicates.fingerprint(document)
-            if mark in printed:
-                document["copy"] = True
-            printed.add(mark)
-            yield separator + json.dumps(document, ensure_ascii=False)
-            separator = ",\n"
+        separator = "\n"
+        printed: set[str] = set()
+        for start in range(0, len(ids), BATCH):
+            for document in _match_documents(connection, ids[start : start + BATCH]):
+                mark = duplicates.fingerprint(document)
+                if mark in printed:
+                    document["copy"] = True
+                printed.add(mark)
+                yield separator + json.dumps(document, ensure_ascii=False)
+                separator = ",\n"
     yield "\n]}\n"
 
 

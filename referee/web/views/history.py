@@ -20,7 +20,6 @@ from flask import (
     redirect,
     render_template,
     request,
-    stream_with_context,
     url_for,
 )
 from flask_babel import gettext
@@ -214,8 +213,7 @@ def card(access: Access, match_id: int) -> Response:
 @table_page
 def table_export(access: Access) -> Response:
     filename = f"table-{access.table.created_at:%Y%m%d}-{access.table.id}.json"
-    lines = stream_with_context(tablefile.document_text(access.table))
-    return _download(lines, "application/json", filename)
+    return _download(tablefile.document_text(access.table), "application/json", filename)
 
 
 @bp.route("/tables/import", methods=["GET", "POST"])
