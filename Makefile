@@ -84,6 +84,7 @@ bench: $(STAMP)
 	$(BIN)/python bench/gin_bench.py
 	$(BIN)/python bench/table_bench.py
 	$(BIN)/python bench/history_bench.py
+	$(BIN)/python bench/table_move_bench.py
 
 clean:
 	rm -rf $(VENV) build *.egg-info

@@ -265,7 +265,7 @@ def fill(app: Any, size: int, seed: int) -> Filled:
             players = rng.sample(PLAYERS, rng.choice(counts))
             played.append(a_match(rng, rules, players, {}))
         played.append(a_match(rng, "rummy", ["Budi", "Siti", "Andi"], {"hands": 60}, cap=60))
-        played.append(a_match(rng, "rummy", ["Budi", "Siti"], {"hands": 200}, cap=1))
+        played.append(a_match(rng, "rummy", ["Budi", "Siti"], {"hands": 100}, cap=1))
         step = SPAN / max(1, size)
         ids = _insert(connection, table_id, player_ids, played, step)
         busiest = [

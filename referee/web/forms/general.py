@@ -14,6 +14,7 @@ from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
 from flask_wtf.file import FileField
 from wtforms import (
+    BooleanField,
     HiddenField,
     IntegerField,
     RadioField,
@@ -366,6 +367,8 @@ class PlayHintForm(Form):
 class ImportForm(OneTimeForm):
     file = FileField(_l("Match file (.json)"))
     document = TextAreaField(_l("…or paste the document"), render_kw={"rows": 6})
+    copy = BooleanField(_l("Import it again as a copy"))
+    printed = ""  # the fingerprint of the document read
 
 
 class RoundJsonForm(Form):

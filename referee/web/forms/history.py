@@ -5,12 +5,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from datetime import date
-from typing import Any
+from typing import IO, Any, cast
 
 from flask_babel import gettext
 from flask_babel import lazy_gettext as _l
 from flask_wtf.file import FileField
-from wtforms import SelectField, StringField, TextAreaField
+from wtforms import BooleanField, SelectField, StringField, TextAreaField
 from wtforms.validators import Optional, ValidationError
 
 from referee.rulesets import RULESETS
@@ -168,8 +168,12 @@ class TableImportForm(OneTimeForm):
     file = FileField(_l("Table file (.json)"))
     document = TextAreaField(_l("…or paste the document"), render_kw={"rows": 6})
 
-    def upload(self) -> bytes | str:
-        """What was sent: the file if one was chosen, else the pasted text ("" for nothing)."""
+    copies = BooleanField(_l("Import repeated matches as copies"))
+
+    def upload(self) -> IO[bytes] | str:
+        """What was sent: the file if one was chosen (read as a stream), else the pasted text
+        ("" for nothing)."""
         if self.file.data and getattr(self.file.data, "filename", ""):
-            return bytes(self.file.data.read())
-        return self.document.data or ""
+            return cast(IO[bytes], self.file.data.stream)
+        text = self.document.data or ""
+        return text if text.strip() else ""

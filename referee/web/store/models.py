@@ -157,7 +157,11 @@ class Match(Model):
     seating_changes: Mapped[list[dict[str, Any]] | None] = mapped_column(sa.JSON)
     # The players ended a match with no fixed end (the match file's "stopped": indian points).
     stopped: Mapped[bool] = mapped_column(default=False, server_default=sa.false())
+    # An imported match: the fingerprint of the document it came from, once per table (the
+    # same document imported again is the same match); None for a match set up here or a copy.
+    fingerprint: Mapped[str | None] = mapped_column(sa.String(64))
 
+    __table_args__ = (sa.UniqueConstraint("table_id", "fingerprint"),)
     __mapper_args__ = {"version_id_col": version, "version_id_generator": False}
 
     table: Mapped[CardTable] = relationship(back_populates="stored_matches")

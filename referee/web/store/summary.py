@@ -1026,3 +1026,27 @@ def compare_replay(
 
 def _plain(value: Any) -> Any:
     return as_utc(value) if isinstance(value, datetime) else value
+
+
+# -- matches new to the store, in bulk (a table imported) ----------------------------------------
+
+
+def add_new(connection: Connection, derived: Sequence[Derived]) -> None:
+    """The summary rows of matches just inserted, a statement a kind; the players' totals are
+    then added up once for their table (:func:`recount_table`)."""
+    if not derived:
+        return
+    connection.execute(sa.insert(MATCH_SUMMARIES), [found.match for found in derived])
+    seats = [seat for found in derived for seat in found.seats]
+    if seats:
+        connection.execute(sa.insert(SEAT_SUMMARIES), seats)
+
+
+def recount_table(connection: Connection, table_id: int) -> None:
+    """Add up again every total of one table from its seat rows."""
+    connection.execute(sa.delete(PLAYER_TOTALS).where(PLAYER_TOTALS.c.table_id == table_id))
+    connection.execute(
+        sa.insert(PLAYER_TOTALS).from_select(
+            TOTAL_NAMES, _totals_of(SEAT_SUMMARIES.c.table_id == table_id)
+        )
+    )

@@ -8,12 +8,20 @@ summary with its log.
 
 from __future__ import annotations
 
-import json
 import sys
+from collections.abc import Iterator
 from typing import Any
 
 import click
-from flask import Response, abort, flash, redirect, render_template, request, url_for
+from flask import (
+    Response,
+    abort,
+    flash,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
 from flask_babel import gettext
 
 from referee.web.forms.history import (
@@ -22,7 +30,7 @@ from referee.web.forms.history import (
     PeriodForm,
     TableImportForm,
 )
-from referee.web.play import exports
+from referee.web.play import exports, tablefile
 from referee.web.play.access import EDIT, Access, open_match, remember, table_blueprint, table_page
 from referee.web.show import charts, history, houserules, indianstats, ratings, scoresheet
 from referee.web.store import matchlog, summary, writes
@@ -35,8 +43,10 @@ PREFIX = "/<any(t,v):mode>/<key>"
 # Matches listed on the table's own page (the whole list is a page of its own).
 TABLE_PAGE_MATCHES = 10
 FILTERS = ("player", "rules", "state", "since", "until", "show", "house_rules")
-# A whole table may be far bigger than one match file.
+# A whole table may be far bigger than one match file: a pasted document up to this size, a
+# file (read as a stream from disk) up to the larger one.
 TABLE_UPLOAD_MAX = 32 * 1024 * 1024
+TABLE_FILE_MAX = 1024 * 1024 * 1024
 
 
 def table_matches(access: Access, *, archived: bool = False) -> history.MatchPage:
@@ -149,7 +159,7 @@ def _sheet(match: Match) -> scoresheet.Sheet:
     return scoresheet.build(match, seen.state)
 
 
-def _download(body: str | bytes, mimetype: str, filename: str) -> Response:
+def _download(body: str | bytes | Iterator[str], mimetype: str, filename: str) -> Response:
     return Response(
         body,
         mimetype=mimetype,
@@ -202,42 +212,50 @@ def card(access: Access, match_id: int) -> Response:
 @bp.get(PREFIX + "/export.json")
 @table_page
 def table_export(access: Access) -> Response:
-    body = json.dumps(exports.table_document(access.table), ensure_ascii=False, indent=1) + "\n"
     filename = f"table-{access.table.created_at:%Y%m%d}-{access.table.id}.json"
-    return _download(body, "application/json", filename)
+    return _download(tablefile.document_text(access.table), "application/json", filename)
 
 
 @bp.route("/tables/import", methods=["GET", "POST"])
 @csrf.exempt  # the form checks its own token, after the larger upload limit is set
 def table_import() -> Any:
-    request.max_content_length = request.max_form_memory_size = TABLE_UPLOAD_MAX
+    request.max_content_length = TABLE_FILE_MAX
+    request.max_form_memory_size = TABLE_UPLOAD_MAX
     form = TableImportForm()
     valid = form.validate_on_submit()
     if form.csrf_token.errors:  # as the app answers any form without its token
         return render_template("errors/csrf.html"), 400
-    if valid and (done := writes.receipt(form.once.data)):
-        flash(gettext("This table was imported already."))
-        return redirect(done)
     if valid:
-        raw = form.upload()
-        if not raw or not str(raw).strip():
+        source = form.upload()
+        if not source:
             form.document.errors.append(gettext("Choose a table file or paste its document."))
         else:
+            # Read and checked before the first statement: the write's turn (SQLite's lock)
+            # is taken only to store what is already known to be good.
             try:
-                name, players, found = exports.read_table_document(raw)
-            except exports.TableRefused as refusal:
+                read = tablefile.read_table(source, copies=bool(form.copies.data))
+            except tablefile.TableRefused as refusal:
                 form.document.errors.append(refusal.message)
             else:
-                table = exports.create_table(name, players, found)
-                db.session.flush()
-                location = url_for("tables.show", mode=EDIT, key=table.edit_key)
-                writes.keep_receipt(form.once.data, location)
-                db.session.commit()
-                remember(EDIT, table.edit_key)
-                flash(gettext("Table imported with %(count)s matches.", count=len(found)))
-                return redirect(location)
+                try:
+                    return _store_table(form, read)
+                finally:
+                    read.close()
     db.session.rollback()
     return render_page("history/import.html", form=form)
+
+
+def _store_table(form: TableImportForm, read: tablefile.ReadTable) -> Any:
+    if done := writes.receipt(form.once.data):
+        flash(gettext("This table was imported already."))
+        return redirect(done)
+    _table_id, edit_key = tablefile.store_table(read)
+    location = url_for("tables.show", mode=EDIT, key=edit_key)
+    writes.keep_receipt(form.once.data, location)
+    db.session.commit()
+    remember(EDIT, edit_key)
+    flash(gettext("Table imported with %(count)s matches.", count=read.count))
+    return redirect(location)
 
 
 # -- the check ---------------------------------------------------------------------------------

@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import json
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from flask import Response, abort, flash, jsonify, redirect, render_template, request, url_for
@@ -12,6 +13,8 @@ from flask.typing import ResponseReturnValue
 from flask_babel import gettext
 from flask_wtf.csrf import generate_csrf
 from markupsafe import Markup
+from sqlalchemy import select
+from sqlalchemy.exc import IntegrityError
 
 from referee.errors import RefereeError
 from referee.matchfile import NOT_A_MATCH, NOT_JSON, TOO_DEEP, dump_match, load_document, read_match
@@ -27,7 +30,7 @@ from referee.web.forms import (
 )
 from referee.web.forms.fields import numbered
 from referee.web.forms.options import fill_options, option_fields, refused_option
-from referee.web.play import changes, pools, seating
+from referee.web.play import changes, duplicates, pools, seating
 from referee.web.play.access import (
     EDIT,
     Access,
@@ -510,17 +513,48 @@ def import_match(access: Access) -> Any:
     if form.is_submitted() and (done := writes.receipt(form.once.data)):
         flash(gettext("This match was imported already."))
         return redirect(done)
+    existing = None
     if form.validate_on_submit():
         match = _import(access.table, form)
-        if match is not None:
-            db.session.flush()
-            location = url_for("matches.scoreboard", match_id=match.id)
-            writes.keep_receipt(form.once.data, location)
-            db.session.commit()
-            flash(gettext("Match imported."))
-            return redirect(location)
+        if isinstance(match, Match):
+            try:
+                db.session.flush()
+            except IntegrityError:  # the same document, imported at the same moment elsewhere
+                db.session.rollback()
+                existing = db.session.scalar(
+                    select(Match).where(
+                        Match.table_id == access.table.id, Match.fingerprint == form.printed
+                    )
+                )
+                if existing is None:
+                    raise
+                form.document.errors.append(_already_here())
+            else:
+                location = url_for("matches.scoreboard", match_id=match.id)
+                writes.keep_receipt(form.once.data, location)
+                db.session.commit()
+                flash(gettext("Match imported."))
+                return redirect(location)
+        elif match is not None:
+            existing = match.existing
     db.session.rollback()
-    return render_page("matches/import.html", access=access, form=form)  # 400: it shows why
+    return render_page(  # 400: it shows why
+        "matches/import.html", access=access, form=form, existing=existing
+    )
+
+
+@dataclass
+class AlreadyHere:
+    """The match an import repeats."""
+
+    existing: Match
+
+
+def _already_here() -> str:
+    return gettext(
+        "This match is already at this table (same players, game, options and rounds)."
+        " Tick “Import it again as a copy” to keep a second one."
+    )
 
 
 @bp.get(PREFIX + "/import")
@@ -529,8 +563,9 @@ def import_page(access: Access) -> Any:
     return render_page("matches/import.html", access=access, form=ImportForm())
 
 
-def _import(table: CardTable, form: ImportForm) -> Match | None:
-    """A match from an imported document, read by the engine and stored in canonical form."""
+def _import(table: CardTable, form: ImportForm) -> Match | AlreadyHere | None:
+    """A match from an imported document, read by the engine and stored in canonical form
+    (with the fingerprint of the document, unless it is a copy the player asked for)."""
     raw: bytes | str = ""
     if form.file.data and getattr(form.file.data, "filename", ""):
         raw = form.file.data.read()
@@ -562,6 +597,13 @@ def _import(table: CardTable, form: ImportForm) -> Match | None:
         else:
             form.document.errors.append(i18n.error_text(error))
         return None
+    form.printed = duplicates.fingerprint(canonical)
+    if not form.copy.data:
+        existing = duplicates.existing_match(table, canonical, form.printed)
+        if existing is not None:
+            form.document.errors.append(_already_here())
+            return AlreadyHere(existing)
+        duplicates.release_deleted(table, form.printed)
     by_name = {player.name: player for player in table.players}
     match = Match(
         table=table,
@@ -569,6 +611,7 @@ def _import(table: CardTable, form: ImportForm) -> Match | None:
         options=canonical["options"],
         first_dealer=canonical["first_dealer"],
         stopped=bool(canonical.get("stopped")),
+        fingerprint=None if form.copy.data else form.printed,
     )
 
     def player_for(name: str) -> Player:

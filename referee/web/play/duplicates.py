@@ -1,0 +1,90 @@
+"""The same match imported twice: a match's fingerprint, and the match of a table it repeats.
+
+A match's fingerprint is a hash of what makes it the same match: its ruleset,
+options, players, first dealer, seating changes and rounds, in the engine's
+canonical form (the times the export adds are not part of it).  An imported
+match keeps the fingerprint of the document it came from (``Match.fingerprint``,
+unique within a table), so that two imports of the same document, even at the
+same moment, make one match; a copy the player asked for is stored without one.
+A match set up in the app has none: an import is compared with those of the
+table's matches that could be the same (same ruleset and number of rounds).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Mapping
+from typing import Any, cast
+
+import sqlalchemy as sa
+from sqlalchemy import select, update
+
+from referee.errors import RefereeError
+from referee.matchfile import dump_match, read_match
+from referee.web.store import matchlog
+from referee.web.store.extensions import db
+from referee.web.store.models import CardTable, Match, MatchSummary
+
+MATCHES = cast(sa.Table, Match.__table__)
+CONTENT = ("rules", "options", "players", "first_dealer", "seating_changes", "rounds")
+
+
+def fingerprint(document: Mapping[str, Any]) -> str:
+    """The hash of a match document's content (a canonical document: the engine's writing)."""
+    content = {key: document.get(key) or None for key in CONTENT}
+    content["stopped"] = bool(document.get("stopped"))
+    text = json.dumps(content, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def existing_match(table: CardTable, document: Mapping[str, Any], printed: str) -> Match | None:
+    """The match of ``table`` (not deleted) that ``document`` (canonical) repeats, if any."""
+    found = db.session.scalar(
+        select(Match).where(
+            Match.table_id == table.id,
+            Match.fingerprint == printed,
+            Match.deleted_at.is_(None),
+        )
+    )
+    if found is not None:
+        return found
+    candidates = db.session.scalars(
+        select(Match)
+        .join(MatchSummary, MatchSummary.match_id == Match.id)
+        .where(
+            Match.table_id == table.id,
+            Match.fingerprint.is_(None),
+            Match.deleted_at.is_(None),
+            Match.rules == document.get("rules"),
+            MatchSummary.rounds == len(document.get("rounds") or ()),
+        )
+        .order_by(Match.id)
+    )
+    names = sorted(document.get("players") or ())
+    for match in candidates:
+        if sorted(match.player_names) != names:
+            continue
+        try:
+            stored = dump_match(
+                matchlog.call_engine(read_match, matchlog.document(match), as_played=True)
+            )
+        except RefereeError:
+            continue
+        if fingerprint(stored) == printed:
+            return match
+    return None
+
+
+def release_deleted(table: CardTable, printed: str) -> None:
+    """A deleted match of ``table`` gives up its fingerprint to the match imported again."""
+    matches = MATCHES.c
+    db.session.execute(
+        update(MATCHES)
+        .where(
+            matches.table_id == table.id,
+            matches.fingerprint == printed,
+            matches.deleted_at.is_not(None),
+        )
+        .values(fingerprint=None)
+    )
