@@ -49,6 +49,8 @@ def existing_match(table: CardTable, document: Mapping[str, Any], printed: str) 
     )
     if found is not None:
         return found
+    if not document.get("rounds"):  # a match set up and not played yet repeats nothing
+        return None
     candidates = db.session.scalars(
         select(Match)
         .join(MatchSummary, MatchSummary.match_id == Match.id)
