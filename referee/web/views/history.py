@@ -25,7 +25,7 @@ from referee.web.forms.history import (
 from referee.web.play import exports
 from referee.web.play.access import EDIT, Access, open_match, remember, table_blueprint, table_page
 from referee.web.show import charts, history, houserules, indianstats, ratings, scoresheet
-from referee.web.store import matchlog, summary, writes
+from referee.web.store import matchlog, summary, work, writes
 from referee.web.store.extensions import csrf, db
 from referee.web.store.models import Match, Player
 from referee.web.views.pages import render_page
@@ -229,10 +229,9 @@ def table_import() -> Any:
                 form.document.errors.append(refusal.message)
             else:
                 table = exports.create_table(name, players, found)
-                db.session.flush()
                 location = url_for("tables.show", mode=EDIT, key=table.edit_key)
-                writes.keep_receipt(form.once.data, location)
-                db.session.commit()
+                # One recount per imported match, once, when the table is written whole.
+                work.commit(*table.stored_matches, once=form.once.data, location=location)
                 remember(EDIT, table.edit_key)
                 flash(gettext("Table imported with %(count)s matches.", count=len(found)))
                 return redirect(location)
