@@ -229,6 +229,7 @@ def table_import() -> Any:
                 form.document.errors.append(refusal.message)
             else:
                 table = exports.create_table(name, players, found)
+                db.session.flush()
                 location = url_for("tables.show", mode=EDIT, key=table.edit_key)
                 # One recount per imported match, once, when the table is written whole.
                 work.commit(*table.stored_matches, once=form.once.data, location=location)
