@@ -108,7 +108,9 @@ def main() -> None:
     first, last = sizes[0], sizes[-1]
     ratio = best[last] / best[first]
     verdict = "met" if ratio <= TARGET * last / first / 8 else "MISSED"
-    print(f"{last} / {first}: {ratio:.1f}x (target at most {TARGET * last / first / 8:.0f}x) {verdict}")
+    print(
+        f"{last} / {first}: {ratio:.1f}x (target at most {TARGET * last / first / 8:.0f}x) {verdict}"
+    )
 
 
 if __name__ == "__main__":
