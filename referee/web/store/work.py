@@ -26,7 +26,6 @@ raises it, the summary is recounted from the replay the save made.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 import sqlalchemy as sa
@@ -34,7 +33,7 @@ from sqlalchemy.engine import Connection
 
 from referee.web.store import matchlog, summary, writes
 from referee.web.store.extensions import db
-from referee.web.store.models import CardTable, Match, Round, now
+from referee.web.store.models import Match, Round, now
 from referee.web.store.writes import (
     Conflict,
     keep_receipt,
@@ -172,11 +171,6 @@ def recount(match_id: int, seen: matchlog.Outlook | None = None) -> None:
         summary.write(connection, match_id, summary.derive(log, seen))
 
 
-def recount_all(match_ids: Iterable[int]) -> None:
-    for match_id in match_ids:
-        recount(match_id)
-
-
 def abandon() -> None:
     """Nothing of this request's write is kept."""
     db.session.rollback()
@@ -220,7 +214,6 @@ NEW_ROUND_IF_RAISED = (
         ),
     )
 )
-TABLES = CardTable.__table__
 
 
 def append_round(
