@@ -29,7 +29,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 import sqlalchemy as sa
+from sqlalchemy import event
 from sqlalchemy.engine import Connection
+from sqlalchemy.orm import Session
 
 from referee.web.store import matchlog, summary, writes
 from referee.web.store.extensions import db
@@ -143,28 +145,44 @@ def commit(
     """
     session = db.session()
     keep_receipt(once, location)
-    ids = [m if isinstance(m, int) else _id_of(m) for m in matches]
-    if state is not None and matches and isinstance(matches[0], Match):
-        matchlog.remember(matches[0], state)  # flushes
-    session.flush()
-    seen = matchlog.Outlook(state, None) if state is not None else None
-    for match_id in dict.fromkeys(i for i in ids if i is not None):
-        recount(match_id, seen if len(ids) == 1 else None)
+    ids = list(dict.fromkeys(i for m in matches if (i := _id_of(m)) is not None))
+    # The logs are taken from the objects while the flush still knows which are new (after
+    # it, the columns the database fills are unloaded and the log would be read back).
+    logs: dict[int, summary.MatchLog | None] = {}
+
+    def as_flushed(flushed: Session, _context: Any) -> None:
+        logs.update((i, summary.log_in_session(flushed, i)) for i in ids)
+
+    event.listen(session, "after_flush", as_flushed)
+    try:
+        if state is not None and matches and isinstance(matches[0], Match):
+            matchlog.remember(matches[0], state)  # flushes
+        session.flush()
+    finally:
+        event.remove(session, "after_flush", as_flushed)
+    seen = matchlog.Outlook(state, None) if state is not None and len(ids) == 1 else None
+    for match_id in ids:
+        recount(match_id, seen, logs.get(match_id))
     session.commit()
 
 
-def _id_of(match: Match) -> int | None:
+def _id_of(match: Match | int) -> int | None:
+    if isinstance(match, int):
+        return match
     if match.id is None:
         db.session.flush()
     return match.id
 
 
-def recount(match_id: int, seen: matchlog.Outlook | None = None) -> None:
+def recount(
+    match_id: int, seen: matchlog.Outlook | None = None, log: summary.MatchLog | None = None
+) -> None:
     """Rewrite one match's summary (and its players' totals) from its log as this
-    transaction leaves it, on the transaction's own connection."""
+    transaction leaves it (``log``, when taken at the flush), on the transaction's own
+    connection."""
     session = db.session()
     connection = session.connection()
-    log = summary.log_in_session(session, match_id)
+    log = log or summary.log_in_session(session, match_id)
     if log is None:
         summary.refresh(connection, match_id)
     else:
