@@ -144,17 +144,20 @@ def commit(
     write's own check; the summary is derived from it instead of replaying again.
     """
     session = db.session()
-    keep_receipt(once, location)
-    ids = list(dict.fromkeys(i for m in matches if (i := _id_of(m)) is not None))
-    # The logs are taken from the objects while the flush still knows which are new (after
+    # The logs are taken from the objects while a flush still knows which are new (after
     # it, the columns the database fills are unloaded and the log would be read back).
     logs: dict[int, summary.MatchLog | None] = {}
 
     def as_flushed(flushed: Session, _context: Any) -> None:
-        logs.update((i, summary.log_in_session(flushed, i)) for i in ids)
+        for match in matches:
+            match_id = match if isinstance(match, int) else match.id
+            if match_id is not None:
+                logs[match_id] = summary.log_in_session(flushed, match_id)
 
     event.listen(session, "after_flush", as_flushed)
     try:
+        keep_receipt(once, location)  # its DELETE of old receipts flushes the write
+        ids = list(dict.fromkeys(i for m in matches if (i := _id_of(m)) is not None))
         if state is not None and matches and isinstance(matches[0], Match):
             matchlog.remember(matches[0], state)  # flushes
         session.flush()
