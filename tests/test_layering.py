@@ -90,3 +90,37 @@ def test_layer_check_sees_an_upward_import(tmp_path: Path) -> None:
     upward.write_text("def late():\n    from referee.web.views import pages\n")
     assert _web_imports(upward) == [(2, "views")]
     assert WEB_RANKS["views"] > WEB_RANKS["store"]
+
+
+# Every write ends in the unit of work (referee/web/store/work.py): it alone commits.
+COMMITTING = frozenset({"store"})
+
+
+def _commits(path: Path) -> list[int]:
+    """The lines of ``path`` that call a ``commit`` method (``session.commit()``,
+    ``connection.commit()``, ``db.session.commit()``...)."""
+    return [
+        node.lineno
+        for node in ast.walk(ast.parse(path.read_text()))
+        if isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and node.func.attr == "commit"
+        and not (isinstance(node.func.value, ast.Name) and node.func.value.id == "work")
+    ]
+
+
+def test_only_the_store_commits() -> None:
+    web = Path(referee.__file__).parent / "web"
+    wrong = [
+        f"{path.relative_to(web)}:{line}"
+        for path in sorted(web.rglob("*.py"))
+        if path.relative_to(web).parts[0] not in COMMITTING
+        for line in _commits(path)
+    ]
+    assert not wrong, "commits outside the unit of work (store/work.py):\n" + "\n".join(wrong)
+
+
+def test_commit_check_sees_a_commit(tmp_path: Path) -> None:
+    view = tmp_path / "view.py"
+    view.write_text("def save():\n    db.session.commit()\n    work.commit(match)\n")
+    assert _commits(view) == [2]

@@ -9,6 +9,7 @@ from datetime import timedelta
 import pytest
 from sqlalchemy import select
 
+from referee.web.store import work
 from referee.web.store.extensions import db
 from referee.web.store.models import Match, Round, RoundChange, now
 from referee.web.views.housekeeping import purge_deleted
@@ -230,15 +231,15 @@ def test_deleted_matches_are_purged_after_30_days(client, table, app):
     with app.app_context():
         stored = db.session.scalars(select(Match)).one()
         stored.deleted_at = now() - timedelta(days=29)
-        db.session.commit()
-        assert purge_deleted() == 0
-        db.session.commit()
+        work.commit(stored)
+        assert purge_deleted() == []
+        work.commit()
     assert client.submit(match + "undelete").status_code == 302
     client.submit(match + "delete")
     with app.app_context():
         stored = db.session.scalars(select(Match)).one()
         stored.deleted_at = now() - timedelta(days=31)
-        db.session.commit()
+        work.commit(stored)
     assert 'id="recently-deleted"' not in client.get(table).text
     assert client.submit(match + "undelete").status_code == 404
     result = app.test_cli_runner().invoke(args=["purge-deleted"])

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from referee.errors import RuleError
+from referee.web.store import work
 from referee.web.store.extensions import db
 from referee.web.store.models import Match, Round
 
@@ -67,7 +68,7 @@ def test_a_stored_round_the_referee_refuses_is_shown_not_crashed(client, app):
     with app.app_context():
         stored = db.session.scalars(db.select(Round)).one()
         stored.entry = {"out": "Budi", "hands": {"Siti": ["KH", "KH"]}}
-        db.session.commit()
+        work.commit(stored.match_id)
     page = client.get(match_url)
     assert page.status_code == 200
     assert 'class="error-box"' in page.text and "rounds/1/edit" in page.text
@@ -84,7 +85,7 @@ def test_a_stored_match_with_an_unknown_ruleset_is_shown_not_crashed(client, app
     with app.app_context():
         match = db.session.scalars(db.select(Match)).one()
         match.rules = "poker"
-        db.session.commit()
+        work.commit(match)
     for url in ("", "rounds/new", "live", "setup", "export"):
         assert client.get(match_url + url).status_code < 500, url
 

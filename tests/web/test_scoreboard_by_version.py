@@ -12,6 +12,7 @@ import pytest
 from sqlalchemy import select
 
 from referee.web import create_app
+from referee.web.store import work
 from referee.web.store.extensions import db
 from referee.web.store.models import Match, now
 from referee.web.views.housekeeping import purge_deleted
@@ -125,9 +126,9 @@ def test_a_deleted_match_is_gone_and_its_id_taken_again_is_another_match(client,
     with app.app_context():
         stored = db.session.scalars(select(Match)).one()
         stored.deleted_at = now() - timedelta(days=31)
-        db.session.commit()
-        assert purge_deleted() == 1
-        db.session.commit()
+        work.commit(stored)
+        assert purge_deleted() == [stored.id]
+        work.commit(stored.id)
     again = new_match(client, table, "remi", ["Siti", "Andi"])
     assert again == match  # SQLite gives the purged match's id to the new one, at version 1
     assert client.get(url).get_json()["players"] == ["Siti", "Andi"]

@@ -15,7 +15,7 @@ import re
 import pytest
 import sqlalchemy as sa
 
-from referee.web.store import summary
+from referee.web.store import summary, work
 from referee.web.store.extensions import db
 from referee.web.store.models import CardTable, Match, MatchPlayer, Player, Round
 
@@ -47,7 +47,7 @@ def store_old_match(client, app, rounds: list[dict]) -> tuple[str, str]:
         for number, entry in enumerate(rounds, start=1):
             match.stored_rounds.append(Round(number=number, entry=entry))
         db.session.add(match)
-        db.session.commit()
+        work.commit(match)
         match_id = match.id
     return table, f"{table}m/{match_id}/"
 

@@ -7,6 +7,7 @@ import json
 
 import pytest
 
+from referee.web.store import work
 from referee.web.store.extensions import db
 from referee.web.store.models import Match, Round
 
@@ -178,7 +179,7 @@ def test_rounds_stored_before_imports_were_checked_do_not_break_the_table(client
     with app.app_context():
         stored_match(app, deep_one).rounds[0].entry = {"end": "draw", "x": json.loads(deep(900))}
         stored_match(app, bad_one).rounds[0].entry = {"end": "draw", "hands": json.loads(deep(50))}
-        db.session.commit()
+        work.commit(stored_match(app, deep_one), stored_match(app, bad_one))
     page = client.get(table)
     assert page.status_code == 200 and text(page).count("needs a correction") == 1
     assert client.get(table + "stats").status_code == 200

@@ -38,7 +38,7 @@ from referee.web.play.access import (
 )
 from referee.web.serving.security import NotUtf8
 from referee.web.show import i18n
-from referee.web.store import versions, writes
+from referee.web.store import versions, work, writes
 from referee.web.store.extensions import db
 from referee.web.store.models import CardTable, Match
 
@@ -193,7 +193,8 @@ def require_version(match: Match) -> None:
             version=match.version,
             etag=etag_of(match),
         )
-    if not named.contains(etag_of(match)):
+    seen = versions.versions_named(match.id, named.as_set())
+    if all(work.stale(match, match_version=version) for version in seen):
         raise conflict(match)
 
 

@@ -13,11 +13,11 @@ from referee.web.api import core, schemas, tools
 from referee.web.api.base import ApiBlueprint, engine_call
 from referee.web.api.matches import (
     MATCH,
+    MatchWrite,
     match_of,
-    match_path,
+    match_write,
     scoreboard_of,
     with_etag,
-    write_start,
 )
 from referee.web.play import changes, staleturns
 from referee.web.show import i18n
@@ -77,18 +77,15 @@ def live_round(mode: str | None, key: str | None, match_id: int) -> Any:
 @blp.response(201, schemas.LiveRound)
 @blp.errors(404, 409, 422, 428, writes=True)
 @engine_call
-def add_turn(
-    seen: dict[str, Any], asked: dict[str, Any], mode: str | None, key: str | None, match_id: int
-) -> Any:
+@match_write(current=False)
+def add_turn(seen: dict[str, Any], asked: dict[str, Any], write: MatchWrite) -> Any:
     """Record a turn (a ``referee-match/1`` turn object): the engine checks it on the round
     so far and refuses it (422) with the reason; the round starts with its first turn.
 
     Made from an older version (If-Match), the turn is checked on the round as it is now:
     saved when it still holds and it is still that player's turn (``after``: the turns the
     round had when it was typed), otherwise 409 with the reason."""
-    access, match, token, done = write_start(mode, key, match_id, current=False)
-    if done is not None:
-        return done
+    match = write.match
     stale = _named_an_older_version(match)
     state = live_state(match)
     turns = changes.live_turns(match)
@@ -100,7 +97,7 @@ def add_turn(
             raise core.conflict(match, " ".join(reasons))
     elif state.is_over:
         raise core.conflict(match, gettext("%(name)s went out.", name=state.out))
-    path = match_path(access, match) + "/live"
+    path = write.path + "/live"
     location = f"{path}/turns/{len(turns) + 1}"
     try:
         changes.record_turn(
@@ -108,8 +105,8 @@ def add_turn(
             state,
             turns,
             turn,
-            once=token,
-            location=core.receipt_location(201, path, location),
+            once=write.token,
+            location=write.receipt(201, path, location),
         )
     except RefereeError as refused:
         if not stale:
@@ -134,11 +131,10 @@ def _named_an_older_version(match: Match) -> bool:
 @blp.response(200, schemas.LiveRound)
 @blp.errors(404, 409, 422, 428, writes=True)
 @engine_call
-def take_back_turn(mode: str | None, key: str | None, match_id: int, number: int) -> Any:
+@match_write()
+def take_back_turn(write: MatchWrite, number: int) -> Any:
     """Take back the last turn (``number`` names it; another turn is a 409)."""
-    access, match, token, done = write_start(mode, key, match_id)
-    if done is not None:
-        return done
+    match = write.match
     turns = changes.live_turns(match)
     if not 1 <= number <= len(turns):
         raise core.not_found()
@@ -150,8 +146,9 @@ def take_back_turn(mode: str | None, key: str | None, match_id: int, number: int
                 number=number,
             ),
         )
-    path = match_path(access, match) + "/live"
-    changes.take_back_turn(match, once=token, location=core.receipt_location(200, path))
+    changes.take_back_turn(
+        match, once=write.token, location=write.receipt(200, write.path + "/live")
+    )
     return with_etag(live_of(match, live_state(match)), match)
 
 
@@ -160,15 +157,12 @@ def take_back_turn(mode: str | None, key: str | None, match_id: int, number: int
 @blp.response(200, schemas.LiveRound)
 @blp.errors(404, 409, 422, 428, writes=True)
 @engine_call
-def correct_turn(
-    asked: dict[str, Any], mode: str | None, key: str | None, match_id: int, number: int
-) -> Any:
+@match_write()
+def correct_turn(asked: dict[str, Any], write: MatchWrite, number: int) -> Any:
     """Correct any turn of the round being played (a ``referee-match/1`` turn object in its
     place): the engine checks it on the table before it, then every later turn.  A turn that
     no longer holds is refused (422, its number in ``turn``) and nothing is saved."""
-    access, match, token, done = write_start(mode, key, match_id)
-    if done is not None:
-        return done
+    match = write.match
     stored = match.live_round
     turns = changes.live_turns(match)
     if stored is None or not 1 <= number <= len(turns):
@@ -177,9 +171,12 @@ def correct_turn(
     turn = changes.canonical_turn(before, dict(asked))
     corrected = [*turns[: number - 1], turn, *turns[number:]]
     changes.replay_corrected_turns(match, stored, corrected)
-    path = match_path(access, match) + "/live"
     changes.correct_turns(
-        match, stored, corrected, once=token, location=core.receipt_location(200, path)
+        match,
+        stored,
+        corrected,
+        once=write.token,
+        location=write.receipt(200, write.path + "/live"),
     )
     return with_etag(live_of(match, live_state(match)), match)
 
@@ -187,16 +184,13 @@ def correct_turn(
 @blp.table_route(LIVE, methods=["DELETE"])
 @blp.response(200, schemas.Scoreboard)
 @blp.errors(404, 409, 428, writes=True)
-def discard_live_round(mode: str | None, key: str | None, match_id: int) -> Any:
+@match_write()
+def discard_live_round(write: MatchWrite) -> Any:
     """Discard the round being played, with all its turns."""
-    access, match, token, done = write_start(mode, key, match_id)
-    if done is not None:
-        return done
+    match = write.match
     if match.live_round is None:
         raise core.not_found()
-    changes.discard_live_round(
-        match, once=token, location=core.receipt_location(200, match_path(access, match))
-    )
+    changes.discard_live_round(match, once=write.token, location=write.receipt(200))
     return with_etag(scoreboard_of(match), match)
 
 
@@ -205,22 +199,18 @@ def discard_live_round(mode: str | None, key: str | None, match_id: int) -> Any:
 @blp.response(201, schemas.Scoreboard)
 @blp.errors(404, 409, 422, 428, writes=True)
 @engine_call
-def end_round(asked: dict[str, Any], mode: str | None, key: str | None, match_id: int) -> Any:
+@match_write()
+def end_round(asked: dict[str, Any], write: MatchWrite) -> Any:
     """End the round being played: how it ended (unless a turn emptied a hand) and the
     hands left. The engine checks the whole round on the match and saves it."""
-    access, match, token, done = write_start(mode, key, match_id)
-    if done is not None:
-        return done
+    match = write.match
     live_state(match)
     turns = changes.live_turns(match)
     entry = {name: value for name, value in asked.items() if name != "turns"} | {"turns": turns}
     number = match.next_round_number
-    location = f"{match_path(access, match)}/rounds/{number}"
+    location = f"{write.path}/rounds/{number}"
     changes.end_live_round(
-        match,
-        entry,
-        once=token,
-        location=core.receipt_location(201, match_path(access, match), location),
+        match, entry, once=write.token, location=write.receipt(201, "", location)
     )
     return with_etag(scoreboard_of(match), match, 201, Location=location)
 

@@ -3,7 +3,10 @@ restore, remove the last).  Every write names the match's version (If-Match)."""
 
 from __future__ import annotations
 
+import functools
 import json
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from flask import Response, current_app, jsonify, request
@@ -16,7 +19,7 @@ from referee.web.play import appending, changes
 from referee.web.play.access import EDIT, Access, open_match
 from referee.web.play.names import clean_name, name_key
 from referee.web.show import i18n, labels, scoresheet
-from referee.web.store import matchlog, versions, writes
+from referee.web.store import matchlog, versions, work
 from referee.web.store.extensions import db
 from referee.web.store.models import KEY_FORMAT, Match, Round
 
@@ -246,6 +249,29 @@ def get_round(mode: str | None, key: str | None, match_id: int, number: int) -> 
     return with_etag(round_of(match, stored_round(match, number)), match)
 
 
+@dataclass(frozen=True)
+class MatchWrite:
+    """A write to a match through the API, once its prologue is done: the table reached
+    (locked, unless the write reads first), the match, the Idempotency-Key's receipt token."""
+
+    mode: str | None
+    key: str | None
+    access: Access
+    match: Match
+    token: str | None
+
+    @property
+    def path(self) -> str:
+        return match_path(self.access, self.match)
+
+    def receipt(self, status: int, path: str = "", location: str = "") -> str:
+        return core.receipt_location(status, path or self.path, location)
+
+    def turn(self) -> Any:
+        """The table's turn of a write that read first (:func:`write_turn`)."""
+        return write_turn(self.mode, self.key, self.match, self.token)
+
+
 def write_start(
     mode: str | None,
     key: str | None,
@@ -253,14 +279,14 @@ def write_start(
     *,
     read_first: bool = False,
     current: bool = True,
-) -> Any:
+) -> tuple[MatchWrite, Any]:
     """The first steps of every write: the table locked, a repeat answered, the version named.
 
     ``read_first``: the table is not locked yet; the write checks what it is given, then
     waits for its turn (:func:`write_turn`).  ``current`` False: the version named need
     not be the current one (the write checks it again itself)."""
     if read_first:
-        writes.read_first()
+        work.read_first()
     access, match = match_of(mode, key, match_id, edit=True)
     # The answer is the match as this write leaves it: what is in memory, not read again.
     db.session().expire_on_commit = False
@@ -268,16 +294,36 @@ def write_start(
     done = core.replayed(token)
     if done is None and current:
         core.require_version(match)
-    return access, match, token, done
+    return MatchWrite(mode, key, access, match, token), done
+
+
+def match_write(
+    *, read_first: bool = False, current: bool = True
+) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """An API write to a match: the endpoint is given its :class:`MatchWrite` (``write``)
+    in place of the path's key and match id, once the prologue (:func:`write_start`) has
+    passed; a repeat of an Idempotency-Key is answered with the first request's answer."""
+
+    def decorate(endpoint: Callable[..., Any]) -> Callable[..., Any]:
+        @functools.wraps(endpoint)
+        def wrapper(*args: Any, mode: str | None, key: str | None, match_id: int, **kw: Any) -> Any:
+            write, done = write_start(mode, key, match_id, read_first=read_first, current=current)
+            if done is not None:
+                return done
+            return endpoint(*args, write=write, **kw)
+
+        return wrapper
+
+    return decorate
 
 
 def write_turn(mode: str | None, key: str | None, match: Match, token: str | None) -> Any:
     """The turn of a write that read first: None when it may write now; otherwise the match
     changed meanwhile, and the answer is the first request's (a repeat) or a conflict."""
-    if writes.take_turn(match.table_id, match.id, match.version, match.table.edit_key):
+    if work.take_turn(match.table_id, match.id, match.version, match.table.edit_key):
         return None
-    db.session.rollback()
-    writes.read_first()
+    work.abandon()
+    work.read_first()
     _access, current = match_of(mode, key, match.id, edit=True)
     done = core.replayed(token)
     if done is not None:
@@ -293,7 +339,7 @@ def round_entry(asked: dict[str, Any], match: Match, number: int) -> dict[str, A
 
 def append_plainly(mode: str | None, key: str | None, match_id: int, asked: dict[str, Any]) -> Any:
     """The plain case of saving the next round (:mod:`referee.web.play.appending`), or None."""
-    writes.read_first()
+    work.read_first()
     if request.headers.get("Idempotency-Key") or mode not in (EDIT, None):
         return None
     edit_key = key if mode == EDIT else core.bearer_key()
@@ -308,7 +354,7 @@ def append_plainly(mode: str | None, key: str | None, match_id: int, asked: dict
             return None
         checked = appending.checked_round(stored, asked, connection)
         if checked is None or not appending.append(connection, stored, *checked):
-            writes.read_first()
+            work.read_first()
             return None
     log = stored.log
     body = scoreboard_body(
@@ -342,9 +388,10 @@ def add_round(asked: dict[str, Any], mode: str | None, key: str | None, match_id
     appended = append_plainly(mode, key, match_id, asked)
     if appended is not None:
         return appended
-    access, match, token, done = write_start(mode, key, match_id, read_first=True)
+    write, done = write_start(mode, key, match_id, read_first=True)
     if done is not None:
         return done
+    match = write.match
     if match.live_round is not None:
         raise core.conflict(
             match, gettext("A round is being played live: finish it or discard it first.")
@@ -352,17 +399,12 @@ def add_round(asked: dict[str, Any], mode: str | None, key: str | None, match_id
     number = match.next_round_number
     entry = round_entry(asked, match, number)
     state, _later = changes.verify_round(match, entry, number)
-    done = write_turn(mode, key, match, token)
+    done = write.turn()
     if done is not None:
         return done
-    location = f"{match_path(access, match)}/rounds/{number}"
+    location = f"{write.path}/rounds/{number}"
     changes.save_round(
-        match,
-        None,
-        entry,
-        state=state,
-        once=token,
-        location=core.receipt_location(201, match_path(access, match), location),
+        match, None, entry, state=state, once=write.token, location=write.receipt(201, "", location)
     )
     return with_etag(scoreboard_of(match), match, 201, Location=location)
 
@@ -373,21 +415,15 @@ def add_round(asked: dict[str, Any], mode: str | None, key: str | None, match_id
 @blp.response(200, schemas.Scoreboard)
 @blp.errors(404, 409, 422, 428, writes=True)
 @engine_call
+@match_write()
 def correct_round(
-    options: dict[str, Any],
-    asked: dict[str, Any],
-    mode: str | None,
-    key: str | None,
-    match_id: int,
-    number: int,
+    options: dict[str, Any], asked: dict[str, Any], write: MatchWrite, number: int
 ) -> Any:
     """Correct a saved round: everything after it is recomputed.
 
     When the corrected round ends the match, the rounds after it are in the way:
     409 naming them (``later``), unless ``remove_later=true`` says to remove them."""
-    access, match, token, done = write_start(mode, key, match_id)
-    if done is not None:
-        return done
+    match = write.match
     stored = stored_round(match, number)
     if not stored.complete:
         raise core.not_found()
@@ -403,15 +439,15 @@ def correct_round(
         )
         error.details["later"] = later
         raise error
-    path = f"{match_path(access, match)}/rounds/{number}"
+    path = f"{write.path}/rounds/{number}"
     changes.save_round(
         match,
         stored,
         entry,
         remove_after=bool(later),
         state=state,
-        once=token,
-        location=core.receipt_location(200, match_path(access, match)),
+        once=write.token,
+        location=write.receipt(200),
     )
     return with_etag(scoreboard_of(match), match, 200, **{"Content-Location": path})
 
@@ -420,11 +456,10 @@ def correct_round(
 @blp.response(200, schemas.Scoreboard)
 @blp.errors(404, 409, 422, 428, writes=True)
 @engine_call
-def void_round(mode: str | None, key: str | None, match_id: int, number: int) -> Any:
+@match_write()
+def void_round(write: MatchWrite, number: int) -> Any:
     """Make a saved round void (a misdeal, an argument); it can be restored."""
-    access, match, token, done = write_start(mode, key, match_id)
-    if done is not None:
-        return done
+    match = write.match
     stored = stored_round(match, number)
     if not stored.complete:
         raise core.not_found()
@@ -437,11 +472,10 @@ def void_round(mode: str | None, key: str | None, match_id: int, number: int) ->
 @blp.response(200, schemas.Scoreboard)
 @blp.errors(404, 409, 422, 428, writes=True)
 @engine_call
-def restore_round(mode: str | None, key: str | None, match_id: int, number: int) -> Any:
+@match_write()
+def restore_round(write: MatchWrite, number: int) -> Any:
     """Undo a void: the round as it was entered counts again (if the match still replays)."""
-    access, match, token, done = write_start(mode, key, match_id)
-    if done is not None:
-        return done
+    match = write.match
     stored = stored_round(match, number)
     if stored.voided:
         changes.restore_round(match, stored)
@@ -451,11 +485,10 @@ def restore_round(mode: str | None, key: str | None, match_id: int, number: int)
 @blp.table_route(ROUND, methods=["DELETE"])
 @blp.response(200, schemas.Scoreboard)
 @blp.errors(404, 409, 428, writes=True)
-def remove_round(mode: str | None, key: str | None, match_id: int, number: int) -> Any:
+@match_write()
+def remove_round(write: MatchWrite, number: int) -> Any:
     """Remove the last saved round (undo). Only the last: another is a 409."""
-    access, match, token, done = write_start(mode, key, match_id)
-    if done is not None:
-        return done
+    match = write.match
     stored = stored_round(match, number)
     if not changes.is_last_round(match, stored):
         raise core.conflict(
@@ -465,9 +498,7 @@ def remove_round(mode: str | None, key: str | None, match_id: int, number: int) 
                 number=number,
             ),
         )
-    changes.remove_last_round(
-        match, stored, once=token, location=core.receipt_location(200, match_path(access, match))
-    )
+    changes.remove_last_round(match, stored, once=write.token, location=write.receipt(200))
     return with_etag(scoreboard_of(match), match)
 
 
@@ -476,16 +507,15 @@ def remove_round(mode: str | None, key: str | None, match_id: int, number: int) 
 @blp.response(200, schemas.Scoreboard)
 @blp.errors(404, 409, 422, 428, writes=True)
 @engine_call
-def reseat(asked: dict[str, Any], mode: str | None, key: str | None, match_id: int) -> Any:
+@match_write()
+def reseat(asked: dict[str, Any], write: MatchWrite) -> Any:
     """A late player joins, a player leaves: who sits at the table from the next round on.
 
     Between rounds only (409 before the first round or while a round is played live).
     The referee refuses (422) a count of players the game does not take, any change in
     gin, and a new order of the players who stay; a newcomer starts with the lowest
     total, and the dealer rule is applied to the new seating."""
-    access, match, token, done = write_start(mode, key, match_id)
-    if done is not None:
-        return done
+    match = write.match
     known = {name_key(player.name): player.name for player in match.table.players}
     seated = []
     for typed in asked["players"]:
@@ -498,12 +528,7 @@ def reseat(asked: dict[str, Any], mode: str | None, key: str | None, match_id: i
             )
         seated.append(known.get(name_key(name), name))
     try:
-        changes.reseat(
-            match,
-            seated,
-            once=token,
-            location=core.receipt_location(200, match_path(access, match)),
-        )
+        changes.reseat(match, seated, once=write.token, location=write.receipt(200))
     except changes.SeatingRefused as refusal:
         raise core.conflict(match, str(refusal)) from None
     return with_etag(scoreboard_of(match), match)

@@ -19,7 +19,7 @@ from referee.web.play import changes
 from referee.web.play.access import EDIT, MATCH_LOADING, Access
 from referee.web.play.names import clean_name
 from referee.web.show import history, i18n
-from referee.web.store import matchlog
+from referee.web.store import matchlog, work
 from referee.web.store.extensions import db
 from referee.web.store.models import Match
 
@@ -57,8 +57,6 @@ def create_table(asked: dict[str, Any]) -> Any:
 
     With an ``Idempotency-Key`` header, the same request again answers the table it made.
     """
-    from referee.web.store import writes
-
     key = core.idempotency_token_global()
     if done := core.replayed(key):
         return done
@@ -70,8 +68,7 @@ def create_table(asked: dict[str, Any]) -> Any:
         raise core.ApiError(422, "refused", gettext("Give the table a name."))
     table = changes.create_table(name, names)
     location = f"{core.PREFIX}/t/{table.edit_key}"
-    writes.keep_receipt(key, core.receipt_location(201, location, location))
-    db.session.commit()
+    work.commit(once=key, location=core.receipt_location(201, location, location))
     return core.created(table_of(Access(table, EDIT)), location)
 
 
@@ -121,7 +118,7 @@ def replace_key(asked: dict[str, Any], mode: str | None, key: str | None) -> Any
     and from which kind of link, never a key."""
     access = core.table_access(mode, key, edit=True)
     changes.replace_link(access.table, asked["link"], via=access.mode)
-    db.session.commit()
+    work.commit()
     return table_of(access)
 
 

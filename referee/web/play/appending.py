@@ -3,11 +3,12 @@
 Saving the next round is the write a table makes most, four phones at a time.
 Through the ORM it costs a dozen statements and more Python than anything
 else in the app: loading the match into objects, tracking their changes,
-flushing them.  This path reads the match as rows (two queries), has the
-engine play the round on the cached replay of the match, then, in the table's
-turn, raises the match's version (the statement that locks the table's row and
-checks that the version is still the one read), writes the round and the
-summary, and commits.
+flushing them.  This path reads the match as rows (two queries) and has the
+engine play the round on the cached replay of the match; the unit of work's
+fast strategy (:func:`referee.web.store.work.append_round`) then, in the
+table's turn, raises the match's version (the statement that locks the table's
+row and checks that the version is still the one read), writes the round and
+the summary, and commits.
 
 It takes only the plain case: the match found through an edit key, not
 deleted, no live round, no deleted round in the way, the version named still
@@ -27,8 +28,8 @@ from sqlalchemy.engine import Connection
 
 from referee.errors import RefereeError
 from referee.web.show.scoresheet import Sheet, sheet_of
-from referee.web.store import matchlog, summary, writes
-from referee.web.store.models import CardTable, is_void, now
+from referee.web.store import matchlog, summary, work, writes
+from referee.web.store.models import CardTable, is_void
 
 if TYPE_CHECKING:
     from referee.match import MatchState
@@ -68,40 +69,6 @@ ROUNDS_OF_MATCH = (
     )
     .where(ROUNDS.c.match_id == sa.bindparam("match_id"))
     .order_by(ROUNDS.c.number)
-)
-# The table's row locked (as every writer locks it first; PostgreSQL takes the lock before
-# it reads the match) while its edit key is still the one the write came with, then the
-# version raised if it is still the one read: no row, and the match changed meanwhile
-# or the key was replaced.  On SQLite the IMMEDIATE transaction is the table's lock.
-NEW_VERSION = (
-    sa.update(MATCHES)
-    .where(
-        MATCHES.c.id == sa.bindparam("match_id"),
-        MATCHES.c.version == sa.bindparam("old"),
-        MATCHES.c.table_id == writes.TABLE_LOCKED.scalar_subquery(),
-    )
-    .values(version=sa.bindparam("new"), updated_at=sa.bindparam("when"))
-)
-NEW_ROUND = sa.insert(ROUNDS)
-ROUND_COLUMNS = ("match_id", "number", "entry", "complete", "created_at", "updated_at", "version")
-# PostgreSQL: both in one statement (one round trip): the round is added only if the
-# version was raised, and the row count says which.
-_RAISED = NEW_VERSION.returning(MATCHES.c.id).cte("raised")
-NEW_ROUND_IF_RAISED = (
-    sa.insert(ROUNDS)
-    .execution_options(preserve_rowcount=True)
-    .from_select(
-        ROUND_COLUMNS,
-        sa.select(
-            _RAISED.c.id,
-            # Named apart from the columns: parameters named as columns would be taken as
-            # values for them.
-            *(
-                sa.bindparam(f"round_{name}", type_=ROUNDS.c[name].type)
-                for name in ROUND_COLUMNS[1:]
-            ),
-        ),
-    )
 )
 
 
@@ -163,48 +130,21 @@ def checked_round(
 
 
 def append(connection: Connection, stored: StoredMatch, entry: dict[str, Any], state: Any) -> bool:
-    """Write the round once it is the table's turn; False (nothing written) if the match
-    changed meanwhile."""
-    connection.rollback()  # the reading is over
-    writes.transactions_again(connection)
-    writes.start_writing()
-    when = now()
+    """Write the round once it is the table's turn (the unit of work's fast strategy);
+    False (nothing written) if the match changed meanwhile."""
     number = stored.next_number
-    version = {
-        "the_table": stored.log.table_id,
-        "the_key": stored.edit_key,
-        "match_id": stored.match_id,
-        "old": stored.version,
-        "new": stored.version + 1,
-        "when": when,
-    }
-    new_round = {
-        "match_id": stored.match_id,
-        "number": number,
-        "entry": entry,
-        "complete": True,
-        "created_at": when,
-        "updated_at": when,
-        "version": 1,
-    }
-    if connection.dialect.name == "postgresql":
-        named = {f"round_{name}": value for name, value in new_round.items()}
-        raised = connection.execute(NEW_ROUND_IF_RAISED, version | named)
-    else:
-        raised = connection.execute(NEW_VERSION, version)
-    if raised.rowcount != 1:  # the match moved on from the version read, or the key was replaced
-        connection.rollback()
+    when = work.append_round(
+        connection,
+        stored.log,
+        edit_key=stored.edit_key,
+        version=stored.version,
+        summary_seats=stored.summary_seats,
+        entry=entry,
+        state=state,
+    )
+    if when is None:
         return False
-    if connection.dialect.name != "postgresql":
-        connection.execute(NEW_ROUND, new_round)
     stored.version += 1
-    stored.log.rounds.append((number, entry, when))
-    seen = matchlog.Outlook.of(state)
-    derived = summary.derive(stored.log, seen)
-    summary.rewrite(connection, stored.match_id, stored.summary_seats, derived)
-    connection.commit()
-    writes.written()
-    matchlog.keep_replay(stored.log.header(), [e for _n, e, _w in stored.log.rounds], seen)
     stored.rows.append(RoundRow(number, 1, when, entry))
     return True
 

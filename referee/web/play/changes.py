@@ -1,9 +1,9 @@
 """The changes a match goes through, shared by the pages and the JSON API.
 
-Each function is one step of :mod:`referee.web.store.writes`' discipline: the
-change is tried on the whole match by the engine first (:func:`matchlog.verify`,
-or the live round's own check), then stored, the versions raised, the one-time
-receipt kept and the transaction committed.  The callers (a page's view, an API
+Each function is one change of a match: it is tried on the whole match by the
+engine first (:func:`matchlog.verify`, or the live round's own check), then
+stored and the versions raised, and handed to the unit of work
+(:func:`referee.web.store.work.commit`: receipt, summaries, commit).  The callers (a page's view, an API
 operation) read the request, check the versions it names and say what happened;
 no rule is decided here or there: a refusal is the engine's :class:`RefereeError`.
 """
@@ -25,7 +25,7 @@ from referee.rulesets import Ruleset
 from referee.web.play import seating as seating_module
 from referee.web.play.limits import NAME_MAX
 from referee.web.play.names import name_key
-from referee.web.store import matchlog, writes
+from referee.web.store import matchlog, work, writes
 from referee.web.store.extensions import db
 from referee.web.store.models import (
     CardTable,
@@ -109,10 +109,10 @@ def save_round(
     ``state`` is the engine's replay of the match as it will be stored (from
     :func:`verify_round`), kept so that the next read need not replay it again.
     """
-    added = stored is None
     if stored is None:
         stored = Round(number=match.next_round_number, entry=entry, complete=True)
         writes.add_round(match, stored)
+        writes.changed(match)
     else:
         writes.record(match, stored, "corrected", stored.entry, entry, via)
         stored.entry = entry
@@ -121,16 +121,8 @@ def save_round(
             for later in [r for r in match.stored_rounds if r.number > stored.number]:
                 writes.remove_round(match, later)
             cut_seating(match, stored.number)
-    if state is not None:
-        # Before anything flushes the round: the summary is rewritten from this state.
-        matchlog.remember(match, state)
-    if added:
-        writes.keep_receipt(once, location)
-        writes.changed(match)
-    else:
         writes.changed_round(match, stored)
-        writes.keep_receipt(once, location)
-    db.session.commit()
+    work.commit(match, state=state, once=once, location=location)
     return stored
 
 
@@ -153,8 +145,7 @@ def replace_entry(
     writes.record(match, stored, what, stored.entry, entry, via)
     stored.entry, stored.previous_entry = entry, previous
     writes.changed_round(match, stored)
-    matchlog.remember(match, state)
-    db.session.commit()
+    work.commit(match, state=state)
 
 
 def void_round(match: Match, stored: Round, *, via: str = "t") -> None:
@@ -184,8 +175,7 @@ def remove_last_round(
     stored.deleted_at = now()
     cut_seating(match, stored.number)
     writes.changed_round(match, stored)
-    writes.keep_receipt(once, location)
-    db.session.commit()
+    work.commit(match, once=once, location=location)
 
 
 def undelete_round(match: Match, stored: Round, *, via: str = "t") -> None:
@@ -197,8 +187,7 @@ def undelete_round(match: Match, stored: Round, *, via: str = "t") -> None:
     writes.record(match, stored, "undeleted", None, stored.entry, via)
     stored.deleted_at = None
     writes.changed_round(match, stored)
-    matchlog.remember(match, state)
-    db.session.commit()
+    work.commit(match, state=state)
 
 
 # -- the live round -------------------------------------------------------------------------
@@ -235,8 +224,7 @@ def record_turn(
     """Check a turn on the round so far (``state``, the engine's RoundInProgress) and store it."""
     matchlog.call_engine(state.apply_turn, turn)
     store_turns(match, turns + [turn])
-    writes.keep_receipt(once, location)
-    db.session.commit()
+    work.commit(once=once, location=location)  # a live turn: no complete round changed
 
 
 def round_turns(match: Match, stored: Round) -> list[dict[str, Any]]:
@@ -295,10 +283,10 @@ def correct_turns(
     stored.entry = {**stored.entry, "turns": turns}
     writes.record(match, stored, "turn-corrected", before, stored.entry, via)
     writes.changed_round(match, stored)
-    writes.keep_receipt(once, location)
-    if state is not None:
-        matchlog.remember(match, state)
-    db.session.commit()
+    if stored.complete:
+        work.commit(match, state=state, once=once, location=location)
+    else:
+        work.commit(once=once, location=location)
 
 
 def take_back_turn(match: Match, *, once: str | None = None, location: str = "") -> bool:
@@ -313,8 +301,7 @@ def take_back_turn(match: Match, *, once: str | None = None, location: str = "")
     else:
         writes.remove_round(match, stored)
         writes.changed(match)
-    writes.keep_receipt(once, location)
-    db.session.commit()
+    work.commit(once=once, location=location)  # the live round only: the log is as it was
     return True
 
 
@@ -324,8 +311,7 @@ def discard_live_round(match: Match, *, once: str | None = None, location: str =
         return False
     writes.remove_round(match, stored)
     writes.changed(match)
-    writes.keep_receipt(once, location)
-    db.session.commit()
+    work.commit(once=once, location=location)  # the live round only: the log is as it was
     return True
 
 
@@ -340,9 +326,7 @@ def end_live_round(
         writes.add_round(match, stored)
     stored.entry, stored.complete = entry, True
     writes.changed_round(match, stored)
-    writes.keep_receipt(once, location)
-    matchlog.remember(match, state)
-    db.session.commit()
+    work.commit(match, state=state, once=once, location=location)
     return stored
 
 
@@ -393,9 +377,7 @@ def reseat(
 
     seating_module.update_seats(match, kept, player_for)
     writes.changed(match)
-    writes.keep_receipt(once, location)
-    matchlog.remember(match, state)
-    db.session.commit()
+    work.commit(match, state=state, once=once, location=location)
     return state
 
 
@@ -483,8 +465,7 @@ def start_match(
     db.session.add(match)
     apply_setup(match, header)
     db.session.flush()
-    writes.keep_receipt(once, location(match) if callable(location) else location)
-    db.session.commit()
+    work.commit(match, once=once, location=location(match) if callable(location) else location)
     return match
 
 
@@ -516,8 +497,7 @@ def add_players(
 ) -> None:
     for name in names:
         db.session.add(Player(table=table, name=name))
-    writes.keep_receipt(once, location)
-    db.session.commit()
+    work.commit(once=once, location=location)
 
 
 def create_table(name: str, players: Sequence[str] = ()) -> CardTable:

@@ -22,8 +22,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from referee.web.store import matchlog, writes
-from referee.web.store.extensions import db
+from referee.web.store import matchlog, work
 from referee.web.store.models import Match, Round
 
 KEEP_THEIRS = "keep_theirs"
@@ -85,5 +84,4 @@ def dealer_of_next_round(match: Match) -> str | None:
 def drop_mine(once: str | None, location: str) -> None:
     """Keep theirs: nothing is saved but the form's receipt, so that the phone forgets the
     draft it kept of this form, and the same tap sent again does nothing."""
-    writes.keep_receipt(once, location)
-    db.session.commit()
+    work.commit(once=once, location=location)

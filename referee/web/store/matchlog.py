@@ -1,7 +1,11 @@
 """A stored match as its ``referee-match/1`` document, replayed by the engine.
 
-Nothing derived is stored: the scoreboard, the history and the statistics
-all come from :func:`outlook`, which replays the rounds as entered.  A change
+The log is the truth: the scoreboard and a round's page come from
+:func:`outlook`, which replays the rounds as entered.  What is stored beside
+the log is derived from it and recounted in the same transaction as every
+change of it (the summaries the match list and the statistics read:
+:mod:`referee.web.store.summary`, recounted by the unit of work,
+:func:`referee.web.store.work.commit`).  A change
 (a new round, a correction, a void, an undo) is tried on the whole document
 first (:func:`verify`); only if the engine accepts it is it saved.
 

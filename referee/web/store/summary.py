@@ -1,15 +1,12 @@
 """The summary kept with every match: what the match list and the statistics need, from its log.
 
-The log (the rounds as entered) stays the truth.  Whenever a flush changes a
-match's rounds, seats or header, :func:`_after_flush` reads the match back as
-the flush left it, replays it through the engine (:func:`matchlog.replayed`,
-cached by document) and rewrites its :class:`MatchSummary` and
-:class:`SeatSummary` rows on the flush's own connection, so that they commit or
-roll back with the change itself.  The hook sits on the session, not in the
-views: every write path, present and future (forms, live rounds, imports),
-keeps the summaries true.  Bulk statements (``session.execute(update(...))``)
-bypass the session's bookkeeping and must refresh the summaries themselves
-(:func:`refresh`).
+The log (the rounds as entered) stays the truth; the summary is derived from it.
+Every write recounts the summaries of the matches it changed, explicitly, in its
+unit of work (:func:`referee.web.store.work.commit`): the match as the session
+holds it (:func:`log_in_session`, or read back with :func:`read_log`) is replayed
+through the engine, or the replay the write already made is used, and its
+:class:`MatchSummary` and :class:`SeatSummary` rows are rewritten on the
+transaction's own connection, so that they commit or roll back with the change.
 
 :func:`check` recomputes every summary from the log and lists the differences
 (``flask --app referee.web history check``; ``--fix`` rewrites them), and the engine's
@@ -28,7 +25,6 @@ from datetime import UTC, datetime
 from typing import Any, cast
 
 import sqlalchemy as sa
-from sqlalchemy import event
 from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.engine import Connection
 from sqlalchemy.orm import Session
@@ -38,7 +34,6 @@ from sqlalchemy.orm.util import identity_key
 from referee.errors import MatchFileError
 from referee.scoring import Outcome
 from referee.web.store import matchlog
-from referee.web.store.extensions import db
 from referee.web.store.models import (
     SUMMED_FIGURES,
     Match,
@@ -760,28 +755,7 @@ def _compare_totals(connection: Connection) -> list[Difference]:
     return found
 
 
-# -- the session hook --------------------------------------------------------------------------
-
-
-def install() -> None:
-    """Keep the summaries with every flush of the app's session (once per process)."""
-    if not event.contains(db.session, "after_flush", _after_flush):
-        event.listen(db.session, "after_flush", _after_flush)
-
-
-def _after_flush(session: Session, _context: Any) -> None:
-    changed, removed = _touched(session)
-    if not changed and not removed:
-        return
-    connection = session.connection()
-    for match_id in sorted(changed - removed):
-        log = log_in_session(session, match_id)
-        if log is None:
-            refresh(connection, match_id)
-        else:
-            write(connection, match_id, derive(log, replay(log, connection)))
-    for match_id in sorted(removed):
-        write(connection, match_id, None)
+# -- the match as the session holds it ------------------------------------------------------
 
 
 MATCH_LOADED = (
@@ -858,67 +832,16 @@ def _loaded(obj: object, keys: Sequence[str], added: set[object]) -> bool:
     return not state.expired and not missing
 
 
+def _values(obj: object, key: str) -> set[Any]:
+    """An attribute's value now and before the last flush, without loading anything."""
+    attribute = sa.inspect(obj).attrs[key]
+    values = {attribute.loaded_value, *attribute.history.deleted}
+    return {value for value in values if value is not NO_VALUE and value is not None}
+
+
 def _loaded_values(obj: object) -> dict[str, Any]:
     """The attributes of ``obj`` in memory (one never given to a new object is missing)."""
     return cast(dict[str, Any], sa.inspect(obj).dict)
-
-
-# What a match's summary depends on: its header, its seats, its complete rounds.  A turn of a
-# live round (an incomplete round) and a new version number change none of it.
-MATCH_LOG = (
-    "rules",
-    "options",
-    "first_dealer",
-    "table_id",
-    "created_at",
-    "archived_at",
-    "deleted_at",
-    "seating_changes",
-    "stopped",
-)
-
-
-def _touched(session: Session) -> tuple[set[int], set[int]]:
-    """The matches whose log this flush changed, and the matches it deleted."""
-    changed: set[int] = set()
-    removed: set[int] = set()
-    for obj in session.deleted:
-        if isinstance(obj, Match):
-            removed |= _values(obj, "id")
-        elif isinstance(obj, MatchPlayer) or (isinstance(obj, Round) and _in_log(obj)):
-            changed |= _values(obj, "match_id")
-    for obj in _modified(session):
-        if isinstance(obj, Match) and (obj in session.new or _changed(obj, MATCH_LOG)):
-            changed |= _values(obj, "id")
-        elif isinstance(obj, MatchPlayer) or (isinstance(obj, Round) and _in_log(obj)):
-            changed |= _values(obj, "match_id")
-    return changed, removed
-
-
-def _in_log(stored: Round) -> bool:
-    """Whether a round is, or was before this flush, a complete round of the log (in doubt:
-    yes)."""
-    values = _values(stored, "complete", keep_none=True)
-    return not values or None in values or True in values
-
-
-def _changed(obj: object, keys: Sequence[str]) -> bool:
-    state = sa.inspect(obj)
-    return any(state.attrs[key].history.has_changes() for key in keys)
-
-
-def _modified(session: Session) -> Iterable[object]:
-    yield from session.new
-    for obj in session.dirty:
-        if session.is_modified(obj, include_collections=False):
-            yield obj
-
-
-def _values(obj: object, key: str, keep_none: bool = False) -> set[Any]:
-    """An attribute's value now and before this flush, without loading anything."""
-    attribute = sa.inspect(obj).attrs[key]
-    values = {attribute.loaded_value, *attribute.history.deleted}
-    return {value for value in values if value is not NO_VALUE and (keep_none or value is not None)}
 
 
 # -- the check ---------------------------------------------------------------------------------

@@ -120,6 +120,12 @@ def etag(match_id: int, version: int) -> str:
     return f"m{match_id}v{version}"
 
 
+def versions_named(match_id: int, tags: Iterable[str]) -> list[str]:
+    """The versions of match ``match_id`` that these ETags name (an If-Match's strong tags)."""
+    prefix = f"m{match_id}v"
+    return [tag.removeprefix(prefix) for tag in tags if tag.startswith(prefix)]
+
+
 # Where the middleware leaves what it found, for the view of the same request.
 FOUND = "referee.change_check"
 

@@ -1,5 +1,8 @@
 """Writes that the phones around a table make at the same moment: none lost, none applied twice.
 
+The parts of a write's safety; :mod:`referee.web.store.work` (the unit of work) puts them
+together for every write, and is the only place that commits.
+
 How a write is kept safe, from the outside in:
 
 1. **One writer per table at a time.**  A request that writes locks its card

@@ -17,7 +17,6 @@ from referee.web.api import core as api
 from referee.web.play.access import UnknownLink, unknown_link_text
 from referee.web.serving.security import NotUtf8, referrer_path
 from referee.web.show import i18n
-from referee.web.store import summary
 from referee.web.store.extensions import db
 from referee.web.views import templating
 
@@ -53,7 +52,6 @@ def register(app: Flask) -> None:
         houserules,
     ):
         app.register_blueprint(module.bp)
-    summary.install()
 
     templating.install(app)
 

@@ -33,7 +33,7 @@ from referee.web.forms.history import (
 from referee.web.play import exports, tablefile
 from referee.web.play.access import EDIT, Access, open_match, remember, table_blueprint, table_page
 from referee.web.show import charts, history, houserules, indianstats, ratings, scoresheet
-from referee.web.store import matchlog, summary, writes
+from referee.web.store import matchlog, summary, work, writes
 from referee.web.store.extensions import csrf, db
 from referee.web.store.models import Match, Player
 from referee.web.views.pages import render_page
@@ -251,8 +251,8 @@ def _store_table(form: TableImportForm, read: tablefile.ReadTable) -> Any:
         return redirect(done)
     _table_id, edit_key = tablefile.store_table(read)
     location = url_for("tables.show", mode=EDIT, key=edit_key)
-    writes.keep_receipt(form.once.data, location)
-    db.session.commit()
+    # The matches were stored with their summaries in bulk (tablefile.store_table).
+    work.commit(once=form.once.data, location=location)
     remember(EDIT, edit_key)
     flash(gettext("Table imported with %(count)s matches.", count=read.count))
     return redirect(location)

@@ -25,7 +25,7 @@ from referee.renaming import rename_in_round, rename_in_seating
 from referee.web.forms import ActionForm, ForgetTableForm, RenamePlayerForm, RenameTableForm
 from referee.web.play.access import Access, edit_page, open_match, table_blueprint
 from referee.web.play.names import name_key
-from referee.web.store import writes
+from referee.web.store import work, writes
 from referee.web.store.extensions import db
 from referee.web.store.models import KEY_FORMAT, CardTable, Match, MatchPlayer, Player, now
 from referee.web.views.pages import render_page, to_score_sheet
@@ -107,7 +107,7 @@ def rename_table(access: Access) -> Any:
             ],
         )
     table.name = form.name.data
-    db.session.commit()
+    work.commit()
     flash(gettext("The table is now called %(name)s.", name=table.name))
     return redirect(url_for("tables.show"))
 
@@ -150,18 +150,20 @@ def rename_player(access: Access, player_id: int) -> Any:
         form.name.errors = [gettext("Already at this table: %(names)s", names=taken[0])]
         return _page(access, editing=editing)
     old = player.name
-    _rename_everywhere(player, old, new)
-    db.session.commit()
+    work.commit(*_rename_everywhere(player, old, new))
     flash(gettext("%(old)s is now called %(name)s, in every match.", old=old, name=new))
     return redirect(url_for("housekeeping.settings"))
 
 
-def _rename_everywhere(player: Player, old: str, new: str) -> None:
-    """The player row, and every stored round that names the player, in this transaction."""
+def _rename_everywhere(player: Player, old: str, new: str) -> list[Match]:
+    """The player row, and every stored round that names the player, in this transaction;
+    the matches changed."""
     player.name = new
-    matches = db.session.scalars(
-        select(Match).join(MatchPlayer).where(MatchPlayer.player_id == player.id)
-    ).unique()
+    matches = list(
+        db.session.scalars(
+            select(Match).join(MatchPlayer).where(MatchPlayer.player_id == player.id)
+        ).unique()
+    )
     for match in matches:
         if match.first_dealer == old:
             match.first_dealer = new
@@ -181,6 +183,7 @@ def _rename_everywhere(player: Player, old: str, new: str) -> None:
             change.before = rename_in_round(change.before, old, new) if change.before else None
             change.after = rename_in_round(change.after, old, new) if change.after else None
         match.version = match.version + 1
+    return matches
 
 
 @bp.post("/forget")
@@ -223,23 +226,24 @@ def recently_deleted(table: CardTable) -> list[Match]:
     )
 
 
-def purge_deleted(table_id: int | None = None) -> int:
-    """Remove for good the matches deleted more than DELETED_MATCH_LIFETIME ago."""
+def purge_deleted(table_id: int | None = None) -> list[int]:
+    """Remove for good the matches deleted more than DELETED_MATCH_LIFETIME ago (not yet
+    committed); their ids."""
     query = select(Match).where(Match.deleted_at < now() - DELETED_MATCH_LIFETIME)
     if table_id is not None:
         query = query.where(Match.table_id == table_id)
     expired = list(db.session.scalars(query))
     for match in expired:
         db.session.delete(match)
-    return len(expired)
+    return [match.id for match in expired]
 
 
 @bp.cli.command("purge-deleted")
 def purge_deleted_command() -> None:
     """Remove for good the matches deleted more than 30 days ago."""
-    count = purge_deleted()
-    db.session.commit()
-    click.echo(f"{count} deleted matches purged")
+    purged = purge_deleted()
+    work.commit(*purged)
+    click.echo(f"{len(purged)} deleted matches purged")
 
 
 def _match_button(access: Access, match_id: int) -> Match:
@@ -266,7 +270,7 @@ def archive(access: Access, match_id: int) -> Any:
     if match.archived_at is not None:
         flash(gettext("The match was archived already."))  # asked twice: it is done
         return redirect(url_for("tables.show"))
-    if writes.version_of(request.form.get("match_version")) != match.version:
+    if work.stale(match, match_version=request.form.get("match_version")):
         return conflict_page(
             access,
             match,
@@ -274,7 +278,7 @@ def archive(access: Access, match_id: int) -> Any:
         )
     match.archived_at = now()
     writes.changed(match)
-    db.session.commit()
+    work.commit(match)
     flash(gettext("The match is archived: it is listed under “Archived matches”."))
     return redirect(url_for("tables.show"))
 
@@ -286,7 +290,7 @@ def unarchive(access: Access, match_id: int) -> Any:
     if match.archived_at is not None:
         match.archived_at = None
         writes.changed(match)
-        db.session.commit()
+        work.commit(match)
     flash(gettext("The match is back in the list."))
     return to_score_sheet(access, match)
 
@@ -311,16 +315,16 @@ def delete_match(access: Access, match_id: int) -> Any:
         flash(gettext("The match was deleted already."))  # asked twice: it is done
         return redirect(url_for("tables.show"))
     match = open_match(access, match_id)
-    if writes.version_of(request.form.get("match_version")) != match.version:
+    if work.stale(match, match_version=request.form.get("match_version")):
         return conflict_page(
             access,
             match,
             gettext("The match was changed on another phone meanwhile; it was not deleted."),
         )
-    purge_deleted(access.table.id)
+    purged = purge_deleted(access.table.id)
     match.deleted_at = now()
     writes.changed(match)
-    db.session.commit()
+    work.commit(match, *purged)
     flash(
         gettext(
             "The match was deleted. It can be restored for 30 days from “Recently deleted”"
@@ -344,6 +348,6 @@ def undelete_match(access: Access, match_id: int) -> Any:
         abort(404)  # past the 30 days: gone for good
     match.deleted_at = None
     writes.changed(match)
-    db.session.commit()
+    work.commit(match)
     flash(gettext("The match is restored."))
     return to_score_sheet(access, match)

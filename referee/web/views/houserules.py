@@ -28,7 +28,7 @@ from referee.web.forms.options import (
 from referee.web.play.access import Access, edit_page, table_blueprint
 from referee.web.play.names import name_key
 from referee.web.show import i18n
-from referee.web.store import writes
+from referee.web.store import work, writes
 from referee.web.store.extensions import db
 from referee.web.store.models import HouseRules
 from referee.web.views import merges
@@ -87,7 +87,7 @@ def _form_page(access: Access, rules: Ruleset, found: HouseRules | None) -> Any:
     elif found is None and (done := writes.receipt(form.once.data)):
         flash(gettext("These house rules were saved already."))
         return redirect(done)
-    elif found is not None and writes.version_of(form.version) != found.version:
+    elif found is not None and work.changed_since(found, form.version):
         conflict = [
             gettext(
                 "These house rules were changed on another phone meanwhile; they now read as"
@@ -110,13 +110,14 @@ def _form_page(access: Access, rules: Ruleset, found: HouseRules | None) -> Any:
                     table=access.table, rules=rules.id, name=form.name.data, options=options
                 )
                 db.session.add(found)
-                writes.keep_receipt(form.once.data, location)
+                once = form.once.data
             else:
                 found.version = found.version + 1
                 found.name, found.options = form.name.data, options
+                once = None
             # The same name given on another phone at the same instant: the unique constraint
             # refuses it, and the app answers that IntegrityError with a 409.
-            db.session.commit()
+            work.commit(once=once, location=location)
             flash(gettext("House rules saved: %(name)s", name=form.name.data))
             return redirect(location)
     return _render(access, rules, form, found, conflict, merge)
@@ -207,7 +208,7 @@ def delete(access: Access, set_id: int) -> Any:
     if found is None:  # deleted already (a double tap, another phone)
         flash(gettext("These house rules are deleted."))
         return redirect(url_for("tables.show") + "#house-rules")
-    if writes.version_of(request.form.get("version")) != found.version:
+    if work.changed_since(found, request.form.get("version")):
         rules = _ruleset(found.rules)
         form = house_rules_form_class(rules)(formdata=None)
         form.name.data, form.version.data = found.name, str(found.version)
@@ -221,6 +222,6 @@ def delete(access: Access, set_id: int) -> Any:
         return _render(access, rules, form, found, conflict)
     name = found.name
     db.session.delete(found)
-    db.session.commit()
+    work.commit()
     flash(gettext("House rules deleted: %(name)s", name=name))
     return redirect(url_for("tables.show") + "#house-rules")

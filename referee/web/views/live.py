@@ -41,7 +41,7 @@ from referee.web.play import changes, staleturns
 from referee.web.play.access import Access, edit_page, open_match, table_blueprint, table_page
 from referee.web.show import i18n
 from referee.web.show.scoresheet import picker_rows
-from referee.web.store import audit, matchlog, writes
+from referee.web.store import audit, matchlog, work, writes
 from referee.web.store.models import Match
 from referee.web.views.pages import following, render_page, to_score_sheet
 
@@ -399,7 +399,7 @@ def turn_conflict(
     carries say what happened meanwhile.  The form is brought up to date, so that
     saving it again (if it still makes sense) is one tap.
     """
-    if writes.version_of(form.match_version) == match.version:
+    if not work.stale(match, match_version=form.match_version):
         return []
     before = writes.version_of(form.turns_before)
     opened_for = writes.version_of(form.for_round)
@@ -502,7 +502,7 @@ def _named_turns(match: Match) -> tuple[int | None, bool]:
     if not ActionForm().validate_on_submit():
         abort(400)
     seen = writes.version_of(request.form.get("turns"))
-    return seen, writes.version_of(request.form.get("match_version")) == match.version
+    return seen, not work.stale(match, match_version=request.form.get("match_version"))
 
 
 @bp.post(LIVE + "/undo")
@@ -579,7 +579,7 @@ def end(access: Access, match_id: int) -> Any:
     elif done := writes.receipt(form.once.data):
         flash(gettext("This round was saved already."))
         return redirect(done)
-    elif writes.version_of(form.match_version) != match.version:
+    elif work.stale(match, match_version=form.match_version):
         conflict = _end_conflict(form, match, state, turns)
     if form.is_submitted() and not conflict and form.validate():
         try:

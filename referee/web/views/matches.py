@@ -44,7 +44,7 @@ from referee.web.play.access import (
 )
 from referee.web.play.limits import option_refusal
 from referee.web.show import i18n, jsontext, labels, scoresheet
-from referee.web.store import matchlog, versions, writes
+from referee.web.store import matchlog, versions, work, writes
 from referee.web.store.extensions import db
 from referee.web.store.models import CardTable, Match, MatchPlayer, Player, Round
 from referee.web.views import livepage, merges
@@ -113,7 +113,7 @@ def _setup_page(access: Access, rules: Ruleset, match: Match | None) -> Any:
         if match is None and (done := writes.receipt(form.once.data)):
             flash(gettext("This match was started already."))
             return redirect(done)
-        if match is not None and writes.version_of(form.match_version) != match.version:
+        if match is not None and work.stale(match, match_version=form.match_version):
             conflict = [
                 gettext("This match was set up again on another phone meanwhile."),
                 gettext("Your entry is kept below: check it and save again."),
@@ -135,8 +135,7 @@ def _setup_page(access: Access, rules: Ruleset, match: Match | None) -> Any:
             changes.apply_setup(match, header)
             db.session.flush()
             location = url_for("matches.scoreboard", match_id=match.id)
-            writes.keep_receipt(form.once.data, location)
-            db.session.commit()
+            work.commit(match, once=form.once.data, location=location)
             return redirect(location)
     elif match is None:
         _seat_everyone(form, access.table)
@@ -378,7 +377,7 @@ def stop(access: Access, match_id: int) -> Any:
     if match.stopped:  # asked twice: it is done
         flash(gettext("The match is over."))
         return to_score_sheet(access, match)
-    if writes.version_of(request.form.get("match_version")) != match.version:
+    if work.stale(match, match_version=request.form.get("match_version")):
         from referee.web.views.rounds import conflict_page
 
         return conflict_page(
@@ -394,8 +393,7 @@ def stop(access: Access, match_id: int) -> Any:
         flash(i18n.error_text(error), "error")
         return to_score_sheet(access, match)
     writes.changed(match)
-    matchlog.remember(match, state)
-    db.session.commit()
+    work.commit(match, state=state)
     flash(gettext("The match is over."))
     return to_score_sheet(access, match)
 
@@ -465,8 +463,7 @@ def rematch(access: Access, match_id: int) -> Any:
     db.session.add(new)
     db.session.flush()
     location = url_for("matches.scoreboard", match_id=new.id)
-    writes.keep_receipt(token, location)
-    db.session.commit()
+    work.commit(new, once=token, location=location)
     flash(gettext("Rematch started: %(name)s deals first.", name=new.first_dealer))
     return redirect(location)
 
@@ -531,8 +528,7 @@ def import_match(access: Access) -> Any:
                 form.document.errors.append(_already_here())
             else:
                 location = url_for("matches.scoreboard", match_id=match.id)
-                writes.keep_receipt(form.once.data, location)
-                db.session.commit()
+                work.commit(match, once=form.once.data, location=location)
                 flash(gettext("Match imported."))
                 return redirect(location)
         elif match is not None:

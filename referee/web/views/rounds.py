@@ -42,7 +42,7 @@ from referee.web.play import changes, pools, samedeal
 from referee.web.play.access import Access, edit_page, open_match, table_blueprint, table_page
 from referee.web.show import i18n, jsontext
 from referee.web.show.scoresheet import deal_rules
-from referee.web.store import audit, matchlog, writes
+from referee.web.store import audit, matchlog, work, writes
 from referee.web.store.models import Match, Round
 from referee.web.views import merges
 from referee.web.views.pages import Page, following, render_page, to_score_sheet
@@ -365,14 +365,13 @@ def _round_conflict(
     changes: list[str] = []
     opened_for = writes.version_of(form.for_round)
     if stored is None:
-        if writes.version_of(form.match_version) != match.version:
+        if work.stale(match, match_version=form.match_version):
             changes = match_changes(match, opened_for, number)
     else:
-        if writes.version_of(form.round_version) != stored.version:
+        if work.changed_since(stored, form.round_version):
             changes = [round_corrected(number)]
-        elif (
-            request.form.get("action") == "save_cut"
-            and writes.version_of(form.match_version) != match.version
+        elif request.form.get("action") == "save_cut" and work.stale(
+            match, match_version=form.match_version
         ):
             changes = match_changes(match, None, number)
     if changes:
@@ -453,7 +452,7 @@ def edit_json(access: Access, match_id: int, number: int) -> Any:
     if request.method == "GET":
         form.entry.data = matchlog.entry_text(stored.entry)
         form.round_version.data = str(stored.version)
-    elif writes.version_of(form.round_version) != stored.version:
+    elif work.changed_since(stored, form.round_version):
         conflict = [round_corrected(number), totals_now(match)]
         form.round_version.data = str(stored.version)
     elif form.validate_on_submit():
@@ -554,8 +553,7 @@ def _named_round(match: Match, number: int) -> tuple[Round, bool]:
     if not form.validate_on_submit():
         abort(400)
     stored = _stored(match, number)
-    named = writes.version_of(request.form.get("round_version"))
-    return stored, named == stored.version
+    return stored, not work.changed_since(stored, request.form.get("round_version"))
 
 
 def conflict_page(access: Access, match: Match, *changes: str) -> tuple[str, int]:
@@ -642,7 +640,7 @@ def undo(access: Access, match_id: int) -> Any:
                 rounds=_span(later) if later else "?",
             ),
         )
-    if writes.version_of(asked.get("round_version")) != named.version:
+    if work.changed_since(named, asked.get("round_version")):
         return conflict_page(access, match, _round_changed(named.number))
     if request.method == "GET":
         return render_page(
@@ -672,12 +670,9 @@ def undelete(access: Access, match_id: int, number: int) -> Any:
         abort(400)
     named_id = writes.version_of(request.form.get("round_id"))
     named = next((r for r in match.stored_rounds if r.id == named_id), None)
-    named_version = writes.version_of(request.form.get("round_version"))
+    named_version = request.form.get("round_version")
     if (
-        named is not None
-        and named.deleted_at is None
-        and named_version is not None
-        and named.version == named_version + 1
+        named is not None and named.deleted_at is None and work.changed_once(named, named_version)
     ):  # asked twice: it is done (a SQLite id taken again by a new round has version 1)
         flash(gettext("Round %(number)s is restored.", number=named.number))
         return to_score_sheet(access, match)
@@ -691,7 +686,7 @@ def undelete(access: Access, match_id: int, number: int) -> Any:
                 number=number,
             ),
         )
-    if named_version != named.version:
+    if work.changed_since(named, named_version):
         return conflict_page(access, match, _round_changed(number))
     try:
         changes.undelete_round(match, named, via=access.mode)

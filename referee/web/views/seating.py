@@ -21,7 +21,7 @@ from referee.web.play import changes
 from referee.web.play.access import Access, edit_page, open_match, table_blueprint
 from referee.web.play.names import name_key
 from referee.web.show import i18n, scoresheet
-from referee.web.store import matchlog, writes
+from referee.web.store import matchlog, work, writes
 from referee.web.store.models import Match
 from referee.web.views.pages import render_page, to_score_sheet
 from referee.web.views.rounds import totals_now
@@ -92,7 +92,7 @@ def _closed(match: Match, seen: matchlog.Outlook) -> str:
 
 def _conflict(match: Match, form: Any) -> list[str]:
     """What another phone did since the form was made (nothing: an empty list)."""
-    if writes.version_of(form.match_version) == match.version:
+    if not work.stale(match, match_version=form.match_version):
         return []
     form.match_version.data = str(match.version)
     return [

@@ -23,7 +23,7 @@ from referee.web.play.access import (
     table_page,
 )
 from referee.web.play.names import name_key
-from referee.web.store import writes
+from referee.web.store import work, writes
 from referee.web.store.extensions import db
 from referee.web.store.models import CardTable, Player
 from referee.web.views import history
@@ -45,8 +45,7 @@ def create() -> Any:
     db.session.add(table)
     db.session.flush()
     location = url_for("tables.show", mode=EDIT, key=table.edit_key)
-    writes.keep_receipt(form.once.data, location)
-    db.session.commit()
+    work.commit(once=form.once.data, location=location)
     remember(EDIT, table.edit_key)
     flash(gettext("Table created. Keep its edit link: whoever has it can record rounds."))
     return redirect(location)
@@ -88,8 +87,7 @@ def add_players(access: Access) -> Any:
             for name in names:
                 db.session.add(Player(table=access.table, name=name))
             location = url_for("tables.show") + "#players"
-            writes.keep_receipt(form.once.data, location)
-            db.session.commit()
+            work.commit(once=form.once.data, location=location)
             flash(gettext("Players added: %(names)s", names=", ".join(names)))
             return redirect(location)
         form.names.errors.append(
@@ -142,8 +140,7 @@ def replace_link(link: str) -> Any:
     changes.replace_link(access.table, link, via=access.mode)
     location = url_for("tables.show", mode=EDIT, key=access.table.edit_key, replaced=link)
     location += "#links"
-    writes.keep_receipt(form.once.data, location)
-    db.session.commit()
+    work.commit(once=form.once.data, location=location)
     forget(*old_keys)
     remember(EDIT, access.table.edit_key)
     if link == "edit":

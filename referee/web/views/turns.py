@@ -22,7 +22,7 @@ from referee.web.forms.rounds import card_fields
 from referee.web.play import changes
 from referee.web.play.access import Access, edit_page, open_match, table_blueprint
 from referee.web.show import i18n
-from referee.web.store import matchlog, writes
+from referee.web.store import matchlog, work, writes
 from referee.web.store.models import Match, Round
 from referee.web.views import merges
 from referee.web.views.live import (
@@ -169,7 +169,7 @@ def _name_the_match(form: Any, match: Match, stored: Round, turns: list[dict[str
 
 def _conflict(form: Any, match: Match, stored: Round, turns: list[dict[str, Any]]) -> list[str]:
     """What changed since the correction was opened (then nothing is saved, the entry is kept)."""
-    if writes.version_of(form.match_version) == match.version:
+    if not work.stale(match, match_version=form.match_version):
         return []
     if stored.complete:
         found = [round_corrected(stored.number), totals_now(match)]

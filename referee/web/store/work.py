@@ -1,0 +1,296 @@
+"""One unit of work for every write: the only place that commits.
+
+A write (a page's form, an API operation, an import) says two things and nothing more:
+what the phone saw when it made the write (:func:`expect`: the match's version, a
+round's version, the number of turns) and what it changed (the objects it added or
+modified, then :func:`commit` naming the matches whose log changed).  The rest is here:
+
+1. **The table's turn** (:mod:`referee.web.store.writes`): a writing request locks its
+   table's row first (PostgreSQL: ``SELECT ... FOR UPDATE``; SQLite: the writers' queue,
+   then ``BEGIN IMMEDIATE``), or reads first and takes its turn later (:func:`take_turn`,
+   the API's round saves: the phones of a table check in parallel).
+2. **What was seen still holds** (:func:`stale`, :func:`expect`): one comparison for
+   every version a form or an If-Match names; a write made from something else is a
+   :class:`Conflict` carrying what changed, and nothing is saved.
+3. **The one-time receipt** of a form or an Idempotency-Key, kept in the same transaction.
+4. **The summaries recounted** for each match the write names (:func:`recount`), from the
+   objects in the session and the engine's replay the write already made, on the same
+   connection: they commit or roll back with the change.
+5. **The commit.**  ``version_id_col`` and the unique constraints give the database the
+   last word: a stale UPDATE or a second copy becomes the same conflict (never a 500).
+
+The plain save of the next round (:func:`append_round`) is the fast strategy of the same
+steps on rows instead of objects: the version check is the row count of the UPDATE that
+raises it, the summary is recounted from the replay the save made.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import sqlalchemy as sa
+from sqlalchemy import event
+from sqlalchemy.engine import Connection
+from sqlalchemy.orm import Session
+
+from referee.web.store import matchlog, summary, writes
+from referee.web.store.extensions import db
+from referee.web.store.models import Match, Round, now
+from referee.web.store.writes import (
+    Conflict,
+    keep_receipt,
+    read_first,
+    receipt,
+    take_turn,
+    version_of,
+)
+
+if TYPE_CHECKING:
+    from referee.match import MatchState
+
+__all__ = [
+    "ANY",
+    "MATCH",
+    "ROUND",
+    "TURNS",
+    "Conflict",
+    "append_round",
+    "changed_once",
+    "changed_since",
+    "commit",
+    "expect",
+    "read_first",
+    "receipt",
+    "recount",
+    "stale",
+    "take_turn",
+]
+
+# -- what the phone saw ------------------------------------------------------------------------
+
+
+class _Any:
+    """A part of the match that the write does not name (any value holds)."""
+
+    def __repr__(self) -> str:
+        return "ANY"
+
+
+ANY: Any = _Any()
+MATCH, ROUND, TURNS = "match", "round", "turns"
+
+
+def changed_since(versioned: Any, seen: Any) -> bool:
+    """Whether ``versioned`` (a match, a round, a set of house rules: anything with a
+    ``version``) is no longer at the version ``seen`` names."""
+    return versioned is None or version_of(seen) != versioned.version
+
+
+def changed_once(versioned: Any, seen: Any) -> bool:
+    """Whether ``versioned`` changed exactly once since the version ``seen`` names (a
+    request sent twice finds what its first sending did)."""
+    seen_version = version_of(seen)
+    return seen_version is not None and versioned.version == seen_version + 1
+
+
+def stale(
+    match: Match,
+    *,
+    match_version: Any = ANY,
+    stored: Round | None = None,
+    round_version: Any = ANY,
+    turns: Any = ANY,
+    turns_now: int | None = None,
+) -> frozenset[str]:
+    """What no longer is as the phone saw it: :data:`MATCH` (the match's version),
+    :data:`ROUND` (``stored``'s version), :data:`TURNS` (the number of turns, against
+    ``turns_now``); empty when everything named still holds.
+
+    The values are as the phone sent them (a form field, a header's number, text or a
+    whole number); a value missing or not a number holds nothing.  :data:`ANY` names
+    nothing.
+    """
+    changed = set()
+    if match_version is not ANY and changed_since(match, match_version):
+        changed.add(MATCH)
+    if round_version is not ANY and changed_since(stored, round_version):
+        changed.add(ROUND)
+    if turns is not ANY and version_of(turns) != turns_now:
+        changed.add(TURNS)
+    return frozenset(changed)
+
+
+def expect(match: Match, *changes: str, **seen: Any) -> None:
+    """Raise :class:`Conflict` (with ``changes``, the words for it) unless everything the
+    phone saw (the keywords of :func:`stale`) still holds."""
+    if stale(match, **seen):
+        raise Conflict(*changes)
+
+
+# -- the commit --------------------------------------------------------------------------------
+
+
+def commit(
+    *matches: Match | int,
+    state: MatchState | None = None,
+    once: str | None = None,
+    location: str = "",
+) -> None:
+    """Keep the receipt of ``once`` (leading to ``location``), recount the summaries of
+    ``matches`` (the matches whose log, seats or header this write changed; a match
+    deleted for good has its summary removed) and commit.
+
+    ``state``: the engine's replay of the (single) match as it is now stored, made by the
+    write's own check; the summary is derived from it instead of replaying again.
+    """
+    session = db.session()
+    # The logs are taken from the objects while a flush still knows which are new (after
+    # it, the columns the database fills are unloaded and the log would be read back).
+    logs: dict[int, summary.MatchLog | None] = {}
+
+    def as_flushed(flushed: Session, _context: Any) -> None:
+        for match in matches:
+            match_id = match if isinstance(match, int) else match.id
+            if match_id is not None:
+                logs[match_id] = summary.log_in_session(flushed, match_id)
+
+    event.listen(session, "after_flush", as_flushed)
+    try:
+        keep_receipt(once, location)  # its DELETE of old receipts flushes the write
+        ids = list(dict.fromkeys(i for m in matches if (i := _id_of(m)) is not None))
+        if state is not None and matches and isinstance(matches[0], Match):
+            matchlog.remember(matches[0], state)  # flushes
+        session.flush()
+    finally:
+        event.remove(session, "after_flush", as_flushed)
+    seen = matchlog.Outlook.of(state) if state is not None and len(ids) == 1 else None
+    for match_id in ids:
+        recount(match_id, seen, logs.get(match_id))
+    session.commit()
+
+
+def _id_of(match: Match | int) -> int | None:
+    if isinstance(match, int):
+        return match
+    if match.id is None:
+        db.session.flush()
+    return match.id
+
+
+def recount(
+    match_id: int, seen: matchlog.Outlook | None = None, log: summary.MatchLog | None = None
+) -> None:
+    """Rewrite one match's summary (and its players' totals) from its log as this
+    transaction leaves it (``log``, when taken at the flush), on the transaction's own
+    connection."""
+    session = db.session()
+    connection = session.connection()
+    log = log or summary.log_in_session(session, match_id)
+    if log is None:
+        summary.refresh(connection, match_id)
+    else:
+        summary.write(
+            connection, match_id, summary.derive(log, seen or summary.replay(log, connection))
+        )
+
+
+def abandon() -> None:
+    """Nothing of this request's write is kept."""
+    db.session.rollback()
+
+
+# -- the fast strategy: the next round on rows ---------------------------------------------------
+
+MATCHES = summary.MATCHES
+ROUNDS = summary.ROUNDS
+# The table's row locked (as every writer locks it first; PostgreSQL takes the lock before
+# it reads the match) while its edit key is still the one the write came with, then the
+# version raised if it is still the one read: no row, and the match changed meanwhile
+# or the key was replaced.  On SQLite the IMMEDIATE transaction is the table's lock.
+NEW_VERSION = (
+    sa.update(MATCHES)
+    .where(
+        MATCHES.c.id == sa.bindparam("match_id"),
+        MATCHES.c.version == sa.bindparam("old"),
+        MATCHES.c.table_id == writes.TABLE_LOCKED.scalar_subquery(),
+    )
+    .values(version=sa.bindparam("new"), updated_at=sa.bindparam("when"))
+)
+NEW_ROUND = sa.insert(ROUNDS)
+ROUND_COLUMNS = ("match_id", "number", "entry", "complete", "created_at", "updated_at", "version")
+# PostgreSQL: both in one statement (one round trip): the round is added only if the
+# version was raised, and the row count says which.
+_RAISED = NEW_VERSION.returning(MATCHES.c.id).cte("raised")
+NEW_ROUND_IF_RAISED = (
+    sa.insert(ROUNDS)
+    .execution_options(preserve_rowcount=True)
+    .from_select(
+        ROUND_COLUMNS,
+        sa.select(
+            _RAISED.c.id,
+            # Named apart from the columns: parameters named as columns would be taken as
+            # values for them.
+            *(
+                sa.bindparam(f"round_{name}", type_=ROUNDS.c[name].type)
+                for name in ROUND_COLUMNS[1:]
+            ),
+        ),
+    )
+)
+
+
+def append_round(
+    connection: Connection,
+    log: summary.MatchLog,
+    *,
+    edit_key: str,
+    version: int,
+    summary_seats: list[dict[str, Any]],
+    entry: dict[str, Any],
+    state: MatchState,
+) -> Any:
+    """The next round of a match read as rows (``log``, at ``version``, read without the
+    table's lock), written once it is the table's turn: the version raised if it still is
+    ``version`` and the edit key still the table's, the round inserted, the summary
+    recounted from ``state`` (the engine's replay with the round), committed.  Returns
+    the time the round was stored, or None (nothing written) when the match changed
+    meanwhile."""
+    connection.rollback()  # the reading is over
+    writes.transactions_again(connection)
+    writes.start_writing()
+    when = now()
+    number = len(log.rounds) + 1
+    raise_version = {
+        "the_table": log.table_id,
+        "the_key": edit_key,
+        "match_id": log.match_id,
+        "old": version,
+        "new": version + 1,
+        "when": when,
+    }
+    new_round = {
+        "match_id": log.match_id,
+        "number": number,
+        "entry": entry,
+        "complete": True,
+        "created_at": when,
+        "updated_at": when,
+        "version": 1,
+    }
+    if connection.dialect.name == "postgresql":
+        named = {f"round_{name}": value for name, value in new_round.items()}
+        raised = connection.execute(NEW_ROUND_IF_RAISED, raise_version | named)
+    else:
+        raised = connection.execute(NEW_VERSION, raise_version)
+    if raised.rowcount != 1:  # the match moved on from the version read, or the key was replaced
+        connection.rollback()
+        return None
+    if connection.dialect.name != "postgresql":
+        connection.execute(NEW_ROUND, new_round)
+    log.rounds.append((number, entry, when))
+    seen = matchlog.Outlook.of(state)
+    summary.rewrite(connection, log.match_id, summary_seats, summary.derive(log, seen))
+    connection.commit()
+    writes.written()
+    matchlog.keep_replay(log.header(), [e for _n, e, _w in log.rounds], seen)
+    return when
