@@ -117,7 +117,7 @@ def main() -> None:
         raise SystemExit("wrk is needed: apt-get install wrk")
     tmp = Path(tempfile.mkdtemp(prefix="scoreboard-bench-"))
     database = args.database_url or f"sqlite:///{tmp / 'bench.db'}"
-    edit_key, view_key = seed(database, args.matches, args.rounds)
+    edit_key, view_key = seed(database, {args.rounds: range(1, args.matches + 1)})
     backend = sa.make_url(database).get_backend_name()
     print(f"seeded {args.matches} matches of {args.rounds} rounds ({backend})")
     env = {**os.environ, "DATABASE_URL": database, "SECRET_KEY": secrets.token_hex(16)}
