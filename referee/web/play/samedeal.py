@@ -63,7 +63,7 @@ def find(
     theirs = next((r for r in match.complete_rounds if r.number == opened_for), None)
     if theirs is None or match.seating_at(opened_for) != match.seating_at(next_number):
         return None
-    choice = asked if asked in CHOICES and seen == match.version else None
+    choice = asked if asked in CHOICES and not work.changed_since(match, seen) else None
     return SameDeal(opened_for, theirs, next_number, match.version, choice)
 
 

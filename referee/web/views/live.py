@@ -315,7 +315,7 @@ def turn(access: Access, match_id: int) -> Any:
     if state is None or not _has_turns(state):
         return _back_to_the_table(access, match)
     form = make_turn_form(match, state)
-    stale = writes.version_of(form.match_version) != match.version
+    stale = work.changed_since(match, form.match_version)
     if stale and (conflict := _stale_turn(form, match, state, turns)):
         return _conflict_page(access, match, state, form, conflict)
     if state.is_over:

@@ -159,7 +159,7 @@ def _round_form(
         forms = _merge_forms(match, rules, players, inputs, number)
         loaded = merges.opened(stored)
         unsettled = merges.settle_choices(form, forms, loaded)
-        round_moved = writes.version_of(request.form.get("round_version")) != stored.version
+        round_moved = work.changed_since(stored, request.form.get("round_version"))
     if form.is_submitted() and same is not None:
         conflict = [] if same.decided else _same_deal_words(same)
         action = "save" if same.decided else None
