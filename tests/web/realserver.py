@@ -193,3 +193,19 @@ def at_once(*sends: Callable[[], requests.Response]) -> list[requests.Response]:
 
     with ThreadPoolExecutor(len(sends)) as pool:
         return list(pool.map(run, sends))
+
+
+@contextmanager
+def served_database(kind: str, tmp: Path) -> Iterator[tuple[Any, sa.Engine]]:
+    """A real server on a fresh database of ``kind`` and an engine on that database; when
+    the tests are done, the server's log must hold no traceback (no request answered 500)."""
+    with fresh_database(kind, tmp) as database:
+        server = start_server(database, tmp)
+        engine = sa.create_engine(database)
+        try:
+            yield server, engine
+        finally:
+            server.stop()
+            engine.dispose()
+            log = server.log.read_text()
+            assert "Traceback" not in log, log

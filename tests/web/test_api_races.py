@@ -14,24 +14,15 @@ import requests
 import sqlalchemy as sa
 
 from .conftest import DATABASE_KINDS as KINDS
-from .realserver import at_once, fresh_database, start_server
+from .realserver import at_once, served_database
 
 TRIALS = 5
 
 
 @pytest.fixture(scope="module", params=KINDS)
 def served(request, tmp_path_factory):
-    tmp = tmp_path_factory.mktemp("api-races")
-    with fresh_database(request.param, tmp) as database:
-        server = start_server(database, tmp)
-        engine = sa.create_engine(database)
-        try:
-            yield server, engine
-        finally:
-            server.stop()
-            engine.dispose()
-            log = server.log.read_text()
-            assert "Traceback" not in log, log
+    with served_database(request.param, tmp_path_factory.mktemp("api-races")) as both:
+        yield both
 
 
 def call(method, url, **kwargs):

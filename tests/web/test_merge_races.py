@@ -14,7 +14,7 @@ import sqlalchemy as sa
 
 from .conftest import DATABASE_KINDS as KINDS
 from .pageform import PageForm, as_posted
-from .realserver import Phone, at_once, fresh_database, start_server
+from .realserver import Phone, at_once, served_database
 from .test_races import make_match, make_table, match_id, statuses, stored_rounds
 
 FOUR = ["Budi", "Réni", "Siti", "Andi"]
@@ -23,17 +23,8 @@ TRIALS = 2
 
 @pytest.fixture(scope="module", params=KINDS)
 def served(request, tmp_path_factory):
-    tmp = tmp_path_factory.mktemp("merge-races")
-    with fresh_database(request.param, tmp) as database:
-        server = start_server(database, tmp)
-        engine = sa.create_engine(database)
-        try:
-            yield server, engine
-        finally:
-            server.stop()
-            engine.dispose()
-            log = server.log.read_text()
-            assert "Traceback" not in log, log
+    with served_database(request.param, tmp_path_factory.mktemp("merge-races")) as both:
+        yield both
 
 
 def save_round(phone, match, hands):

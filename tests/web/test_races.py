@@ -20,7 +20,7 @@ import pytest
 import sqlalchemy as sa
 
 from .conftest import DATABASE_KINDS as KINDS
-from .realserver import Phone, at_once, fresh_database, start_server
+from .realserver import Phone, at_once, fresh_database, served_database, start_server
 
 TRIALS = 6
 THREE = ["Budi", "Siti", "Andi"]
@@ -28,17 +28,8 @@ THREE = ["Budi", "Siti", "Andi"]
 
 @pytest.fixture(scope="module", params=KINDS)
 def served(request, tmp_path_factory):
-    tmp = tmp_path_factory.mktemp("races")
-    with fresh_database(request.param, tmp) as database:
-        server = start_server(database, tmp)
-        engine = sa.create_engine(database)
-        try:
-            yield server, engine
-        finally:
-            server.stop()
-            engine.dispose()
-            log = server.log.read_text()
-            assert "Traceback" not in log, log
+    with served_database(request.param, tmp_path_factory.mktemp("races")) as both:
+        yield both
 
 
 @pytest.fixture

@@ -9,10 +9,9 @@ import re
 from functools import partial
 
 import pytest
-import sqlalchemy as sa
 
 from .conftest import DATABASE_KINDS as KINDS
-from .realserver import Phone, at_once, fresh_database, start_server
+from .realserver import Phone, at_once, served_database
 from .test_races import make_match, make_table, stored_rounds
 
 TRIALS = 4
@@ -21,17 +20,8 @@ TWO = ["Budi", "Siti"]
 
 @pytest.fixture(scope="module", params=KINDS)
 def served(request, tmp_path_factory):
-    tmp = tmp_path_factory.mktemp("samedeal")
-    with fresh_database(request.param, tmp) as database:
-        server = start_server(database, tmp)
-        engine = sa.create_engine(database)
-        try:
-            yield server, engine
-        finally:
-            server.stop()
-            engine.dispose()
-            log = server.log.read_text()
-            assert "Traceback" not in log, log
+    with served_database(request.param, tmp_path_factory.mktemp("samedeal")) as both:
+        yield both
 
 
 @pytest.fixture
