@@ -338,6 +338,30 @@ def load_average() -> float:
     return os.getloadavg()[0]
 
 
+def serve_both(
+    env: dict[str, str], tmp: Path
+) -> tuple[subprocess.Popen, subprocess.Popen, str, str]:
+    """The app served as ``make run`` serves it and the bare endpoint on the same settings,
+    both on 127.0.0.1: their processes and their addresses."""
+    env = {key: value for key, value in env.items() if key != "HOST"}
+    app_port, bare_port = free_port(), free_port()
+    referee = str(Path(sys.executable).with_name("referee"))
+    base, bare_base = f"http://127.0.0.1:{app_port}", f"http://127.0.0.1:{bare_port}"
+    app = start(
+        [referee, "serve", "--host", "127.0.0.1", "--port", str(app_port)],
+        env,
+        f"{base}/",
+        tmp / "app.log",
+    )
+    bare = start(
+        [sys.executable, str(ROOT / "bench" / "bare_app.py"), "--port", str(bare_port)],
+        env,
+        f"{bare_base}/",
+        tmp / "bare.log",
+    )
+    return app, bare, base, bare_base
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description="Load benchmark of the served app (wrk).")
     parser.add_argument("--matches", type=int, default=6_000)
@@ -381,22 +405,7 @@ def main() -> None:
         "SECRET_KEY": secrets.token_hex(16),
         "BACKUPS": "off",  # measured apart: bench/backup_bench.py
     }
-    env.pop("HOST", None)
-    app_port, bare_port = free_port(), free_port()
-    referee = str(Path(sys.executable).with_name("referee"))
-    app = start(
-        [referee, "serve", "--host", "127.0.0.1", "--port", str(app_port)],
-        env,
-        f"http://127.0.0.1:{app_port}/",
-        tmp / "app.log",
-    )
-    bare = start(
-        [sys.executable, str(ROOT / "bench" / "bare_app.py"), "--port", str(bare_port)],
-        env,
-        f"http://127.0.0.1:{bare_port}/",
-        tmp / "bare.log",
-    )
-    base = f"http://127.0.0.1:{app_port}"
+    app, bare, base, bare_base = serve_both(env, tmp)
     prefix = f"/api/v1/t/{edit_key}"
     longest = max(lengths)
     shown = groups[longest][0]  # the first of the longest matches: no save goes into it
@@ -417,7 +426,7 @@ def main() -> None:
         csrf, cookie = form_session(base, edit_key, shown)
         for run in range(args.repeat):
             found = {}
-            found["bare endpoint"] = wrk(f"http://127.0.0.1:{bare_port}/", args.seconds, bare)
+            found["bare endpoint"] = wrk(f"{bare_base}/", args.seconds, bare)
             if "scoreboard" in chosen:
                 found["scoreboard"] = wrk(
                     f"{base}/api/v1/v/{view_key}/m/{shown}", args.seconds, app

@@ -39,7 +39,7 @@ import sqlalchemy as sa
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from load_bench import ROOT, cpu_seconds, free_port, load_average, seed, start, stop, wrk  # noqa: E402
+from load_bench import cpu_seconds, load_average, seed, serve_both, stop, wrk  # noqa: E402
 
 TARGET_RATIO, P99_LIMIT_MS, UPDATE_LIMIT = 8, 50, 20_000
 PHONES = 4
@@ -122,22 +122,7 @@ def main() -> None:
     print(f"seeded {args.matches} matches of {args.rounds} rounds ({backend})")
     env = {**os.environ, "DATABASE_URL": database, "SECRET_KEY": secrets.token_hex(16)}
     env["BACKUPS"] = "off"
-    env.pop("HOST", None)
-    app_port, bare_port = free_port(), free_port()
-    referee = str(Path(sys.executable).with_name("referee"))
-    base = f"http://127.0.0.1:{app_port}"
-    app = start(
-        [referee, "serve", "--host", "127.0.0.1", "--port", str(app_port)],
-        env,
-        f"{base}/",
-        tmp / "app.log",
-    )
-    bare = start(
-        [sys.executable, str(ROOT / "bench" / "bare_app.py"), "--port", str(bare_port)],
-        env,
-        f"http://127.0.0.1:{bare_port}/",
-        tmp / "bare.log",
-    )
+    app, bare, base, bare_base = serve_both(env, tmp)
     shown, followed = 1, 2
     pages = {
         "page (view link)": f"{base}/v/{view_key}/m/{shown}/",
@@ -151,7 +136,7 @@ def main() -> None:
             size = len(requests.get(url, timeout=60).content)
             print(f"{url.split('/m/')[0][:30]}…: {size / 1000:.0f} kB")
         for _ in range(args.repeat):
-            found = {"bare endpoint": wrk(f"http://127.0.0.1:{bare_port}/", args.seconds, bare)}
+            found = {"bare endpoint": wrk(f"{bare_base}/", args.seconds, bare)}
             for name, url in pages.items():
                 found[name] = wrk(url, args.seconds, app)
             found["JSON scoreboard"] = wrk(json_scoreboard, args.seconds, app)

@@ -262,3 +262,18 @@ def api_app(
 @pytest.fixture
 def api(api_app: Flask) -> FlaskClient:
     return api_app.test_client()
+
+
+# Two phones and an engine on the database of a test module's real server (its ``served``
+# fixture: the server and the engine, see realserver.served_database).
+@pytest.fixture
+def phones(served):
+    from .realserver import Phone
+
+    server, _engine = served
+    return Phone(server.url), Phone(server.url)
+
+
+@pytest.fixture
+def engine(served):
+    return served[1]

@@ -32,17 +32,6 @@ def served(request, tmp_path_factory):
         yield both
 
 
-@pytest.fixture
-def phones(served):
-    server, _engine = served
-    return Phone(server.url), Phone(server.url)
-
-
-@pytest.fixture
-def engine(served):
-    return served[1]
-
-
 def statuses(responses):
     found = Counter(r.status_code for r in responses)
     assert 500 not in found, [r.text[:400] for r in responses if r.status_code >= 500]

@@ -11,7 +11,7 @@ from functools import partial
 import pytest
 
 from .conftest import DATABASE_KINDS as KINDS
-from .realserver import Phone, at_once, served_database
+from .realserver import at_once, served_database
 from .test_races import make_match, make_table, stored_rounds
 
 TRIALS = 4
@@ -22,17 +22,6 @@ TWO = ["Budi", "Siti"]
 def served(request, tmp_path_factory):
     with served_database(request.param, tmp_path_factory.mktemp("samedeal")) as both:
         yield both
-
-
-@pytest.fixture
-def phones(served):
-    server, _engine = served
-    return Phone(server.url), Phone(server.url)
-
-
-@pytest.fixture
-def engine(served):
-    return served[1]
 
 
 def statuses(responses):

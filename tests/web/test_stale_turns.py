@@ -38,18 +38,15 @@ def turn(client, match, opened, **typed):
     return client.submit(match + "live/turn", {**opened, **typed, "action": "save"}, fresh=False)
 
 
+def siti_leads_on_another_phone(client, match):
+    """Another phone, on a fresh page, records Siti's lead (7S 8S 9S) while this one waits."""
+    fresh = client.hidden_fields(match + "live/turn")
+    assert turn(client, match, fresh, player="Siti", melds="7S 8S 9S").status_code == 302
+
+
 def test_the_next_players_turn_from_a_stale_page_is_saved_at_once(client, match):
     opened = client.hidden_fields(match + "live/turn")  # this phone's page: no turn yet
-    assert (
-        turn(
-            client,
-            match,
-            client.hidden_fields(match + "live/turn"),
-            player="Siti",
-            melds="7S 8S 9S",
-        ).status_code
-        == 302
-    )  # another phone: Siti leads
+    siti_leads_on_another_phone(client, match)
     saved = turn(client, match, opened, player="Andi", melds="2H 3H 4H")
     assert saved.status_code == 302  # Andi plays after Siti: it still holds
     assert live_turns(client, match) == ["Siti", "Andi"]
@@ -59,10 +56,7 @@ def test_the_next_players_turn_from_a_stale_page_is_saved_at_once(client, match)
 
 def test_the_same_players_turn_entered_on_two_phones_is_saved_once(client, match):
     opened = client.hidden_fields(match + "live/turn")
-    first = {"player": "Siti", "melds": "7S 8S 9S"}
-    assert (
-        turn(client, match, client.hidden_fields(match + "live/turn"), **first).status_code == 302
-    )
+    siti_leads_on_another_phone(client, match)
     again = turn(client, match, opened, player="Siti", melds="7S 8S 9S", discard="2C")
     assert again.status_code == 409
     page = text(again)
@@ -74,16 +68,7 @@ def test_the_same_players_turn_entered_on_two_phones_is_saved_once(client, match
 
 def test_a_turn_of_a_player_who_is_not_next_any_more_is_a_conflict(client, match):
     opened = client.hidden_fields(match + "live/turn")
-    assert (
-        turn(
-            client,
-            match,
-            client.hidden_fields(match + "live/turn"),
-            player="Siti",
-            melds="7S 8S 9S",
-        ).status_code
-        == 302
-    )
+    siti_leads_on_another_phone(client, match)
     late = turn(client, match, opened, player="Budi", melds="2H 3H 4H")
     assert late.status_code == 409  # after Siti comes Andi, not Budi
     assert "It is Andi's turn now, not Budi's." in text(late)
@@ -92,16 +77,7 @@ def test_a_turn_of_a_player_who_is_not_next_any_more_is_a_conflict(client, match
 
 def test_a_turn_that_no_longer_holds_on_the_table_says_the_referees_reason(client, match):
     opened = client.hidden_fields(match + "live/turn")
-    assert (
-        turn(
-            client,
-            match,
-            client.hidden_fields(match + "live/turn"),
-            player="Siti",
-            melds="7S 8S 9S",
-        ).status_code
-        == 302
-    )
+    siti_leads_on_another_phone(client, match)
     clash = turn(client, match, opened, player="Andi", melds="9S 10S JS")
     assert clash.status_code == 409  # one deck: 9S is on the table in Siti's meld
     page = text(clash)
@@ -116,16 +92,7 @@ def test_a_turn_that_no_longer_holds_on_the_table_says_the_referees_reason(clien
 
 
 def test_a_turn_typed_while_an_earlier_turn_was_corrected_keeps_its_place(client, match):
-    assert (
-        turn(
-            client,
-            match,
-            client.hidden_fields(match + "live/turn"),
-            player="Siti",
-            melds="7S 8S 9S",
-        ).status_code
-        == 302
-    )
+    siti_leads_on_another_phone(client, match)
     opened = client.hidden_fields(match + "live/turn")  # turn 2 is typed here...
     fix = match + "rounds/1/turns/1"  # ...while another phone corrects turn 1
     corrected = client.submit(fix, {"player": "Siti", "melds": "6S 7S 8S 9S", "action": "save"})
