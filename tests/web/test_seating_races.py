@@ -14,8 +14,9 @@ import sqlalchemy as sa
 from . import test_races as races
 from .realserver import at_once
 
-# The server, the phones and a table of test_races.py (fixtures), and its steps.
-served, phones, engine, table = races.served, races.phones, races.engine, races.table
+# The server and a table of test_races.py (fixtures; the phones and engine are conftest's), and
+# its steps.
+served, table = races.served, races.table
 make_match, match_id, save_quick, statuses = (
     races.make_match,
     races.match_id,
