@@ -44,7 +44,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 from statistics import median
@@ -79,9 +79,11 @@ def match_lengths(matches: int, lengths: Sequence[int]) -> dict[int, range]:
     return {length: range(1 + i * each, 1 + (i + 1) * each) for i, length in enumerate(lengths)}
 
 
-def seed(url: str, groups: dict[int, range]) -> tuple[str, str]:
+def seed(
+    url: str, groups: dict[int, range], entry: Callable[[int, int], dict] | None = None
+) -> tuple[str, str]:
     """One table with the remi matches of ``groups`` (ids by number of rounds); its edit
-    and view keys."""
+    and view keys.  ``entry(match, number)``: a round of a match (else :func:`quiet_round`)."""
     from flask_migrate import upgrade
 
     from referee.web import MIGRATIONS, create_app
@@ -151,7 +153,7 @@ def seed(url: str, groups: dict[int, range]) -> tuple[str, str]:
                 {
                     "match_id": m,
                     "number": n + 1,
-                    "entry": entries[n],
+                    "entry": entries[n] if entry is None else entry(m, n + 1),
                     "complete": True,
                     "created_at": now,
                     "updated_at": now,
