@@ -18,8 +18,11 @@ Going on from a kept state
     need of a replayed match, as plain JSON values (each round's dealer, outcome,
     winners and scores; the totals and their history; the seating changes made);
     :meth:`MatchState.from_facts` makes a state of them again that plays the next
-    round exactly as the whole replay would.  Its rounds keep no detail (no hands,
-    melds or notes): a page that shows them replays the match.
+    round exactly as the whole replay would.  Each round's facts hold what a score
+    sheet shows of it too (its notes, what was not checked, the hands given as points,
+    the table and hand values): a state made again from them has the detail of a score
+    sheet (:attr:`Detail.SHEET`), not the cards (hands, melds, the round as entered),
+    which a page that shows them gets by replaying the match.
 
 A round being played
     :class:`~referee.round.RoundInProgress` (in :mod:`referee.round`,
@@ -38,6 +41,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
+from enum import IntEnum
 from typing import TYPE_CHECKING, Any
 
 from referee.cards import Card
@@ -78,6 +82,17 @@ MATCH_OVER = define_message(
 # -- rounds and the match --------------------------------------------------------------------
 
 
+class Detail(IntEnum):
+    """How much of a round a result holds, least first."""
+
+    # What the next round and a match's summary need: dealer, outcome, winners, scores.
+    FACTS = 0
+    # And what a score sheet shows: notes, what was not checked, points, table and hand values.
+    SHEET = 1
+    # And the cards: hands, melds, the table, the round as entered (as the engine scored it).
+    FULL = 2
+
+
 @dataclass(frozen=True)
 class RoundResult:
     """One replayed round: the contract's four facts plus detail for display.
@@ -93,7 +108,8 @@ class RoundResult:
     ``adjudication`` is a gin knock's settlement (both arrangements, the lay-offs).
     ``points`` are the hands given as what they count rather than as cards (gin: the
     deadwoods after lay-offs), and ``unchecked`` says, per such hand, what the referee
-    could not check without the cards.
+    could not check without the cards.  ``detail``: how much of this is there (all of it
+    when the engine scored the round; made again from facts, the score sheet's or less).
     """
 
     number: int
@@ -116,6 +132,7 @@ class RoundResult:
     points: Mapping[str, int] = field(default_factory=dict)
     unchecked: tuple[Reason, ...] = ()
     table_values: Mapping[str, int] = field(default_factory=dict)
+    detail: Detail = Detail.FULL
 
     @property
     def is_void(self) -> bool:
@@ -130,8 +147,9 @@ class RoundResult:
 
     def facts(self) -> dict[str, Any]:
         """What a match's next round and its summary need of this round (see
-        :meth:`MatchState.facts`)."""
-        return {
+        :meth:`MatchState.facts`), and under ``sheet`` what a score sheet shows of it (when
+        this result has it, and JSON carries its reasons exactly; what is empty is left out)."""
+        facts = {
             "number": self.number,
             "dealer": self.dealer,
             "outcome": self.outcome.value,
@@ -142,11 +160,26 @@ class RoundResult:
             "knocker": self.knocker,
             "went_out": self.went_out,
         }
+        if self.detail >= Detail.SHEET:
+            try:
+                sheet = {
+                    "notes": [reason.facts() for reason in self.notes],
+                    "unchecked": [reason.facts() for reason in self.unchecked],
+                    "points": dict(self.points),
+                    "table_values": dict(self.table_values),
+                    "hand_values": dict(self.hand_values),
+                }
+            except TypeError:  # a reason JSON cannot carry: its pages replay the match
+                pass
+            else:
+                facts["sheet"] = {name: value for name, value in sheet.items() if value}
+        return facts
 
     @classmethod
     def from_facts(cls, facts: Mapping[str, Any]) -> RoundResult:
-        """The round of :meth:`facts`, without its detail."""
-        return cls(
+        """The round of :meth:`facts`: with the score sheet's detail when they hold it (and
+        this engine knows its messages), else with none."""
+        result = cls(
             facts["number"],
             facts["dealer"],
             Outcome(facts["outcome"]),
@@ -156,7 +189,23 @@ class RoundResult:
             undercut=facts["undercut"],
             knocker=facts["knocker"],
             went_out=facts["went_out"],
+            detail=Detail.FACTS,
         )
+        sheet = facts.get("sheet")
+        if sheet is None:  # kept before the facts held it
+            return result
+        try:
+            return replace(
+                result,
+                notes=tuple(Reason.from_facts(reason) for reason in sheet.get("notes", ())),
+                unchecked=tuple(Reason.from_facts(reason) for reason in sheet.get("unchecked", ())),
+                points=dict(sheet.get("points", {})),
+                table_values=dict(sheet.get("table_values", {})),
+                hand_values=dict(sheet.get("hand_values", {})),
+                detail=Detail.SHEET,
+            )
+        except (AttributeError, KeyError, TypeError, ValueError):  # a message no longer known, say
+            return result
 
     def to_json(self) -> dict[str, Any]:
         """The round as ``referee replay --json`` gives it; ``unchecked`` only when some hand
@@ -229,6 +278,11 @@ class MatchState:
     history: tuple[Mapping[str, int], ...] = ()
     reseatings: tuple[Reseating, ...] = ()
     rejoins: tuple[Rejoin, ...] = ()
+
+    @property
+    def detail(self) -> Detail:
+        """How much of its rounds the state holds: the least of any round's."""
+        return min((result.detail for result in self.rounds), default=Detail.FULL)
 
     @classmethod
     def start(cls, header: MatchHeader) -> MatchState:
@@ -462,7 +516,7 @@ class MatchState:
     @classmethod
     def from_facts(cls, header: MatchHeader, facts: Mapping[str, Any]) -> MatchState:
         """The state of :meth:`facts`, for the match of ``header`` (the one it was replayed
-        from); its rounds without their detail (hands, melds, notes)."""
+        from); its rounds with the score sheet's detail at most (:meth:`RoundResult.from_facts`)."""
         return cls(
             header,
             rounds=tuple(RoundResult.from_facts(result) for result in facts["rounds"]),
@@ -505,6 +559,28 @@ class MatchState:
         if self.rejoins:
             out["rejoins"] = [rejoin.to_json() for rejoin in self.rejoins]
         return out
+
+
+def facts_agree(kept: Mapping[str, Any], whole: Mapping[str, Any]) -> bool:
+    """Whether the facts kept of a state are those of the whole replay (both of
+    :meth:`MatchState.facts`), but for rounds kept without the score sheet's detail (by an
+    engine that did not keep it yet): a state with less detail, not another state."""
+    if kept == whole:
+        return True
+    if not isinstance(kept, Mapping) or not isinstance(whole, Mapping):
+        return False
+    kept_rounds, rounds = kept.get("rounds"), whole.get("rounds")
+    if not isinstance(kept_rounds, list) or not isinstance(rounds, list):
+        return False
+    if len(kept_rounds) != len(rounds):
+        return False
+    lessened = [
+        result
+        if isinstance(held, Mapping) and "sheet" in held
+        else {name: value for name, value in result.items() if name != "sheet"}
+        for held, result in zip(kept_rounds, rounds, strict=True)
+    ]
+    return dict(kept) == dict(whole) | {"rounds": lessened}
 
 
 def _taking_over(player: str, seating: tuple[str, ...], seated: tuple[str, ...]) -> str:
@@ -604,6 +680,7 @@ def _score_round(header: MatchHeader, record: RoundRecord, dealer: str, number: 
 
 
 __all__ = [
+    "Detail",
     "EMPTY_HAND_IS_OUT",
     "HAND_MISSING",
     "MATCH_OVER",
@@ -614,6 +691,7 @@ __all__ = [
     "Rejoin",
     "RoundResult",
     "TableMeld",
+    "facts_agree",
     "live_round",
     "read_header",
     "replay",

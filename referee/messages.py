@@ -75,6 +75,46 @@ class Reason:
     def __str__(self) -> str:
         return self.text
 
+    def facts(self) -> dict[str, Any]:
+        """The reason as plain JSON values, exactly: :meth:`from_facts` makes an equal one
+        (TypeError for a parameter that JSON cannot carry as it is)."""
+        return {
+            "key": self.key,
+            "params": {name: _param_facts(v) for name, v in self.params.items()},
+        }
+
+    @classmethod
+    def from_facts(cls, facts: Mapping[str, Any]) -> Reason:
+        """The reason of :meth:`facts` (KeyError for a message this engine does not know)."""
+        params = facts["params"]
+        if not isinstance(params, Mapping):
+            raise TypeError("a reason's parameters are a mapping")
+        return cls.of(facts["key"], **{name: _param_of(v) for name, v in params.items()})
+
+
+def _param_facts(value: Any) -> Any:
+    if isinstance(value, Reason):
+        return value.facts()
+    if type(value) in (list, tuple):
+        return {type(value).__name__: [_param_facts(item) for item in value]}
+    if value is None or type(value) in (str, int, bool):  # not a subclass: as it is
+        return value
+    raise TypeError(f"a reason's parameter of type {type(value).__name__} is no JSON")
+
+
+def _param_of(facts: Any) -> Any:
+    if not isinstance(facts, Mapping):
+        return facts
+    if "key" in facts:
+        return Reason.from_facts(facts)
+    (kind, items), *others = facts.items()
+    if others or kind not in SEQUENCES or not isinstance(items, list):
+        raise TypeError("a reason's parameter is a reason, a list or a tuple")
+    return SEQUENCES[kind](_param_of(item) for item in items)
+
+
+SEQUENCES: dict[str, Callable[[Any], Sequence[Any]]] = {"list": list, "tuple": tuple}
+
 
 def _render_param(value: Any, translate: Callable[[str], str], joiner: str) -> Any:
     if isinstance(value, Reason):

@@ -12,6 +12,7 @@ from typing import Any
 from flask import Response, current_app, jsonify, request
 from flask_babel import get_locale, gettext
 
+from referee.match import Detail
 from referee.web.api import core, schemas
 from referee.web.api.base import ApiBlueprint, engine_call
 from referee.web.forms import NAME_MAX
@@ -34,7 +35,7 @@ ROUND = MATCH + "/rounds/<int(max=100000):number>"
 
 
 def scoreboard_of(match: Match) -> dict[str, Any]:
-    seen = matchlog.outlook(match)
+    seen = matchlog.outlook(match, Detail.SHEET)
     live = match.live_round
     return scoreboard_body(
         match.id,
@@ -216,7 +217,7 @@ def stored_round(match: Match, number: int) -> Round:
 
 
 def round_of(match: Match, stored: Round) -> dict[str, Any]:
-    seen = matchlog.outlook(match)
+    seen = matchlog.outlook(match, Detail.SHEET)  # what the sheet shows of the round
     result = None
     if seen.state is not None and stored.complete and stored.number <= len(seen.state.rounds):
         played = seen.state.rounds[stored.number - 1]

@@ -11,6 +11,7 @@ from flask_babel import gettext
 from sqlalchemy import select
 
 from referee.errors import RefereeError
+from referee.match import Detail
 from referee.rulesets import Ruleset, find_ruleset
 from referee.web.api import core, schemas
 from referee.web.api.base import ApiBlueprint, engine_call
@@ -128,7 +129,7 @@ def aware(moment: datetime) -> datetime:
 
 
 def summary_of(match: Match) -> dict[str, Any]:
-    seen = matchlog.outlook(match)
+    seen = matchlog.outlook(match, Detail.FACTS)
     live = match.live_round
     return {
         "id": match.id,

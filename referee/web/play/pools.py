@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from referee.errors import RefereeError
-from referee.match import MatchState
+from referee.match import Detail, MatchState
 from referee.rulesets.indian import pool_limits, setting
 from referee.web.store import matchlog
 from referee.web.store.models import Match
@@ -31,8 +31,11 @@ class Pool:
 
 
 def state_before(match: Match, number: int) -> MatchState | None:
-    """The match replayed up to deal ``number`` (None when it cannot be)."""
+    """The match replayed up to deal ``number`` (None when it cannot be); before the next
+    deal, the state kept with the match serves (the totals and seats are all it needs)."""
     stored = [(r.number, r.entry) for r in match.complete_rounds if r.number < number]
+    if len(stored) == len(match.complete_rounds):
+        return matchlog.outlook(match, Detail.FACTS).state
     return matchlog.stored_outlook(matchlog.header(match), stored).state
 
 

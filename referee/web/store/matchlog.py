@@ -20,9 +20,11 @@ A save never replays the whole match: the engine's state after the last round is
 kept with the match's summary as its facts (:class:`KeptReplay`, by the same key
 as the cache: written by :mod:`summary` with every rewrite of the summary, checked
 by ``history check``), and the next round is played on it (:func:`playable`), in any
-worker, warm or not.  A state made again from facts has no detail in its rounds
-(``Outlook.detailed`` false): the pages that show a match (:func:`outlook`) replay
-it when their worker has only that.
+worker, warm or not.  A state made again from facts has the detail of a score sheet in
+its rounds (``Outlook.detail``, :class:`~referee.match.Detail`), not their cards: the pages
+that show only the score sheet (``outlook(match, Detail.SHEET)``: the scoreboard, the big
+board, the JSON scoreboard, the exports of the sheet) take it in a worker that has not
+replayed the match; those that show a round's cards replay it (:func:`outlook`).
 
 A stored match is read *as played* (``as_played`` in the engine): a match
 stored before the house rules had ranges (a remi match to 20) replays with its
@@ -45,6 +47,7 @@ from cachetools import LRUCache
 from sqlalchemy.engine import Connection
 
 from referee.errors import MatchFileError, RefereeError
+from referee.match import Detail
 from referee.matchfile import MatchHeader, RoundRecord, dump_round, read_header, read_round
 from referee.messages import define_message
 from referee.web.store.models import Match, MatchReplay
@@ -189,20 +192,28 @@ def live(match: Match, turns: Sequence[dict[str, Any]]) -> RoundInProgress:
 class Outlook:
     """A match replayed: its state, or the error that stopped the replay.
 
-    ``detailed`` false: the state was made again from kept facts and its rounds have no
-    detail (hands, melds, notes); it plays the next round and gives the summary and the
-    scores exactly as the whole replay would.
+    A state made again from kept facts has less than every detail in its rounds
+    (:attr:`detail`); it plays the next round and gives the summary, the scores and the
+    score sheet exactly as the whole replay would.
     """
 
     state: MatchState | None
     error: RefereeError | None
-    detailed: bool = True
 
     @classmethod
     def of(cls, state: MatchState) -> Outlook:
-        """A state as replayed or played on (with detail if all its rounds have theirs: a
-        round the engine scored keeps its record, one made from facts has none)."""
-        return cls(state, None, all(result.record is not None for result in state.rounds))
+        """A state as replayed or played on."""
+        return cls(state, None)
+
+    @property
+    def detail(self) -> Detail:
+        """How much of its rounds the state holds (all there is, for a replay that failed)."""
+        return self.state.detail if self.state is not None else Detail.FULL
+
+    @property
+    def detailed(self) -> bool:
+        """Whether every round has every detail (as the engine scored it)."""
+        return self.detail is Detail.FULL
 
     @property
     def finished(self) -> bool:
@@ -228,7 +239,7 @@ class Replays:
     def put(self, key: str, seen: Outlook) -> None:
         with self.lock:
             kept = self.found.get(key)
-            if kept is None or seen.detailed or not kept.detailed:  # never lose the detail
+            if kept is None or seen.detail >= kept.detail:  # never lose the detail
                 self.found[key] = seen
 
     def clear(self) -> None:
@@ -347,7 +358,7 @@ def _resumed(head: dict[str, Any], key: str, kept: KeptReplay | None) -> Outlook
     if kept is None or kept.key != key:
         return None
     try:
-        seen = Outlook(kept.state(head), None, detailed=False)
+        seen = Outlook(kept.state(head), None)
     except (RefereeError, KeyError, TypeError, ValueError):  # kept by an older engine
         log.warning("the kept replay of a match could not be read; replaying it")
         return None
@@ -370,15 +381,22 @@ def playable(match: Match) -> Outlook:
     return seen if seen is not None else outlook(match)
 
 
-def outlook(match: Match) -> Outlook:
-    """The match replayed (or why it cannot be), every round with its detail; the same
-    document is replayed only once."""
+def outlook(match: Match, detail: Detail = Detail.FULL) -> Outlook:
+    """The match replayed (or why it cannot be), each round with at least ``detail``: every
+    detail by default (a round's cards); less, and the replay kept with the match serves
+    when its worker has not replayed it (``Detail.SHEET``: what the score sheet shows).
+    The same document is replayed only once."""
     try:
         key = _replay_key(match)
     except (RecursionError, TypeError, ValueError):
         return Outlook(None, MatchFileError(STORED_UNREADABLE))
     seen = REPLAYS.get(key)
-    if seen is None or not seen.detailed:
+    if (seen is None or seen.detail < detail) and detail < Detail.FULL and match.id is not None:
+        from referee.web.store.extensions import db
+
+        kept = _resumed(header(match), key, kept_replay(db.session.connection(), match.id))
+        seen = kept if kept is not None and kept.detail >= detail else seen
+    if seen is None or seen.detail < detail:
         # The engine reads the rounds as stored: putting them in canonical form first
         # would read each of them twice.
         stored = [r.entry for r in match.complete_rounds]

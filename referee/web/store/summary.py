@@ -32,6 +32,7 @@ from sqlalchemy.orm.base import NO_VALUE
 from sqlalchemy.orm.util import identity_key
 
 from referee.errors import MatchFileError
+from referee.match import facts_agree
 from referee.scoring import Outcome
 from referee.web.store import matchlog
 from referee.web.store.models import (
@@ -932,7 +933,8 @@ def compare_replay(
 
     A match may have none kept yet (stored before they were kept; the next write keeps
     one); one kept is of the match's rounds as they are, and its facts are the whole
-    replay's, or the next save would play on a wrong state.
+    replay's (but for the score sheet's detail of rounds kept before it was kept), or the
+    next save would play on a wrong state.
     """
     kept = matchlog.kept_replay(connection, match_id)
     if kept is None:
@@ -942,7 +944,7 @@ def compare_replay(
         return [Difference(match_id, None, "kept replay", "present", "no replay")]
     if kept.key != expected.key:
         return [Difference(match_id, None, "kept replay", "of other rounds", "of these rounds")]
-    if json.loads(kept.facts) != json.loads(expected.facts):
+    if not facts_agree(json.loads(kept.facts), json.loads(expected.facts)):
         return [Difference(match_id, None, "kept replay", kept.facts, expected.facts)]
     return []
 

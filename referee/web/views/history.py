@@ -24,6 +24,7 @@ from flask import (
 )
 from flask_babel import gettext
 
+from referee.match import Detail
 from referee.web.forms.history import (
     HeadToHeadForm,
     MatchFilterForm,
@@ -155,7 +156,7 @@ def head_to_head(access: Access) -> Any:
 
 
 def _sheet(match: Match) -> scoresheet.Sheet:
-    seen = matchlog.outlook(match)
+    seen = matchlog.outlook(match, Detail.SHEET)
     return scoresheet.build(match, seen.state)
 
 

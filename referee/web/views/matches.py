@@ -17,6 +17,7 @@ from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 
 from referee.errors import RefereeError
+from referee.match import Detail
 from referee.matchfile import NOT_A_MATCH, NOT_JSON, TOO_DEEP, dump_match, load_document, read_match
 from referee.rematch import rematch_dealer
 from referee.rulesets import RULESETS, Ruleset, find_ruleset
@@ -340,7 +341,7 @@ def _render_scoreboard(
     """The score sheet rendered with marks for what each request fills in; kept only if the
     match is still at the version the key names."""
     match = open_match(access, match_id)
-    seen = matchlog.outlook(match)
+    seen = matchlog.outlook(match, Detail.SHEET)
     sheet = scoresheet.build(match, seen.state)
     with livepage.token_marks():
         body = render_template(
@@ -411,7 +412,7 @@ def match_rules(access: Access, match_id: int) -> Any:
 def big_board(access: Access, match_id: int) -> Any:
     """The totals alone, large, for a tablet in the middle of the table (it follows the match)."""
     match = open_match(access, match_id)
-    seen = matchlog.outlook(match)
+    seen = matchlog.outlook(match, Detail.SHEET)
     return render_page(
         "matches/board.html",
         access=access,

@@ -15,6 +15,7 @@ from flask import flash, redirect, url_for
 from flask_babel import gettext
 
 from referee.errors import RefereeError
+from referee.match import Detail
 from referee.web.forms.fields import choices
 from referee.web.forms.seating import JoinForm, LeaveForm
 from referee.web.play import changes
@@ -60,7 +61,7 @@ def _page(
     join = join or JoinForm(formdata=None)
     leave = leave or LeaveForm(formdata=None, prefix=LEAVE)
     _fill(match, join, leave)
-    seen = matchlog.outlook(match)
+    seen = matchlog.outlook(match, Detail.SHEET)
     page = render_page(
         "matches/seating.html",
         access=access,
