@@ -957,14 +957,25 @@ def _plain(value: Any) -> Any:
 
 
 def add_new(connection: Connection, derived: Sequence[Derived]) -> None:
-    """The summary rows of matches just inserted, a statement a kind; the players' totals are
-    then added up once for their table (:func:`recount_table`)."""
+    """The summary rows of matches just inserted and the replays kept with them, a statement
+    a kind; the players' totals are then added up once for their table (:func:`recount_table`)."""
     if not derived:
         return
     connection.execute(sa.insert(MATCH_SUMMARIES), [found.match for found in derived])
     seats = [seat for found in derived for seat in found.seats]
     if seats:
         connection.execute(sa.insert(SEAT_SUMMARIES), seats)
+    kept = [
+        {
+            "match_id": found.match["match_id"],
+            "replay_key": found.kept.key,
+            "facts": found.kept.facts,
+        }
+        for found in derived
+        if found.kept is not None
+    ]
+    if kept:
+        connection.execute(sa.insert(MATCH_REPLAYS), kept)
 
 
 def recount_table(connection: Connection, table_id: int) -> None:

@@ -1,0 +1,154 @@
+"""The pages that show a match's score sheet are the same whether their worker replayed the
+match or made its state again from the facts kept with its summary (``Detail.SHEET``): the
+scoreboard page, the JSON scoreboard, the big board, the CSV, the results card's text and
+the seating page, on scenario matches of every ruleset with notes, hands given as points
+(not checked), table values (rummy500) and seating changes; the kept facts serve them
+without any replay.  On SQLite and PostgreSQL."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import sqlalchemy as sa
+from flask import Flask
+
+import referee.match
+from referee.match import Detail, replay
+from referee.web import create_app
+from referee.web.api import matches as api_matches
+from referee.web.store import matchlog, summary
+from referee.web.store.extensions import db
+from referee.web.store.models import Match, MatchReplay
+from referee.web.views import livepage
+
+from .conftest import DATABASE_KINDS as KINDS
+from .conftest import TEST_CONFIG, Client
+from .helpers import errors
+from .realserver import fresh_database
+
+SCENARIOS = Path(__file__).resolve().parents[1] / "scenarios"
+# Scenarios chosen for what their sheet shows beyond the scores (by name: checked below).
+CHOSEN = [
+    "remi-seating-join-and-leave",  # a seating change: a newcomer, players leaving
+    "remi-indonesia-seating-newcomer",
+]
+# What each page is asked for (its path after the table's edit link, or the API's).
+PAGES = ["m/{id}/", "m/{id}/board", "m/{id}/export.csv", "m/{id}/results", "m/{id}/seating"]
+# Tokens made for each request (forms' CSRF and one-time tokens): not the sheet.
+TOKENS = re.compile(
+    r'((?:name="(?:\w+-)?(?:csrf_token|once)"[^>]*?value=)|data-confirm-post=)"[^"]*"'
+)
+
+
+def legal_scenarios() -> dict[str, dict[str, Any]]:
+    found = {}
+    for path in sorted(SCENARIOS.glob("*.json")):
+        if path.name.endswith(".expected.json"):
+            continue
+        expected = json.loads(path.with_name(path.stem + ".expected.json").read_text())
+        if "error" not in expected:
+            found[path.stem] = json.loads(path.read_text())
+    return found
+
+
+def chosen_scenarios() -> dict[str, dict[str, Any]]:
+    """Per ruleset the scenario whose sheet shows the most (notes, what was not checked, hands
+    as points, table values), and the ones with seating changes."""
+    legal = legal_scenarios()
+    best: dict[str, tuple[int, str]] = {}
+    for name, document in legal.items():
+        state = replay(document)
+        shown = sum(
+            len(result.notes) + 3 * len(result.unchecked) + 3 * bool(result.table_values)
+            for result in state.rounds
+        )
+        if shown > best.get(state.rules.id, (-1, ""))[0]:
+            best[state.rules.id] = (shown, name)
+    return {name: legal[name] for name in sorted({*CHOSEN, *(n for _s, n in best.values())})}
+
+
+@pytest.fixture(params=KINDS)
+def app(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Flask]:
+    with fresh_database(request.param, tmp_path) as url:
+        app = create_app({"SQLALCHEMY_DATABASE_URI": url, **TEST_CONFIG})
+        app.test_client_class = Client
+        yield app
+        with app.app_context():
+            db.session.remove()
+            db.engine.dispose()
+
+
+def a_worker_that_never_saw_them(app: Flask, folder: Path) -> None:
+    """Forget every replay and rendered page, as a fresh worker of another server would."""
+    matchlog.REPLAYS.clear()
+    livepage.PAGES.clear()
+    api_matches.SCOREBOARDS.clear()
+    app.config["PAGES_DIR"] = str(folder)
+
+
+def shown(client: Any, table: str, key: str, ids: list[int]) -> dict[str, str]:
+    """Every page of each match, and its JSON scoreboard, as the phones get them."""
+    found = {}
+    for match_id in ids:
+        for page in PAGES:
+            path = table + page.format(id=match_id)
+            answer = client.get(path)
+            assert answer.status_code == 200, path
+            found[path] = TOKENS.sub(r'\1""', answer.get_data(as_text=True))
+        path = f"/api/v1/t/{key}/m/{match_id}"
+        answer = client.get(path)
+        assert answer.status_code == 200, path
+        found[path] = json.dumps(answer.get_json(), sort_keys=True)
+    return found
+
+
+def test_the_sheet_from_kept_facts_is_the_sheet_of_a_whole_replay(app, tmp_path, monkeypatch):
+    scenarios = chosen_scenarios()
+    client = app.test_client()
+    whole = {"format": "referee-table/1", "name": "Scenarios", "matches": list(scenarios.values())}
+    imported = client.submit("/tables/import", {"document": json.dumps(whole)})
+    assert imported.status_code == 302, errors(imported)
+    table = imported.headers["Location"]
+    assert client.get(table).status_code == 200  # the import's message shown
+    key = table.rstrip("/").rsplit("/", 1)[1]
+    with app.app_context():
+        ids = list(db.session.scalars(sa.select(Match.id).order_by(Match.id)))
+        with db.engine.connect() as connection:  # the replays kept by the import are right
+            assert summary.check(connection) == []
+            kept = connection.execute(sa.select(sa.func.count()).select_from(MatchReplay))
+            assert kept.scalar_one() == len(ids)
+    assert len(ids) == len(scenarios)
+
+    replayed: list[Any] = []
+
+    def no_replay(*args: Any, **kwargs: Any) -> Any:
+        replayed.append(args)  # the page would show the error this raises: counted first
+        raise AssertionError("a page of the score sheet replayed the match")
+
+    a_worker_that_never_saw_them(app, tmp_path / "kept")
+    monkeypatch.setattr(referee.match, "replay", no_replay)
+    from_facts = shown(client, table, key, ids)
+    monkeypatch.undo()
+    assert replayed == []
+    with app.app_context():
+        for match_id in ids:  # what such a worker holds: the states made from the facts
+            match = db.session.get(Match, match_id)
+            assert matchlog.outlook(match, Detail.SHEET).detail is Detail.SHEET, match_id
+
+    a_worker_that_never_saw_them(app, tmp_path / "replayed")
+    with app.app_context():
+        for match_id in ids:  # every round as the engine scored it
+            assert matchlog.outlook(db.session.get(Match, match_id)).detailed
+    from_replays = shown(client, table, key, ids)
+    assert from_facts.keys() == from_replays.keys()
+    for path, page in from_facts.items():
+        assert page == from_replays[path], path
+    # The sheets show what the facts had to carry (the scenarios chosen have it).
+    pages = "".join(from_facts.values())
+    assert "points-entered" in pages and 'class="split"' in pages  # points, table values
+    assert 'class="note unchecked"' in pages and "seating-change" in pages
