@@ -21,7 +21,8 @@ does, beside the bare Flask endpoint of ``bench/bare_app.py`` on the same settin
    entered by their final table (as above) and rounds played turn by turn (melds, lay-offs,
    a discard: what a match played live on the phones stores, about five times the replay);
    beside as many single requests to the bare endpoint.  It reports each request's wait
-   (p50, p95, worst) and the server's CPU per request.
+   (p50, p95, worst) and the server's CPU per request; step 3 is repeated on a match of
+   rounds played turn by turn.
 
     apt-get install wrk
     .venv/bin/python bench/scoreboard_bench.py [--rounds 60] [--seconds 10] [--repeat 1]
@@ -258,6 +259,8 @@ def main() -> None:
             runs.append(found)
             loads.append(load_average())
         phones = follow(base, edit_key, view_key, followed, args.rounds, args.changes, app)
+        # The same on a match of rounds played turn by turn (its first view was measured).
+        played_phones = follow(base, edit_key, view_key, played[0], args.rounds, args.changes, app)
     finally:
         stop(app)
         stop(bare)
@@ -285,6 +288,8 @@ def main() -> None:
         f"\n  slowest phone per change: median {phones['wait_ms']:.1f} ms,"
         f" worst {phones['wait_max_ms']:.1f} ms"
         f"\n  server CPU for the four updates of one change: mean {phones['cpu_ms']:.1f} ms"
+        f"\n  the same, rounds played turn by turn: mean {played_phones['cpu_ms']:.1f} ms"
+        f" (slowest phone: median {played_phones['wait_ms']:.1f} ms)"
     )
     print(
         f"\nfirst view of a {args.rounds}-round match no worker has replayed"

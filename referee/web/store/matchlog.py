@@ -182,10 +182,21 @@ def replay(doc: dict[str, Any], *, as_played: bool = False) -> MatchState:
 
 
 def live(match: Match, turns: Sequence[dict[str, Any]]) -> RoundInProgress:
-    """The match's next round with ``turns`` applied."""
-    from referee.match import live_round
+    """The match's next round with ``turns`` applied, started on the match as far as it has
+    gone (:func:`playable`: what the next round needs, without a replay where the worker or
+    the summary has it)."""
+    seen = playable(match)
+    if seen.state is None:
+        raise seen.error or MatchFileError(STORED_UNREADABLE)
+    state = seen.state
 
-    return call_engine(live_round, document(match), list(turns), as_played=True)
+    def played() -> RoundInProgress:
+        round_so_far = state.start_round()
+        for turn in turns:
+            round_so_far = round_so_far.apply_turn(turn)
+        return round_so_far
+
+    return call_engine(played)
 
 
 @dataclass(frozen=True)
