@@ -197,3 +197,47 @@ def test_a_live_round_of_a_long_match_is_shown_and_played_without_a_replay(app, 
     assert answer.status_code == 201, answer.get_json()
     assert answer.get_json()["table"][0]["cards"][-1] == {"code": "10S", "by": "Andi"}
     assert replayed == []
+
+
+def test_facts_kept_before_the_sheet_show_the_match_by_a_replay_and_are_kept_again_with_it(
+    app, monkeypatch
+):
+    client = app.test_client()
+    keys = client.post("/api/v1/tables", json={"name": "Meja", "players": ["Budi", "Siti"]})
+    key = keys.get_json()["edit_key"]
+    made = client.post(
+        f"/api/v1/t/{key}/matches",
+        json={"rules": "remi", "players": ["Budi", "Siti"], "first_dealer": "Budi"},
+    ).get_json()
+    url = f"/api/v1/t/{key}/m/{made['id']}"
+    # Siti goes out, Budi holds 10H QS (10 + 10): Siti 20, a note saying so.
+    saved = client.post(
+        f"{url}/rounds",
+        json={"out": "Siti", "hands": {"Budi": ["10H", "QS"]}},
+        headers={"If-Match": f'"{made["etag"]}"'},
+    ).get_json()
+    replays = MatchReplay.__table__
+    with app.app_context(), db.engine.begin() as connection:
+        facts = json.loads(connection.execute(sa.select(replays.c.facts)).scalar_one())
+        assert facts["rounds"][0]["sheet"]["notes"]  # kept with the sheet's lines
+        for result in facts["rounds"]:
+            del result["sheet"]  # as an engine before this one kept them
+        connection.execute(sa.update(replays).values(facts=json.dumps(facts)))
+        assert summary.check(connection) == []  # less detail, not a wrong state
+    matchlog.REPLAYS.clear()
+    page = client.get(f"/t/{key}/m/{made['id']}/")
+    assert page.status_code == 200 and ">20<" in page.get_data(as_text=True)
+    with app.app_context():  # the page replayed the match: every detail in this worker
+        assert matchlog.outlook(db.session.get(Match, made["id"]), Detail.SHEET).detailed
+    # The next save, played on that replay, keeps the facts with the sheet again.
+    # Budi goes out, Siti holds 2C: Budi 2.
+    again = client.post(
+        f"{url}/rounds",
+        json={"out": "Budi", "hands": {"Siti": ["2C"]}},
+        headers={"If-Match": f'"{saved["etag"]}"'},
+    )
+    assert again.status_code == 201 and again.get_json()["totals"] == {"Budi": 2, "Siti": 20}
+    with app.app_context(), db.engine.connect() as connection:
+        facts = json.loads(connection.execute(sa.select(replays.c.facts)).scalar_one())
+        assert all("sheet" in result for result in facts["rounds"])
+        assert summary.check(connection) == []
