@@ -342,6 +342,33 @@ def keep_receipt(token: str | None, location: str) -> None:
     )
 
 
+def keep_receipt_on(connection: Connection, token: str | None, location: str) -> None:
+    """:func:`keep_receipt` on a connection of its own (the fast strategy's transaction)."""
+    if not token or not KEY_FORMAT.fullmatch(token):
+        return
+    when = now()
+    connection.execute(
+        WriteReceipt.__table__.insert(),
+        {"token": token, "location": location[:400], "created_at": when},
+    )
+    connection.execute(
+        delete(WriteReceipt.__table__).where(
+            WriteReceipt.__table__.c.created_at < when - RECEIPT_LIFETIME
+        )
+    )
+
+
+def receipt_on(connection: Connection, token: str | None) -> str | None:
+    """:func:`receipt` on a connection of its own."""
+    if not token or not KEY_FORMAT.fullmatch(token):
+        return None
+    table = WriteReceipt.__table__
+    found: str | None = connection.scalar(
+        select(table.c.location).where(table.c.token == token)
+    )
+    return found
+
+
 # -- versions -----------------------------------------------------------------------------
 
 

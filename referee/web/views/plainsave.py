@@ -1,0 +1,98 @@
+"""The round form's plain save: the next round of a match, as the API's plain save makes it.
+
+Saving the next round from the quick round form is what a phone at a table does all
+evening.  Through the ORM (:func:`referee.web.views.rounds.new`) it locks the table for
+the whole request, loads the match into objects, flushes them, recounts the summary from
+them and commits: three times the CPU of the API's plain save of the same round
+(:mod:`referee.web.play.appending`).  This path takes the form's plain case to that
+strategy: the match read as rows without the table's lock, the form built and validated
+as the page builds it, the round played on the kept replay, then, in the table's turn,
+the version raised if it is still the one read, the round, the form's receipt and the
+summary written in one transaction.
+
+It takes only the plain case: the edit link, a final-table round form (no Indian deal,
+no contract), the "save" button, a match of complete rounds only, the form opened for
+the next round at the match's current version, a one-time token not used yet, a form
+that validates and a round the engine accepts.  Anything else, and a match that changed
+while the round was checked, is handed back (None) to the ORM path, which answers it as
+always: same rules, same errors, same conflict pages.  ``tests/web/test_one_save.py``
+holds the stored rounds, summaries, answers and audit trail of both equal.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import flash, redirect, request, url_for
+from flask_babel import gettext
+from werkzeug.wrappers import Response
+
+from referee.errors import RefereeError
+from referee.rulesets import find_ruleset
+from referee.web.forms.finaltable import TableRows
+from referee.web.forms.rounds import build_round, quick_form_class, round_inputs
+from referee.web.play import appending
+from referee.web.play.access import EDIT, check_key, remember
+from referee.web.store import matchlog, summary, work, writes
+from referee.web.store.extensions import db
+from referee.web.store.models import seated_at
+
+
+def save_next_round(mode: str, key: str, match_id: int) -> Response | None:
+    """The round form's POST saved the plain way: the redirect to the score sheet, or None
+    (nothing done: the ORM path answers it)."""
+    if mode != EDIT or request.form.get("action") != "save":
+        return None
+    check_key(key)  # a guesser stopped is stopped here too
+    work.read_first()
+    saved = None
+    try:
+        saved = _saved(key, match_id)
+    finally:
+        if saved is None:
+            writes.start_writing()  # the ORM path answers: it locks the table first
+    if saved is None:
+        return None
+    number, location = saved
+    remember(mode, key)
+    flash(gettext("Round %(number)s saved.", number=number))
+    return redirect(location)
+
+
+def _saved(key: str, match_id: int) -> tuple[int, str] | None:
+    """The number of the round saved and the score sheet's address, or None."""
+    with db.engine.connect() as connection:
+        stored = appending.read(connection, key, match_id)
+        if stored is None or not stored.plain:
+            return None
+        number = stored.next_number
+        posted = request.form
+        if writes.version_of(posted.get("for_round")) != number or work.changed_since(
+            stored, posted.get("match_version")
+        ):
+            return None  # a round saved, corrected or removed meanwhile: the ORM path says so
+        log = stored.log
+        rules = find_ruleset(log.rules)
+        if rules.shows or rules.contract is not None:
+            return None
+        players = seated_at(log.names, log.seating_changes, number)
+        inputs = round_inputs(rules, log.options)
+        rows = TableRows.posted(posted, TableRows.default(rules, len(players)))
+        form = quick_form_class(rules, players, inputs, rows)()
+        if not form.validate():
+            return None
+        once = form.once.data
+        if writes.receipt_on(connection, once) is not None:
+            return None
+        seen = summary.replay(log, connection)
+        if seen.state is None:
+            return None
+        entry = build_round(form, rules, players, inputs)
+        try:
+            state: Any = matchlog.call_engine(seen.state.play, entry)
+        except RefereeError:
+            return None
+        location = url_for("matches.scoreboard", mode=EDIT, key=key, match_id=match_id)
+        if not appending.append(connection, stored, entry, state, once=once, location=location):
+            return None
+    return number, location
