@@ -102,7 +102,7 @@ def main() -> None:
     print("(the form's CPU includes cProfile's own cost)\n")
     stats = pstats.Stats(profile)
     stats.sort_stats("cumulative").print_stats(args.top)
-    stats.print_callees(r"rounds.py:\d+\((new|_round_form)\)")
+    stats.print_callees(r"rounds.py:\d+\((new|_round_form)\)|plainsave.py|append_round")
     shutil.rmtree(tmp, ignore_errors=True)
 
 

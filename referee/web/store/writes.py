@@ -39,10 +39,10 @@ import secrets
 import sqlite3
 import threading
 from datetime import timedelta
-from typing import Any
+from typing import Any, cast
 
 from flask import Flask, g, has_request_context, request
-from sqlalchemy import bindparam, delete, event, select
+from sqlalchemy import Table, bindparam, delete, event, select
 from sqlalchemy.engine import Connection, Engine
 
 from referee.web.serving.settings import SettingError
@@ -342,29 +342,26 @@ def keep_receipt(token: str | None, location: str) -> None:
     )
 
 
+RECEIPTS = cast(Table, WriteReceipt.__table__)
+
+
 def keep_receipt_on(connection: Connection, token: str | None, location: str) -> None:
     """:func:`keep_receipt` on a connection of its own (the fast strategy's transaction)."""
     if not token or not KEY_FORMAT.fullmatch(token):
         return
     when = now()
     connection.execute(
-        WriteReceipt.__table__.insert(),
-        {"token": token, "location": location[:400], "created_at": when},
+        RECEIPTS.insert(), {"token": token, "location": location[:400], "created_at": when}
     )
-    connection.execute(
-        delete(WriteReceipt.__table__).where(
-            WriteReceipt.__table__.c.created_at < when - RECEIPT_LIFETIME
-        )
-    )
+    connection.execute(delete(RECEIPTS).where(RECEIPTS.c.created_at < when - RECEIPT_LIFETIME))
 
 
 def receipt_on(connection: Connection, token: str | None) -> str | None:
     """:func:`receipt` on a connection of its own."""
     if not token or not KEY_FORMAT.fullmatch(token):
         return None
-    table = WriteReceipt.__table__
     found: str | None = connection.scalar(
-        select(table.c.location).where(table.c.token == token)
+        select(RECEIPTS.c.location).where(RECEIPTS.c.token == token)
     )
     return found
 

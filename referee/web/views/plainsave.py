@@ -10,8 +10,8 @@ as the page builds it, the round played on the kept replay, then, in the table's
 the version raised if it is still the one read, the round, the form's receipt and the
 summary written in one transaction.
 
-It takes only the plain case: the edit link, a final-table round form (no Indian deal,
-no contract), the "save" button, a match of complete rounds only, the form opened for
+It takes only the plain case: the edit link, the quick round form or the Indian deal
+form, the "save" button, a match of complete rounds only, the form opened for
 the next round at the match's current version, a one-time token not used yet, a form
 that validates and a round the engine accepts.  Anything else, and a match that changed
 while the round was checked, is handed back (None) to the ORM path, which answers it as
@@ -21,21 +21,25 @@ holds the stored rounds, summaries, answers and audit trail of both equal.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from flask import flash, redirect, request, url_for
 from flask_babel import gettext
 from werkzeug.wrappers import Response
 
 from referee.errors import RefereeError
-from referee.rulesets import find_ruleset
+from referee.rulesets import Ruleset, find_ruleset
 from referee.web.forms.finaltable import TableRows
+from referee.web.forms.indian import build_deal, deal_form_class
 from referee.web.forms.rounds import build_round, quick_form_class, round_inputs
 from referee.web.play import appending
 from referee.web.play.access import EDIT, check_key, remember
 from referee.web.store import matchlog, summary, work, writes
 from referee.web.store.extensions import db
 from referee.web.store.models import seated_at
+
+if TYPE_CHECKING:
+    from referee.match import MatchState
 
 
 def save_next_round(mode: str, key: str, match_id: int) -> Response | None:
@@ -72,23 +76,30 @@ def _saved(key: str, match_id: int) -> tuple[int, str] | None:
         ):
             return None  # a round saved, corrected or removed meanwhile: the ORM path says so
         log = stored.log
-        rules = find_ruleset(log.rules)
-        if rules.shows or rules.contract is not None:
+        seen = summary.replay(log, connection)
+        if seen.state is None:
+            return None
+        try:
+            rules = _round_rules(log, seen.state)
+        except RefereeError:
             return None
         players = seated_at(log.names, log.seating_changes, number)
         inputs = round_inputs(rules, log.options)
-        rows = TableRows.posted(posted, TableRows.default(rules, len(players)))
-        form = quick_form_class(rules, players, inputs, rows)()
+        if rules.shows:
+            form = deal_form_class(players, inputs)()
+        else:
+            rows = TableRows.posted(posted, TableRows.default(rules, len(players)))
+            form = quick_form_class(rules, players, inputs, rows)()
         if not form.validate():
             return None
         once = form.once.data
         if writes.receipt_on(connection, once) is not None:
             return None
-        seen = summary.replay(log, connection)
-        if seen.state is None:
-            return None
-        entry = build_round(form, rules, players, inputs)
         try:
+            if rules.shows:
+                entry = build_deal(form, players, inputs)
+            else:
+                entry = build_round(form, rules, players, inputs)
             state: Any = matchlog.call_engine(seen.state.play, entry)
         except RefereeError:
             return None
@@ -96,3 +107,14 @@ def _saved(key: str, match_id: int) -> tuple[int, str] | None:
         if not appending.append(connection, stored, entry, state, once=once, location=location):
             return None
     return number, location
+
+
+def _round_rules(log: summary.MatchLog, state: MatchState) -> Ruleset:
+    """The rules the form of the next round is made with, as the ORM path makes it: the
+    ruleset, or with a contract per deal the next deal's rules and the match's options
+    (:func:`referee.web.show.scoresheet.deal_rules`)."""
+    rules = find_ruleset(log.rules)
+    if rules.contract is None:
+        return rules
+    played = find_ruleset(log.rules, log.options, as_played=True)
+    return played.for_deal(state.next_deal)
