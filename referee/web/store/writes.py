@@ -356,16 +356,6 @@ def keep_receipt_on(connection: Connection, token: str | None, location: str) ->
     connection.execute(delete(RECEIPTS).where(RECEIPTS.c.created_at < when - RECEIPT_LIFETIME))
 
 
-def receipt_on(connection: Connection, token: str | None) -> str | None:
-    """:func:`receipt` on a connection of its own."""
-    if not token or not KEY_FORMAT.fullmatch(token):
-        return None
-    found: str | None = connection.scalar(
-        select(RECEIPTS.c.location).where(RECEIPTS.c.token == token)
-    )
-    return found
-
-
 # -- versions -----------------------------------------------------------------------------
 
 

@@ -12,8 +12,9 @@ summary written in one transaction.
 
 It takes only the plain case: the edit link, the quick round form or the Indian deal
 form, the "save" button, a match of complete rounds only, the form opened for
-the next round at the match's current version, a one-time token not used yet, a form
-that validates and a round the engine accepts.  Anything else, and a match that changed
+the next round at the match's current version, a form that validates, a round the
+engine accepts and a one-time token not used yet (its receipt's key says so: the whole
+write is rolled back).  Anything else, and a match that changed
 while the round was checked, is handed back (None) to the ORM path, which answers it as
 always: same rules, same errors, same conflict pages.  ``tests/web/test_one_save.py``
 holds the stored rounds, summaries, answers and audit trail of both equal.
@@ -25,6 +26,7 @@ from typing import TYPE_CHECKING, Any
 
 from flask import flash, redirect, request, url_for
 from flask_babel import gettext
+from sqlalchemy.exc import IntegrityError
 from werkzeug.wrappers import Response
 
 from referee.errors import RefereeError
@@ -92,9 +94,6 @@ def _saved(key: str, match_id: int) -> tuple[int, str] | None:
             form = quick_form_class(rules, players, inputs, rows)()
         if not form.validate():
             return None
-        once = form.once.data
-        if writes.receipt_on(connection, once) is not None:
-            return None
         try:
             if rules.shows:
                 entry = build_deal(form, players, inputs)
@@ -104,7 +103,13 @@ def _saved(key: str, match_id: int) -> tuple[int, str] | None:
         except RefereeError:
             return None
         location = url_for("matches.scoreboard", mode=EDIT, key=key, match_id=match_id)
-        if not appending.append(connection, stored, entry, state, once=once, location=location):
+        try:
+            written = appending.append(
+                connection, stored, entry, state, once=form.once.data, location=location
+            )
+        except IntegrityError:  # the one-time token's receipt is there: the ORM path says so
+            return None
+        if not written:
             return None
     return number, location
 
