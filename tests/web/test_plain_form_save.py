@@ -3,22 +3,25 @@
 The next round saved from the quick round form is written the API's plain way (rows, the
 kept replay, one transaction); ``test_one_save.py`` holds what it stores equal to the ORM
 path's.  Here: it is that way that saved it, its one-time receipt is kept in the same
-transaction (a form sent again later finds it), and a token whose receipt exists is
-never saved a second time, even when the form names the match's current version.
+transaction (a form sent again later finds it), a token whose receipt exists is never
+saved a second time, even when the form names the match's current version, and the
+receipts past their lifetime are swept by these saves at most once a minute.
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Iterator
+from datetime import timedelta
 from typing import Any
 
 import pytest
 from flask import Flask
 
 from referee.web.play import appending, changes
+from referee.web.store import writes
 from referee.web.store.extensions import db
-from referee.web.store.models import WriteReceipt
+from referee.web.store.models import WriteReceipt, now
 
 from .conftest import Client
 from .helpers import errors, new_match, new_table, round_data, text, to_english
@@ -106,3 +109,37 @@ def test_a_token_with_a_receipt_saves_nothing_even_at_the_current_version(
     assert answer.status_code == 302 and answer.headers["Location"] == match + "history"
     assert ways == {"plain": 0, "orm": 0}
     assert rounds_of(phone, match) == []
+
+
+def _receipts(api_app: Flask) -> set[str]:
+    with api_app.app_context():
+        found = set(db.session.scalars(db.select(WriteReceipt.token)))
+        db.session.remove()
+        return found
+
+
+def _old_receipt(api_app: Flask, token: str) -> None:
+    """A receipt made three days ago (its lifetime is two)."""
+    with api_app.app_context():
+        made = now() - timedelta(days=3)
+        db.session.add(WriteReceipt(token=token, location="/", created_at=made))
+        db.session.commit()
+        db.session.remove()
+
+
+def test_expired_receipts_are_swept_at_most_once_a_minute(
+    phone: Client, api_app: Flask, ways: dict[str, int], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    match = new_match(phone, new_table(phone), "remi", THREE, target=200)
+    monkeypatch.setattr(writes, "_receipts_swept", [float("-inf")])  # never swept yet
+    _old_receipt(api_app, "older-than-two-days-1")
+    first = phone.submit(match + "rounds/new", ROUND)
+    assert first.status_code == 302, errors(first)
+    kept = _receipts(api_app)
+    assert "older-than-two-days-1" not in kept and len(kept) >= 1  # the new one is there
+    _old_receipt(api_app, "older-than-two-days-2")
+    # Round 2: Budi goes out; Siti holds 5 and 6 of spades, Andi the ace of clubs.
+    second = round_data(THREE, {"Siti": "5S 6S", "Andi": "AC"}, ending="out", player="Budi")
+    assert phone.submit(match + "rounds/new", second).status_code == 302
+    assert "older-than-two-days-2" in _receipts(api_app)  # within the minute: left for later
+    assert ways == {"plain": 2, "orm": 0}
