@@ -30,7 +30,14 @@ from referee.web.forms.fields import (
     hand_text,
     numbered,
 )
-from referee.web.forms.rounds import add_round_inputs, fill_inputs, inputs_given, with_inputs
+from referee.web.forms.rounds import (
+    add_round_inputs,
+    fill_inputs,
+    inputs_given,
+    inputs_key,
+    made_once,
+    with_inputs,
+)
 from referee.web.store.writes import new_token
 
 SHOWED, LAST_IN, VOID = "show", "last_in", "void"
@@ -40,7 +47,12 @@ DROPS = ("first", "middle")
 
 def deal_form_class(players: list[str], inputs: tuple[RoundInput, ...]) -> type[FlaskForm]:
     """The deal form for the players seated at this deal (``hand_i``, ``fate_i`` and
-    ``rejoin_i`` for seat ``i``)."""
+    ``rejoin_i`` for seat ``i``): made once for each seating and inputs."""
+    key = ("indian deal", tuple(players), inputs_key(inputs))
+    return made_once(key, lambda: _deal_form_class(list(players), inputs))
+
+
+def _deal_form_class(players: list[str], inputs: tuple[RoundInput, ...]) -> type[FlaskForm]:
     people = choices([("", "—")] + [(name, name) for name in players])
 
     class IndianDealForm(Form):

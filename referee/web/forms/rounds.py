@@ -7,7 +7,7 @@ possible is decided by the engine when the match is replayed with it.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Hashable, Mapping
 from typing import Any
 
 from flask_babel import lazy_gettext as _l
@@ -103,8 +103,45 @@ def quick_form_class(
 ) -> type[FlaskForm]:
     """The form of a round entered as its final table: what the ruleset's round form asks,
     and the round inputs of the match's options (``table_rows``: how many meld and lay-off
-    rows a final table shows)."""
+    rows a final table shows).
+
+    Made once for each shape (a form class costs as much to make as the form does to fill
+    and check); its instances share nothing but it."""
     shape = rules.round_form
+    rows = (table_rows or TableRows.default(rules, len(players))) if shape.table else None
+    at_once = (rules.bonuses.at_once_factor, rules.at_once_outcome) if shape.at_once else None
+    key = (shape, at_once, tuple(players), inputs_key(inputs), rows)
+    return made_once(key, lambda: _quick_form_class(shape, at_once, list(players), inputs, rows))
+
+
+FORM_CLASSES_KEPT = 512
+_form_classes: dict[Hashable, type[FlaskForm]] = {}
+
+
+def made_once(key: Hashable, make: Callable[[], type[FlaskForm]]) -> type[FlaskForm]:
+    """The form class of ``key``, made by ``make`` the first time (a few hundred are kept:
+    a table's seatings and rulesets; a class is immutable once made, shared by threads)."""
+    found = _form_classes.get(key)
+    if found is None:
+        if len(_form_classes) >= FORM_CLASSES_KEPT:
+            _form_classes.clear()
+        found = _form_classes[key] = make()
+    return found
+
+
+def inputs_key(inputs: tuple[RoundInput, ...]) -> tuple[int, ...]:
+    """Round inputs in a key: by identity (they are the ruleset's own declarations, and a
+    class made with them keeps them alive, so no other takes their identity)."""
+    return tuple(id(asked) for asked in inputs)
+
+
+def _quick_form_class(
+    shape: RoundForm,
+    at_once: tuple[Any, str] | None,
+    players: list[str],
+    inputs: tuple[RoundInput, ...],
+    table_rows: TableRows | None,
+) -> type[FlaskForm]:
     people = choices([("", "—")] + [(name, name) for name in players])
 
     class QuickRoundForm(Form):
@@ -131,27 +168,20 @@ def quick_form_class(
     add_numbered(QuickRoundForm, "hand", len(players), lambda i: HandField(_l("Hand")))
     add_round_inputs(QuickRoundForm, inputs)
 
-    if shape.at_once:
+    if at_once is not None:
+        factor, outcome = at_once
         at_once_words = (
-            _l(
-                "Going rummy (nothing melded or laid off before): ×%(factor)s",
-                factor=rules.bonuses.at_once_factor,
-            )
-            if rules.at_once_outcome == "rummy"
-            else _l(
-                "All at once (nothing melded or laid off before): ×%(factor)s",
-                factor=rules.bonuses.at_once_factor,
-            )
+            _l("Going rummy (nothing melded or laid off before): ×%(factor)s", factor=factor)
+            if outcome == "rummy"
+            else _l("All at once (nothing melded or laid off before): ×%(factor)s", factor=factor)
         )
         QuickRoundForm.at_once = BooleanField(at_once_words)
     if shape.closing_card:
         QuickRoundForm.closing_card = CardField(_l("Closing card"))
     if shape.player_melds:
         add_numbered(QuickRoundForm, "melds", len(players), lambda i: MeldsField(_l("Melds laid")))
-    if shape.table:
-        add_table_fields(
-            QuickRoundForm, players, table_rows or TableRows.default(rules, len(players))
-        )
+    if table_rows is not None:
+        add_table_fields(QuickRoundForm, players, table_rows)
     if shape.knocker_melds:
         QuickRoundForm.knocker_melds = MeldsField(
             _l("The knocker's melds as spread (optional)"),

@@ -129,9 +129,18 @@ def checked_round(
         return None
 
 
-def append(connection: Connection, stored: StoredMatch, entry: dict[str, Any], state: Any) -> bool:
-    """Write the round once it is the table's turn (the unit of work's fast strategy);
-    False (nothing written) if the match changed meanwhile."""
+def append(
+    connection: Connection,
+    stored: StoredMatch,
+    entry: dict[str, Any],
+    state: Any,
+    *,
+    once: str | None = None,
+    location: str = "",
+) -> bool:
+    """Write the round once it is the table's turn (the unit of work's fast strategy), with
+    the receipt of a form's one-time token ``once``; False (nothing written) if the match
+    changed meanwhile."""
     number = stored.next_number
     when = work.append_round(
         connection,
@@ -141,6 +150,8 @@ def append(connection: Connection, stored: StoredMatch, entry: dict[str, Any], s
         summary_seats=stored.summary_seats,
         entry=entry,
         state=state,
+        once=once,
+        location=location,
     )
     if when is None:
         return False

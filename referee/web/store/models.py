@@ -209,11 +209,7 @@ class Match(Model):
 
     def seating_at(self, number: int) -> list[str]:
         """The players seated in round ``number``, clockwise."""
-        seated = self.player_names
-        for change in self.seating_changes or ():
-            if isinstance(change, dict) and _int(change.get("before_round")) <= number:
-                seated = [str(name) for name in change.get("players") or ()]
-        return seated
+        return seated_at(self.player_names, self.seating_changes, number)
 
     @property
     def seated_names(self) -> list[str]:
@@ -246,6 +242,16 @@ class Match(Model):
 def is_void(entry: Any) -> bool:
     """Whether a stored round object is a void round."""
     return isinstance(entry, dict) and entry.get("end") == "void"
+
+
+def seated_at(players: list[str], seating_changes: Any, number: int) -> list[str]:
+    """The players seated in round ``number`` of a match whose round 1 seats ``players``
+    and whose seating changes are ``seating_changes``, clockwise."""
+    seated = players
+    for change in seating_changes or ():
+        if isinstance(change, dict) and _int(change.get("before_round")) <= number:
+            seated = [str(name) for name in change.get("players") or ()]
+    return seated
 
 
 def _int(value: Any) -> int:

@@ -248,10 +248,13 @@ def append_round(
     summary_seats: list[dict[str, Any]],
     entry: dict[str, Any],
     state: MatchState,
+    once: str | None = None,
+    location: str = "",
 ) -> Any:
     """The next round of a match read as rows (``log``, at ``version``, read without the
     table's lock), written once it is the table's turn: the version raised if it still is
-    ``version`` and the edit key still the table's, the round inserted, the summary
+    ``version`` and the edit key still the table's, the round inserted, the receipt of
+    ``once`` kept (a form's one-time token, leading to ``location``), the summary
     recounted from ``state`` (the engine's replay with the round), committed.  Returns
     the time the round was stored, or None (nothing written) when the match changed
     meanwhile."""
@@ -287,6 +290,7 @@ def append_round(
         return None
     if connection.dialect.name != "postgresql":
         connection.execute(NEW_ROUND, new_round)
+    writes.keep_receipt_on(connection, once, location)
     log.rounds.append((number, entry, when))
     seen = matchlog.Outlook.of(state)
     summary.rewrite(connection, log.match_id, summary_seats, summary.derive(log, seen))

@@ -39,12 +39,19 @@ from referee.web.forms.rounds import (
     round_inputs,
 )
 from referee.web.play import changes, pools, samedeal
-from referee.web.play.access import Access, edit_page, open_match, table_blueprint, table_page
+from referee.web.play.access import (
+    Access,
+    edit_page,
+    open_match,
+    table_blueprint,
+    table_link,
+    table_page,
+)
 from referee.web.show import i18n, jsontext
 from referee.web.show.scoresheet import deal_rules
 from referee.web.store import audit, matchlog, work, writes
 from referee.web.store.models import Match, Round
-from referee.web.views import merges
+from referee.web.views import merges, plainsave
 from referee.web.views.pages import Page, following, render_page, to_score_sheet
 
 bp = table_blueprint("rounds", __name__)
@@ -64,8 +71,18 @@ def _typed_cards(form: Any) -> list[str]:
 
 
 @bp.route(MATCH + "/rounds/new", methods=["GET", "POST"])
+def new(match_id: int) -> Any:
+    """The quick round form; its save of the next round takes the plain way when it can
+    (:mod:`referee.web.views.plainsave`), the ORM's otherwise."""
+    if request.method == "POST":
+        saved = plainsave.save_next_round(*table_link(), match_id)
+        if saved is not None:
+            return saved
+    return _new(match_id=match_id)
+
+
 @edit_page
-def new(access: Access, match_id: int) -> Any:
+def _new(access: Access, match_id: int) -> Any:
     match = open_match(access, match_id)
     if match.live_round is not None:
         flash(gettext("A round is being played live: finish it or discard it first."), "error")

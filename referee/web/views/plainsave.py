@@ -1,0 +1,125 @@
+"""The round form's plain save: the next round of a match, as the API's plain save makes it.
+
+Saving the next round from the quick round form is what a phone at a table does all
+evening.  Through the ORM (:func:`referee.web.views.rounds.new`) it locks the table for
+the whole request, loads the match into objects, flushes them, recounts the summary from
+them and commits: three times the CPU of the API's plain save of the same round
+(:mod:`referee.web.play.appending`).  This path takes the form's plain case to that
+strategy: the match read as rows without the table's lock, the form built and validated
+as the page builds it, the round played on the kept replay, then, in the table's turn,
+the version raised if it is still the one read, the round, the form's receipt and the
+summary written in one transaction.
+
+It takes only the plain case: the edit link, the quick round form or the Indian deal
+form, the "save" button, a match of complete rounds only, the form opened for
+the next round at the match's current version, a form that validates, a round the
+engine accepts and a one-time token not used yet (its receipt's key says so: the whole
+write is rolled back).  Anything else, and a match that changed
+while the round was checked, is handed back (None) to the ORM path, which answers it as
+always: same rules, same errors, same conflict pages.  ``tests/web/test_one_save.py``
+holds the stored rounds, summaries, answers and audit trail of both equal.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from flask import flash, redirect, request, url_for
+from flask_babel import gettext
+from sqlalchemy.exc import IntegrityError
+from werkzeug.wrappers import Response
+
+from referee.errors import RefereeError
+from referee.rulesets import Ruleset, find_ruleset
+from referee.web.forms.finaltable import TableRows
+from referee.web.forms.indian import build_deal, deal_form_class
+from referee.web.forms.rounds import build_round, quick_form_class, round_inputs
+from referee.web.play import appending
+from referee.web.play.access import EDIT, check_key, remember
+from referee.web.store import matchlog, summary, work, writes
+from referee.web.store.extensions import db
+from referee.web.store.models import seated_at
+
+if TYPE_CHECKING:
+    from referee.match import MatchState
+
+
+def save_next_round(mode: str, key: str, match_id: int) -> Response | None:
+    """The round form's POST saved the plain way: the redirect to the score sheet, or None
+    (nothing done: the ORM path answers it)."""
+    if mode != EDIT or request.form.get("action") != "save":
+        return None
+    check_key(key)  # a guesser stopped is stopped here too
+    work.read_first()
+    saved = None
+    try:
+        saved = _saved(key, match_id)
+    finally:
+        if saved is None:
+            writes.start_writing()  # the ORM path answers: it locks the table first
+    if saved is None:
+        return None
+    number, location = saved
+    remember(mode, key)
+    flash(gettext("Round %(number)s saved.", number=number))
+    return redirect(location)
+
+
+def _saved(key: str, match_id: int) -> tuple[int, str] | None:
+    """The number of the round saved and the score sheet's address, or None."""
+    with db.engine.connect() as connection:
+        stored = appending.read(connection, key, match_id)
+        if stored is None or not stored.plain:
+            return None
+        number = stored.next_number
+        posted = request.form
+        if writes.version_of(posted.get("for_round")) != number or work.changed_since(
+            stored, posted.get("match_version")
+        ):
+            return None  # a round saved, corrected or removed meanwhile: the ORM path says so
+        log = stored.log
+        seen = summary.replay(log, connection)
+        if seen.state is None:
+            return None
+        try:
+            rules = _round_rules(log, seen.state)
+        except RefereeError:
+            return None
+        players = seated_at(log.names, log.seating_changes, number)
+        inputs = round_inputs(rules, log.options)
+        if rules.shows:
+            form = deal_form_class(players, inputs)()
+        else:
+            rows = TableRows.posted(posted, TableRows.default(rules, len(players)))
+            form = quick_form_class(rules, players, inputs, rows)()
+        if not form.validate():
+            return None
+        try:
+            if rules.shows:
+                entry = build_deal(form, players, inputs)
+            else:
+                entry = build_round(form, rules, players, inputs)
+            state: Any = matchlog.call_engine(seen.state.play, entry)
+        except RefereeError:
+            return None
+        location = url_for("matches.scoreboard", mode=EDIT, key=key, match_id=match_id)
+        try:
+            written = appending.append(
+                connection, stored, entry, state, once=form.once.data, location=location
+            )
+        except IntegrityError:  # the one-time token's receipt is there: the ORM path says so
+            return None
+        if not written:
+            return None
+    return number, location
+
+
+def _round_rules(log: summary.MatchLog, state: MatchState) -> Ruleset:
+    """The rules the form of the next round is made with, as the ORM path makes it: the
+    ruleset, or with a contract per deal the next deal's rules and the match's options
+    (:func:`referee.web.show.scoresheet.deal_rules`)."""
+    rules = find_ruleset(log.rules)
+    if rules.contract is None:
+        return rules
+    played = find_ruleset(log.rules, log.options, as_played=True)
+    return played.for_deal(state.next_deal)
