@@ -379,3 +379,16 @@ def test_the_key_of_one_more_round_is_made_from_the_last_key_alone() -> None:
     assert matchlog.next_replay_key(key, {"hands": {}, "out": "Siti"}) == matchlog.next_replay_key(
         key, {"out": "Siti", "hands": {}}
     )
+
+
+def test_a_void_round_saved_plainly_is_shown_void_as_the_scoreboard_shows_it(
+    app: Any, table: Table
+) -> None:
+    table.plain_saves.clear()
+    saved = table.client.post(f"{table.api}/rounds", json={"end": "void"}, headers=table.if_match())
+    assert saved.status_code == 201 and table.plain_saves == [True]
+    rows = saved.get_json()["rounds"]
+    assert [row["voided"] for row in rows] == [False, False, False, True]
+    # The answer is the scoreboard as read afterwards (no cache: a whole replay).
+    matchlog.REPLAYS.clear()
+    assert table.client.get(table.api).get_json()["rounds"] == rows

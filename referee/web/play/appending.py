@@ -34,7 +34,7 @@ from sqlalchemy.engine import Connection
 from referee.errors import RefereeError
 from referee.web.show.scoresheet import Sheet, StoredRound, sheet_of
 from referee.web.store import matchlog, summary, work, writes
-from referee.web.store.models import CardTable, is_void
+from referee.web.store.models import CardTable
 
 if TYPE_CHECKING:
     from referee.match import MatchState
@@ -74,18 +74,9 @@ MATCH_BY_EDIT_KEY = (
     .where(MATCHES.c.id == sa.bindparam("match_id"), TABLES.c.edit_key == sa.bindparam("key"))
     .order_by(SEATS.c.seat)
 )
-# The stored rounds without their entries (what the score sheet and the plain case need):
-# whether each is void is read by the database.
+# The stored rounds without their entries: what the plain case and the score sheet need.
 ROUNDS_OF_MATCH = (
-    sa.select(
-        ROUNDS.c.number,
-        ROUNDS.c.version,
-        ROUNDS.c.complete,
-        ROUNDS.c.deleted_at,
-        sa.case((ROUNDS.c.entry["end"].as_string() == "void", sa.true()), else_=sa.false())
-        .cast(sa.Boolean)
-        .label("voided"),
-    )
+    sa.select(ROUNDS.c.number, ROUNDS.c.version, ROUNDS.c.complete, ROUNDS.c.deleted_at)
     .where(ROUNDS.c.match_id == sa.bindparam("match_id"))
     .order_by(ROUNDS.c.number)
 )
@@ -186,7 +177,7 @@ def append(connection: Connection, stored: StoredMatch, entry: dict[str, Any], s
     if when is None:
         return False
     stored.version += 1
-    stored.rows.append(RoundRow(number, 1, True, None, is_void(entry)))
+    stored.rows.append(RoundRow(number, 1, True, None))
     return True
 
 
@@ -197,12 +188,23 @@ class RoundRow(NamedTuple):
     version: int
     complete: bool
     deleted_at: datetime | None
+
+
+class SheetRound(NamedTuple):
+    """A stored round as the API's score sheet shows it: its number, its version and whether
+    it is void (a round stored as ``{"end": "void"}`` is the one the engine scores as void:
+    the state says so without the entry being read)."""
+
+    number: int
+    version: int
     voided: bool
 
 
 def sheet(stored: StoredMatch, state: MatchState) -> Sheet:
-    """The score sheet of the match as this save left it, from the rows as read (the API's
-    score sheet shows a stored round's number, version and whether it is void, not when it
-    was stored)."""
-    rows = cast("dict[int, StoredRound]", {row.number: row for row in stored.rows})
-    return sheet_of(state, state.rules, rows)
+    """The score sheet of the match as this save left it."""
+    voided = {result.number: result.is_void for result in state.rounds}
+    rows = {
+        row.number: SheetRound(row.number, row.version, voided.get(row.number, False))
+        for row in stored.rows
+    }
+    return sheet_of(state, state.rules, cast("dict[int, StoredRound]", rows))

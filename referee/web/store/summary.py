@@ -6,7 +6,10 @@ unit of work (:func:`referee.web.store.work.commit`): the match as the session
 holds it (:func:`log_in_session`, or read back with :func:`read_log`) is replayed
 through the engine, or the replay the write already made is used, and its
 :class:`MatchSummary` and :class:`SeatSummary` rows are rewritten on the
-transaction's own connection, so that they commit or roll back with the change.
+transaction's own connection, so that they commit or roll back with the change.  The API's
+plain save of the next round counts the new round on the summary as stored instead
+(:func:`derive_next`: nothing of it grows with the match's length); the figures are the
+same, which ``history check`` and the tests that save a round every way compare.
 
 :func:`check` recomputes every summary from the log and lists the differences
 (``flask --app referee.web history check``; ``--fix`` rewrites them), and the engine's

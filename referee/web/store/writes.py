@@ -384,8 +384,8 @@ def _note_log_changes(session: Any, _context: Any, _instances: Any) -> None:
     changed: set[int] = session.info.setdefault(LOGS_CHANGED, set())
     raised: set[int] = session.info.setdefault(VERSIONS_RAISED, set())
     renamed: set[int] = session.info.setdefault(PLAYERS_RENAMED, set())
-    deleted = session.deleted
-    for obj in [*session.new, *session.dirty, *deleted]:
+    dirty, deleted = session.dirty, session.deleted  # each a new set when asked for
+    for obj in [*session.new, *dirty, *deleted]:
         if isinstance(obj, Match):
             attributes = inspect(obj).attrs
             if obj.id is None:
@@ -397,7 +397,7 @@ def _note_log_changes(session: Any, _context: Any, _instances: Any) -> None:
             ):
                 changed.add(obj.id)
         elif isinstance(obj, Round | MatchPlayer):
-            if obj in session.dirty and not session.is_modified(obj):
+            if obj in dirty and not session.is_modified(obj):
                 continue
             changed.update(_match_ids(obj))
         elif isinstance(obj, Player) and obj.id is not None:
