@@ -156,6 +156,13 @@ def next_round(table: Table) -> dict[str, Any]:
     return {"out": "Siti", "hands": {name: [next(cards)] for name in seated if name != "Siti"}}
 
 
+def first_to_play(table: Table) -> str:
+    """Who plays first in the next round: the player after its dealer."""
+    board = table.client.get(table.api).get_json()
+    seated = board["seated"]
+    return str(seated[(seated.index(board["next_dealer"]) + 1) % len(seated)])
+
+
 def check_after_write(app: Any, caplog: Any, table: Table, key_before: str | None) -> None:
     """What must hold after any write (see the module's docstring); ``key_before``: the key
     of the state kept before it, when the write changed the log."""
@@ -235,6 +242,18 @@ WRITES: dict[str, list[tuple[Callable[[Table], Any], bool]]] = {
     "API seating": [
         (api_write("PUT", "/seating", json={"players": [*PLAYERS, "Dewi"]}), True),
         (lambda t: api_write("POST", "/rounds", json=next_round(t))(t), True),
+    ],
+    # A live round is not in the log until it ends; its turns raise the version all the same.
+    "API live round, started and discarded": [
+        (
+            lambda t: t.client.post(
+                f"{t.api}/live/turns",
+                json={"player": first_to_play(t), "melds": [["7S", "8S", "9S"]], "discard": "2C"},
+                headers=t.if_match(),
+            ),
+            False,
+        ),
+        (api_write("DELETE", "/live"), False),
     ],
     "form save": [(form_write("rounds/new", FORM_ROUND), True)],
     "form correction": [(form_write("rounds/2/edit", CORRECTED), True)],
