@@ -7,12 +7,17 @@ flushing them.  This path reads the match as rows (two queries) and has the
 engine play the round on the cached replay of the match; the unit of work's
 fast strategy (:func:`referee.web.store.work.append_round`) then, in the
 table's turn, raises the match's version (the statement that locks the table's
-row and checks that the version is still the one read), writes the round and
-the summary, and commits.
+row and checks that the version is still the one read), writes the round, the
+summary counted on by the new round alone and the state after it, and commits.
+Nothing of it grows with the match's length but the rows of the score sheet the
+answer shows (each round's number, version and whether it is void) and the kept
+state's facts.
 
 It takes only the plain case: the match found through an edit key, not
 deleted, no live round, no deleted round in the way, the version named still
-the match's, no one-time token, and a round the engine accepts.  Anything
+the match's, its summary and a state kept at that version (so the key of its log
+comes from the kept state: no round's entry is read, nor the match replayed), no
+one-time token, and a round the engine accepts.  Anything
 else, and a version that changed while the round was checked, is handed back
 (None) to the ORM path, which answers it as always: same rules, same errors.
 """
@@ -21,15 +26,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any, NamedTuple, cast
 
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
 from referee.errors import RefereeError
-from referee.web.show.scoresheet import Sheet, sheet_of
+from referee.web.show.scoresheet import Sheet, StoredRound, sheet_of
 from referee.web.store import matchlog, summary, work, writes
-from referee.web.store.models import CardTable, is_void
+from referee.web.store.models import CardTable
 
 if TYPE_CHECKING:
     from referee.match import MatchState
@@ -37,17 +42,28 @@ if TYPE_CHECKING:
 MATCHES, SEATS = summary.MATCHES, summary.SEATS
 ROUNDS, TABLES = summary.ROUNDS, cast(sa.Table, CardTable.__table__)
 SUMMARY_SEATS = summary.SEAT_SUMMARIES
+SUMMARY, KEPT = summary.MATCH_SUMMARIES, summary.MATCH_REPLAYS
+SEAT_READ = [column.name for column in SUMMARY_SEATS.columns]
+MATCH_READ = ("state", "rounds", "rounds_played", "last_played_at")
 
 MATCH_BY_EDIT_KEY = (
     sa.select(
         *summary.log_columns(),
         MATCHES.c.version,
-        # The seat's summary row (what its player's totals are made of), read with the match:
-        # it changes only with the match, whose version is checked under the table's lock.
-        *(SUMMARY_SEATS.c[name].label(f"summary_{name}") for name in summary.SEAT_TOTALLED),
+        # The state kept with the match: its key, and the version it was kept at.
+        KEPT.c.replay_key.label("kept_key"),
+        KEPT.c.match_version.label("kept_version"),
+        # The match's summary and the seat's (what the next round is counted on, and what
+        # its player's totals are made of), read with the match: they change only with the
+        # match, whose version is checked under the table's lock.
+        *(SUMMARY.c[name].label(f"match_{name}") for name in MATCH_READ),
+        *(SUMMARY_SEATS.c[name].label(f"summary_{name}") for name in SEAT_READ),
     )
     .select_from(
-        summary.MATCH_SEATS.join(TABLES, TABLES.c.id == MATCHES.c.table_id).outerjoin(
+        summary.MATCH_SEATS.join(TABLES, TABLES.c.id == MATCHES.c.table_id)
+        .outerjoin(KEPT, KEPT.c.match_id == MATCHES.c.id)
+        .outerjoin(SUMMARY, SUMMARY.c.match_id == MATCHES.c.id)
+        .outerjoin(
             SUMMARY_SEATS,
             sa.and_(
                 SUMMARY_SEATS.c.match_id == MATCHES.c.id,
@@ -58,15 +74,9 @@ MATCH_BY_EDIT_KEY = (
     .where(MATCHES.c.id == sa.bindparam("match_id"), TABLES.c.edit_key == sa.bindparam("key"))
     .order_by(SEATS.c.seat)
 )
+# The stored rounds without their entries: what the plain case and the score sheet need.
 ROUNDS_OF_MATCH = (
-    sa.select(
-        ROUNDS.c.number,
-        ROUNDS.c.entry,
-        ROUNDS.c.complete,
-        ROUNDS.c.deleted_at,
-        ROUNDS.c.created_at,
-        ROUNDS.c.version,
-    )
+    sa.select(ROUNDS.c.number, ROUNDS.c.version, ROUNDS.c.complete, ROUNDS.c.deleted_at)
     .where(ROUNDS.c.match_id == sa.bindparam("match_id"))
     .order_by(ROUNDS.c.number)
 )
@@ -78,38 +88,50 @@ class StoredMatch:
 
     match_id: int
     version: int
-    log: summary.MatchLog
+    log: summary.MatchLog  # its header and seats (its rounds are not read)
     edit_key: str  # the key the write came with: it must still be the table's at the turn
     rows: list[Any] = field(default_factory=list)  # every stored round, by number
-    summary_seats: list[Any] = field(default_factory=list)  # its seat summary rows
+    before: summary.Derived | None = None  # its summary as stored
+    kept_key: str | None = None  # the key of its log, from the state kept at this version
 
     @property
     def plain(self) -> bool:
-        """No live round, no deleted round, nothing but complete rounds one after another."""
-        return all(row.complete and row.deleted_at is None for row in self.rows)
+        """No live round, no deleted round, nothing but complete rounds one after another;
+        a summary, and a state kept at the match's version."""
+        return (
+            self.kept_key is not None
+            and self.before is not None
+            and self.before.match["rounds"] == len(self.rows)
+            and all(row.complete and row.deleted_at is None for row in self.rows)
+        )
 
     @property
     def next_number(self) -> int:
-        return len(self.log.rounds) + 1
+        return len(self.rows) + 1
 
 
 def read(connection: Connection, edit_key: str, match_id: int) -> StoredMatch | None:
     """The match of the table of this edit key, not deleted (None otherwise), with its
-    summary's seat rows: two queries."""
+    summary and the key of the state kept with it: two queries, no round's entry read."""
     # The version is checked again under the lock: the reads need no transaction.
     writes.read_statement_by_statement(connection)
     rows = connection.execute(MATCH_BY_EDIT_KEY, {"match_id": match_id, "key": edit_key}).all()
     if not rows or rows[0].deleted_at is not None:
         return None
+    first = rows[0]
     log = summary.MatchLog.from_rows(match_id, rows)
-    stored = StoredMatch(match_id, rows[0].version, log, edit_key)
+    stored = StoredMatch(match_id, first.version, log, edit_key)
     stored.rows = list(connection.execute(ROUNDS_OF_MATCH, {"match_id": match_id}))
-    log.rounds = [(row.number, row.entry, row.created_at) for row in stored.rows if row.complete]
-    stored.summary_seats = [
-        {name: row._mapping[f"summary_{name}"] for name in summary.SEAT_TOTALLED}
+    if first.kept_version == first.version:
+        stored.kept_key = first.kept_key
+    seats = [
+        {name: row._mapping[f"summary_{name}"] for name in SEAT_READ}
         for row in rows
         if row.summary_player_id is not None
     ]
+    if first.match_state is not None:
+        match = {name: first._mapping[f"match_{name}"] for name in MATCH_READ}
+        stored.before = summary.Derived(match, seats)
     return stored
 
 
@@ -118,11 +140,18 @@ def checked_round(
 ) -> tuple[dict[str, Any], Any] | None:
     """The round in canonical form and the match after it, if the engine takes it: played
     on the match's cached replay, or on the one kept with its summary (no whole replay)."""
-    seen = summary.replay(stored.log, connection)
+    assert stored.kept_key is not None
+    try:
+        head = stored.log.header()
+    except (TypeError, ValueError):
+        return None
+    seen = matchlog.resumed(
+        head, stored.kept_key, lambda: matchlog.kept_replay(connection, stored.match_id)
+    )
     if seen.state is None:
         return None
     try:
-        match_header = matchlog.stored_header(stored.log.header())
+        match_header = matchlog.stored_header(head)
         record, entry = matchlog.read_canonical(asked, match_header, stored.next_number)
         return entry, matchlog.call_engine(seen.state.play, record)
     except RefereeError:
@@ -141,13 +170,16 @@ def append(
     """Write the round once it is the table's turn (the unit of work's fast strategy), with
     the receipt of a form's one-time token ``once``; False (nothing written) if the match
     changed meanwhile."""
+    assert stored.before is not None and stored.kept_key is not None
     number = stored.next_number
     when = work.append_round(
         connection,
         stored.log,
         edit_key=stored.edit_key,
         version=stored.version,
-        summary_seats=stored.summary_seats,
+        number=number,
+        before=stored.before,
+        key=stored.kept_key,
         entry=entry,
         state=state,
         once=once,
@@ -156,28 +188,34 @@ def append(
     if when is None:
         return False
     stored.version += 1
-    stored.rows.append(RoundRow(number, 1, when, entry))
+    stored.rows.append(RoundRow(number, 1, True, None))
     return True
 
 
-@dataclass(frozen=True)
-class RoundRow:
-    """A complete round as stored, as the score sheet shows it."""
+class RoundRow(NamedTuple):
+    """A stored round as :data:`ROUNDS_OF_MATCH` reads it (the round a save adds)."""
 
     number: int
     version: int
-    created_at: datetime
-    entry: Any
+    complete: bool
+    deleted_at: datetime | None
 
-    @property
-    def voided(self) -> bool:
-        return is_void(self.entry)
+
+class SheetRound(NamedTuple):
+    """A stored round as the API's score sheet shows it: its number, its version and whether
+    it is void (a round stored as ``{"end": "void"}`` is the one the engine scores as void:
+    the state says so without the entry being read)."""
+
+    number: int
+    version: int
+    voided: bool
 
 
 def sheet(stored: StoredMatch, state: MatchState) -> Sheet:
     """The score sheet of the match as this save left it."""
+    voided = {result.number: result.is_void for result in state.rounds}
     rows = {
-        row.number: RoundRow(row.number, row.version, row.created_at, row.entry)
+        row.number: SheetRound(row.number, row.version, voided.get(row.number, False))
         for row in stored.rows
     }
-    return sheet_of(state, state.rules, rows)
+    return sheet_of(state, state.rules, cast("dict[int, StoredRound]", rows))

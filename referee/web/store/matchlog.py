@@ -13,14 +13,20 @@ Rounds are stored in the engine's canonical form (:func:`canonical_round`:
 known keys only, canonical cards).  Reading a stored round never raises
 anything but a :class:`RefereeError`, so one bad round (stored before imports
 were checked) makes its match "cannot be replayed", not the pages that list it
-fail.  A replay is cached by the text of the rounds it replays: the log
-stays the truth, and a page does not replay an unchanged match again.
+fail.  A replay is cached by the text of the rounds it replays (:func:`replay_key`: a
+chain of hashes, the header's then one more for each round, so that the key of the log
+with one more round is made from the last key and that round alone): the log stays the
+truth, and a page does not replay an unchanged match again.
 
 A save never replays the whole match: the engine's state after the last round is
 kept with the match's summary as its facts (:class:`KeptReplay`, by the same key
 as the cache: written by :mod:`summary` with every rewrite of the summary, checked
 by ``history check``), and the next round is played on it (:func:`playable`), in any
-worker, warm or not.  A state made again from facts has the detail of a score sheet in
+worker, warm or not.  The kept state also names the match's version it was written at:
+every write that changes a match's log raises its version in the same transaction, so a
+state kept at the match's current version is of the log as stored, and the plain save
+(:mod:`referee.web.play.appending`) takes its key from it instead of reading and
+hashing every round.  A state made again from facts has the detail of a score sheet in
 its rounds (``Outlook.detail``, :class:`~referee.match.Detail`), not their cards: the pages
 that show only the score sheet (``outlook(match, Detail.SHEET)``: the scoreboard, the big
 board, the JSON scoreboard, the exports of the sheet) take it in a worker that has not
@@ -64,6 +70,8 @@ log = logging.getLogger(__name__)
 MAX_ROUNDS = 500
 # Replays kept in memory, by the text of the document replayed.
 CACHE_SIZE = 256
+# The engine's headers of stored matches, by their text (a save reads its match's each time).
+HEADER_CACHE_SIZE = 1024
 
 UNREADABLE = define_message("web.unreadable", "the referee could not read this match: {detail}")
 STORED_UNREADABLE = define_message(
@@ -105,8 +113,23 @@ def document(
 
 
 def stored_header(head: Mapping[str, Any]) -> MatchHeader:
-    """The engine's header of a stored match, its options read as played."""
-    return call_engine(read_header, head, as_played=True)
+    """The engine's header of a stored match, its options read as played (the same header
+    is read once per worker: the engine's headers are not changed once made)."""
+    try:
+        text = json.dumps(head, sort_keys=True, ensure_ascii=False)
+    except (RecursionError, TypeError, ValueError):
+        return call_engine(read_header, head, as_played=True)
+    with _HEADERS_LOCK:
+        found = _HEADERS.get(text)
+    if found is None:
+        found = call_engine(read_header, head, as_played=True)
+        with _HEADERS_LOCK:
+            _HEADERS[text] = found
+    return found
+
+
+_HEADERS: LRUCache[str, MatchHeader] = LRUCache(maxsize=HEADER_CACHE_SIZE)
+_HEADERS_LOCK = threading.Lock()
 
 
 def restores_play(document: Mapping[str, Any]) -> bool:
@@ -264,10 +287,12 @@ REPLAYS = Replays(CACHE_SIZE)
 @dataclass(frozen=True)
 class KeptReplay:
     """A match's replayed state as stored with its summary: the key of the log it was
-    replayed from (:func:`replay_key`) and the engine's facts of it, as JSON text."""
+    replayed from (:func:`replay_key`), the engine's facts of it as JSON text, and the
+    match's version when it was written (None when it was not read)."""
 
     key: str
     facts: str
+    version: int | None = None
 
     @classmethod
     def of(cls, key: str, state: MatchState) -> KeptReplay:
@@ -282,21 +307,28 @@ class KeptReplay:
 
 
 REPLAYS_TABLE = MatchReplay.__table__
-KEPT_REPLAY = sa.select(REPLAYS_TABLE.c.replay_key, REPLAYS_TABLE.c.facts).where(
-    REPLAYS_TABLE.c.match_id == sa.bindparam("the_match")
-)
+KEPT_REPLAY = sa.select(
+    REPLAYS_TABLE.c.replay_key, REPLAYS_TABLE.c.facts, REPLAYS_TABLE.c.match_version
+).where(REPLAYS_TABLE.c.match_id == sa.bindparam("the_match"))
 
 
 def kept_replay(connection: Connection, match_id: int) -> KeptReplay | None:
     """The replay kept with a match's summary (None: none is kept yet)."""
     row = connection.execute(KEPT_REPLAY, {"the_match": match_id}).one_or_none()
-    return KeptReplay(row.replay_key, row.facts) if row is not None else None
+    return KeptReplay(row.replay_key, row.facts, row.match_version) if row is not None else None
 
 
 def replay_key(head: dict[str, Any], entries: Sequence[Any]) -> str:
-    """The key of a stored match's replay: a hash of its header and its rounds as stored
+    """The key of a stored match's replay: made from its header and its rounds as stored
     (TypeError or ValueError when they are no JSON)."""
     return _stored_key(head, entries)
+
+
+def next_replay_key(key: str, entry: Any) -> str:
+    """The key of the log of ``key`` with ``entry`` as its next round: the chain of
+    :func:`replay_key` one step further, without the rounds before (TypeError or
+    ValueError when the entry is no JSON)."""
+    return hashlib.sha256((key + _KEY_TEXT.encode(entry)).encode()).hexdigest()
 
 
 def _replay_key(match: Match) -> str:
@@ -309,10 +341,18 @@ def _replay_key(match: Match) -> str:
     return _stored_key(header(match), [r.entry for r in match.complete_rounds])
 
 
+# Sorted keys: the same objects give the same text however their keys were ordered.
+_KEY_TEXT = json.JSONEncoder(sort_keys=True, ensure_ascii=False)
+
+
 def _stored_key(head: dict[str, Any], entries: Sequence[Any], as_played: bool = True) -> str:
-    # A strict reading may refuse what the reading as played accepts: never the same key.
-    text = json.dumps([head, list(entries), as_played], sort_keys=True, ensure_ascii=False)
-    return hashlib.sha256(text.encode()).hexdigest()
+    # A chain: the header's hash, then each round's hash with the one before, so that a round
+    # added to the log needs only the key so far (:func:`next_replay_key`).  A strict reading
+    # may refuse what the reading as played accepts: never the same key.
+    key = hashlib.sha256(_KEY_TEXT.encode([head, as_played]).encode()).hexdigest()
+    for entry in entries:
+        key = next_replay_key(key, entry)
+    return key
 
 
 HEADER_KEYS = (
@@ -377,6 +417,17 @@ def _resumed(head: dict[str, Any], key: str, kept: KeptReplay | None) -> Outlook
     return seen
 
 
+def resumed(head: dict[str, Any], key: str, read: Callable[[], KeptReplay | None]) -> Outlook:
+    """The match of ``head`` whose log has the key ``key``, which the caller knows from the
+    state kept with it at the match's current version: from the cache, else made again from
+    the kept facts (``read()`` reads them), else replayed from the stored rounds is left to
+    the caller (the outlook's error says the kept facts could not be read)."""
+    seen = REPLAYS.get(key)
+    if seen is None:
+        seen = _resumed(head, key, read())
+    return seen if seen is not None else Outlook(None, MatchFileError(STORED_UNREADABLE))
+
+
 def playable(match: Match) -> Outlook:
     """The match as far as it has gone, to play its next round on: from the cache, else
     from the replay kept with it, else replayed (its rounds may have no detail)."""
@@ -429,11 +480,6 @@ def remember(match: Match, state: MatchState) -> None:
     _keep(match, seen)
     db.session.flush()
     _keep(match, seen)
-
-
-def keep_replay(head: dict[str, Any], stored: Sequence[Any], seen: Outlook) -> None:
-    """Keep a replay by the header and the rounds as stored (a write made without objects)."""
-    REPLAYS.put(_stored_key(head, stored), seen)
 
 
 def _keep(match: Match, seen: Outlook) -> None:

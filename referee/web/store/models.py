@@ -366,8 +366,11 @@ class MatchReplay(Model):
     plays the next round on it instead of replaying the whole match (any worker, cache or
     not).  ``replay_key`` is the hash of the header and rounds it was replayed from; a
     state of other rounds is not used.  ``facts`` are the engine's ``MatchState.facts()``
-    as JSON text (the order of its mappings is the players' order).  Written only by
-    :mod:`referee.web.store.summary`; ``history check`` compares it with a whole replay.
+    as JSON text (the order of its mappings is the players' order).  ``match_version`` is
+    the match's version when it was written: every change of the log raises the version,
+    so one kept at the current version is of the log as stored (the API's plain save reads
+    no round for it).  Written only by :mod:`referee.web.store.summary`; ``history check``
+    compares it with a whole replay.
     """
 
     __tablename__ = "match_replays"
@@ -377,6 +380,7 @@ class MatchReplay(Model):
     )
     replay_key: Mapped[str] = mapped_column(sa.String(64))
     facts: Mapped[str] = mapped_column(sa.Text)
+    match_version: Mapped[int | None]
 
 
 class MatchSummary(Model):

@@ -6,7 +6,10 @@ unit of work (:func:`referee.web.store.work.commit`): the match as the session
 holds it (:func:`log_in_session`, or read back with :func:`read_log`) is replayed
 through the engine, or the replay the write already made is used, and its
 :class:`MatchSummary` and :class:`SeatSummary` rows are rewritten on the
-transaction's own connection, so that they commit or roll back with the change.
+transaction's own connection, so that they commit or roll back with the change.  The API's
+plain save of the next round counts the new round on the summary as stored instead
+(:func:`derive_next`: nothing of it grows with the match's length); the figures are the
+same, which ``history check`` and the tests that save a round every way compare.
 
 :func:`check` recomputes every summary from the log and lists the differences
 (``flask --app referee.web history check``; ``--fix`` rewrites them), and the engine's
@@ -238,31 +241,95 @@ def _seat_figures(state: Any, name: str) -> dict[str, Any]:
     if state is None:
         return figures
     for result in state.rounds:
-        if result.is_void or name not in result.scores:  # void, or not seated in that round
-            continue
-        score = int(result.scores[name])
-        won = name in result.winners
-        figures["rounds"] += 1
-        figures["points"] += score
+        _count_round(figures, result, name)
+    _as_the_match_stands(figures, state, name)
+    return figures
+
+
+def _count_round(figures: dict[str, Any], result: Any, name: str) -> None:
+    """Add one round to a player's figures (nothing when it is void or they sat out)."""
+    if result.is_void or name not in result.scores:
+        return
+    score = int(result.scores[name])
+    won = name in result.winners
+    figures["rounds"] += 1
+    figures["points"] += score
+    if won:
+        figures["rounds_won"] += 1
+        figures["points_won"] += score
+    if figures["best_round"] is None or score > figures["best_round"]:
+        figures["best_round"], figures["best_round_number"] = score, result.number
+    figures["at_once"] += bool(result.at_once and result.went_out == name)
+    figures["knocks"] += result.knocker == name
+    if result.outcome is Outcome.GIN:
+        figures["gins" if won else "gins_against"] += 1
+    if result.outcome is Outcome.UNDERCUT:
         if won:
-            figures["rounds_won"] += 1
-            figures["points_won"] += score
-        if figures["best_round"] is None or score > figures["best_round"]:
-            figures["best_round"], figures["best_round_number"] = score, result.number
-        figures["at_once"] += bool(result.at_once and result.went_out == name)
-        figures["knocks"] += result.knocker == name
-        if result.outcome is Outcome.GIN:
-            figures["gins" if won else "gins_against"] += 1
-        if result.outcome is Outcome.UNDERCUT:
-            if won:
-                figures["undercuts"] += 1
-            elif result.knocker == name:
-                figures["undercuts_against"] += 1
+            figures["undercuts"] += 1
+        elif result.knocker == name:
+            figures["undercuts_against"] += 1
+
+
+def _as_the_match_stands(figures: dict[str, Any], state: Any, name: str) -> None:
+    """The figures of a player that the match's end gives, after its rounds are counted."""
     figures["counted"] = figures["rounds"] > 0
     figures["finished"] = bool(state.finished)
     figures["won"] = bool(state.finished and name in state.winners)
     figures["total"] = int(state.totals.get(name, 0))
-    return figures
+
+
+# What of a seat's summary row the next round's counting starts from.
+SEAT_COUNTED = (
+    *("counted", "finished", "won", "total"),
+    *SUMMED_FIGURES,
+    *("best_round", "best_round_number"),
+)
+
+
+def derive_next(
+    log: MatchLog, before: Derived, seen: matchlog.Outlook, key: str, when: datetime
+) -> Derived | None:
+    """The summary of a match after one more round (the last of ``seen``'s state, stored at
+    ``when``), from its summary before that round as stored (``before``) and that round
+    alone: what :func:`derive` gives from the whole log (``history check`` compares them),
+    without the rounds before.  ``key`` is the key of the log with the round.  None when
+    ``before`` is not the summary of a match in play with these seats (derive it whole).
+    """
+    state = seen.state
+    if state is None or not state.rounds or before.match.get("state") != PLAYING:
+        return None
+    by_player = {seat["player_id"]: seat for seat in before.seats}
+    if set(by_player) != {player for _seat, player, _name in log.seats}:
+        return None
+    result = state.rounds[-1]
+    last_played = max(as_utc(before.match["last_played_at"]), as_utc(when))
+    match = {
+        "match_id": log.match_id,
+        "table_id": log.table_id,
+        "rules": log.rules,
+        "state": FINISHED if state.finished else PLAYING,
+        "rounds": before.match["rounds"] + 1,
+        "rounds_played": before.match["rounds_played"] + (not result.is_void),
+        "last_played_at": last_played,
+        "archived": log.archived,
+        "deleted": log.deleted,
+    }
+    seats = []
+    for seat, player_id, name in log.seats:
+        figures = {figure: by_player[player_id][figure] for figure in SEAT_COUNTED}
+        _count_round(figures, result, name)
+        _as_the_match_stands(figures, state, name)
+        figures["counted"] = figures["counted"] and not log.deleted
+        figures.update(
+            match_id=log.match_id,
+            player_id=player_id,
+            table_id=log.table_id,
+            rules=log.rules,
+            seat=seat,
+            last_played_at=last_played,
+        )
+        seats.append(figures)
+    return Derived(match, seats, matchlog.KeptReplay.of(key, state))
 
 
 # -- reading the log and writing the summary, on one connection ------------------------------
@@ -358,15 +425,25 @@ def write(
         adjust_totals(connection, [row._mapping for row in before], seats)
 
 
+# The match's version as this transaction leaves it when the state is written: a change of
+# the log raises it, so the state is not taken for a log changed after it was written.
+_VERSION_NOW = (
+    sa.select(MATCHES.c.version).where(MATCHES.c.id == sa.bindparam("the_match")).scalar_subquery()
+)
 REPLAY_KEPT = (
     sa.update(MATCH_REPLAYS)
     .where(MATCH_REPLAYS.c.match_id == sa.bindparam("the_match"))
-    .values(replay_key=sa.bindparam("new_key"), facts=sa.bindparam("new_facts"))
+    .values(
+        replay_key=sa.bindparam("new_key"),
+        facts=sa.bindparam("new_facts"),
+        match_version=_VERSION_NOW,
+    )
 )
 REPLAY_ADDED = sa.insert(MATCH_REPLAYS).values(
     match_id=sa.bindparam("the_match"),
     replay_key=sa.bindparam("new_key"),
     facts=sa.bindparam("new_facts"),
+    match_version=_VERSION_NOW,
 )
 REPLAY_REMOVED = sa.delete(MATCH_REPLAYS).where(
     MATCH_REPLAYS.c.match_id == sa.bindparam("the_match")
@@ -374,7 +451,8 @@ REPLAY_REMOVED = sa.delete(MATCH_REPLAYS).where(
 
 
 def keep_replay(connection: Connection, match_id: int, kept: matchlog.KeptReplay | None) -> None:
-    """Store the replay kept with a match's summary (remove it when there is none)."""
+    """Store the replay kept with a match's summary, at the match's version as it now stands
+    (remove it when there is none)."""
     if kept is None:
         connection.execute(REPLAY_REMOVED, {"the_match": match_id})
         return
@@ -396,7 +474,9 @@ def refresh_all(connection: Connection) -> int:
     ids = connection.execute(sa.select(MATCHES.c.id).order_by(MATCHES.c.id)).scalars().all()
     inspector = sa.inspect(connection)
     columns = {column["name"] for column in inspector.get_columns("matches")}
-    replays = inspector.has_table(MATCH_REPLAYS.name)
+    replays = inspector.has_table(MATCH_REPLAYS.name) and "match_version" in {
+        column["name"] for column in inspector.get_columns(MATCH_REPLAYS.name)
+    }
     for match_id in ids:
         log = read_log(
             connection,
@@ -967,15 +1047,15 @@ def add_new(connection: Connection, derived: Sequence[Derived]) -> None:
         connection.execute(sa.insert(SEAT_SUMMARIES), seats)
     kept = [
         {
-            "match_id": found.match["match_id"],
-            "replay_key": found.kept.key,
-            "facts": found.kept.facts,
+            "the_match": found.match["match_id"],
+            "new_key": found.kept.key,
+            "new_facts": found.kept.facts,
         }
         for found in derived
         if found.kept is not None
     ]
-    if kept:
-        connection.execute(sa.insert(MATCH_REPLAYS), kept)
+    if kept:  # at the version of the match just inserted: its next save takes the plain way
+        connection.execute(REPLAY_ADDED, kept)
 
 
 def recount_table(connection: Connection, table_id: int) -> None:

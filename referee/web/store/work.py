@@ -21,7 +21,9 @@ modified, then :func:`commit` naming the matches whose log changed).  The rest i
 
 The plain save of the next round (:func:`append_round`) is the fast strategy of the same
 steps on rows instead of objects: the version check is the row count of the UPDATE that
-raises it, the summary is recounted from the replay the save made.
+raises it, the summary is counted on from the summary before by the new round alone
+(:func:`summary.derive_next`), and the state kept with it, made by playing the round on the
+state kept at the version read, is written at the version the UPDATE raised.
 """
 
 from __future__ import annotations
@@ -245,24 +247,32 @@ def append_round(
     *,
     edit_key: str,
     version: int,
-    summary_seats: list[dict[str, Any]],
+    number: int,
+    before: summary.Derived,
+    key: str,
     entry: dict[str, Any],
     state: MatchState,
     once: str | None = None,
     location: str = "",
 ) -> Any:
-    """The next round of a match read as rows (``log``, at ``version``, read without the
-    table's lock), written once it is the table's turn: the version raised if it still is
-    ``version`` and the edit key still the table's, the round inserted, the receipt of
-    ``once`` kept (a form's one-time token, leading to ``location``), the summary
-    recounted from ``state`` (the engine's replay with the round), committed.  Returns
-    the time the round was stored, or None (nothing written) when the match changed
-    meanwhile."""
+    """Round ``number``, the next round of a match read as rows (``log``, its header and
+    seats, at ``version``, read without the table's lock; ``before``, its summary as stored,
+    and ``key``, the key of its log, both of that version), written once it is the table's
+    turn: the version raised if it still is ``version`` and the edit key still the table's,
+    the round inserted, the receipt of ``once`` kept (a form's one-time token, leading to
+    ``location``), the summary counted on by the round alone and the state ``state`` (the
+    engine's play of the round) kept with it, committed.  Returns the time the round was
+    stored, or None (nothing written) when the match changed meanwhile or its summary
+    cannot be counted on."""
     connection.rollback()  # the reading is over
+    when = now()
+    seen = matchlog.Outlook.of(state)
+    new_key = matchlog.next_replay_key(key, entry)
+    derived = summary.derive_next(log, before, seen, new_key, when)
+    if derived is None:
+        return None
     writes.transactions_again(connection)
     writes.start_writing()
-    when = now()
-    number = len(log.rounds) + 1
     raise_version = {
         "the_table": log.table_id,
         "the_key": edit_key,
@@ -291,10 +301,8 @@ def append_round(
     if connection.dialect.name != "postgresql":
         connection.execute(NEW_ROUND, new_round)
     writes.keep_receipt_on(connection, once, location)
-    log.rounds.append((number, entry, when))
-    seen = matchlog.Outlook.of(state)
-    summary.rewrite(connection, log.match_id, summary_seats, summary.derive(log, seen))
+    summary.rewrite(connection, log.match_id, before.seats, derived)
     connection.commit()
     writes.written()
-    matchlog.keep_replay(log.header(), [e for _n, e, _w in log.rounds], seen)
+    matchlog.REPLAYS.put(new_key, seen)
     return when
