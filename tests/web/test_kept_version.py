@@ -331,7 +331,7 @@ def test_a_match_imported_keeps_its_state_at_its_version_and_the_next_save_is_pl
     assert saved.get_json()["totals"]["Siti"] == 9 + 9 + (2 + 3)
 
 
-def test_a_table_imported_has_no_state_kept_and_its_first_save_keeps_one(
+def test_a_table_imported_keeps_its_states_at_their_versions_and_saves_plainly(
     app: Any, table: Table, caplog: Any
 ) -> None:
     caplog.set_level(logging.WARNING, logger="referee.web.store.writes")
@@ -346,8 +346,9 @@ def test_a_table_imported_has_no_state_kept_and_its_first_save_keeps_one(
         ).one()
         match_id = imported.id
     copy = Table(table.client, edit_key, match_id)
-    assert kept_row(app, match_id)[:2] == (None, None)  # imported in bulk: none kept yet
-    for expected_plain in ([], [True]):  # the first save keeps it, the second plays on it
+    key, kept_version, version = kept_row(app, match_id)
+    assert key is not None and kept_version == version  # kept with the summary, in bulk
+    for expected_plain in ([True], [True]):  # the first save plays on it already
         table.plain_saves.clear()
         saved = copy.client.post(
             f"{copy.api}/rounds", json=next_round(copy), headers=copy.if_match()

@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple, cast
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
-from referee.errors import RefereeError
+from referee.errors import MatchFileError, RefereeError
 from referee.web.show.scoresheet import Sheet, StoredRound, sheet_of
 from referee.web.store import matchlog, summary, work, writes
 from referee.web.store.models import CardTable
@@ -135,22 +135,29 @@ def read(connection: Connection, edit_key: str, match_id: int) -> StoredMatch | 
     return stored
 
 
+def played_so_far(stored: StoredMatch, connection: Connection) -> matchlog.Outlook:
+    """The match as far as it has gone, to play its next round on: from the worker's cache,
+    else from the state kept at its version (never replayed: its rounds were not read)."""
+    assert stored.kept_key is not None
+    try:
+        head = stored.log.header()
+    except (TypeError, ValueError):
+        return matchlog.Outlook(None, MatchFileError(matchlog.STORED_UNREADABLE))
+    return matchlog.resumed(
+        head, stored.kept_key, lambda: matchlog.kept_replay(connection, stored.match_id)
+    )
+
+
 def checked_round(
     stored: StoredMatch, asked: dict[str, Any], connection: Connection
 ) -> tuple[dict[str, Any], Any] | None:
     """The round in canonical form and the match after it, if the engine takes it: played
     on the match's cached replay, or on the one kept with its summary (no whole replay)."""
-    assert stored.kept_key is not None
-    try:
-        head = stored.log.header()
-    except (TypeError, ValueError):
-        return None
-    seen = matchlog.resumed(
-        head, stored.kept_key, lambda: matchlog.kept_replay(connection, stored.match_id)
-    )
+    seen = played_so_far(stored, connection)
     if seen.state is None:
         return None
     try:
+        head = stored.log.header()
         match_header = matchlog.stored_header(head)
         record, entry = matchlog.read_canonical(asked, match_header, stored.next_number)
         return entry, matchlog.call_engine(seen.state.play, record)

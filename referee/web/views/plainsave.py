@@ -78,7 +78,7 @@ def _saved(key: str, match_id: int) -> tuple[int, str] | None:
         ):
             return None  # a round saved, corrected or removed meanwhile: the ORM path says so
         log = stored.log
-        seen = summary.replay(log, connection)
+        seen = appending.played_so_far(stored, connection)
         if seen.state is None:
             return None
         try:
