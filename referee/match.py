@@ -36,6 +36,7 @@ A round being played
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
@@ -116,6 +117,11 @@ class RoundResult:
     points: Mapping[str, int] = field(default_factory=dict)
     unchecked: tuple[Reason, ...] = ()
     table_values: Mapping[str, int] = field(default_factory=dict)
+    # Kept in the facts (a match's statistics count them without the detail): the discards
+    # each player bought (a round entered turn by turn), who went down with the deal's
+    # contract (contract rummy).
+    bought: Mapping[str, int] = field(default_factory=dict)
+    contracts_made: tuple[str, ...] = ()
 
     @property
     def is_void(self) -> bool:
@@ -131,7 +137,7 @@ class RoundResult:
     def facts(self) -> dict[str, Any]:
         """What a match's next round and its summary need of this round (see
         :meth:`MatchState.facts`)."""
-        return {
+        facts = {
             "number": self.number,
             "dealer": self.dealer,
             "outcome": self.outcome.value,
@@ -142,6 +148,11 @@ class RoundResult:
             "knocker": self.knocker,
             "went_out": self.went_out,
         }
+        if self.bought:
+            facts["bought"] = dict(self.bought)
+        if self.contracts_made:
+            facts["contracts_made"] = list(self.contracts_made)
+        return facts
 
     @classmethod
     def from_facts(cls, facts: Mapping[str, Any]) -> RoundResult:
@@ -156,6 +167,8 @@ class RoundResult:
             undercut=facts["undercut"],
             knocker=facts["knocker"],
             went_out=facts["went_out"],
+            bought=dict(facts.get("bought") or {}),
+            contracts_made=tuple(facts.get("contracts_made") or ()),
         )
 
     def to_json(self) -> dict[str, Any]:
@@ -579,6 +592,12 @@ def _score_round(header: MatchHeader, record: RoundRecord, dealer: str, number: 
         )
     score = rules.score_round(rules, facts)
     hands, player = facts.hands, facts.player
+    went_out = player if facts.ending is Ending.OUT else None
+    bought = Counter(turn.buy.player for turn in record.turns or () if turn.buy is not None)
+    made = ()
+    if rules.contract is not None:  # down with the contract: a meld on the table, or out
+        owners = {meld.player for meld in facts.table}
+        made = tuple(p for p in players if p == went_out or p in owners)
     return RoundResult(
         number,
         dealer,
@@ -588,7 +607,7 @@ def _score_round(header: MatchHeader, record: RoundRecord, dealer: str, number: 
         at_once=facts.at_once,
         undercut=score.undercut,
         knocker=player if facts.ending is Ending.KNOCK else None,
-        went_out=player if facts.ending is Ending.OUT else None,
+        went_out=went_out,
         closing_card=facts.closing_card,
         hands=hands,
         hand_values=dict(score.hand_values) or {p: rules.hand_value(c) for p, c in hands.items()},
@@ -600,6 +619,8 @@ def _score_round(header: MatchHeader, record: RoundRecord, dealer: str, number: 
         adjudication=score.adjudication,
         points=facts.points,
         unchecked=state.unchecked,
+        bought=dict(bought),
+        contracts_made=made,
     )
 
 

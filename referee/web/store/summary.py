@@ -33,8 +33,9 @@ from sqlalchemy.orm.util import identity_key
 
 from referee.errors import MatchFileError
 from referee.scoring import Outcome
-from referee.web.store import matchlog
+from referee.web.store import aggregates, matchlog
 from referee.web.store.models import (
+    ROUND_FIGURES,
     SUMMED_FIGURES,
     Match,
     MatchPlayer,
@@ -78,6 +79,7 @@ SEAT_FIGURES = (
     "won",
     "total",
     *SUMMED_FIGURES,
+    *ROUND_FIGURES,
     "best_round",
     "best_round_number",
     "last_played_at",
@@ -232,10 +234,11 @@ def derive(log: MatchLog, seen: matchlog.Outlook | None = None) -> Derived:
 def _seat_figures(state: Any, name: str) -> dict[str, Any]:
     """One player's figures in a replayed match (all zero when it cannot be replayed)."""
     figures: dict[str, Any] = {"counted": False, "finished": False, "won": False, "total": 0}
-    figures |= dict.fromkeys(SUMMED_FIGURES, 0)
+    figures |= dict.fromkeys((*SUMMED_FIGURES, *ROUND_FIGURES), 0)
     figures |= {"best_round": None, "best_round_number": None}
     if state is None:
         return figures
+    on_table = state.rules.round_form.table  # rummy500, contract: who went out, bought, made
     for result in state.rounds:
         if result.is_void or name not in result.scores:  # void, or not seated in that round
             continue
@@ -257,6 +260,10 @@ def _seat_figures(state: Any, name: str) -> dict[str, Any]:
                 figures["undercuts"] += 1
             elif result.knocker == name:
                 figures["undercuts_against"] += 1
+        if on_table:
+            figures["went_out"] += result.went_out == name
+            figures["buys"] += result.bought.get(name, 0)
+            figures["contracts"] += name in result.contracts_made
     figures["counted"] = figures["rounds"] > 0
     figures["finished"] = bool(state.finished)
     figures["won"] = bool(state.finished and name in state.winners)
@@ -396,6 +403,7 @@ def refresh_all(connection: Connection) -> int:
     inspector = sa.inspect(connection)
     columns = {column["name"] for column in inspector.get_columns("matches")}
     replays = inspector.has_table(MATCH_REPLAYS.name)
+    seat_columns = {column["name"] for column in inspector.get_columns(SEAT_SUMMARIES.name)}
     for match_id in ids:
         log = read_log(
             connection,
@@ -404,8 +412,15 @@ def refresh_all(connection: Connection) -> int:
             stopped="stopped" in columns,
         )
         derived = derive(log) if log is not None else None
+        if derived is not None:  # an older database has fewer figures per seat
+            derived.seats = [
+                {name: value for name, value in seat.items() if name in seat_columns}
+                for seat in derived.seats
+            ]
         write(connection, match_id, derived, totals=False, replays=replays)
-    rebuild_totals(connection)
+    rebuild_totals(
+        connection, aggregated=inspector.has_table(aggregates.PLAYER_MONTHS.name)
+    )
     return len(ids)
 
 
@@ -618,6 +633,7 @@ def adjust_totals(
     total is added up again (:func:`refresh_totals`).  ``history check`` compares the result
     with a count from scratch.
     """
+    aggregates.moved(connection, before, after)
     old = {tuple(row[name] for name in TOTAL_KEY): row for row in before if row["counted"]}
     new = {tuple(row[name] for name in TOTAL_KEY): row for row in after if row["counted"]}
     keys = sorted(old.keys() | new.keys())
@@ -720,10 +736,13 @@ def _raise_highest(
     return True
 
 
-def rebuild_totals(connection: Connection) -> None:
-    """Add up every total again from the seat rows."""
+def rebuild_totals(connection: Connection, *, aggregated: bool = True) -> None:
+    """Add up every total again from the seat rows, and the monthly aggregates (unless
+    ``aggregated`` is false: a database older than them)."""
     connection.execute(sa.delete(PLAYER_TOTALS))
     connection.execute(sa.insert(PLAYER_TOTALS).from_select(TOTAL_NAMES, _totals_of()))
+    if aggregated:
+        aggregates.rebuild(connection)
 
 
 def _compare_totals(connection: Connection) -> list[Difference]:
@@ -880,6 +899,7 @@ def check(connection: Connection, *, fix: bool = False) -> list[Difference]:
             write(connection, match_id, derived, totals=False)
         found.extend(differences)
     totals = _compare_totals(connection)
+    totals += [Difference(None, *found_) for found_ in aggregates.compare(connection)]
     if (found or totals) and fix:
         rebuild_totals(connection)
     return found + totals
@@ -973,3 +993,4 @@ def recount_table(connection: Connection, table_id: int) -> None:
             TOTAL_NAMES, _totals_of(SEAT_SUMMARIES.c.table_id == table_id)
         )
     )
+    aggregates.recount_table(connection, table_id)
