@@ -594,7 +594,7 @@ def _score_round(header: MatchHeader, record: RoundRecord, dealer: str, number: 
     hands, player = facts.hands, facts.player
     went_out = player if facts.ending is Ending.OUT else None
     bought = Counter(turn.buy.player for turn in record.turns or () if turn.buy is not None)
-    made = ()
+    made: tuple[str, ...] = ()
     if rules.contract is not None:  # down with the contract: a meld on the table, or out
         owners = {meld.player for meld in facts.table}
         made = tuple(p for p in players if p == went_out or p in owners)

@@ -142,7 +142,7 @@ def count(
             continue
         month = month_of(row.last_played_at)
         for rules in (row.rules, EVERY_RULESET):
-            key = (table_id, row.player_id, rules, month)
+            key: tuple[Any, ...] = (table_id, row.player_id, rules, month)
             figures = players.get(key)
             if figures is None:
                 figures = players[key] = _new_player_month(key)
@@ -174,8 +174,8 @@ def count(
         for mine, theirs in permutations(seated, 2):
             if not mine.counted:
                 continue
-            key = (table_id, mine.player_id, theirs.player_id, mine.rules)
-            key += (month_of(mine.last_played_at),)
+            month = month_of(mine.last_played_at)
+            key = (table_id, mine.player_id, theirs.player_id, mine.rules, month)
             pair = pairs.get(key)
             if pair is None:
                 pair = pairs[key] = dict(zip(PAIR_KEY, key, strict=True))
@@ -209,7 +209,9 @@ def count_matches(table_id: int, rows: Iterable[Any]) -> dict[tuple[Any, ...], d
         elif row.rounds_played > 0:
             figures["matches"] += 1
             figures["finished"] += row.state == "finished"
-    return {key: figures for key, figures in months.items() if any(figures[n] for n in TABLE_FIGURES)}
+    return {
+        key: figures for key, figures in months.items() if any(figures[n] for n in TABLE_FIGURES)
+    }
 
 
 SEAT_ORDER = (SEATS.c.last_played_at, SEATS.c.match_id, SEATS.c.seat)
@@ -223,9 +225,13 @@ MONTH_SEATS = (
     )
     .order_by(*SEAT_ORDER)
 )
-MONTH_MATCHES = sa.select(
-    MATCHES.c.rules, MATCHES.c.state, MATCHES.c.rounds_played, MATCHES.c.last_played_at
-).where(
+MATCH_COUNTED = (
+    MATCHES.c.rules,
+    MATCHES.c.state,
+    MATCHES.c.rounds_played,
+    MATCHES.c.last_played_at,
+)
+MONTH_MATCHES = sa.select(*MATCH_COUNTED).where(
     MATCHES.c.table_id == sa.bindparam("the_table"),
     MATCHES.c.deleted.is_(False),
     MATCHES.c.last_played_at >= sa.bindparam("the_start"),
@@ -295,7 +301,7 @@ def counted_table(connection: Connection, table_id: int) -> tuple[dict[Any, Any]
     ).all()
     player_months, pair_months = count(table_id, rows)
     matches = connection.execute(
-        sa.select(MONTH_MATCHES.selected_columns).where(
+        sa.select(*MATCH_COUNTED).where(
             MATCHES.c.table_id == table_id, MATCHES.c.deleted.is_(False)
         )
     )

@@ -418,9 +418,7 @@ def refresh_all(connection: Connection) -> int:
                 for seat in derived.seats
             ]
         write(connection, match_id, derived, totals=False, replays=replays)
-    rebuild_totals(
-        connection, aggregated=inspector.has_table(aggregates.PLAYER_MONTHS.name)
-    )
+    rebuild_totals(connection, aggregated=inspector.has_table(aggregates.PLAYER_MONTHS.name))
     return len(ids)
 
 
