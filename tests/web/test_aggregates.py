@@ -1,0 +1,246 @@
+"""The statistics read from the aggregates kept by month are the statistics added up from every
+match's summary, after any sequence of writes: saves, corrections, voids, removed rounds,
+deleted and restored matches, renamed players, imported matches, a whole table imported.
+
+The oracle is the summaries' own path (``scanned=True``: every figure summed from the
+seat rows of the period, the streaks from the matches in order), compared with the pages
+as served (whole months from the aggregates, the days at a period's ends from the
+summaries) for every player, every pair, every ruleset and periods whose ends fall inside
+months, at month boundaries and outside the played months.  On SQLite and PostgreSQL.
+"""
+
+from __future__ import annotations
+
+import json
+from datetime import date, datetime, timedelta
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from referee.web import create_app
+from referee.web.show import history
+from referee.web.store import aggregates, summary
+from referee.web.store.extensions import db
+from referee.web.store.models import CardTable, Player
+
+from .conftest import DATABASE_KINDS as KINDS
+from .conftest import Client
+from .realserver import fresh_database
+from .test_table_move import import_file
+
+API = "/api/v1"
+NAMES = ["Andi", "Budi", "Dewi", "Siti"]
+CARDS = ["2C", "5H", "9S", "KD", "QS", "AH", "10C", "7D"]
+
+
+@pytest.fixture(scope="module", params=KINDS)
+def database_url(request, tmp_path_factory):
+    with fresh_database(request.param, tmp_path_factory.mktemp("aggregates")) as url:
+        yield url
+
+
+def a_round(players: list[str], winner: int, card: int) -> dict:
+    """A remi round: ``players[winner]`` goes out, each other player holds one card."""
+    out = players[winner % len(players)]
+    hands = {
+        name: [CARDS[(card + i) % len(CARDS)]] for i, name in enumerate(players) if name != out
+    }
+    return {"out": out, "hands": hands}
+
+
+def a_match(players: list[str], started: datetime, rounds: list[tuple[int, int, int]]) -> dict:
+    """A remi match to 60 with rounds played ``hours`` after the one before."""
+    played, when = [], started
+    for _winner, _card, hours in rounds:
+        when += timedelta(hours=hours)
+        played.append(when.isoformat())
+    return {
+        "format": "referee-match/1",
+        "rules": "remi",
+        "options": {"target": 60},
+        "players": players,
+        "first_dealer": players[0],
+        "rounds": [a_round(players, winner, card) for winner, card, _h in rounds],
+        "started": started.isoformat(),
+        "played": played,
+    }
+
+
+START = datetime.fromisoformat("2025-11-20T19:00:00+00:00")
+match_strategy = st.tuples(
+    st.lists(st.sampled_from(NAMES), min_size=2, max_size=4, unique=True),
+    st.integers(0, 120),  # days after START
+    st.lists(st.tuples(st.integers(0, 3), st.integers(0, 7), st.integers(1, 400)), max_size=5),
+)
+operation = st.one_of(
+    st.tuples(st.just("save"), st.integers(0, 50), st.integers(0, 3), st.integers(0, 7)),
+    st.tuples(st.just("correct"), st.integers(0, 50), st.integers(0, 3), st.integers(0, 7)),
+    st.tuples(st.just("void"), st.integers(0, 50), st.integers(0, 5)),
+    st.tuples(st.just("restore"), st.integers(0, 50), st.integers(0, 5)),
+    st.tuples(st.just("remove"), st.integers(0, 50)),
+    st.tuples(st.just("delete"), st.integers(0, 50)),
+    st.tuples(st.just("undelete"), st.integers(0, 50)),
+    st.tuples(st.just("rename"), st.integers(0, 3)),
+    st.tuples(st.just("import"), match_strategy),
+)
+
+
+class Table:
+    """A table imported through the app, and writes to it through the app."""
+
+    def __init__(self, client: Client, app, matches: list[dict]) -> None:
+        self.client, self.app = client, app
+        sent = {"format": "referee-table/1", "name": "Meja", "players": [], "matches": matches}
+        response = import_file(client, sent, copies="y")
+        assert response.status_code == 302, response.get_data(as_text=True)[:2000]
+        self.url = response.headers["Location"]
+        self.key = self.url.strip("/").split("/")[-1]
+        self.deleted: list[int] = []
+
+    def match_ids(self) -> list[int]:
+        listed = self.client.get(f"{API}/t/{self.key}/matches?limit=100").get_json()
+        return sorted(found["id"] for found in listed["matches"])
+
+    def api(self, match_id: int, method: str, path: str = "", body: dict | None = None) -> None:
+        url = f"{API}/t/{self.key}/m/{match_id}"
+        etag = self.client.get(url).headers.get("ETag", "")
+        answer = self.client.open(url + path, method=method, json=body, headers={"If-Match": etag})
+        assert answer.status_code < 500, answer.get_data(as_text=True)
+
+    def apply(self, step: tuple) -> None:
+        kind, *rest = step
+        ids = self.match_ids()
+        if kind == "import":
+            players, days, rounds = rest[0]
+            document = a_match(players, START + timedelta(days=days), rounds)
+            response = self.client.submit(
+                self.url + "import", {"document": json.dumps(document), "copy": "y"}
+            )
+            assert response.status_code < 500
+            return
+        if kind == "rename":
+            with self.app.app_context():
+                found = db.session.scalars(
+                    db.select(Player).join(CardTable).where(CardTable.edit_key == self.key)
+                ).all()
+                player = sorted(found, key=lambda p: p.id)[rest[0] % len(found)]
+                player_id, old = player.id, player.name
+            prefix = f"p{player_id}"
+            response = self.client.submit(
+                f"{self.url}settings/players/{player_id}",
+                {f"{prefix}-name": old + "x", f"{prefix}-was": old},
+                page=self.url + "settings",
+            )
+            assert response.status_code < 500
+            return
+        if kind == "undelete":
+            if self.deleted:
+                match_id = self.deleted.pop(rest[0] % len(self.deleted))
+                url = f"{self.url}m/{match_id}/undelete"
+                self.client.post(url, data={"csrf_token": self.client.csrf()})
+            return
+        if not ids:
+            return
+        match_id = ids[rest[0] % len(ids)]
+        if kind == "delete":
+            url = f"{self.url}m/{match_id}/delete"
+            response = self.client.submit(url, {}, page=url)
+            assert response.status_code < 500
+            self.deleted.append(match_id)
+            return
+        shown = self.client.get(f"{API}/t/{self.key}/m/{match_id}").get_json()
+        players = shown["players"]
+        names = [p if isinstance(p, str) else p.get("name") for p in players]
+        count = len(shown.get("rounds") or [])
+        if kind == "save":
+            self.api(match_id, "POST", "/rounds", a_round(names, rest[1], rest[2]))
+        elif count and kind == "correct":
+            number = rest[1] % count + 1
+            self.api(match_id, "PUT", f"/rounds/{number}", a_round(names, rest[2], rest[1]))
+        elif count and kind in ("void", "restore"):
+            self.api(match_id, "POST", f"/rounds/{rest[1] % count + 1}/{kind}")
+        elif count and kind == "remove":
+            self.api(match_id, "DELETE", f"/rounds/{count}")
+
+
+PERIODS = [
+    (None, None),
+    (date(2025, 12, 1), None),  # from a month's first day
+    (date(2025, 12, 14), None),  # from inside a month
+    (None, date(2026, 1, 31)),  # to a month's last day
+    (None, date(2026, 2, 9)),  # to inside a month
+    (date(2025, 11, 25), date(2026, 3, 3)),  # inside months at both ends
+    (date(2026, 1, 5), date(2026, 1, 20)),  # inside one month
+    (date(2025, 12, 31), date(2026, 2, 1)),  # a day either side of whole months
+    (date(2027, 1, 1), None),  # nothing played
+]
+WHOLE_REMI = (None, None, "remi")
+
+
+def assert_pages_agree(app, key: str) -> None:
+    """Every page from the aggregates is the page added up from the summaries; and the
+    aggregates are what ``history check`` counts."""
+    with app.app_context():
+        with db.engine.connect() as connection:
+            assert aggregates.compare(connection) == []
+            assert summary.check(connection) == []
+        table = db.session.scalars(db.select(CardTable).where(CardTable.edit_key == key)).one()
+        players = sorted(table.players, key=lambda p: p.id)
+        for since, until, rules in [*((*period, None) for period in PERIODS), WHOLE_REMI]:
+            filters = history.Filters(rules=rules, since=since, until=until)
+            kept = history.table_statistics(table.id, filters)
+            assert kept == history.table_statistics(table.id, filters, scanned=True)
+            for player in players:
+                kept_player = history.player_statistics(table.id, player, filters)
+                scanned = history.player_statistics(table.id, player, filters, scanned=True)
+                assert kept_player == scanned, (player.name, since, until)
+                for other in players:
+                    if other.id != player.id:
+                        kept_pair = history.head_to_head(table.id, player, other, filters)
+                        scanned_pair = history.head_to_head(
+                            table.id, player, other, filters, scanned=True
+                        )
+                        assert kept_pair == scanned_pair, (player.name, other.name, since, until)
+
+
+@settings(
+    max_examples=3,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+    deadline=None,
+)
+@given(
+    matches=st.lists(match_strategy, min_size=3, max_size=8),
+    steps=st.lists(operation, min_size=8, max_size=16),
+)
+def test_pages_from_the_aggregates_are_the_pages_from_the_summaries(database_url, matches, steps):
+    app = create_app({"SQLALCHEMY_DATABASE_URI": database_url, "TESTING": True})
+    app.test_client_class = Client
+    client = app.test_client()
+    documents = [
+        a_match(players, START + timedelta(days=days), rounds) for players, days, rounds in matches
+    ]
+    table = Table(client, app, documents)
+    assert_pages_agree(app, table.key)
+    for step in steps:
+        table.apply(step)
+    assert_pages_agree(app, table.key)
+    with app.app_context():
+        db.session.remove()
+        db.engine.dispose()
+
+
+def test_a_streak_over_months_is_joined_from_each_months_piece():
+    """Won W, lost L, in the order played, cut into months anywhere: the longest run of W
+    is the same as over the whole sequence."""
+    sequence = [True, True, False, True, True, True, False, False, True, True]
+    # Runs of wins: 2, 3, 2: the longest is 3.
+    for cut in range(len(sequence) + 1):
+        for second in range(cut, len(sequence) + 1):
+            pieces = [sequence[:cut], sequence[cut:second], sequence[second:]]
+            joined = aggregates.Streak()
+            for piece in pieces:
+                joined = joined.then(aggregates.Streak.of(piece))
+            assert joined.longest == 3
+            assert joined.matches == 10 and joined.first == 2 and joined.last == 2
+    assert aggregates.Streak.of([True] * 4).then(aggregates.Streak.of([True] * 3)).longest == 7
