@@ -12,21 +12,26 @@ months, at month boundaries and outside the played months.  On SQLite and Postgr
 from __future__ import annotations
 
 import json
+import os
 from datetime import date, datetime, timedelta
 
 import pytest
+import sqlalchemy as sa
+from flask_migrate import downgrade, upgrade
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from referee.web import create_app
+from referee.web import MIGRATIONS, create_app
 from referee.web.show import history
 from referee.web.store import aggregates, summary
 from referee.web.store.extensions import db
-from referee.web.store.models import CardTable, Player
+from referee.web.store.models import CardTable, Player, PlayerMonth, SeatSummary
 
 from .conftest import DATABASE_KINDS as KINDS
-from .conftest import Client
+from .conftest import Client, migrated_app
+from .helpers import errors, new_match, new_table
 from .realserver import fresh_database
+from .test_rummies import DEAL_ONE, THREE, final_table, turn
 from .test_table_move import import_file
 
 API = "/api/v1"
@@ -244,3 +249,84 @@ def test_a_streak_over_months_is_joined_from_each_months_piece():
             assert joined.longest == 3
             assert joined.matches == 10 and joined.first == 2 and joined.last == 2
     assert aggregates.Streak.of([True] * 4).then(aggregates.Streak.of([True] * 3)).longest == 7
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_the_migration_fills_the_aggregates_and_the_replayed_figures_of_stored_matches(
+    kind, tmp_path
+):
+    """A contract match played before the aggregates (its kept replay without the facts of
+    buys and contracts, as an older engine wrote it): the migration counts its buys,
+    contracts and rounds gone out, and every aggregate, as the log gives them."""
+    url = f"sqlite:///{tmp_path}/m.db" if kind == "sqlite" else os.environ["TEST_PG_URL"]
+    app = migrated_app(url)
+    app.test_client_class = Client
+    client = app.test_client()
+    table = new_table(client)
+    match = new_match(client, table, "contract", THREE)
+    # The statistics test's contract match (test_rummies): Budi goes out of deal 1 with
+    # Siti down; in deal 2 Siti buys Andi's 7H and Budi goes down and out.
+    hands = {"Siti": "QH JK", "Andi": "AS 2C 3D"}
+    data = final_table(THREE, hands, DEAL_ONE, [("Siti", "7C", 1)], ending="out", player="Budi")
+    assert client.submit(match + "rounds/new", data).status_code == 302
+    for fields in (
+        {"player": "Andi", "discard": "7H"},
+        {"player": "Budi", "buyer": "Siti", "discard": "3D"},
+        {"player": "Siti", "discard": "4C"},
+        {"player": "Andi", "discard": "9H"},
+        {"player": "Budi", "melds": "5H 5D 5S\n2C 3C 4C 5C 6C 7C 8C", "discard": "KD"},
+    ):
+        assert turn(client, match, **fields).status_code == 302
+    ended = client.submit(
+        match + "live/end",
+        {
+            "hand_1": "7H KH KS QH QS JH JS 9D 9S 10D 10S AD",
+            "hand_2": "2D 4D 6D 8D 2S 4S 6S 8S AC KC",
+        },
+    )
+    assert ended.status_code == 302, errors(ended)
+    with app.app_context():
+        downgrade(directory=str(MIGRATIONS), revision="0011_tablemove")
+        with db.engine.begin() as connection:
+            replays = sa.table("match_replays", sa.column("match_id"), sa.column("facts"))
+            for match_id, facts in connection.execute(sa.select(replays)).all():
+                older = json.loads(facts)
+                for played in older["rounds"]:
+                    played.pop("bought", None)
+                    played.pop("contracts_made", None)
+                connection.execute(
+                    sa.update(replays)
+                    .where(replays.c.match_id == match_id)
+                    .values(facts=json.dumps(older))
+                )
+        upgrade(directory=str(MIGRATIONS))
+        with db.engine.connect() as connection:
+            assert summary.check(connection) == []
+            seats = connection.execute(
+                sa.select(
+                    Player.name, SeatSummary.went_out, SeatSummary.buys, SeatSummary.contracts
+                )
+                .join(Player, Player.id == SeatSummary.player_id)
+                .order_by(Player.name)
+            ).all()
+            # Budi went out of both deals and made both contracts; Siti went down in deal 1
+            # and bought once; Andi never went down.
+            assert [tuple(row) for row in seats] == [
+                ("Andi", 0, 0, 0),
+                ("Budi", 2, 0, 2),
+                ("Siti", 0, 1, 1),
+            ]
+            months = connection.execute(
+                sa.select(Player.name, PlayerMonth.matches, PlayerMonth.rounds, PlayerMonth.buys)
+                .join(Player, Player.id == PlayerMonth.player_id)
+                .where(PlayerMonth.rules == "contract")
+                .order_by(Player.name)
+            ).all()
+            assert [tuple(row) for row in months] == [
+                ("Andi", 1, 2, 0),
+                ("Budi", 1, 2, 0),
+                ("Siti", 1, 2, 1),
+            ]
+        db.session.remove()
+        downgrade(directory=str(MIGRATIONS), revision="base")
+        db.engine.dispose()
