@@ -467,6 +467,8 @@ def pages(app: Any, filled: Filled, requests: int, only: list[str]) -> list[Figu
         ("player statistics, a period", get(f"{base}players/{first}?{period}"), None),
         ("table statistics", get(base + "stats"), None),
         ("table statistics, a period", get(f"{base}stats?{period}"), None),
+        # The same figures without the page's ratings (OpenSkill over every finished match).
+        ("table statistics, API", get(f"/api/v1/t/{filled.edit_key}/stats"), None),
         ("head-to-head", get(f"{base}head-to-head?first={first}&second={second}"), None),
         (
             "head-to-head, a period",

@@ -257,14 +257,124 @@ TABLE_MONTH_REMOVED = sa.delete(TABLE_MONTHS).where(
 def moved(
     connection: Connection, before: Sequence[Mapping[str, Any]], after: Sequence[Mapping[str, Any]]
 ) -> None:
-    """Recount the months a match's seat rows were in (``before``) and are in (``after``,
-    already written), for its players: each month from its own seat rows."""
+    """Move the aggregates of a match's seat rows from ``before`` to ``after`` (already
+    written): by the difference, in place, when that is all that changed (a round more in a
+    match not finished, the same month, no figure lower that a month keeps the highest of);
+    else the months touched are recounted for its players, each from its own seat rows."""
+    if _in_place(before, after) and _moved_in_place(connection, before, after):
+        return
     touched: dict[tuple[int, str], set[int]] = {}
     for row in (*before, *after):
         key = (row["table_id"], month_of(row["last_played_at"]))
         touched.setdefault(key, set()).add(row["player_id"])
     for (table_id, month), players in sorted(touched.items()):
         recount_month(connection, table_id, month, sorted(players))
+
+
+def _in_place(before: Sequence[Mapping[str, Any]], after: Sequence[Mapping[str, Any]]) -> bool:
+    """Whether the match's rows move only by sums: the same players, counted and not finished
+    before and after (no streak, win or table count changes), in the same month, and the
+    highest round and the last time played not lower."""
+    old = {row["player_id"]: row for row in before}
+    if not old or old.keys() != {row["player_id"] for row in after}:
+        return False
+    for new in after:
+        was = old[new["player_id"]]
+        if not (was["counted"] and new["counted"]) or was["finished"] or new["finished"]:
+            return False
+        if any(was[name] != new[name] for name in ("table_id", "rules")):
+            return False
+        if month_of(was["last_played_at"]) != month_of(new["last_played_at"]):
+            return False
+        if as_utc(new["last_played_at"]) < as_utc(was["last_played_at"]):
+            return False
+        if was["best_round"] is not None and (
+            new["best_round"] is None or new["best_round"] < was["best_round"]
+        ):
+            return False
+        if any(name not in was for name in ADDED):
+            return False
+    return True
+
+
+_PLAYER = PLAYER_MONTHS.c
+PLAYER_MONTH_MOVED = (
+    sa.update(PLAYER_MONTHS)
+    .where(*(_PLAYER[name] == sa.bindparam(f"the_{name}") for name in PLAYER_KEY))
+    .values(
+        {name: _PLAYER[name] + sa.bindparam(f"more_{name}") for name in ADDED}
+        | {
+            "best_round": sa.case(
+                (
+                    sa.or_(
+                        _PLAYER.best_round.is_(None),
+                        _PLAYER.best_round < sa.bindparam("new_best"),
+                    ),
+                    sa.bindparam("new_best"),
+                ),
+                else_=_PLAYER.best_round,
+            ),
+            "last_played_at": sa.case(
+                (
+                    _PLAYER.last_played_at < sa.bindparam("new_last"),
+                    sa.bindparam("new_last"),
+                ),
+                else_=_PLAYER.last_played_at,
+            ),
+        }
+    )
+)
+_PAIR = PAIR_MONTHS.c
+PAIR_MOVED_FIGURES = ("rounds_won", "other_rounds_won", "points", "other_points")
+PAIR_MONTH_MOVED = (
+    sa.update(PAIR_MONTHS)
+    .where(*(_PAIR[name] == sa.bindparam(f"the_{name}") for name in PAIR_KEY))
+    .values({name: _PAIR[name] + sa.bindparam(f"more_{name}") for name in PAIR_MOVED_FIGURES})
+)
+
+
+def _moved_in_place(
+    connection: Connection, before: Sequence[Mapping[str, Any]], after: Sequence[Mapping[str, Any]]
+) -> bool:
+    """The player months and pair months moved by the difference of each row (False, and
+    nothing changed for good, when a month to move is missing: the caller recounts)."""
+    old = {row["player_id"]: row for row in before}
+    players, pairs = [], []
+    for new in after:
+        was = old[new["player_id"]]
+        more = {f"more_{name}": int(new[name] or 0) - int(was[name] or 0) for name in ADDED}
+        month = month_of(new["last_played_at"])
+        for rules in (new["rules"], EVERY_RULESET):
+            player_key = (new["table_id"], new["player_id"], rules, month)
+            players.append(
+                {f"the_{name}": value for name, value in zip(PLAYER_KEY, player_key, strict=True)}
+                | more
+                | {"new_best": new["best_round"], "new_last": new["last_played_at"]}
+            )
+    by_player = {row["player_id"]: row for row in after}
+    for mine, theirs in permutations(sorted(by_player), 2):
+        new_mine, new_theirs = by_player[mine], by_player[theirs]
+        was_mine, was_theirs = old[mine], old[theirs]
+        month = month_of(new_mine["last_played_at"])
+        key = (new_mine["table_id"], mine, theirs, new_mine["rules"], month)
+        pairs.append(
+            {f"the_{name}": value for name, value in zip(PAIR_KEY, key, strict=True)}
+            | {
+                "more_rounds_won": new_mine["rounds_won"] - was_mine["rounds_won"],
+                "more_other_rounds_won": new_theirs["rounds_won"] - was_theirs["rounds_won"],
+                "more_points": new_mine["points"] - was_mine["points"],
+                "more_other_points": new_theirs["points"] - was_theirs["points"],
+            }
+        )
+    sane = connection.dialect.supports_sane_multi_rowcount
+    moved = connection.execute(PLAYER_MONTH_MOVED, players)
+    if sane and moved.rowcount != len(players):
+        return False
+    if pairs:
+        moved = connection.execute(PAIR_MONTH_MOVED, pairs)
+        if sane and moved.rowcount != len(pairs):
+            return False
+    return True
 
 
 def recount_month(connection: Connection, table_id: int, month: str, players: list[int]) -> None:

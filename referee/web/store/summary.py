@@ -480,6 +480,7 @@ SEAT_TOTALLED = (
     "finished",
     "won",
     *SUMMED_FIGURES,
+    *ROUND_FIGURES,
     "best_round",
     "last_played_at",
 )
