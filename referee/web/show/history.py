@@ -1,8 +1,10 @@
 """A table's history from the stored summaries: the match list, statistics and head-to-head.
 
-Nothing here replays a match: every figure is read from the summaries that
-:mod:`referee.web.store.summary` keeps with each match, in a few queries whatever
-the table's size.  The match list is paged by a cursor (the last match shown),
+Nothing here replays a match: the statistics read the aggregates kept by month
+(:mod:`referee.web.store.aggregates`) for the whole months of a period and the
+summaries that :mod:`referee.web.store.summary` keeps with each match for the days at
+its ends, in a few queries whatever the table's size (``scanned=True`` sums the
+summaries of the whole period instead: the tests' oracle).  The match list is paged by a cursor (the last match shown),
 newest first, so a page costs the same with 100 matches or 10,000.
 
 Definitions (shown on the pages too):
