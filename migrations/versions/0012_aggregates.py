@@ -1,5 +1,6 @@
 """The statistics' aggregates by month (player, pair of players, table), and three figures per
-seat that were counted by replaying every match (went out, discards bought, contracts made).
+seat that were counted by replaying every match (went out, discards bought, contracts made);
+each table's statistics version (raised with every rewrite of its summaries).
 
 Written by hand.  Filled here for the matches already stored: the rummy500 and contract
 matches (the only ones with the three figures) are summarised again from a whole replay,
@@ -105,6 +106,16 @@ def upgrade():
         ),
         sa.PrimaryKeyConstraint('table_id', 'rules', 'month', name=op.f('pk_table_months')),
     )
+    op.create_table(
+        'statistics_versions',
+        sa.Column('table_id', sa.Integer(), nullable=False),
+        sa.Column('version', sa.Integer(), nullable=False),
+        sa.ForeignKeyConstraint(
+            ['table_id'], ['card_tables.id'],
+            name=op.f('fk_statistics_versions_table_id_card_tables'), ondelete='CASCADE',
+        ),
+        sa.PrimaryKeyConstraint('table_id', name=op.f('pk_statistics_versions')),
+    )
     _fill(op.get_bind())
 
 
@@ -125,6 +136,7 @@ def _fill(connection):
 
 
 def downgrade():
+    op.drop_table('statistics_versions')
     op.drop_table('table_months')
     op.drop_table('pair_months')
     op.drop_table('player_months')

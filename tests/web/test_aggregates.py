@@ -29,8 +29,9 @@ from referee.web.store.models import CardTable, Player, PlayerMonth, SeatSummary
 
 from .conftest import DATABASE_KINDS as KINDS
 from .conftest import Client, migrated_app
-from .helpers import errors, new_match, new_table
+from .helpers import errors, new_match, new_table, round_data
 from .realserver import fresh_database
+from .test_ratings import BUDI_BEATS_SITI, imported, ratings_shown, remi
 from .test_rummies import DEAL_ONE, THREE, final_table, turn
 from .test_table_move import import_file
 
@@ -330,3 +331,28 @@ def test_the_migration_fills_the_aggregates_and_the_replayed_figures_of_stored_m
         db.session.remove()
         downgrade(directory=str(MIGRATIONS), revision="base")
         db.engine.dispose()
+
+
+def test_the_ratings_kept_by_version_follow_a_match_finished_and_a_round_voided(client):
+    """The statistics page keeps a table's ratings while its summaries stay the same; the save
+    that finishes a match and a void that reopens it are seen at the next view."""
+    table = imported(client, [remi(["Budi", "Siti"], BUDI_BEATS_SITI, 1)])
+    first = ratings_shown(client.get(table + "stats").text)
+    assert list(first) == ["Budi", "Siti"]  # Budi won the one match
+    again = ratings_shown(client.get(table + "stats").text)
+    assert again == first  # kept: nothing changed
+    match = new_match(client, table, "remi", ["Budi", "Siti"], target=100)
+    # Siti out; Budi holds four kings and four queens, 80: Siti 80, not yet 100.  Then Siti
+    # out again over KH QH JH = 30: Siti 110 reaches the target and wins.
+    for hand in ("KH KS KD KC QH QS QD QC", "KH QH JH"):
+        hands = round_data(["Budi", "Siti"], {"Budi": hand}, ending="out", player="Siti")
+        saved = client.submit(match + "rounds/new", hands)
+        assert saved.status_code == 302, errors(saved)
+    after = ratings_shown(client.get(table + "stats").text)
+    # One finished match won each: the ratings moved (a second rated match each).
+    assert after != first and set(after) == {"Budi", "Siti"}
+    # The last round voided: the second match is no longer finished; the ratings are the
+    # first match's again.
+    voided = client.submit(match + "rounds/2/void", {})
+    assert voided.status_code == 302, errors(voided)
+    assert ratings_shown(client.get(table + "stats").text) == first

@@ -41,12 +41,14 @@ from referee.web.store.models import (
     PairMonth,
     PlayerMonth,
     SeatSummary,
+    StatisticsVersion,
     TableMonth,
 )
 
 PLAYER_MONTHS = cast(sa.Table, PlayerMonth.__table__)
 PAIR_MONTHS = cast(sa.Table, PairMonth.__table__)
 TABLE_MONTHS = cast(sa.Table, TableMonth.__table__)
+VERSIONS = cast(sa.Table, StatisticsVersion.__table__)
 SEATS = cast(sa.Table, SeatSummary.__table__)
 MATCHES = cast(sa.Table, MatchSummary.__table__)
 
@@ -261,6 +263,7 @@ def moved(
     written): by the difference, in place, when that is all that changed (a round more in a
     match not finished, the same month, no figure lower that a month keeps the highest of);
     else the months touched are recounted for its players, each from its own seat rows."""
+    raise_version(connection, {row["table_id"] for row in (*before, *after)})
     if _in_place(before, after) and _moved_in_place(connection, before, after):
         return
     touched: dict[tuple[int, str], set[int]] = {}
@@ -269,6 +272,26 @@ def moved(
         touched.setdefault(key, set()).add(row["player_id"])
     for (table_id, month), players in sorted(touched.items()):
         recount_month(connection, table_id, month, sorted(players))
+
+
+VERSION_RAISED = (
+    sa.update(VERSIONS)
+    .where(VERSIONS.c.table_id == sa.bindparam("the_table"))
+    .values(version=VERSIONS.c.version + 1)
+)
+VERSION_OF = sa.select(VERSIONS.c.version).where(VERSIONS.c.table_id == sa.bindparam("the_table"))
+
+
+def raise_version(connection: Connection, tables: Iterable[int]) -> None:
+    """Raise the statistics version of these tables (its row made at the first)."""
+    for table_id in sorted(tables):
+        if connection.execute(VERSION_RAISED, {"the_table": table_id}).rowcount == 0:
+            connection.execute(sa.insert(VERSIONS), {"table_id": table_id, "version": 1})
+
+
+def version_of(connection: Connection, table_id: int) -> int:
+    """The statistics version of a table (0 before its first summary)."""
+    return int(connection.execute(VERSION_OF, {"the_table": table_id}).scalar() or 0)
 
 
 def _in_place(before: Sequence[Mapping[str, Any]], after: Sequence[Mapping[str, Any]]) -> bool:
@@ -420,6 +443,7 @@ def counted_table(connection: Connection, table_id: int) -> tuple[dict[Any, Any]
 
 def recount_table(connection: Connection, table_id: int) -> None:
     """Count every aggregate of one table again (a table imported: one pass, linear)."""
+    raise_version(connection, [table_id])
     for table in (PLAYER_MONTHS, PAIR_MONTHS, TABLE_MONTHS):
         connection.execute(sa.delete(table).where(table.c.table_id == table_id))
     for table, counted in zip(

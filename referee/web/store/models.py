@@ -635,3 +635,16 @@ class TableMonth(Model):
     matches: Mapped[int]
     finished: Mapped[int]
     broken: Mapped[int]
+
+
+class StatisticsVersion(Model):
+    """How many times a table's summaries have been rewritten: raised with every rewrite (in
+    the same transaction, under the table's lock), so that what is worked out from all of a
+    table's summaries (the ratings) is kept while it stays the same."""
+
+    __tablename__ = "statistics_versions"
+
+    table_id: Mapped[int] = mapped_column(
+        sa.ForeignKey("card_tables.id", ondelete="CASCADE"), primary_key=True
+    )
+    version: Mapped[int]
