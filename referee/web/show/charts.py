@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import cast
 
 from referee.web.show.history import Period
 from referee.web.show.ratings import MODEL, RulesetRatings
@@ -132,7 +133,14 @@ def running_totals(sheet: Sheet) -> LineChart | None:
 
 def rating_history(found: RulesetRatings) -> LineChart | None:
     """Each player's rating after every finished match of the ruleset (the first point: the
-    rating everyone starts with, just before their first match)."""
+    rating everyone starts with, just before their first match); drawn once for each
+    ratings worked out."""
+    if found.chart is None:
+        found.chart = _rating_history(found)
+    return cast(LineChart | None, found.chart)
+
+
+def _rating_history(found: RulesetRatings) -> LineChart | None:
     steps = found.steps
     if not steps:
         return None

@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, time, timedelta
 from functools import lru_cache
 from itertools import groupby
+from typing import Any
 
 import sqlalchemy as sa
 from cachetools import LRUCache
@@ -66,6 +67,8 @@ class RulesetRatings:
     rules: str
     ratings: list[Rating]  # highest first
     steps: list[dict[int, float]]  # after each rated match of the ruleset: every rated mu so far
+    # Its chart, drawn once (the ratings are kept while the table's matches stay the same).
+    chart: Any = field(default=None, compare=False, repr=False)
 
 
 def places(finishers: Sequence[Finisher]) -> list[int]:
