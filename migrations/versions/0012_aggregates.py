@@ -51,6 +51,10 @@ def upgrade():
         batch_op.create_index(
             'ix_seat_summaries_table_played', ['table_id', 'last_played_at'], unique=False
         )
+    with op.batch_alter_table('match_summaries', schema=None) as batch_op:
+        batch_op.create_index(
+            'ix_match_summaries_rules', ['table_id', 'rules', 'last_played_at'], unique=False
+        )
     op.create_table(
         'player_months',
         sa.Column('table_id', sa.Integer(), nullable=False),
@@ -140,6 +144,8 @@ def downgrade():
     op.drop_table('table_months')
     op.drop_table('pair_months')
     op.drop_table('player_months')
+    with op.batch_alter_table('match_summaries', schema=None) as batch_op:
+        batch_op.drop_index('ix_match_summaries_rules')
     with op.batch_alter_table('seat_summaries', schema=None) as batch_op:
         batch_op.drop_index('ix_seat_summaries_table_played')
         batch_op.drop_index('ix_seat_summaries_played')

@@ -400,6 +400,8 @@ class MatchSummary(Model):
             "deleted",
         ),
         sa.Index("ix_match_summaries_archived", "table_id", "archived", "deleted"),
+        # One ruleset's matches of a table (Indian rummy's figures on the statistics pages).
+        sa.Index("ix_match_summaries_rules", "table_id", "rules", "last_played_at"),
     )
 
     match_id: Mapped[int] = mapped_column(
