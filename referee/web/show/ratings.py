@@ -114,18 +114,19 @@ class _Kept:
 
     def __init__(self) -> None:
         self.lock = threading.Lock()
-        self.found: LRUCache[tuple[object, ...], list[RulesetRatings]] = LRUCache(KEPT)
+        self.found: LRUCache[tuple[object, ...], tuple[int, list[RulesetRatings]]] = LRUCache(KEPT)
 
-    def get(self, key: tuple[object, ...]) -> list[RulesetRatings] | None:
+    def get(self, key: tuple[object, ...], version: int) -> list[RulesetRatings] | None:
         with self.lock:
-            return self.found.get(key)
+            kept = self.found.get(key)
+        return kept[1] if kept is not None and kept[0] == version else None
 
-    def put(self, key: tuple[object, ...], found: list[RulesetRatings]) -> None:
-        with self.lock:
-            self.found[key] = found
+    def put(self, key: tuple[object, ...], version: int, found: list[RulesetRatings]) -> None:
+        with self.lock:  # one version a key: an older one is dropped, not kept beside it
+            self.found[key] = (version, found)
 
 
-KEPT = 64
+KEPT = 16
 
 
 def table_ratings(
@@ -134,12 +135,12 @@ def table_ratings(
     """Every ruleset's ratings at a table (or one ruleset's), from its finished matches played
     up to ``until``: one query, none while the table's summaries stay as they were."""
     version = aggregates.version_of(db.session.connection(), table_id)
-    key = (table_id, rules, until, version)
+    key = (table_id, rules, until)
     kept = current_app.extensions.setdefault("kept_ratings", _Kept())
-    found = kept.get(key)
+    found = kept.get(key, version)
     if found is None:
         found = _worked_out(table_id, rules, until)
-        kept.put(key, found)
+        kept.put(key, version, found)
     return found
 
 
