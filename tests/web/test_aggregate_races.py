@@ -76,9 +76,7 @@ def test_four_phones_saving_in_matches_of_the_same_players_leave_the_aggregates_
         assert aggregates.compare(connection) == []
         assert summary.check(connection) == []
         stored = connection.execute(
-            sa.select(
-                aggregates.TABLE_MONTHS.c.matches, aggregates.TABLE_MONTHS.c.finished
-            )
+            sa.select(aggregates.TABLE_MONTHS.c.matches, aggregates.TABLE_MONTHS.c.finished)
         ).all()
         played = connection.execute(
             sa.select(sa.func.sum(aggregates.PLAYER_MONTHS.c.rounds)).where(

@@ -343,13 +343,16 @@ def write(
     *,
     totals: bool = True,
     replays: bool = True,
+    round_figures: bool = True,
 ) -> None:
     """Replace a match's summary rows with ``derived`` (remove them when it is None), and the
     totals of the players it had or has (unless ``totals`` is false: the caller rebuilds them),
-    and the replay kept with them (unless ``replays`` is false: a database older than them)."""
+    and the replay kept with them (unless ``replays`` is false: a database older than them;
+    ``round_figures`` false: older than the seat rows' went out, buys and contracts)."""
     if replays:
         keep_replay(connection, match_id, derived.kept if derived is not None else None)
-    before = connection.execute(SEATS_REMOVED, {"the_match": match_id}).all()
+    removed = SEATS_REMOVED if round_figures else SEATS_REMOVED_BEFORE_0012
+    before = connection.execute(removed, {"the_match": match_id}).all()
     if derived is None:
         connection.execute(SUMMARY_REMOVED, {"the_match": match_id})
     else:
@@ -417,7 +420,14 @@ def refresh_all(connection: Connection) -> int:
                 {name: value for name, value in seat.items() if name in seat_columns}
                 for seat in derived.seats
             ]
-        write(connection, match_id, derived, totals=False, replays=replays)
+        write(
+            connection,
+            match_id,
+            derived,
+            totals=False,
+            replays=replays,
+            round_figures="went_out" in seat_columns,
+        )
     rebuild_totals(connection, aggregated=inspector.has_table(aggregates.PLAYER_MONTHS.name))
     return len(ids)
 
@@ -576,6 +586,11 @@ SEATS_REMOVED = (
     sa.delete(SEAT_SUMMARIES)
     .where(_by_match(SEAT_SUMMARIES))
     .returning(*(SEAT_SUMMARIES.c[name] for name in SEAT_TOTALLED))
+)
+SEATS_REMOVED_BEFORE_0012 = (
+    sa.delete(SEAT_SUMMARIES)
+    .where(_by_match(SEAT_SUMMARIES))
+    .returning(*(SEAT_SUMMARIES.c[name] for name in SEAT_TOTALLED if name not in ROUND_FIGURES))
 )
 SUMMARY_REMOVED = sa.delete(MATCH_SUMMARIES).where(_by_match(MATCH_SUMMARIES))
 SUMMARY_UPDATED = (
