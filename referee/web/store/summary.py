@@ -13,7 +13,9 @@ transaction's own connection, so that they commit or roll back with the change.
 state kept with each summary (:class:`matchlog.KeptReplay`, written with it: a save
 plays its round on that state instead of replaying the match) with a whole replay.  Each
 player's totals per ruleset at a table (:class:`PlayerTotal`) are the sums of
-their seat rows, added up again for the players of every match rewritten.
+their seat rows, added up again for the players of every match rewritten; the statistics'
+aggregates by month move with them (:func:`adjust_totals` calls
+:func:`referee.web.store.aggregates.moved`), and the check compares them too.
 """
 
 from __future__ import annotations
