@@ -435,7 +435,7 @@ def hidden_fields(html: str) -> dict[str, str]:
     return found
 
 
-def pages(app: Any, filled: Filled, requests: int) -> list[Figure]:
+def pages(app: Any, filled: Filled, requests: int, only: list[str]) -> list[Figure]:
     base = f"/t/{filled.edit_key}/"
     long_match = f"{base}m/{filled.long_match}/"
     first, second = filled.busiest
@@ -456,24 +456,32 @@ def pages(app: Any, filled: Filled, requests: int) -> list[Figure]:
     def empty_cache(_client: Any) -> None:
         matchlog.REPLAYS.clear()
 
+    # A period of a year and a half, its ends inside months (the edges read from the summaries).
+    period = "since=2023-03-17&until=2024-09-12"
+    every = [
+        ("match list, first page", get(base + "matches"), None),
+        ("table page (10 newest)", get(base), None),
+        ("long match scoreboard (60 rounds)", get(long_match), None),
+        ("  the same, replay cache emptied", get(long_match), empty_cache),
+        ("player statistics", get(f"{base}players/{first}"), None),
+        ("player statistics, a period", get(f"{base}players/{first}?{period}"), None),
+        ("table statistics", get(base + "stats"), None),
+        ("table statistics, a period", get(f"{base}stats?{period}"), None),
+        # The same figures without the page's ratings (OpenSkill over every finished match).
+        ("table statistics, API", get(f"/api/v1/t/{filled.edit_key}/stats"), None),
+        ("head-to-head", get(f"{base}head-to-head?first={first}&second={second}"), None),
+        (
+            "head-to-head, a period",
+            get(f"{base}head-to-head?first={first}&second={second}&{period}"),
+            None,
+        ),
+        ("CSV export of the long match", get(long_match + "export.csv"), None),
+        ("saving a round", lambda client, data: client.post(saving, data=data), open_form),
+    ]
     return [
-        measure(app, "match list, first page", get(base + "matches"), requests),
-        measure(app, "table page (10 newest)", get(base), requests),
-        measure(app, "long match scoreboard (60 rounds)", get(long_match), requests),
-        measure(app, "  the same, replay cache emptied", get(long_match), requests, empty_cache),
-        measure(app, "player statistics", get(f"{base}players/{first}"), requests),
-        measure(app, "table statistics", get(base + "stats"), requests),
-        measure(
-            app, "head-to-head", get(f"{base}head-to-head?first={first}&second={second}"), requests
-        ),
-        measure(app, "CSV export of the long match", get(long_match + "export.csv"), requests),
-        measure(
-            app,
-            "saving a round",
-            lambda client, data: client.post(saving, data=data),
-            requests,
-            open_form,
-        ),
+        measure(app, page, request, requests, prepare)
+        for page, request, prepare in every
+        if not only or any(part in page for part in only)
     ]
 
 
@@ -484,19 +492,23 @@ def bench_app(url: str) -> Any:
     return create_app({"SQLALCHEMY_DATABASE_URI": url, "TESTING": True, "SECRET_KEY": "bench"})
 
 
-def _pages_in_child(url: str, filled: Filled, requests: int, cpu: bool, answer: Any) -> None:
+def _pages_in_child(
+    url: str, filled: Filled, requests: int, cpu: bool, only: list[str], answer: Any
+) -> None:
     global CLOCK
     if cpu:
         CLOCK = time.process_time
-    answer.put(pages(bench_app(url), filled, requests))
+    answer.put(pages(bench_app(url), filled, requests, only))
 
 
-def pages_apart(url: str, filled: Filled, requests: int, cpu: bool) -> list[Figure]:
+def pages_apart(
+    url: str, filled: Filled, requests: int, cpu: bool, only: list[str]
+) -> list[Figure]:
     """Measure the pages in a process of its own, that has done nothing before: each size
     and database is measured as a server that has just started (measured in the process
     that had filled the database, or measured a smaller table before, every page came
     out about 10 ms slower)."""
-    return _in_child(_pages_in_child, url, filled, requests, cpu)
+    return _in_child(_pages_in_child, url, filled, requests, cpu, only)
 
 
 def _in_child(target: Callable[..., None], *args: Any) -> Any:
@@ -533,6 +545,21 @@ def migrated(app: Any, fresh: bool) -> Any:
     return app
 
 
+def growth(medians: dict[tuple[str, str, int], float], sizes: list[int]) -> str:
+    """Each page's p50 at the largest size over its p50 at the smallest, per database."""
+    if len(sizes) < 2:
+        return ""
+    small, large = min(sizes), max(sizes)
+    lines = [
+        f"\n| database | request | p50 at {large:,} over p50 at {small:,} |",
+        "|---|---|---:|",
+    ]
+    for (backend, page, size), p50 in medians.items():
+        if size == small and (backend, page, large) in medians:
+            lines.append(f"| {backend} | {page} | {medians[(backend, page, large)] / p50:.2f}x |")
+    return "\n".join(lines) + "\n"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--sizes", default="100,1000,10000")
@@ -544,7 +571,11 @@ def main() -> None:
     parser.add_argument(
         "--cpu", action="store_true", help="time the CPU the app uses, not the wall clock"
     )
+    parser.add_argument(
+        "--only", default="", help="only the pages whose names hold one of these (comma-separated)"
+    )
     args = parser.parse_args()
+    only = [part for part in args.only.split(",") if part]
     sizes = [int(size) for size in args.sizes.split(",")]
     pg_url = args.pg or (
         f"postgresql+psycopg://app:app@127.0.0.1:{os.environ['PGPORT']}/app_test"
@@ -553,6 +584,7 @@ def main() -> None:
     )
     backends = ([] if args.no_sqlite else ["SQLite"]) + (["PostgreSQL"] if pg_url else [])
     lines = []
+    medians: dict[tuple[str, str, int], float] = {}
     with tempfile.TemporaryDirectory() as folder:
         for backend in backends:
             for size in sizes:
@@ -561,7 +593,8 @@ def main() -> None:
                 filled = fill_apart(str(url), size, args.seed)
                 took = time.perf_counter() - started
                 print(f"{backend}, {size} matches: filled in {took:.0f} s", file=sys.stderr)
-                for figure in pages_apart(str(url), filled, args.requests, args.cpu):
+                for figure in pages_apart(str(url), filled, args.requests, args.cpu, only):
+                    medians[(backend, figure.page, size)] = figure.p50
                     line = (
                         f"| {backend} | {size:,} | {figure.page} | {figure.p50:.1f} | "
                         f"{figure.p95:.1f} | {figure.statements} |"
@@ -569,7 +602,7 @@ def main() -> None:
                     lines.append(line)
                     print(line, flush=True)
     header = "| database | matches | request | p50 ms | p95 ms | SQL statements |\n|---|---:|---|---:|---:|---:|"
-    report = header + "\n" + "\n".join(lines) + "\n"
+    report = header + "\n" + "\n".join(lines) + "\n" + growth(medians, sizes)
     print("\n" + report)
     if args.out:
         Path(args.out).write_text(report)

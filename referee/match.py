@@ -39,6 +39,7 @@ A round being played
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from enum import IntEnum
@@ -133,6 +134,11 @@ class RoundResult:
     unchecked: tuple[Reason, ...] = ()
     table_values: Mapping[str, int] = field(default_factory=dict)
     detail: Detail = Detail.FULL
+    # Kept in the facts (a match's statistics count them without the detail): the discards
+    # each player bought (a round entered turn by turn), who went down with the deal's
+    # contract (contract rummy).
+    bought: Mapping[str, int] = field(default_factory=dict)
+    contracts_made: tuple[str, ...] = ()
 
     @property
     def is_void(self) -> bool:
@@ -173,6 +179,10 @@ class RoundResult:
                 pass
             else:
                 facts["sheet"] = {name: value for name, value in sheet.items() if value}
+        if self.bought:
+            facts["bought"] = dict(self.bought)
+        if self.contracts_made:
+            facts["contracts_made"] = list(self.contracts_made)
         return facts
 
     @classmethod
@@ -190,6 +200,8 @@ class RoundResult:
             knocker=facts["knocker"],
             went_out=facts["went_out"],
             detail=Detail.FACTS,
+            bought=dict(facts.get("bought") or {}),
+            contracts_made=tuple(facts.get("contracts_made") or ()),
         )
         sheet = facts.get("sheet")
         if sheet is None:  # kept before the facts held it
@@ -655,6 +667,12 @@ def _score_round(header: MatchHeader, record: RoundRecord, dealer: str, number: 
         )
     score = rules.score_round(rules, facts)
     hands, player = facts.hands, facts.player
+    went_out = player if facts.ending is Ending.OUT else None
+    bought = Counter(turn.buy.player for turn in record.turns or () if turn.buy is not None)
+    made: tuple[str, ...] = ()
+    if rules.contract is not None:  # down with the contract: a meld on the table, or out
+        owners = {meld.player for meld in facts.table}
+        made = tuple(p for p in players if p == went_out or p in owners)
     return RoundResult(
         number,
         dealer,
@@ -664,7 +682,7 @@ def _score_round(header: MatchHeader, record: RoundRecord, dealer: str, number: 
         at_once=facts.at_once,
         undercut=score.undercut,
         knocker=player if facts.ending is Ending.KNOCK else None,
-        went_out=player if facts.ending is Ending.OUT else None,
+        went_out=went_out,
         closing_card=facts.closing_card,
         hands=hands,
         hand_values=dict(score.hand_values) or {p: rules.hand_value(c) for p, c in hands.items()},
@@ -676,6 +694,8 @@ def _score_round(header: MatchHeader, record: RoundRecord, dealer: str, number: 
         adjudication=score.adjudication,
         points=facts.points,
         unchecked=state.unchecked,
+        bought=dict(bought),
+        contracts_made=made,
     )
 
 

@@ -456,14 +456,21 @@ def test_a_plain_save_reads_without_a_transaction_and_writes_in_the_tables_turn(
         engine.dispose()
     assert reads == ["SELECT", "SELECT"]
     # The match's version, the round, the state kept with the summary, the match's summary,
-    # a seat row and a totals row for each of the two players (moved by the difference: the
-    # same rows count as before).
+    # a seat row for each of the two players; the table's statistics version, each player's
+    # month of remi and of every ruleset, the pair's month in both orders, and a totals row
+    # for each player (all moved by the difference: the same rows count as before).
     assert [s.split()[0] for s in writes] == (
         ["BEGIN", "UPDATE", "INSERT", "UPDATE", "UPDATE"]
+        + ["UPDATE"] * 2
+        + ["UPDATE"]
+        + ["UPDATE"] * 4
         + ["UPDATE"] * 2
         + ["UPDATE"] * 2
         + ["COMMIT"]
     )
+    assert writes[7].startswith("UPDATE statistics_versions")
+    assert all(s.startswith("UPDATE player_months") for s in writes[8:12])
+    assert all(s.startswith("UPDATE pair_months") for s in writes[12:14])
     assert writes[3].startswith("UPDATE match_replays")
     assert statements[0] == "BEGIN"  # the reading request after it: a transaction again
 

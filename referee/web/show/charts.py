@@ -11,12 +11,15 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import cast
 
 from referee.web.show.history import Period
 from referee.web.show.ratings import MODEL, RulesetRatings
 from referee.web.show.scoresheet import Sheet
 
 WIDTH, HEIGHT = 320, 180
+# The most points a line of the rating chart draws (about one for every pixel and a half).
+MOST_POINTS = 200
 LEFT, RIGHT, TOP, BOTTOM = 34, 8, 10, 22
 SERIES = 6  # series classes in app.css, each with its own colour and dash
 
@@ -130,19 +133,31 @@ def running_totals(sheet: Sheet) -> LineChart | None:
 
 def rating_history(found: RulesetRatings) -> LineChart | None:
     """Each player's rating after every finished match of the ruleset (the first point: the
-    rating everyone starts with, just before their first match)."""
+    rating everyone starts with, just before their first match); drawn once for each
+    ratings worked out."""
+    if found.chart is None:
+        found.chart = _rating_history(found)
+    return cast(LineChart | None, found.chart)
+
+
+def _rating_history(found: RulesetRatings) -> LineChart | None:
     steps = found.steps
     if not steps:
         return None
     start = float(MODEL.mu)
     count = len(steps)
     series: list[tuple[str, list[tuple[int, float]]]] = []
+    # A point every ``every`` matches (and the last): no more points than the chart's width
+    # can show apart, however many matches were rated.
+    every_point = max(1, math.ceil(count / MOST_POINTS))
     for rating in found.ratings:
         first = next(i for i, step in enumerate(steps) if rating.player_id in step)
         points = [(first, start)] + [
             (i + 1, step[rating.player_id])
             for i, step in enumerate(steps)
-            if i >= first and rating.player_id in step
+            if i >= first
+            and rating.player_id in step
+            and ((i + 1 - first) % every_point == 0 or i == count - 1)
         ]
         series.append((rating.name, points))
     values = [value for _, points in series for _, value in points]

@@ -1,8 +1,10 @@
 """A table's history from the stored summaries: the match list, statistics and head-to-head.
 
-Nothing here replays a match: every figure is read from the summaries that
-:mod:`referee.web.store.summary` keeps with each match, in a few queries whatever
-the table's size.  The match list is paged by a cursor (the last match shown),
+Nothing here replays a match: the statistics read the aggregates kept by month
+(:mod:`referee.web.store.aggregates`) for the whole months of a period and the
+summaries that :mod:`referee.web.store.summary` keeps with each match for the days at
+its ends, in a few queries whatever the table's size (``scanned=True`` sums the
+summaries of the whole period instead: the tests' oracle).  The match list is paged by a cursor (the last match shown),
 newest first, so a page costs the same with 100 matches or 10,000.
 
 Definitions (shown on the pages too):
@@ -21,10 +23,9 @@ Definitions (shown on the pages too):
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, date, datetime, time, timedelta
 from functools import lru_cache
-from itertools import groupby
 from typing import Any
 
 import sqlalchemy as sa
@@ -33,16 +34,18 @@ from sqlalchemy.orm import aliased
 from sqlalchemy.sql.functions import FunctionElement
 
 from referee.rulesets import RULESETS
-from referee.web.show import replayed
-from referee.web.store import matchlog
+from referee.web.store import aggregates
 from referee.web.store.extensions import db
 from referee.web.store.models import (
+    EVERY_RULESET,
+    ROUND_FIGURES,
     SUMMED_FIGURES,
-    Match,
     MatchSummary,
+    PairMonth,
     Player,
-    PlayerTotal,
+    PlayerMonth,
     SeatSummary,
+    TableMonth,
 )
 from referee.web.store.summary import BROKEN, FINISHED, as_utc, total_columns
 
@@ -337,6 +340,87 @@ def _fill(figures: Figures, row: Any) -> Figures:
     return figures
 
 
+def _add_row(found: dict[Any, Figures], key: Any, row: Any, name: str) -> Figures:
+    """Add a row of summed figures (one part of a period) to the figures of ``key``."""
+    figures = found.get(key)
+    if figures is None:
+        figures = found[key] = Figures(key[0], key[1], name)
+    figures.matches += int(row.matches or 0)
+    figures.finished += int(row.finished or 0)
+    figures.won += int(row.won or 0)
+    for name_ in (*SUMMED, *ROUND_FIGURES):
+        setattr(figures, name_, getattr(figures, name_) + int(getattr(row, name_) or 0))
+    if row.best_round is not None and (
+        figures.best_round is None or row.best_round > figures.best_round
+    ):
+        figures.best_round = row.best_round
+    if row.last_played_at is not None and (
+        figures.last_played is None or as_utc(row.last_played_at) > as_utc(figures.last_played)
+    ):
+        figures.last_played = row.last_played_at
+    return figures
+
+
+def _seat_sums() -> list[Any]:
+    """A player's figures summed over seat rows (the three replayed figures too)."""
+    seat = SeatSummary
+    return [*total_columns(), *(sa.func.sum(getattr(seat, n)).label(n) for n in ROUND_FIGURES)]
+
+
+def _month_sums() -> list[Any]:
+    """A player's figures summed over their months."""
+    month = PlayerMonth
+    added = ("matches", "finished", "won", *SUMMED, *ROUND_FIGURES)
+    return [
+        *(sa.func.sum(getattr(month, name)).label(name) for name in added),
+        sa.func.max(month.best_round).label("best_round"),
+        sa.func.max(month.last_played_at).label("last_played_at"),
+    ]
+
+
+@dataclass(frozen=True)
+class Span:
+    """A period as read: the whole months in it, from the aggregates (``months``: the first
+    and last, None for no bound; None for no whole month), and the days at its ends outside
+    them, each from the summaries of those days (``edges``, at most a month each)."""
+
+    months: tuple[str | None, str | None] | None
+    edges: tuple[Filters, ...]
+    # Which edge comes before the months (for the order of the streaks).
+    before: Filters | None = None
+
+
+def _span(filters: Filters) -> Span:
+    since, until = filters.since, filters.until
+    first = last = None
+    before = after = None
+    if since is not None:
+        if since.day == 1:
+            first = f"{since:%Y-%m}"
+        else:
+            first = aggregates.next_month(f"{since:%Y-%m}")
+            before = replace(filters, until=aggregates.month_start(first).date() - timedelta(1))
+    if until is not None:
+        following = until + timedelta(days=1)
+        if following.day == 1:
+            last = f"{until:%Y-%m}"
+        else:
+            start = date(until.year, until.month, 1)
+            last = f"{start - timedelta(days=1):%Y-%m}"
+            after = replace(filters, since=start)
+    if first is not None and last is not None and first > last:
+        return Span(None, (filters,), filters)
+    return Span((first, last), tuple(e for e in (before, after) if e is not None), before)
+
+
+def _in_months(column: Any, months: tuple[str | None, str | None]) -> list[Any]:
+    first, last = months
+    return [
+        *([column >= first] if first is not None else []),
+        *([column <= last] if last is not None else []),
+    ]
+
+
 def _best_rounds(table_id: int, filters: Filters, best: Iterable[Figures]) -> None:
     """Where each player's highest round of each ruleset was scored (the first time).
 
@@ -394,66 +478,6 @@ def _best_round_statement(
     return sa.union_all(*parts)
 
 
-ROUND_FIGURES = ("went_out", "buys", "contracts")
-
-
-def _round_figures(table_id: int, filters: Filters, rules: str, players: list[Figures]) -> None:
-    """rummy500 and contract: who went out, bought discards and made the deal's contract, from
-    the counted matches replayed (kept by version); the other rulesets have none of these."""
-    ruleset = RULESETS.get(rules)
-    if not players or ruleset is None or not ruleset.round_form.table:
-        return
-    conditions = [*_counted(table_id, filters), SeatSummary.rules == rules]
-    wanted = db.session.execute(
-        sa.select(SeatSummary.match_id, Match.version)
-        .join(Match, Match.id == SeatSummary.match_id)
-        .where(*conditions)
-        .distinct()
-    ).all()
-    by_name = {figures.name: figures for figures in players}
-    counted = replayed.figures_by_match("rounds", table_id, wanted, _match_round_figures)
-    for by_player in counted.values():
-        for name, found in by_player.items():
-            figures = by_name.get(name)
-            if figures is not None:
-                for figure, value in zip(ROUND_FIGURES, found, strict=True):
-                    setattr(figures, figure, getattr(figures, figure) + value)
-
-
-def _match_round_figures(match: Match) -> dict[str, tuple[int, int, int]]:
-    """Each player's rounds gone out, discards bought and contracts made in one match, by name,
-    in the order of ``ROUND_FIGURES``."""
-    state = matchlog.outlook(match).state
-    if state is None:
-        return {}
-    found: dict[str, tuple[int, int, int]] = {}
-    for result in state.rounds:
-        if result.is_void:
-            continue
-        for name in result.scores:
-            went_out, buys, contracts = found.get(name, (0, 0, 0))
-            found[name] = (
-                went_out + (result.went_out == name),
-                buys + _buys(result, name),
-                contracts + _made_contract(state.rules, result, name),
-            )
-    return found
-
-
-def _buys(result: Any, name: str) -> int:
-    """How many discards ``name`` bought in a round entered turn by turn (contract)."""
-    turns = result.record.turns if result.record is not None else None
-    return sum(1 for turn in turns or () if turn.buy is not None and turn.buy.player == name)
-
-
-def _made_contract(rules: Any, result: Any, name: str) -> bool:
-    """Whether ``name`` went down with the deal's contract (contract): a meld of theirs on the
-    table, or going out (a final table given without its melds)."""
-    if rules.contract is None:
-        return False
-    return result.went_out == name or any(meld.player == name for meld in result.table)
-
-
 @dataclass
 class RulesetGroup:
     """One ruleset's matches at the table and its players' figures."""
@@ -482,8 +506,93 @@ class TableStatistics:
         return sum(group.finished for group in self.groups)
 
 
-def table_statistics(table_id: int, filters: Filters = Filters()) -> TableStatistics:
-    """Every player's figures per ruleset at a table: three queries."""
+def table_statistics(
+    table_id: int, filters: Filters = Filters(), *, scanned: bool = False
+) -> TableStatistics:
+    """Every player's figures per ruleset at a table: the whole months of the period from
+    the aggregates kept by month, the days at its ends (and a chosen set of matches, or
+    everything when ``scanned``: the check of the aggregates) from the summaries."""
+    if scanned or filters.match_ids is not None:
+        span = Span(None, (filters,))
+    else:
+        span = _span(filters)
+    counts: dict[str, list[int]] = {}  # ruleset: [matches, finished]
+    found: dict[Any, Figures] = {}
+    broken = 0
+    if span.months is not None:
+        broken += _table_months(table_id, filters, span.months, counts)
+        month = PlayerMonth
+        rows = db.session.execute(
+            sa.select(month.rules, month.player_id, Player.name, *_month_sums())
+            .join(Player, Player.id == month.player_id)
+            .where(
+                month.table_id == table_id,
+                month.rules == filters.rules if filters.rules else month.rules != EVERY_RULESET,
+                *_in_months(month.month, span.months),
+            )
+            .group_by(month.rules, month.player_id, Player.name)
+        )
+        for row in rows:
+            _add_row(found, (row.rules, row.player_id), row, row.name)
+    for edge in span.edges:
+        broken += _table_matches(table_id, edge, counts)
+        rows = db.session.execute(
+            sa.select(SeatSummary.rules, SeatSummary.player_id, Player.name, *_seat_sums())
+            .join(Player, Player.id == SeatSummary.player_id)
+            .where(*_counted(table_id, edge))
+            .group_by(SeatSummary.rules, SeatSummary.player_id, Player.name)
+        )
+        for row in rows:
+            _add_row(found, (row.rules, row.player_id), row, row.name)
+    groups: dict[str, RulesetGroup] = {
+        rules: RulesetGroup(rules, matches, finished)
+        for rules, (matches, finished) in counts.items()
+        if matches
+    }
+    every = list(found.values())
+    for figures in every:
+        groups.setdefault(str(figures.rules), RulesetGroup(str(figures.rules))).players.append(
+            figures
+        )
+    _best_rounds(table_id, filters, every)
+    for group in groups.values():
+        group.players.sort(key=lambda p: (-p.won, -p.rounds_won, p.name))
+    ordered = sorted(groups.values(), key=lambda group: (-group.matches, menu_place(group.rules)))
+    return TableStatistics(ordered, broken)
+
+
+def _table_months(
+    table_id: int,
+    filters: Filters,
+    months: tuple[str | None, str | None],
+    counts: dict[str, list[int]],
+) -> int:
+    """Add the matches of whole months to ``counts``; the broken ones among them."""
+    month = TableMonth
+    conditions = [month.table_id == table_id, *_in_months(month.month, months)]
+    if filters.rules:
+        conditions.append(month.rules == filters.rules)
+    broken = 0
+    for row in db.session.execute(
+        sa.select(
+            month.rules,
+            sa.func.sum(month.matches).label("matches"),
+            sa.func.sum(month.finished).label("finished"),
+            sa.func.sum(month.broken).label("broken"),
+        )
+        .where(*conditions)
+        .group_by(month.rules)
+    ):
+        found = counts.setdefault(row.rules, [0, 0])
+        found[0] += int(row.matches or 0)
+        found[1] += int(row.finished or 0)
+        broken += int(row.broken or 0)
+    return broken
+
+
+def _table_matches(table_id: int, filters: Filters, counts: dict[str, list[int]]) -> int:
+    """Add the matches of a part of the period (or a set of matches) to ``counts``, from
+    their summaries; the broken ones among them."""
     summary = MatchSummary
     conditions = [
         summary.table_id == table_id,
@@ -494,52 +603,21 @@ def table_statistics(table_id: int, filters: Filters = Filters()) -> TableStatis
         conditions.append(summary.rules == filters.rules)
     if filters.match_ids is not None:
         conditions.append(summary.match_id.in_(sorted(filters.match_ids)))
-    counts = db.session.execute(
-        sa.select(
-            summary.rules,
-            summary.state,
-            sa.func.count().label("matches"),
-        )
+    rows = db.session.execute(
+        sa.select(summary.rules, summary.state, sa.func.count().label("matches"))
         .where(*conditions, sa.or_(summary.rounds_played > 0, summary.state == BROKEN))
         .group_by(summary.rules, summary.state)
     )
-    groups: dict[str, RulesetGroup] = {}
     broken = 0
-    for row in counts:
+    for row in rows:
         if row.state == BROKEN:
             broken += row.matches
             continue
-        group = groups.setdefault(row.rules, RulesetGroup(row.rules))
-        group.matches += row.matches
+        found = counts.setdefault(row.rules, [0, 0])
+        found[0] += row.matches
         if row.state == FINISHED:
-            group.finished += row.matches
-    if filters.since is None and filters.until is None and filters.match_ids is None:
-        # all time, every match: the totals kept
-        kept = sa.select(PlayerTotal).where(PlayerTotal.table_id == table_id)
-        if filters.rules:
-            kept = kept.where(PlayerTotal.rules == filters.rules)
-        grouped = kept.subquery()
-    else:  # a period or some matches: added up from each match's row (the figures index)
-        grouped = (
-            sa.select(SeatSummary.rules, SeatSummary.player_id, *total_columns())
-            .where(*_counted(table_id, filters))
-            .group_by(SeatSummary.rules, SeatSummary.player_id)
-            .subquery()
-        )
-    rows = db.session.execute(
-        sa.select(grouped, Player.name).join(Player, Player.id == grouped.c.player_id)
-    )
-    every: list[Figures] = []
-    for row in rows:
-        figures = _fill(Figures(row.rules, row.player_id, row.name), row)
-        every.append(figures)
-        groups.setdefault(row.rules, RulesetGroup(row.rules)).players.append(figures)
-    _best_rounds(table_id, filters, every)
-    for group in groups.values():
-        _round_figures(table_id, filters, group.rules, group.players)
-        group.players.sort(key=lambda p: (-p.won, -p.rounds_won, p.name))
-    ordered = sorted(groups.values(), key=lambda group: (-group.matches, menu_place(group.rules)))
-    return TableStatistics(ordered, broken)
+            found[1] += row.matches
+    return broken
 
 
 @dataclass
@@ -562,23 +640,107 @@ class PlayerStatistics:
 
 
 def player_statistics(
-    table_id: int, player: Player, filters: Filters = Filters()
+    table_id: int, player: Player, filters: Filters = Filters(), *, scanned: bool = False
 ) -> PlayerStatistics:
-    """One player's figures per ruleset and overall, and their results over time: three queries."""
+    """One player's figures per ruleset and overall, and their results over time: whole
+    months from the aggregates, the days at the period's ends (everything when
+    ``scanned``) from the summaries."""
     filters = Filters(player.id, filters.rules, None, filters.since, filters.until)
-    where = _counted(table_id, filters)
-    by_rules = [
-        _fill(Figures(row.rules, player.id, player.name), row)
-        for row in db.session.execute(
-            sa.select(SeatSummary.rules, *total_columns()).where(*where).group_by(SeatSummary.rules)
-        )
-    ]
+    span = Span(None, (filters,), filters) if scanned else _span(filters)
+    found: dict[Any, Figures] = {}
+    by_month: dict[str, list[int]] = {}  # "YYYY-MM": [played, won]
+    # The streak pieces in the order played, per ruleset and (None) across them.
+    pieces: dict[str | None, list[tuple[int, aggregates.Streak]]] = {}
+    if span.before is not None:
+        _edge_figures(table_id, span.before, found, by_month, pieces, 0)
+    if span.months is not None:
+        _month_figures(table_id, player, filters, span.months, found, by_month, pieces)
+    for edge in span.edges:
+        if edge is not span.before:
+            _edge_figures(table_id, edge, found, by_month, pieces, 2)
+    by_rules = list(found.values())
+    for figures in by_rules:
+        figures.name = player.name
     by_rules.sort(key=lambda figures: (-figures.matches, menu_place(figures.rules)))
     _best_rounds(table_id, filters, by_rules)
+    streaks = {rules: _joined(parts).longest for rules, parts in pieces.items()}
     for figures in by_rules:
-        _round_figures(table_id, filters, str(figures.rules), [figures])
+        figures.longest_streak = streaks.get(figures.rules, 0)
+    overall = _overall(player, by_rules)
+    overall.longest_streak = streaks.get(None, 0)
+    months = [(month, by_month[month][0], by_month[month][1]) for month in sorted(by_month)]
+    periods, step = _periods([month for month in months if month[1]])
+    return PlayerStatistics(player, overall, by_rules, periods, step)
+
+
+def _joined(parts: list[tuple[int, aggregates.Streak]]) -> aggregates.Streak:
+    joined = aggregates.Streak()
+    for _place, piece in sorted(parts, key=lambda part: part[0]):
+        joined = joined.then(piece)
+    return joined
+
+
+def _month_figures(
+    table_id: int,
+    player: Player,
+    filters: Filters,
+    months: tuple[str | None, str | None],
+    found: dict[Any, Figures],
+    by_month: dict[str, list[int]],
+    pieces: dict[str | None, list[tuple[int, aggregates.Streak]]],
+) -> None:
+    """A player's whole months, from the aggregates: their figures per ruleset, each
+    month's matches played and won, and the streak pieces."""
+    month = PlayerMonth
+    chosen = month.rules == filters.rules if filters.rules else month.rules != EVERY_RULESET
+    where = [month.table_id == table_id, month.player_id == player.id]
+    where += _in_months(month.month, months)
+    for row in db.session.execute(
+        sa.select(month.rules, *_month_sums()).where(*where, chosen).group_by(month.rules)
+    ):
+        _add_row(found, (row.rules, player.id), row, player.name)
+    overall = filters.rules or EVERY_RULESET
+    rows = db.session.execute(
+        sa.select(
+            month.rules,
+            month.month,
+            month.matches,
+            month.won,
+            month.streak_matches,
+            month.streak_first,
+            month.streak_last,
+            month.streak_longest,
+        )
+        .where(*where, sa.or_(chosen, month.rules == overall))
+        .order_by(month.month)
+    )
+    for row in rows:
+        piece = aggregates.Streak.of_row(row)
+        if row.rules == overall:
+            counted = by_month.setdefault(row.month, [0, 0])
+            counted[0] += row.matches
+            counted[1] += row.won
+            pieces.setdefault(None, []).append((1, piece))
+        if row.rules != EVERY_RULESET and piece.matches:
+            pieces.setdefault(row.rules, []).append((1, piece))
+
+
+def _edge_figures(
+    table_id: int,
+    edge: Filters,
+    found: dict[Any, Figures],
+    by_month: dict[str, list[int]],
+    pieces: dict[str | None, list[tuple[int, aggregates.Streak]]],
+    place: int,
+) -> None:
+    """A player's days at an end of the period (or all of it), from the summaries."""
+    where = _counted(table_id, edge)
+    for row in db.session.execute(
+        sa.select(SeatSummary.rules, *_seat_sums()).where(*where).group_by(SeatSummary.rules)
+    ):
+        _add_row(found, (row.rules, edge.player_id), row, "")
     month = utc_month(SeatSummary.last_played_at)
-    months = db.session.execute(
+    for row in db.session.execute(
         sa.select(
             month.label("month"),
             sa.func.count().label("played"),
@@ -586,15 +748,26 @@ def player_statistics(
         )
         .where(*where)
         .group_by(month)
-        .order_by(month)
+    ):
+        counted = by_month.setdefault(row.month, [0, 0])
+        counted[0] += row.played
+        counted[1] += int(row.won or 0)
+    for rules, piece in _streak_pieces(where).items():
+        pieces.setdefault(rules, []).append((place, piece))
+
+
+def _streak_pieces(where: Sequence[Any]) -> dict[str | None, aggregates.Streak]:
+    """The player's finished matches won and lost in the order played, as streak pieces per
+    ruleset and (key None) across them (two small columns, through the figures index)."""
+    rows = db.session.execute(
+        sa.select(SeatSummary.rules, SeatSummary.won)
+        .where(*where, SeatSummary.finished.is_(True))
+        .order_by(SeatSummary.last_played_at, SeatSummary.match_id)
     ).all()
-    streaks = _longest_streaks(where)
-    for figures in by_rules:
-        figures.longest_streak = streaks.get(figures.rules, 0)
-    overall = _overall(player, by_rules)
-    overall.longest_streak = streaks.get(None, 0)
-    periods, step = _periods([(row.month, row.played, int(row.won or 0)) for row in months])
-    return PlayerStatistics(player, overall, by_rules, periods, step)
+    by_rules: dict[str | None, list[bool]] = {None: [won for _rules, won in rows]}
+    for rules, won in rows:
+        by_rules.setdefault(rules, []).append(won)
+    return {rules: aggregates.Streak.of(flags) for rules, flags in by_rules.items()}
 
 
 def _overall(player: Player, by_rules: list[Figures]) -> Figures:
@@ -608,27 +781,6 @@ def _overall(player: Player, by_rules: list[Figures]) -> Figures:
         ):
             overall.last_played = figures.last_played
     return overall
-
-
-def _longest_streaks(where: Sequence[Any]) -> dict[str | None, int]:
-    """The longest run of finished matches won, per ruleset and (key None) across them all.
-
-    Reads two small columns of the player's finished matches, in the order played
-    (from the figures index); the runs are counted here, faster than by window
-    functions in SQLite.
-    """
-    rows = db.session.execute(
-        sa.select(SeatSummary.rules, SeatSummary.won)
-        .where(*where, SeatSummary.finished.is_(True))
-        .order_by(SeatSummary.last_played_at, SeatSummary.match_id)
-    ).all()
-    by_rules: dict[str | None, list[bool]] = {None: [won for _rules, won in rows]}
-    for rules, won in rows:
-        by_rules.setdefault(rules, []).append(won)
-    return {
-        rules: max((len(list(run)) for won, run in groupby(flags) if won), default=0)
-        for rules, flags in by_rules.items()
-    }
 
 
 PERIODS_SHOWN = 18
@@ -707,56 +859,53 @@ class HeadToHead:
 
 
 def head_to_head(
-    table_id: int, first: Player, second: Player, filters: Filters = Filters()
+    table_id: int,
+    first: Player,
+    second: Player,
+    filters: Filters = Filters(),
+    *,
+    scanned: bool = False,
 ) -> HeadToHead:
-    """Two players over the matches they both played: two queries."""
+    """Two players over the matches they both played: whole months from the aggregates,
+    the days at the period's ends (everything when ``scanned``) from the summaries."""
     mine = aliased(SeatSummary)
     theirs = aliased(SeatSummary)
-    conditions = [
-        mine.table_id == table_id,
-        mine.player_id == first.id,
-        mine.counted.is_(True),
-        *filters.period(mine.last_played_at),
-    ]
-    if filters.rules:
-        conditions.append(mine.rules == filters.rules)
     joined = sa.and_(theirs.match_id == mine.match_id, theirs.player_id == second.id)
-    as_int = sa.Integer
-    finished = mine.finished.is_(True)
-    rows = db.session.execute(
-        sa.select(
-            mine.rules,
-            sa.func.count().label("matches"),
-            sa.func.sum(sa.cast(mine.finished, as_int)).label("finished"),
-            sa.func.sum(sa.cast(mine.won, as_int)).label("won_first"),
-            sa.func.sum(sa.cast(theirs.won, as_int)).label("won_second"),
-            sa.func.sum(sa.case((sa.and_(finished, mine.total > theirs.total), 1), else_=0)).label(
-                "ahead_first"
-            ),
-            sa.func.sum(sa.case((sa.and_(finished, theirs.total > mine.total), 1), else_=0)).label(
-                "ahead_second"
-            ),
-            sa.func.sum(mine.rounds_won).label("rounds_first"),
-            sa.func.sum(theirs.rounds_won).label("rounds_second"),
-            sa.func.sum(mine.points).label("points_first"),
-            sa.func.sum(theirs.points).label("points_second"),
+    span = Span(None, (filters,)) if scanned else _span(filters)
+    found: dict[str, Rivalry] = {}
+    if span.months is not None:
+        pair = PairMonth
+        conditions = [
+            pair.table_id == table_id,
+            pair.player_id == first.id,
+            pair.other_id == second.id,
+            *_in_months(pair.month, span.months),
+        ]
+        if filters.rules:
+            conditions.append(pair.rules == filters.rules)
+        summed = (
+            ("matches", pair.matches),
+            ("finished", pair.finished),
+            ("won_first", pair.won),
+            ("won_second", pair.other_won),
+            ("ahead_first", pair.ahead),
+            ("ahead_second", pair.other_ahead),
+            ("rounds_first", pair.rounds_won),
+            ("rounds_second", pair.other_rounds_won),
+            ("points_first", pair.points),
+            ("points_second", pair.other_points),
         )
-        .join(theirs, joined)
-        .where(*conditions)
-        .group_by(mine.rules)
-    )
-    by_rules = [
-        Rivalry(
-            row.rules,
-            row.matches,
-            int(row.finished or 0),
-            (int(row.won_first or 0), int(row.won_second or 0)),
-            (int(row.ahead_first or 0), int(row.ahead_second or 0)),
-            (int(row.rounds_first or 0), int(row.rounds_second or 0)),
-            (int(row.points_first or 0), int(row.points_second or 0)),
+        rows = db.session.execute(
+            sa.select(pair.rules, *(sa.func.sum(column).label(n) for n, column in summed))
+            .where(*conditions)
+            .group_by(pair.rules)
         )
-        for row in rows
-    ]
+        for row in rows:
+            _add_rivalry(found, row)
+    for edge in span.edges:
+        for row in _shared_figures(table_id, first, edge, mine, theirs, joined):
+            _add_rivalry(found, row)
+    by_rules = [rivalry for rivalry in found.values() if rivalry.matches]
     by_rules.sort(key=lambda rivalry: (-rivalry.matches, menu_place(rivalry.rules)))
     overall = Rivalry(None)
     for rivalry in by_rules:
@@ -765,6 +914,7 @@ def head_to_head(
         overall.won = _add(overall.won, rivalry.won)
         overall.ahead = _add(overall.ahead, rivalry.ahead)
         overall.rounds_won = _add(overall.rounds_won, rivalry.rounds_won)
+    conditions = _shared(table_id, first, filters, mine)
     recent = [
         SharedMatch(
             row.match_id,
@@ -792,6 +942,60 @@ def head_to_head(
         )
     ]
     return HeadToHead(first, second, overall, by_rules, recent)
+
+
+def _shared(table_id: int, first: Player, filters: Filters, mine: Any) -> list[Any]:
+    conditions = [
+        mine.table_id == table_id,
+        mine.player_id == first.id,
+        mine.counted.is_(True),
+        *filters.period(mine.last_played_at),
+    ]
+    if filters.rules:
+        conditions.append(mine.rules == filters.rules)
+    return conditions
+
+
+def _shared_figures(
+    table_id: int, first: Player, filters: Filters, mine: Any, theirs: Any, joined: Any
+) -> Any:
+    """The pair's figures per ruleset over a part of the period, from the summaries."""
+    as_int = sa.Integer
+    finished = mine.finished.is_(True)
+    return db.session.execute(
+        sa.select(
+            mine.rules,
+            sa.func.count().label("matches"),
+            sa.func.sum(sa.cast(mine.finished, as_int)).label("finished"),
+            sa.func.sum(sa.cast(mine.won, as_int)).label("won_first"),
+            sa.func.sum(sa.cast(theirs.won, as_int)).label("won_second"),
+            sa.func.sum(sa.case((sa.and_(finished, mine.total > theirs.total), 1), else_=0)).label(
+                "ahead_first"
+            ),
+            sa.func.sum(sa.case((sa.and_(finished, theirs.total > mine.total), 1), else_=0)).label(
+                "ahead_second"
+            ),
+            sa.func.sum(mine.rounds_won).label("rounds_first"),
+            sa.func.sum(theirs.rounds_won).label("rounds_second"),
+            sa.func.sum(mine.points).label("points_first"),
+            sa.func.sum(theirs.points).label("points_second"),
+        )
+        .join(theirs, joined)
+        .where(*_shared(table_id, first, filters, mine))
+        .group_by(mine.rules)
+    )
+
+
+def _add_rivalry(found: dict[str, Rivalry], row: Any) -> None:
+    rivalry = found.setdefault(row.rules, Rivalry(row.rules))
+    rivalry.matches += int(row.matches or 0)
+    rivalry.finished += int(row.finished or 0)
+    rivalry.won = _add(rivalry.won, (int(row.won_first or 0), int(row.won_second or 0)))
+    rivalry.ahead = _add(rivalry.ahead, (int(row.ahead_first or 0), int(row.ahead_second or 0)))
+    rivalry.rounds_won = _add(
+        rivalry.rounds_won, (int(row.rounds_first or 0), int(row.rounds_second or 0))
+    )
+    rivalry.points = _add(rivalry.points, (int(row.points_first or 0), int(row.points_second or 0)))
 
 
 def _add(left: tuple[int, int], right: tuple[int, int]) -> tuple[int, int]:

@@ -10,20 +10,27 @@ late or left counts with the total they finished with.
 Ratings are not stored: they are worked out from the seat summaries (:class:`SeatSummary`),
 which are derived from the log and verified by ``flask history check``; a summary that no
 longer matches its log is reported there, and the ratings drawn from it with it.  The work
-for one table and ruleset is remembered for as long as its finished matches stay the same.
+for one table and ruleset is remembered for as long as its finished matches stay the same,
+and a table's ratings for as long as its statistics version (raised with every rewrite of
+its summaries, :mod:`referee.web.store.aggregates`) stays the same.
 """
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, time, timedelta
 from functools import lru_cache
 from itertools import groupby
+from typing import Any
 
 import sqlalchemy as sa
+from cachetools import LRUCache
+from flask import current_app
 from openskill.models import PlackettLuce
 
+from referee.web.store import aggregates
 from referee.web.store.extensions import db
 from referee.web.store.models import Player, SeatSummary
 
@@ -60,6 +67,8 @@ class RulesetRatings:
     rules: str
     ratings: list[Rating]  # highest first
     steps: list[dict[int, float]]  # after each rated match of the ruleset: every rated mu so far
+    # Its chart, drawn once (the ratings are kept while the table's matches stay the same).
+    chart: Any = field(default=None, compare=False, repr=False)
 
 
 def places(finishers: Sequence[Finisher]) -> list[int]:
@@ -98,11 +107,44 @@ def rate(
     return ratings, steps
 
 
+class _Kept:
+    """The ratings last worked out, by table, ruleset, end of period and the table's
+    statistics version (raised with every rewrite of its summaries): a view of a table
+    whose matches have not changed since reads none of them."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.found: LRUCache[tuple[object, ...], tuple[int, list[RulesetRatings]]] = LRUCache(KEPT)
+
+    def get(self, key: tuple[object, ...], version: int) -> list[RulesetRatings] | None:
+        with self.lock:
+            kept = self.found.get(key)
+        return kept[1] if kept is not None and kept[0] == version else None
+
+    def put(self, key: tuple[object, ...], version: int, found: list[RulesetRatings]) -> None:
+        with self.lock:  # one version a key: an older one is dropped, not kept beside it
+            self.found[key] = (version, found)
+
+
+KEPT = 16
+
+
 def table_ratings(
     table_id: int, *, rules: str | None = None, until: date | None = None
 ) -> list[RulesetRatings]:
     """Every ruleset's ratings at a table (or one ruleset's), from its finished matches played
-    up to ``until``: one query."""
+    up to ``until``: one query, none while the table's summaries stay as they were."""
+    version = aggregates.version_of(db.session.connection(), table_id)
+    key = (table_id, rules, until)
+    kept = current_app.extensions.setdefault("kept_ratings", _Kept())
+    found = kept.get(key, version)
+    if found is None:
+        found = _worked_out(table_id, rules, until)
+        kept.put(key, version, found)
+    return found
+
+
+def _worked_out(table_id: int, rules: str | None, until: date | None) -> list[RulesetRatings]:
     seat = SeatSummary
     conditions = [seat.table_id == table_id, seat.counted.is_(True), seat.finished.is_(True)]
     if rules:

@@ -1,5 +1,5 @@
 """Figures counted from the engine's replays of matches: what the stored summaries do not
-hold (Indian rummy's shows and drops, who bought a discard or made a contract).
+hold (Indian rummy's shows and drops).
 
 Each match's figures are kept in memory by the match's version (every change of a match
 raises it), so a page view replays only the matches that changed since the last view

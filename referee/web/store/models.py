@@ -410,6 +410,8 @@ class MatchSummary(Model):
             "deleted",
         ),
         sa.Index("ix_match_summaries_archived", "table_id", "archived", "deleted"),
+        # One ruleset's matches of a table (Indian rummy's figures on the statistics pages).
+        sa.Index("ix_match_summaries_rules", "table_id", "rules", "last_played_at"),
     )
 
     match_id: Mapped[int] = mapped_column(
@@ -471,7 +473,13 @@ class SeatSummary(Model):
     __tablename__ = "seat_summaries"
     # The statistics read a player's rows of a table, or every row of a table, and nothing else:
     # this index holds all they need, so they never visit the table itself.
-    __table_args__ = (sa.Index("ix_seat_summaries_figures", "table_id", *STATISTICS_COLUMNS),)
+    __table_args__ = (
+        sa.Index("ix_seat_summaries_figures", "table_id", *STATISTICS_COLUMNS),
+        # A month of a player's matches, or of a table's (the aggregates recounted, a period's
+        # edges): a range of this index, however long the history.
+        sa.Index("ix_seat_summaries_played", "table_id", "player_id", "last_played_at"),
+        sa.Index("ix_seat_summaries_table_played", "table_id", "last_played_at"),
+    )
 
     match_id: Mapped[int] = mapped_column(
         sa.ForeignKey("match_summaries.match_id", ondelete="CASCADE"), primary_key=True
@@ -498,6 +506,11 @@ class SeatSummary(Model):
     gins_against: Mapped[int]
     undercuts: Mapped[int]
     undercuts_against: Mapped[int]
+    # rummy500 and contract (zero in the other rulesets): rounds gone out, discards bought,
+    # deals gone down with the contract.
+    went_out: Mapped[int] = mapped_column(server_default="0")
+    buys: Mapped[int] = mapped_column(server_default="0")
+    contracts: Mapped[int] = mapped_column(server_default="0")
     last_played_at: Mapped[datetime] = mapped_column(sa.DateTime(timezone=True))
 
     summary: Mapped[MatchSummary] = relationship(back_populates="seats")
@@ -536,3 +549,114 @@ class PlayerTotal(Model):
     undercuts_against: Mapped[int]
     best_round: Mapped[int | None]
     last_played_at: Mapped[datetime] = mapped_column(sa.DateTime(timezone=True))
+
+
+# Counted from the seat rows beside the summed figures (rummy500 and contract only).
+ROUND_FIGURES = ("went_out", "buys", "contracts")
+# Every ruleset at once: the ``rules`` of a player's month over all their rulesets.
+EVERY_RULESET = ""
+
+
+class PlayerMonth(Model):
+    """A player's counted matches of one ruleset at a table in one calendar month (UTC, by
+    the time each was last played): the sums of their :class:`SeatSummary` rows, and the
+    month's piece of the winning streaks.  ``rules`` :data:`EVERY_RULESET` is every ruleset
+    together (its streak crosses rulesets).
+
+    The streak piece: of the month's finished matches in the order played, how many
+    (``streak_matches``), the wins they start with (``streak_first``) and end with
+    (``streak_last``), and the longest run of wins inside; months joined in order give
+    the longest run over any stretch of months.  Recounted from the month's seat rows
+    with every summary rewrite (:mod:`referee.web.store.aggregates`).
+    """
+
+    __tablename__ = "player_months"
+
+    table_id: Mapped[int] = mapped_column(
+        sa.ForeignKey("card_tables.id", ondelete="CASCADE"), primary_key=True
+    )
+    player_id: Mapped[int] = mapped_column(
+        sa.ForeignKey("players.id", ondelete="CASCADE"), primary_key=True
+    )
+    rules: Mapped[str] = mapped_column(sa.String(40), primary_key=True)
+    month: Mapped[str] = mapped_column(sa.String(7), primary_key=True)  # "YYYY-MM"
+    matches: Mapped[int]
+    finished: Mapped[int]
+    won: Mapped[int]
+    rounds: Mapped[int]
+    rounds_won: Mapped[int]
+    points: Mapped[int]
+    points_won: Mapped[int]
+    at_once: Mapped[int]
+    knocks: Mapped[int]
+    gins: Mapped[int]
+    gins_against: Mapped[int]
+    undercuts: Mapped[int]
+    undercuts_against: Mapped[int]
+    went_out: Mapped[int]
+    buys: Mapped[int]
+    contracts: Mapped[int]
+    best_round: Mapped[int | None]
+    last_played_at: Mapped[datetime] = mapped_column(sa.DateTime(timezone=True))
+    streak_matches: Mapped[int]
+    streak_first: Mapped[int]
+    streak_last: Mapped[int]
+    streak_longest: Mapped[int]
+
+
+class PairMonth(Model):
+    """Two players over one month's matches of one ruleset that they both sat in and
+    ``player_id``'s row counts (head-to-head: one row for each order of the pair)."""
+
+    __tablename__ = "pair_months"
+
+    table_id: Mapped[int] = mapped_column(
+        sa.ForeignKey("card_tables.id", ondelete="CASCADE"), primary_key=True
+    )
+    player_id: Mapped[int] = mapped_column(
+        sa.ForeignKey("players.id", ondelete="CASCADE"), primary_key=True
+    )
+    other_id: Mapped[int] = mapped_column(
+        sa.ForeignKey("players.id", ondelete="CASCADE"), primary_key=True
+    )
+    rules: Mapped[str] = mapped_column(sa.String(40), primary_key=True)
+    month: Mapped[str] = mapped_column(sa.String(7), primary_key=True)
+    matches: Mapped[int]
+    finished: Mapped[int]
+    won: Mapped[int]
+    other_won: Mapped[int]
+    ahead: Mapped[int]  # finished with the higher total of the two
+    other_ahead: Mapped[int]
+    rounds_won: Mapped[int]
+    other_rounds_won: Mapped[int]
+    points: Mapped[int]
+    other_points: Mapped[int]
+
+
+class TableMonth(Model):
+    """A table's matches of one ruleset in one month that are not deleted: those played
+    (a round that is not void) and finished, and those that cannot be replayed."""
+
+    __tablename__ = "table_months"
+
+    table_id: Mapped[int] = mapped_column(
+        sa.ForeignKey("card_tables.id", ondelete="CASCADE"), primary_key=True
+    )
+    rules: Mapped[str] = mapped_column(sa.String(40), primary_key=True)
+    month: Mapped[str] = mapped_column(sa.String(7), primary_key=True)
+    matches: Mapped[int]
+    finished: Mapped[int]
+    broken: Mapped[int]
+
+
+class StatisticsVersion(Model):
+    """How many times a table's summaries have been rewritten: raised with every rewrite (in
+    the same transaction, under the table's lock), so that what is worked out from all of a
+    table's summaries (the ratings) is kept while it stays the same."""
+
+    __tablename__ = "statistics_versions"
+
+    table_id: Mapped[int] = mapped_column(
+        sa.ForeignKey("card_tables.id", ondelete="CASCADE"), primary_key=True
+    )
+    version: Mapped[int]

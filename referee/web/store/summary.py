@@ -16,7 +16,9 @@ same, which ``history check`` and the tests that save a round every way compare.
 state kept with each summary (:class:`matchlog.KeptReplay`, written with it: a save
 plays its round on that state instead of replaying the match) with a whole replay.  Each
 player's totals per ruleset at a table (:class:`PlayerTotal`) are the sums of
-their seat rows, added up again for the players of every match rewritten.
+their seat rows, added up again for the players of every match rewritten; the statistics'
+aggregates by month move with them (:func:`adjust_totals` calls
+:func:`referee.web.store.aggregates.moved`), and the check compares them too.
 """
 
 from __future__ import annotations
@@ -37,8 +39,9 @@ from sqlalchemy.orm.util import identity_key
 from referee.errors import MatchFileError
 from referee.match import facts_agree
 from referee.scoring import Outcome
-from referee.web.store import matchlog
+from referee.web.store import aggregates, matchlog
 from referee.web.store.models import (
+    ROUND_FIGURES,
     SUMMED_FIGURES,
     Match,
     MatchPlayer,
@@ -82,6 +85,7 @@ SEAT_FIGURES = (
     "won",
     "total",
     *SUMMED_FIGURES,
+    *ROUND_FIGURES,
     "best_round",
     "best_round_number",
     "last_played_at",
@@ -236,18 +240,21 @@ def derive(log: MatchLog, seen: matchlog.Outlook | None = None) -> Derived:
 def _seat_figures(state: Any, name: str) -> dict[str, Any]:
     """One player's figures in a replayed match (all zero when it cannot be replayed)."""
     figures: dict[str, Any] = {"counted": False, "finished": False, "won": False, "total": 0}
-    figures |= dict.fromkeys(SUMMED_FIGURES, 0)
+    figures |= dict.fromkeys((*SUMMED_FIGURES, *ROUND_FIGURES), 0)
     figures |= {"best_round": None, "best_round_number": None}
     if state is None:
         return figures
+    on_table = state.rules.round_form.table  # rummy500, contract: who went out, bought, made
     for result in state.rounds:
-        _count_round(figures, result, name)
+        _count_round(figures, result, name, on_table)
     _as_the_match_stands(figures, state, name)
     return figures
 
 
-def _count_round(figures: dict[str, Any], result: Any, name: str) -> None:
-    """Add one round to a player's figures (nothing when it is void or they sat out)."""
+def _count_round(figures: dict[str, Any], result: Any, name: str, on_table: bool) -> None:
+    """Add one round to a player's figures (nothing when it is void or they sat out);
+    ``on_table``: the rules are played on a table (rummy500, contract), whose rounds count
+    who went out, bought discards and made the contract."""
     if result.is_void or name not in result.scores:
         return
     score = int(result.scores[name])
@@ -268,6 +275,10 @@ def _count_round(figures: dict[str, Any], result: Any, name: str) -> None:
             figures["undercuts"] += 1
         elif result.knocker == name:
             figures["undercuts_against"] += 1
+    if on_table:
+        figures["went_out"] += result.went_out == name
+        figures["buys"] += result.bought.get(name, 0)
+        figures["contracts"] += name in result.contracts_made
 
 
 def _as_the_match_stands(figures: dict[str, Any], state: Any, name: str) -> None:
@@ -282,6 +293,7 @@ def _as_the_match_stands(figures: dict[str, Any], state: Any, name: str) -> None
 SEAT_COUNTED = (
     *("counted", "finished", "won", "total"),
     *SUMMED_FIGURES,
+    *ROUND_FIGURES,
     *("best_round", "best_round_number"),
 )
 
@@ -317,7 +329,7 @@ def derive_next(
     seats = []
     for seat, player_id, name in log.seats:
         figures = {figure: by_player[player_id][figure] for figure in SEAT_COUNTED}
-        _count_round(figures, result, name)
+        _count_round(figures, result, name, state.rules.round_form.table)
         _as_the_match_stands(figures, state, name)
         figures["counted"] = figures["counted"] and not log.deleted
         figures.update(
@@ -404,13 +416,16 @@ def write(
     *,
     totals: bool = True,
     replays: bool = True,
+    round_figures: bool = True,
 ) -> None:
     """Replace a match's summary rows with ``derived`` (remove them when it is None), and the
     totals of the players it had or has (unless ``totals`` is false: the caller rebuilds them),
-    and the replay kept with them (unless ``replays`` is false: a database older than them)."""
+    and the replay kept with them (unless ``replays`` is false: a database older than them;
+    ``round_figures`` false: older than the seat rows' went out, buys and contracts)."""
     if replays:
         keep_replay(connection, match_id, derived.kept if derived is not None else None)
-    before = connection.execute(SEATS_REMOVED, {"the_match": match_id}).all()
+    removed = SEATS_REMOVED if round_figures else SEATS_REMOVED_BEFORE_0012
+    before = connection.execute(removed, {"the_match": match_id}).all()
     if derived is None:
         connection.execute(SUMMARY_REMOVED, {"the_match": match_id})
     else:
@@ -477,6 +492,7 @@ def refresh_all(connection: Connection) -> int:
     replays = inspector.has_table(MATCH_REPLAYS.name) and "match_version" in {
         column["name"] for column in inspector.get_columns(MATCH_REPLAYS.name)
     }
+    seat_columns = {column["name"] for column in inspector.get_columns(SEAT_SUMMARIES.name)}
     for match_id in ids:
         log = read_log(
             connection,
@@ -485,8 +501,20 @@ def refresh_all(connection: Connection) -> int:
             stopped="stopped" in columns,
         )
         derived = derive(log) if log is not None else None
-        write(connection, match_id, derived, totals=False, replays=replays)
-    rebuild_totals(connection)
+        if derived is not None:  # an older database has fewer figures per seat
+            derived.seats = [
+                {name: value for name, value in seat.items() if name in seat_columns}
+                for seat in derived.seats
+            ]
+        write(
+            connection,
+            match_id,
+            derived,
+            totals=False,
+            replays=replays,
+            round_figures="went_out" in seat_columns,
+        )
+    rebuild_totals(connection, aggregated=inspector.has_table(aggregates.PLAYER_MONTHS.name))
     return len(ids)
 
 
@@ -548,6 +576,7 @@ SEAT_TOTALLED = (
     "finished",
     "won",
     *SUMMED_FIGURES,
+    *ROUND_FIGURES,
     "best_round",
     "last_played_at",
 )
@@ -644,6 +673,11 @@ SEATS_REMOVED = (
     .where(_by_match(SEAT_SUMMARIES))
     .returning(*(SEAT_SUMMARIES.c[name] for name in SEAT_TOTALLED))
 )
+SEATS_REMOVED_BEFORE_0012 = (
+    sa.delete(SEAT_SUMMARIES)
+    .where(_by_match(SEAT_SUMMARIES))
+    .returning(*(SEAT_SUMMARIES.c[name] for name in SEAT_TOTALLED if name not in ROUND_FIGURES))
+)
 SUMMARY_REMOVED = sa.delete(MATCH_SUMMARIES).where(_by_match(MATCH_SUMMARIES))
 SUMMARY_UPDATED = (
     sa.update(MATCH_SUMMARIES)
@@ -699,6 +733,7 @@ def adjust_totals(
     total is added up again (:func:`refresh_totals`).  ``history check`` compares the result
     with a count from scratch.
     """
+    aggregates.moved(connection, before, after)
     old = {tuple(row[name] for name in TOTAL_KEY): row for row in before if row["counted"]}
     new = {tuple(row[name] for name in TOTAL_KEY): row for row in after if row["counted"]}
     keys = sorted(old.keys() | new.keys())
@@ -801,10 +836,13 @@ def _raise_highest(
     return True
 
 
-def rebuild_totals(connection: Connection) -> None:
-    """Add up every total again from the seat rows."""
+def rebuild_totals(connection: Connection, *, aggregated: bool = True) -> None:
+    """Add up every total again from the seat rows, and the monthly aggregates (unless
+    ``aggregated`` is false: a database older than them)."""
     connection.execute(sa.delete(PLAYER_TOTALS))
     connection.execute(sa.insert(PLAYER_TOTALS).from_select(TOTAL_NAMES, _totals_of()))
+    if aggregated:
+        aggregates.rebuild(connection)
 
 
 def _compare_totals(connection: Connection) -> list[Difference]:
@@ -961,6 +999,7 @@ def check(connection: Connection, *, fix: bool = False) -> list[Difference]:
             write(connection, match_id, derived, totals=False)
         found.extend(differences)
     totals = _compare_totals(connection)
+    totals += [Difference(None, *found_) for found_ in aggregates.compare(connection)]
     if (found or totals) and fix:
         rebuild_totals(connection)
     return found + totals
@@ -1066,3 +1105,4 @@ def recount_table(connection: Connection, table_id: int) -> None:
             TOTAL_NAMES, _totals_of(SEAT_SUMMARIES.c.table_id == table_id)
         )
     )
+    aggregates.recount_table(connection, table_id)

@@ -1,0 +1,505 @@
+"""Aggregates kept with the summaries: a table's figures by calendar month, so that the
+statistics, a player's page and head-to-head read a few rows per month, however many
+matches the table has played.
+
+Three kinds, all recounted from the summary rows (:mod:`referee.web.store.summary`) in
+the same transaction as every rewrite of them:
+
+- :class:`PlayerMonth`: a player's counted matches of a ruleset in a month (and of every
+  ruleset, ``rules`` :data:`EVERY_RULESET`): the sums of their seat rows and the month's
+  piece of their winning streaks (:class:`Streak`);
+- :class:`PairMonth`: two players over the month's matches they both sat in;
+- :class:`TableMonth`: the table's matches of a ruleset in the month, played, finished and
+  broken.
+
+A rewrite of a match's summary recounts only the months it touches (the month the match
+was last played in before and after), for the match's players, from those months' seat
+rows (:func:`moved`): the cost is a month's matches of a few players, not the history.
+Every writer holds its table's lock (:mod:`referee.web.store.writes`) before it rewrites
+a summary, and a table's aggregates are only its own: two writes of one table's months
+follow one another, each counting what the other committed.  A table imported is counted
+in one pass (:func:`recount_table`); ``history check`` counts every table again and
+compares (:func:`compare`), and ``--fix`` rebuilds them (:func:`rebuild`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from itertools import permutations
+from typing import Any, cast
+
+import sqlalchemy as sa
+from sqlalchemy.engine import Connection
+
+from referee.web.store.models import (
+    EVERY_RULESET,
+    ROUND_FIGURES,
+    SUMMED_FIGURES,
+    MatchSummary,
+    PairMonth,
+    PlayerMonth,
+    SeatSummary,
+    StatisticsVersion,
+    TableMonth,
+)
+
+PLAYER_MONTHS = cast(sa.Table, PlayerMonth.__table__)
+PAIR_MONTHS = cast(sa.Table, PairMonth.__table__)
+TABLE_MONTHS = cast(sa.Table, TableMonth.__table__)
+VERSIONS = cast(sa.Table, StatisticsVersion.__table__)
+SEATS = cast(sa.Table, SeatSummary.__table__)
+MATCHES = cast(sa.Table, MatchSummary.__table__)
+
+ADDED = (*SUMMED_FIGURES, *ROUND_FIGURES)
+SEAT_READ = (
+    *("match_id", "player_id", "rules", "counted", "finished", "won", "total"),
+    *ADDED,
+    *("best_round", "last_played_at"),
+)
+PLAYER_KEY = ("table_id", "player_id", "rules", "month")
+PAIR_KEY = ("table_id", "player_id", "other_id", "rules", "month")
+TABLE_KEY = ("table_id", "rules", "month")
+PLAYER_FIGURES = tuple(c.name for c in PLAYER_MONTHS.columns if c.name not in PLAYER_KEY)
+PAIR_FIGURES = tuple(c.name for c in PAIR_MONTHS.columns if c.name not in PAIR_KEY)
+TABLE_FIGURES = tuple(c.name for c in TABLE_MONTHS.columns if c.name not in TABLE_KEY)
+
+
+def as_utc(moment: datetime) -> datetime:
+    if moment.tzinfo is None:
+        return moment.replace(tzinfo=UTC)
+    return moment.astimezone(UTC)
+
+
+def month_of(moment: datetime) -> str:
+    """The calendar month (UTC) of a time, "YYYY-MM"."""
+    return as_utc(moment).strftime("%Y-%m")
+
+
+def month_start(month: str) -> datetime:
+    return datetime(int(month[:4]), int(month[5:7]), 1, tzinfo=UTC)
+
+
+def next_month(month: str) -> str:
+    year, number = int(month[:4]), int(month[5:7])
+    return f"{year + number // 12:04d}-{number % 12 + 1:02d}"
+
+
+# -- winning streaks by pieces -------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Streak:
+    """A stretch of finished matches in the order played, as much as its longest run of
+    wins needs when stretches are joined: how many, the wins it starts and ends with, and
+    its longest run (``then`` joins a later stretch; joining is associative)."""
+
+    matches: int = 0
+    first: int = 0
+    last: int = 0
+    longest: int = 0
+
+    @classmethod
+    def of(cls, won: Iterable[bool]) -> Streak:
+        joined = cls()
+        for flag in won:
+            joined = joined.then(cls(1, 1, 1, 1) if flag else cls(1, 0, 0, 0))
+        return joined
+
+    def then(self, later: Streak) -> Streak:
+        every_won = self.first == self.matches
+        return Streak(
+            self.matches + later.matches,
+            self.matches + later.first if every_won else self.first,
+            later.matches + self.last if later.first == later.matches else later.last,
+            max(self.longest, later.longest, self.last + later.first),
+        )
+
+    @classmethod
+    def of_row(cls, row: Any) -> Streak:
+        return cls(row.streak_matches, row.streak_first, row.streak_last, row.streak_longest)
+
+
+# -- counting from seat rows -----------------------------------------------------------------------
+
+
+def _new_player_month(key: tuple[Any, ...]) -> dict[str, Any]:
+    figures: dict[str, Any] = dict(zip(PLAYER_KEY, key, strict=True))
+    figures |= dict.fromkeys(("matches", "finished", "won", *ADDED), 0)
+    return figures | {"best_round": None, "last_played_at": None, "won_in_order": []}
+
+
+def count(
+    table_id: int, rows: Sequence[Any]
+) -> tuple[dict[tuple[Any, ...], dict[str, Any]], dict[tuple[Any, ...], dict[str, Any]]]:
+    """The player months and pair months of seat rows (:data:`SEAT_READ`, in the order
+    played: by time last played, then match), by key.  Every row of a player's month must
+    be given for that month to be right; a pair's, every row of both players."""
+    players: dict[tuple[Any, ...], dict[str, Any]] = {}
+    by_match: dict[int, list[Any]] = {}
+    for row in rows:
+        by_match.setdefault(row.match_id, []).append(row)
+        if not row.counted:
+            continue
+        month = month_of(row.last_played_at)
+        for rules in (row.rules, EVERY_RULESET):
+            key: tuple[Any, ...] = (table_id, row.player_id, rules, month)
+            figures = players.get(key)
+            if figures is None:
+                figures = players[key] = _new_player_month(key)
+            figures["matches"] += 1
+            figures["finished"] += bool(row.finished)
+            figures["won"] += bool(row.won)
+            for name in ADDED:
+                figures[name] += int(getattr(row, name) or 0)
+            if row.best_round is not None and (
+                figures["best_round"] is None or row.best_round > figures["best_round"]
+            ):
+                figures["best_round"] = row.best_round
+            if figures["last_played_at"] is None or as_utc(row.last_played_at) > as_utc(
+                figures["last_played_at"]
+            ):
+                figures["last_played_at"] = row.last_played_at
+            if row.finished:
+                figures["won_in_order"].append(bool(row.won))
+    for figures in players.values():
+        streak = Streak.of(figures.pop("won_in_order"))
+        figures |= {
+            "streak_matches": streak.matches,
+            "streak_first": streak.first,
+            "streak_last": streak.last,
+            "streak_longest": streak.longest,
+        }
+    pairs: dict[tuple[Any, ...], dict[str, Any]] = {}
+    for seated in by_match.values():
+        for mine, theirs in permutations(seated, 2):
+            if not mine.counted:
+                continue
+            month = month_of(mine.last_played_at)
+            key = (table_id, mine.player_id, theirs.player_id, mine.rules, month)
+            pair = pairs.get(key)
+            if pair is None:
+                pair = pairs[key] = dict(zip(PAIR_KEY, key, strict=True))
+                pair |= dict.fromkeys(PAIR_FIGURES, 0)
+            finished = bool(mine.finished)
+            pair["matches"] += 1
+            pair["finished"] += finished
+            pair["won"] += bool(mine.won)
+            pair["other_won"] += bool(theirs.won)
+            pair["ahead"] += finished and mine.total > theirs.total
+            pair["other_ahead"] += finished and theirs.total > mine.total
+            pair["rounds_won"] += mine.rounds_won
+            pair["other_rounds_won"] += theirs.rounds_won
+            pair["points"] += mine.points
+            pair["other_points"] += theirs.points
+    return players, pairs
+
+
+def count_matches(table_id: int, rows: Iterable[Any]) -> dict[tuple[Any, ...], dict[str, Any]]:
+    """The table months of match summary rows (rules, state, rounds_played, last_played_at;
+    deleted ones left out by the caller)."""
+    months: dict[tuple[Any, ...], dict[str, Any]] = {}
+    for row in rows:
+        key = (table_id, row.rules, month_of(row.last_played_at))
+        figures = months.get(key)
+        if figures is None:
+            figures = months[key] = dict(zip(TABLE_KEY, key, strict=True))
+            figures |= dict.fromkeys(TABLE_FIGURES, 0)
+        if row.state == "broken":
+            figures["broken"] += 1
+        elif row.rounds_played > 0:
+            figures["matches"] += 1
+            figures["finished"] += row.state == "finished"
+    return {
+        key: figures for key, figures in months.items() if any(figures[n] for n in TABLE_FIGURES)
+    }
+
+
+SEAT_ORDER = (SEATS.c.last_played_at, SEATS.c.match_id, SEATS.c.seat)
+MONTH_SEATS = (
+    sa.select(*(SEATS.c[name] for name in SEAT_READ))
+    .where(
+        SEATS.c.table_id == sa.bindparam("the_table"),
+        SEATS.c.player_id.in_(sa.bindparam("the_players", expanding=True)),
+        SEATS.c.last_played_at >= sa.bindparam("the_start"),
+        SEATS.c.last_played_at < sa.bindparam("the_end"),
+    )
+    .order_by(*SEAT_ORDER)
+)
+MATCH_COUNTED = (
+    MATCHES.c.rules,
+    MATCHES.c.state,
+    MATCHES.c.rounds_played,
+    MATCHES.c.last_played_at,
+)
+MONTH_MATCHES = sa.select(*MATCH_COUNTED).where(
+    MATCHES.c.table_id == sa.bindparam("the_table"),
+    MATCHES.c.deleted.is_(False),
+    MATCHES.c.last_played_at >= sa.bindparam("the_start"),
+    MATCHES.c.last_played_at < sa.bindparam("the_end"),
+)
+PLAYER_MONTHS_REMOVED = sa.delete(PLAYER_MONTHS).where(
+    PLAYER_MONTHS.c.table_id == sa.bindparam("the_table"),
+    PLAYER_MONTHS.c.month == sa.bindparam("the_month"),
+    PLAYER_MONTHS.c.player_id.in_(sa.bindparam("the_players", expanding=True)),
+)
+PAIR_MONTHS_REMOVED = sa.delete(PAIR_MONTHS).where(
+    PAIR_MONTHS.c.table_id == sa.bindparam("the_table"),
+    PAIR_MONTHS.c.month == sa.bindparam("the_month"),
+    PAIR_MONTHS.c.player_id.in_(sa.bindparam("the_players", expanding=True)),
+    PAIR_MONTHS.c.other_id.in_(sa.bindparam("the_others", expanding=True)),
+)
+TABLE_MONTH_REMOVED = sa.delete(TABLE_MONTHS).where(
+    TABLE_MONTHS.c.table_id == sa.bindparam("the_table"),
+    TABLE_MONTHS.c.month == sa.bindparam("the_month"),
+)
+
+
+def moved(
+    connection: Connection, before: Sequence[Mapping[str, Any]], after: Sequence[Mapping[str, Any]]
+) -> None:
+    """Move the aggregates of a match's seat rows from ``before`` to ``after`` (already
+    written): by the difference, in place, when that is all that changed (a round more in a
+    match not finished, the same month, no figure lower that a month keeps the highest of);
+    else the months touched are recounted for its players, each from its own seat rows."""
+    raise_version(connection, {row["table_id"] for row in (*before, *after)})
+    if _in_place(before, after) and _moved_in_place(connection, before, after):
+        return
+    touched: dict[tuple[int, str], set[int]] = {}
+    for row in (*before, *after):
+        key = (row["table_id"], month_of(row["last_played_at"]))
+        touched.setdefault(key, set()).add(row["player_id"])
+    for (table_id, month), players in sorted(touched.items()):
+        recount_month(connection, table_id, month, sorted(players))
+
+
+VERSION_RAISED = (
+    sa.update(VERSIONS)
+    .where(VERSIONS.c.table_id == sa.bindparam("the_table"))
+    .values(version=VERSIONS.c.version + 1)
+)
+VERSION_OF = sa.select(VERSIONS.c.version).where(VERSIONS.c.table_id == sa.bindparam("the_table"))
+
+
+def raise_version(connection: Connection, tables: Iterable[int]) -> None:
+    """Raise the statistics version of these tables (its row made at the first)."""
+    for table_id in sorted(tables):
+        if connection.execute(VERSION_RAISED, {"the_table": table_id}).rowcount == 0:
+            connection.execute(sa.insert(VERSIONS), {"table_id": table_id, "version": 1})
+
+
+def version_of(connection: Connection, table_id: int) -> int:
+    """The statistics version of a table (0 before its first summary)."""
+    return int(connection.execute(VERSION_OF, {"the_table": table_id}).scalar() or 0)
+
+
+def _in_place(before: Sequence[Mapping[str, Any]], after: Sequence[Mapping[str, Any]]) -> bool:
+    """Whether the match's rows move only by sums: the same players, counted and not finished
+    before and after (no streak, win or table count changes), in the same month, and the
+    highest round and the last time played not lower."""
+    old = {row["player_id"]: row for row in before}
+    if not old or old.keys() != {row["player_id"] for row in after}:
+        return False
+    for new in after:
+        was = old[new["player_id"]]
+        if not (was["counted"] and new["counted"]) or was["finished"] or new["finished"]:
+            return False
+        if any(was[name] != new[name] for name in ("table_id", "rules")):
+            return False
+        if month_of(was["last_played_at"]) != month_of(new["last_played_at"]):
+            return False
+        if as_utc(new["last_played_at"]) < as_utc(was["last_played_at"]):
+            return False
+        if was["best_round"] is not None and (
+            new["best_round"] is None or new["best_round"] < was["best_round"]
+        ):
+            return False
+        if any(name not in was for name in ADDED):
+            return False
+    return True
+
+
+_PLAYER = PLAYER_MONTHS.c
+PLAYER_MONTH_MOVED = (
+    sa.update(PLAYER_MONTHS)
+    .where(*(_PLAYER[name] == sa.bindparam(f"the_{name}") for name in PLAYER_KEY))
+    .values(
+        {name: _PLAYER[name] + sa.bindparam(f"more_{name}") for name in ADDED}
+        | {
+            "best_round": sa.case(
+                (
+                    sa.or_(
+                        _PLAYER.best_round.is_(None),
+                        _PLAYER.best_round < sa.bindparam("new_best"),
+                    ),
+                    sa.bindparam("new_best"),
+                ),
+                else_=_PLAYER.best_round,
+            ),
+            "last_played_at": sa.case(
+                (
+                    _PLAYER.last_played_at < sa.bindparam("new_last"),
+                    sa.bindparam("new_last"),
+                ),
+                else_=_PLAYER.last_played_at,
+            ),
+        }
+    )
+)
+_PAIR = PAIR_MONTHS.c
+PAIR_MOVED_FIGURES = ("rounds_won", "other_rounds_won", "points", "other_points")
+PAIR_MONTH_MOVED = (
+    sa.update(PAIR_MONTHS)
+    .where(*(_PAIR[name] == sa.bindparam(f"the_{name}") for name in PAIR_KEY))
+    .values({name: _PAIR[name] + sa.bindparam(f"more_{name}") for name in PAIR_MOVED_FIGURES})
+)
+
+
+def _moved_in_place(
+    connection: Connection, before: Sequence[Mapping[str, Any]], after: Sequence[Mapping[str, Any]]
+) -> bool:
+    """The player months and pair months moved by the difference of each row (False, and
+    nothing changed for good, when a month to move is missing: the caller recounts)."""
+    old = {row["player_id"]: row for row in before}
+    players, pairs = [], []
+    for new in after:
+        was = old[new["player_id"]]
+        more = {f"more_{name}": int(new[name] or 0) - int(was[name] or 0) for name in ADDED}
+        month = month_of(new["last_played_at"])
+        for rules in (new["rules"], EVERY_RULESET):
+            player_key = (new["table_id"], new["player_id"], rules, month)
+            players.append(
+                {f"the_{name}": value for name, value in zip(PLAYER_KEY, player_key, strict=True)}
+                | more
+                | {"new_best": new["best_round"], "new_last": new["last_played_at"]}
+            )
+    by_player = {row["player_id"]: row for row in after}
+    for mine, theirs in permutations(sorted(by_player), 2):
+        new_mine, new_theirs = by_player[mine], by_player[theirs]
+        was_mine, was_theirs = old[mine], old[theirs]
+        month = month_of(new_mine["last_played_at"])
+        key = (new_mine["table_id"], mine, theirs, new_mine["rules"], month)
+        pairs.append(
+            {f"the_{name}": value for name, value in zip(PAIR_KEY, key, strict=True)}
+            | {
+                "more_rounds_won": new_mine["rounds_won"] - was_mine["rounds_won"],
+                "more_other_rounds_won": new_theirs["rounds_won"] - was_theirs["rounds_won"],
+                "more_points": new_mine["points"] - was_mine["points"],
+                "more_other_points": new_theirs["points"] - was_theirs["points"],
+            }
+        )
+    sane = connection.dialect.supports_sane_multi_rowcount
+    moved = connection.execute(PLAYER_MONTH_MOVED, players)
+    if sane and moved.rowcount != len(players):
+        return False
+    if pairs:
+        moved = connection.execute(PAIR_MONTH_MOVED, pairs)
+        if sane and moved.rowcount != len(pairs):
+            return False
+    return True
+
+
+def recount_month(connection: Connection, table_id: int, month: str, players: list[int]) -> None:
+    """Count again one month of a table for ``players`` (and every pair of them), and the
+    table's matches of that month."""
+    span = {"the_table": table_id, "the_start": month_start(month)}
+    span["the_end"] = month_start(next_month(month))
+    rows = connection.execute(MONTH_SEATS, span | {"the_players": players}).all()
+    player_months, pair_months = count(table_id, rows)
+    named = {"the_table": table_id, "the_month": month, "the_players": players}
+    connection.execute(PLAYER_MONTHS_REMOVED, named)
+    if len(players) > 1:
+        connection.execute(PAIR_MONTHS_REMOVED, named | {"the_others": players})
+    if player_months:
+        connection.execute(sa.insert(PLAYER_MONTHS), list(player_months.values()))
+    if pair_months:
+        connection.execute(sa.insert(PAIR_MONTHS), list(pair_months.values()))
+    matches = count_matches(table_id, connection.execute(MONTH_MATCHES, span))
+    connection.execute(TABLE_MONTH_REMOVED, {"the_table": table_id, "the_month": month})
+    if matches:
+        connection.execute(sa.insert(TABLE_MONTHS), list(matches.values()))
+
+
+# -- a whole table -----------------------------------------------------------------------------
+
+
+def counted_table(connection: Connection, table_id: int) -> tuple[dict[Any, Any], ...]:
+    """Every aggregate of a table counted from its summary rows: player months, pair months,
+    table months (one pass over each)."""
+    rows = connection.execute(
+        sa.select(*(SEATS.c[name] for name in SEAT_READ))
+        .where(SEATS.c.table_id == table_id)
+        .order_by(*SEAT_ORDER)
+    ).all()
+    player_months, pair_months = count(table_id, rows)
+    matches = connection.execute(
+        sa.select(*MATCH_COUNTED).where(
+            MATCHES.c.table_id == table_id, MATCHES.c.deleted.is_(False)
+        )
+    )
+    return player_months, pair_months, count_matches(table_id, matches)
+
+
+def recount_table(connection: Connection, table_id: int) -> None:
+    """Count every aggregate of one table again (a table imported: one pass, linear)."""
+    raise_version(connection, [table_id])
+    for table in (PLAYER_MONTHS, PAIR_MONTHS, TABLE_MONTHS):
+        connection.execute(sa.delete(table).where(table.c.table_id == table_id))
+    for table, counted in zip(
+        (PLAYER_MONTHS, PAIR_MONTHS, TABLE_MONTHS), counted_table(connection, table_id), strict=True
+    ):
+        if counted:
+            connection.execute(sa.insert(table), list(counted.values()))
+
+
+def _tables(connection: Connection) -> list[int]:
+    found = connection.execute(sa.select(SEATS.c.table_id).distinct()).scalars()
+    matched = connection.execute(sa.select(MATCHES.c.table_id).distinct()).scalars()
+    return sorted({*found, *matched})
+
+
+def rebuild(connection: Connection) -> None:
+    """Count every aggregate of every table again."""
+    for table in (PLAYER_MONTHS, PAIR_MONTHS, TABLE_MONTHS):
+        connection.execute(sa.delete(table))
+    for table_id in _tables(connection):
+        recount_table(connection, table_id)
+
+
+def compare(connection: Connection) -> list[tuple[str, str, Any, Any]]:
+    """Every stored aggregate against a count from the summaries: (where, figure, stored,
+    counted) for each difference."""
+    found: list[tuple[str, str, Any, Any]] = []
+    expected: list[dict[Any, Any]] = [{}, {}, {}]
+    for table_id in _tables(connection):
+        for whole, counted in zip(expected, counted_table(connection, table_id), strict=True):
+            whole |= counted
+    for table, keys, figures, wanted in zip(
+        (PLAYER_MONTHS, PAIR_MONTHS, TABLE_MONTHS),
+        (PLAYER_KEY, PAIR_KEY, TABLE_KEY),
+        (PLAYER_FIGURES, PAIR_FIGURES, TABLE_FIGURES),
+        expected,
+        strict=True,
+    ):
+        stored = {
+            tuple(row._mapping[name] for name in keys): row._mapping
+            for row in connection.execute(sa.select(table))
+        }
+        for key in sorted(stored.keys() | wanted.keys(), key=repr):
+            where = f"{table.name} " + ", ".join(map(str, key))
+            if key not in wanted:
+                found.append((where, "row", "present", "nothing counted"))
+            elif key not in stored:
+                found.append((where, "row", "missing", "present"))
+            else:
+                found.extend(
+                    (where, name, stored[key][name], wanted[key][name])
+                    for name in figures
+                    if _plain(stored[key][name]) != _plain(wanted[key][name])
+                )
+    return found
+
+
+def _plain(value: Any) -> Any:
+    return as_utc(value) if isinstance(value, datetime) else value
