@@ -21,7 +21,8 @@ ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts"
 
 def english(page: Page) -> None:
     page.goto("/")
-    page.get_by_role("button", name="EN").click()
+    with page.expect_navigation():  # the language is saved, then the page loads again
+        page.get_by_role("button", name="EN").click()
     expect(page.locator("html")).to_have_attribute("lang", "en")
 
 
@@ -157,9 +158,11 @@ def test_edit_a_past_round_and_see_the_totals_change(page: Page):
 def test_switch_to_english_and_back(page: Page):
     page.goto("/")
     expect(page.locator("h2").first).to_have_text("Meja saya")
-    page.get_by_role("button", name="EN").click()
+    with page.expect_navigation():
+        page.get_by_role("button", name="EN").click()
     expect(page.locator("h2").first).to_have_text("My tables")
-    page.get_by_role("button", name="ID").click()
+    with page.expect_navigation():
+        page.get_by_role("button", name="ID").click()
     expect(page.locator("h2").first).to_have_text("Meja saya")
 
 

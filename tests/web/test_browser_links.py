@@ -23,7 +23,8 @@ ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts"
 
 def new_table(page: Page) -> None:
     page.goto("/")
-    page.get_by_role("button", name="EN").click()
+    with page.expect_navigation():  # the language is saved, then the page loads again
+        page.get_by_role("button", name="EN").click()
     expect(page.locator("html")).to_have_attribute("lang", "en")
     page.get_by_label("Name of the table").fill("Friday")
     page.get_by_role("button", name="Create table").click()

@@ -34,7 +34,8 @@ def shoot(page: Page, name: str) -> None:
 
 def test_history_pages_on_a_phone_in_both_colour_schemes(page: Page):
     page.goto("/")
-    page.get_by_role("button", name="EN").click()
+    with page.expect_navigation():  # the language is saved, then the page loads again
+        page.get_by_role("button", name="EN").click()
     expect(page.locator("html")).to_have_attribute("lang", "en")
     page.get_by_role("link", name="…or import a table from its export").click()
     page.locator("textarea[name=document]").fill(json.dumps(TABLE))
@@ -79,7 +80,8 @@ def test_history_pages_on_a_phone_in_both_colour_schemes(page: Page):
 
 def test_the_score_sheet_prints_without_its_controls(page: Page):
     page.goto("/")
-    page.get_by_role("button", name="EN").click()
+    with page.expect_navigation():
+        page.get_by_role("button", name="EN").click()
     page.get_by_role("link", name="…or import a table from its export").click()
     page.locator("textarea[name=document]").fill(json.dumps(TABLE))
     page.get_by_role("button", name="Import").click()
