@@ -221,20 +221,26 @@ def derive(log: MatchLog, seen: matchlog.Outlook | None = None) -> Derived:
         "archived": log.archived,
         "deleted": log.deleted,
     }
-    seats = []
-    for seat, player_id, name in log.seats:
-        figures = _seat_figures(state, name)
-        figures["counted"] = figures["counted"] and not log.deleted
-        figures.update(
-            match_id=log.match_id,
-            player_id=player_id,
-            table_id=log.table_id,
-            rules=log.rules,
-            seat=seat,
-            last_played_at=last_played,
-        )
-        seats.append(figures)
+    seats = [
+        _seat_row(log, seat, player_id, _seat_figures(state, name), last_played)
+        for seat, player_id, name in log.seats
+    ]
     return Derived(match, seats, kept_replay(log, seen))
+
+
+def _seat_row(
+    log: MatchLog, seat: int, player_id: int, figures: dict[str, Any], last_played: datetime
+) -> dict[str, Any]:
+    """A seat's summary row: the player's figures in the match, and where they stand."""
+    figures["counted"] = figures["counted"] and not log.deleted
+    return figures | {
+        "match_id": log.match_id,
+        "player_id": player_id,
+        "table_id": log.table_id,
+        "rules": log.rules,
+        "seat": seat,
+        "last_played_at": last_played,
+    }
 
 
 def _seat_figures(state: Any, name: str) -> dict[str, Any]:
@@ -331,16 +337,7 @@ def derive_next(
         figures = {figure: by_player[player_id][figure] for figure in SEAT_COUNTED}
         _count_round(figures, result, name, state.rules.round_form.table)
         _as_the_match_stands(figures, state, name)
-        figures["counted"] = figures["counted"] and not log.deleted
-        figures.update(
-            match_id=log.match_id,
-            player_id=player_id,
-            table_id=log.table_id,
-            rules=log.rules,
-            seat=seat,
-            last_played_at=last_played,
-        )
-        seats.append(figures)
+        seats.append(_seat_row(log, seat, player_id, figures, last_played))
     return Derived(match, seats, matchlog.KeptReplay.of(key, state))
 
 
