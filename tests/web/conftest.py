@@ -13,6 +13,7 @@ import re
 import shutil
 import threading
 from collections.abc import Iterator
+from dataclasses import dataclass
 from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
@@ -277,3 +278,46 @@ def phones(served):
 @pytest.fixture
 def engine(served):
     return served[1]
+
+
+# Siti goes out, Budi holds 2C (2) and Andi 3D 4H (3 + 4): Siti scores 9 a round (remi).
+SITI_OUT = {"out": "Siti", "hands": {"Budi": ["2C"], "Andi": ["3D", "4H"]}}
+
+
+@dataclass
+class LongMatch:
+    """A remi match of Budi, Siti and Andi to 10000 with rounds saved through the API."""
+
+    edit_key: str
+    match_id: int
+    url: str  # the match in the API
+    etag: str  # as If-Match wants it, quoted
+
+    @property
+    def page(self) -> str:
+        return f"/t/{self.edit_key}/m/{self.match_id}/"
+
+
+def long_match(client: Any, rounds: int) -> LongMatch:
+    """A :class:`LongMatch` with ``rounds`` rounds of :data:`SITI_OUT` (Siti 9 x ``rounds``)."""
+    players = ["Budi", "Siti", "Andi"]
+    keys = client.post("/api/v1/tables", json={"name": "Meja", "players": players}).get_json()
+    made = client.post(
+        f"/api/v1/t/{keys['edit_key']}/matches",
+        json={
+            "rules": "remi",
+            "players": players,
+            "first_dealer": "Budi",
+            "options": {"target": 10000},
+        },
+    ).get_json()
+    found = LongMatch(
+        keys["edit_key"],
+        made["id"],
+        f"/api/v1/t/{keys['edit_key']}/m/{made['id']}",
+        f'"{made["etag"]}"',
+    )
+    for _number in range(rounds):
+        saved = client.post(f"{found.url}/rounds", json=SITI_OUT, headers={"If-Match": found.etag})
+        found.etag = f'"{saved.get_json()["etag"]}"'
+    return found

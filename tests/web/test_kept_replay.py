@@ -18,7 +18,7 @@ from referee.web.store.extensions import db
 from referee.web.store.models import Match, MatchReplay
 
 from .conftest import DATABASE_KINDS as KINDS
-from .conftest import Client
+from .conftest import SITI_OUT, Client, long_match
 from .realserver import fresh_database
 
 API = "/api/v1"
@@ -117,24 +117,8 @@ def test_random_saves_corrections_removals_and_seating_keep_the_state_a_replay_g
 
 def test_a_save_into_a_long_match_replays_nothing_in_a_fresh_worker(app, monkeypatch):
     client = app.test_client()
-    keys = client.post(
-        f"{API}/tables", json={"name": "Meja", "players": ["Budi", "Siti", "Andi"]}
-    ).get_json()
-    made = client.post(
-        f"{API}/t/{keys['edit_key']}/matches",
-        json={
-            "rules": "remi",
-            "players": ["Budi", "Siti", "Andi"],
-            "first_dealer": "Budi",
-            "options": {"target": 10000},
-        },
-    ).get_json()
-    url, etag = f"{API}/t/{keys['edit_key']}/m/{made['id']}", f'"{made["etag"]}"'
-    # 30 rounds: Siti out each time, Budi holds 2C (2) and Andi 3D 4H (3 + 4): Siti +9 a round.
-    siti_out = {"out": "Siti", "hands": {"Budi": ["2C"], "Andi": ["3D", "4H"]}}
-    for _number in range(30):
-        saved = client.post(f"{url}/rounds", json=siti_out, headers={"If-Match": etag})
-        etag = f'"{saved.get_json()["etag"]}"'
+    match = long_match(client, 30)
+    url, etag, siti_out = match.url, match.etag, SITI_OUT
 
     def no_whole_replay(*args: Any, **kwargs: Any) -> Any:
         raise AssertionError("a save replayed the whole match")
@@ -147,7 +131,7 @@ def test_a_save_into_a_long_match_replays_nothing_in_a_fresh_worker(app, monkeyp
     assert answer.get_json()["totals"]["Siti"] == 31 * 9
     # Through the round form, in a worker that has nothing cached either: round 32.
     matchlog.REPLAYS.clear()
-    match_page = f"/t/{keys['edit_key']}/m/{made['id']}/"
+    match_page = match.page
     answer = client.submit(
         match_page + "rounds/new",
         {"ending": "out", "player": "Siti", "hand_0": "2C", "hand_2": "3D 4H", "action": "save"},
@@ -158,7 +142,7 @@ def test_a_save_into_a_long_match_replays_nothing_in_a_fresh_worker(app, monkeyp
     page = client.get(match_page)
     assert page.status_code == 200 and f">{32 * 9}<" in page.get_data(as_text=True)
     matchlog.REPLAYS.clear()
-    assert client.get(f"{API}/t/{keys['edit_key']}/m/{made['id']}").get_json()["totals"] == {
+    assert client.get(url).get_json()["totals"] == {
         "Budi": 0,
         "Siti": 32 * 9,
         "Andi": 0,
@@ -167,7 +151,7 @@ def test_a_save_into_a_long_match_replays_nothing_in_a_fresh_worker(app, monkeyp
     # A round's page shows its cards: that replays the match.
     assert client.get(match_page + "rounds/1").status_code == 200
     with app.app_context():
-        seen = matchlog.outlook(db.session.get(Match, made["id"]))
+        seen = matchlog.outlook(db.session.get(Match, match.match_id))
         assert seen.detailed and all(result.record is not None for result in seen.state.rounds)
     kept, whole = kept_and_replayed(app)
     assert kept == whole

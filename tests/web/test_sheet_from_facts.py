@@ -27,7 +27,7 @@ from referee.web.store.models import Match, MatchReplay
 from referee.web.views import livepage
 
 from .conftest import DATABASE_KINDS as KINDS
-from .conftest import TEST_CONFIG, Client
+from .conftest import TEST_CONFIG, Client, long_match
 from .helpers import errors
 from .realserver import fresh_database
 
@@ -156,24 +156,8 @@ def test_the_sheet_from_kept_facts_is_the_sheet_of_a_whole_replay(app, tmp_path,
 
 def test_a_live_round_of_a_long_match_is_shown_and_played_without_a_replay(app, monkeypatch):
     client = app.test_client()
-    keys = client.post(
-        "/api/v1/tables", json={"name": "Meja", "players": ["Budi", "Siti", "Andi"]}
-    ).get_json()
-    made = client.post(
-        f"/api/v1/t/{keys['edit_key']}/matches",
-        json={
-            "rules": "remi",
-            "players": ["Budi", "Siti", "Andi"],
-            "first_dealer": "Budi",
-            "options": {"target": 10000},
-        },
-    ).get_json()
-    url, etag = f"/api/v1/t/{keys['edit_key']}/m/{made['id']}", f'"{made["etag"]}"'
-    # 20 rounds: Siti out each time, Budi holds 2C (2) and Andi 3D 4H (3 + 4): Siti +9 a round.
-    siti_out = {"out": "Siti", "hands": {"Budi": ["2C"], "Andi": ["3D", "4H"]}}
-    for _number in range(20):
-        saved = client.post(f"{url}/rounds", json=siti_out, headers={"If-Match": etag})
-        etag = f'"{saved.get_json()["etag"]}"'
+    match = long_match(client, 20)
+    url, etag = match.url, match.etag
     turn = {"player": "Siti", "melds": [["7S", "8S", "9S"]], "discard": "2C"}
     added = client.post(f"{url}/live/turns", json=turn, headers={"If-Match": etag})
     assert added.status_code == 201, added.get_json()
@@ -187,9 +171,9 @@ def test_a_live_round_of_a_long_match_is_shown_and_played_without_a_replay(app, 
 
     a_worker_that_never_saw_them(app, Path(app.instance_path) / "fresh-worker")
     monkeypatch.setattr(referee.match, "replay", no_replay)
-    page = client.get(f"/t/{keys['edit_key']}/m/{made['id']}/").get_data(as_text=True)
+    page = client.get(match.page).get_data(as_text=True)
     assert ">180<" in page and "7S" in page  # Siti 20 x 9, and the live round's meld
-    assert client.get(f"/t/{keys['edit_key']}/m/{made['id']}/live").status_code == 200
+    assert client.get(match.page + "live").status_code == 200
     # Andi lays off 10S on Siti's run: the turn is checked on the kept state.
     layoff = {"player": "Andi", "layoffs": [{"cards": ["10S"], "onto": 1}], "discard": "3C"}
     matchlog.REPLAYS.clear()
