@@ -18,7 +18,9 @@ Options from the match file (``target``, ``hands``, ``ace``,
 from __future__ import annotations
 
 import importlib
+import json
 import pkgutil
+import threading
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from typing import Any
@@ -113,7 +115,28 @@ def find_ruleset(
     rules = RULESETS.get(ruleset_id) if isinstance(ruleset_id, str) else None
     if rules is None:
         raise RuleError(UNKNOWN_RULESET, rules=ruleset_id, known=", ".join(RULESETS))
-    return rules.with_options(options, as_played=as_played)
+    try:
+        chosen = json.dumps(options, sort_keys=True) if options else ""
+    except (TypeError, ValueError):  # not options a match file could hold: not worth keeping
+        return rules.with_options(options, as_played=as_played)
+    key = (ruleset_id, chosen, as_played)
+    with _MADE_LOCK:
+        made = _MADE.get(key)
+    if made is not None and made[0] is rules:
+        return made[1]
+    applied = rules.with_options(options, as_played=as_played)
+    with _MADE_LOCK:
+        if len(_MADE) >= _MADE_AT_MOST:
+            _MADE.clear()
+        _MADE[key] = (rules, applied)
+    return applied
+
+
+# Rulesets with options applied, made once: a ruleset is a frozen value, and a save asks
+# for the same one several times (checked against the registered one, which tests swap).
+_MADE: dict[tuple[str, str, bool], tuple[Ruleset, Ruleset]] = {}
+_MADE_AT_MOST = 512
+_MADE_LOCK = threading.Lock()
 
 
 __all__ = [

@@ -24,7 +24,7 @@ compares (:func:`compare`), and ``--fix`` rebuilds them (:func:`rebuild`).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from itertools import permutations
@@ -33,6 +33,7 @@ from typing import Any, cast
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
+from referee.web.store.manyrows import ManyRows
 from referee.web.store.models import (
     EVERY_RULESET,
     ROUND_FIGURES,
@@ -264,14 +265,9 @@ def moved(
     match not finished, the same month, no figure lower that a month keeps the highest of);
     else the months touched are recounted for its players, each from its own seat rows."""
     raise_version(connection, {row["table_id"] for row in (*before, *after)})
-    if _in_place(before, after) and _moved_in_place(connection, before, after):
+    if in_place(before, after) and _moved_in_place(connection, before, after):
         return
-    touched: dict[tuple[int, str], set[int]] = {}
-    for row in (*before, *after):
-        key = (row["table_id"], month_of(row["last_played_at"]))
-        touched.setdefault(key, set()).add(row["player_id"])
-    for (table_id, month), players in sorted(touched.items()):
-        recount_month(connection, table_id, month, sorted(players))
+    recount_touched(connection, before, after)
 
 
 VERSION_RAISED = (
@@ -294,7 +290,7 @@ def version_of(connection: Connection, table_id: int) -> int:
     return int(connection.execute(VERSION_OF, {"the_table": table_id}).scalar() or 0)
 
 
-def _in_place(before: Sequence[Mapping[str, Any]], after: Sequence[Mapping[str, Any]]) -> bool:
+def in_place(before: Sequence[Mapping[str, Any]], after: Sequence[Mapping[str, Any]]) -> bool:
     """Whether the match's rows move only by sums: the same players, counted and not finished
     before and after (no streak, win or table count changes), in the same month, and the
     highest round and the last time played not lower."""
@@ -321,38 +317,46 @@ def _in_place(before: Sequence[Mapping[str, Any]], after: Sequence[Mapping[str, 
 
 
 _PLAYER = PLAYER_MONTHS.c
-PLAYER_MONTH_MOVED = (
-    sa.update(PLAYER_MONTHS)
-    .where(*(_PLAYER[name] == sa.bindparam(f"the_{name}") for name in PLAYER_KEY))
-    .values(
-        {name: _PLAYER[name] + sa.bindparam(f"more_{name}") for name in ADDED}
-        | {
-            "best_round": sa.case(
-                (
-                    sa.or_(
-                        _PLAYER.best_round.is_(None),
-                        _PLAYER.best_round < sa.bindparam("new_best"),
-                    ),
-                    sa.bindparam("new_best"),
+
+
+def _player_month_moved(value: Callable[[str], Any]) -> sa.Update:
+    new_best, new_last = value("new_best"), value("new_last")
+    return (
+        sa.update(PLAYER_MONTHS)
+        .where(*(_PLAYER[name] == value(f"the_{name}") for name in PLAYER_KEY))
+        .values(
+            {name: _PLAYER[name] + value(f"more_{name}") for name in ADDED}
+            | {
+                "best_round": sa.case(
+                    (sa.or_(_PLAYER.best_round.is_(None), _PLAYER.best_round < new_best), new_best),
+                    else_=_PLAYER.best_round,
                 ),
-                else_=_PLAYER.best_round,
-            ),
-            "last_played_at": sa.case(
-                (
-                    _PLAYER.last_played_at < sa.bindparam("new_last"),
-                    sa.bindparam("new_last"),
+                "last_played_at": sa.case(
+                    (_PLAYER.last_played_at < new_last, new_last), else_=_PLAYER.last_played_at
                 ),
-                else_=_PLAYER.last_played_at,
-            ),
-        }
+            }
+        )
     )
+
+
+PLAYER_MONTH_MOVED = ManyRows(
+    {f"the_{name}": _PLAYER[name].type for name in PLAYER_KEY}
+    | {f"more_{name}": _PLAYER[name].type for name in ADDED}
+    | {"new_best": _PLAYER.best_round.type, "new_last": _PLAYER.last_played_at.type},
+    _player_month_moved,
+    name="player_moves",
 )
 _PAIR = PAIR_MONTHS.c
 PAIR_MOVED_FIGURES = ("rounds_won", "other_rounds_won", "points", "other_points")
-PAIR_MONTH_MOVED = (
-    sa.update(PAIR_MONTHS)
-    .where(*(_PAIR[name] == sa.bindparam(f"the_{name}") for name in PAIR_KEY))
-    .values({name: _PAIR[name] + sa.bindparam(f"more_{name}") for name in PAIR_MOVED_FIGURES})
+PAIR_MONTH_MOVED = ManyRows(
+    {f"the_{name}": _PAIR[name].type for name in PAIR_KEY}
+    | {f"more_{name}": _PAIR[name].type for name in PAIR_MOVED_FIGURES},
+    lambda value: (
+        sa.update(PAIR_MONTHS)
+        .where(*(_PAIR[name] == value(f"the_{name}") for name in PAIR_KEY))
+        .values({name: _PAIR[name] + value(f"more_{name}") for name in PAIR_MOVED_FIGURES})
+    ),
+    name="pair_moves",
 )
 
 
@@ -361,6 +365,23 @@ def _moved_in_place(
 ) -> bool:
     """The player months and pair months moved by the difference of each row (False, and
     nothing changed for good, when a month to move is missing: the caller recounts)."""
+    players, pairs = moves_in_place(before, after)
+    sane = ManyRows.counts_rows(connection)
+    moved = PLAYER_MONTH_MOVED.execute(connection, players)
+    if sane and moved.rowcount != len(players):
+        return False
+    if pairs:
+        moved = PAIR_MONTH_MOVED.execute(connection, pairs)
+        if sane and moved.rowcount != len(pairs):
+            return False
+    return True
+
+
+def moves_in_place(
+    before: Sequence[Mapping[str, Any]], after: Sequence[Mapping[str, Any]]
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """The rows of :data:`PLAYER_MONTH_MOVED` and :data:`PAIR_MONTH_MOVED` that move a
+    match's months from its seat rows ``before`` to ``after`` (:func:`in_place`)."""
     old = {row["player_id"]: row for row in before}
     players, pairs = [], []
     for new in after:
@@ -389,15 +410,20 @@ def _moved_in_place(
                 "more_other_points": new_theirs["points"] - was_theirs["points"],
             }
         )
-    sane = connection.dialect.supports_sane_multi_rowcount
-    moved = connection.execute(PLAYER_MONTH_MOVED, players)
-    if sane and moved.rowcount != len(players):
-        return False
-    if pairs:
-        moved = connection.execute(PAIR_MONTH_MOVED, pairs)
-        if sane and moved.rowcount != len(pairs):
-            return False
-    return True
+    return players, pairs
+
+
+def recount_touched(
+    connection: Connection, before: Sequence[Mapping[str, Any]], after: Sequence[Mapping[str, Any]]
+) -> None:
+    """Count again every month a match's seat rows ``before`` and ``after`` are in, for
+    its players."""
+    touched: dict[tuple[int, str], set[int]] = {}
+    for row in (*before, *after):
+        key = (row["table_id"], month_of(row["last_played_at"]))
+        touched.setdefault(key, set()).add(row["player_id"])
+    for (table_id, month), players in sorted(touched.items()):
+        recount_month(connection, table_id, month, sorted(players))
 
 
 def recount_month(connection: Connection, table_id: int, month: str, players: list[int]) -> None:

@@ -30,7 +30,6 @@ from datetime import UTC, datetime
 from typing import Any, cast
 
 import sqlalchemy as sa
-from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.engine import Connection
 from sqlalchemy.orm import Session
 from sqlalchemy.orm.base import NO_VALUE
@@ -40,6 +39,7 @@ from referee.errors import MatchFileError
 from referee.match import facts_agree
 from referee.scoring import Outcome
 from referee.web.store import aggregates, matchlog
+from referee.web.store.manyrows import ManyRows
 from referee.web.store.models import (
     ROUND_FIGURES,
     SUMMED_FIGURES,
@@ -585,37 +585,6 @@ TOTALS_OF_PLAYERS = sa.select(PLAYER_TOTALS).where(
 )
 
 
-class ManyRows:
-    """An UPDATE run for several rows of values: ``executemany`` on SQLite; on PostgreSQL
-    one statement over the rows, sent as one JSON array (one round trip, and none of the
-    driver's pipeline work for a handful of rows).
-
-    ``build`` makes the statement from ``value(name)``: a bound parameter for each row on
-    SQLite, the column of the row on PostgreSQL (``per_row`` names them and their types);
-    any other name is a parameter shared by every row.
-    """
-
-    def __init__(
-        self, per_row: Mapping[str, Any], build: Callable[[Callable[[str], Any]], sa.Update]
-    ) -> None:
-        self.per_row = tuple(per_row)
-        self.each = build(lambda name: sa.bindparam(name, type_=per_row.get(name)))
-        given = (
-            sa.func.jsonb_to_recordset(sa.bindparam("given_rows", type_=sa.Text).cast(JSONB))
-            .table_valued(*(sa.column(name, kind) for name, kind in per_row.items()))
-            .render_derived(name="given", with_types=True)
-        )
-        self.at_once = build(lambda name: given.c[name] if name in per_row else sa.bindparam(name))
-
-    def execute(
-        self, connection: Connection, rows: Sequence[Mapping[str, Any]], **shared: Any
-    ) -> Any:
-        if connection.dialect.name == "postgresql":
-            given = json.dumps([dict(row) for row in rows], default=datetime.isoformat)
-            return connection.execute(self.at_once, shared | {"given_rows": given})
-        return connection.execute(self.each, [shared | dict(row) for row in rows])
-
-
 _TOTAL = PLAYER_TOTALS.c
 
 
@@ -648,6 +617,7 @@ TOTAL_MOVED = ManyRows(
     | {f"more_{name}": _TOTAL[name].type for name in COUNTS}
     | {"new_best": _TOTAL.best_round.type, "new_last": _TOTAL.last_played_at.type},
     _total_moved,
+    name="totals",
 )
 TOTAL_UPDATED = ManyRows(
     {f"new_{name}": _TOTAL[name].type for name in TOTAL_NAMES},
@@ -693,6 +663,7 @@ SEAT_UPDATED = ManyRows(
         .where(_by_match(SEAT_SUMMARIES), SEAT_SUMMARIES.c.player_id == value("the_player"))
         .values({name: value(f"new_{name}") for name in SEAT_SET})
     ),
+    name="seats",
 )
 
 
@@ -706,16 +677,79 @@ def rewrite(
         return
     keep_replay(connection, match_id, derived.kept)
     values = {f"new_{name}": derived.match[name] for name in MATCH_SUMMARY_SET}
+    seats = [
+        {"the_player": seat["player_id"]} | {f"new_{name}": seat[name] for name in SEAT_SET}
+        for seat in derived.seats
+    ]
+    if connection.dialect.name == "postgresql" and _moved_at_once(
+        connection, match_id, values, seats, before, derived.seats
+    ):
+        return
     connection.execute(SUMMARY_UPDATED, {"the_match": match_id, **values})
-    SEAT_UPDATED.execute(
-        connection,
-        [
-            {"the_player": seat["player_id"]} | {f"new_{name}": seat[name] for name in SEAT_SET}
-            for seat in derived.seats
-        ],
-        the_match=match_id,
-    )
+    SEAT_UPDATED.execute(connection, seats, the_match=match_id)
     adjust_totals(connection, before, derived.seats)
+
+
+def _all_moved() -> sa.Select[Any]:
+    """A match's summary, seat rows, statistics version, months and totals moved by one
+    PostgreSQL statement (a round more in a match not finished: every part an UPDATE of
+    rows that are there), answering how many rows each part changed."""
+    parts = [
+        SUMMARY_UPDATED.returning(sa.literal_column("1").label("moved")).cte("summary_moved"),
+        SEAT_UPDATED.cte("seats_moved"),
+        aggregates.VERSION_RAISED.returning(sa.literal_column("1").label("moved")).cte(
+            "version_raised"
+        ),
+        aggregates.PLAYER_MONTH_MOVED.cte("player_months_moved"),
+        aggregates.PAIR_MONTH_MOVED.cte("pair_months_moved"),
+        TOTAL_MOVED.cte("totals_moved"),
+    ]
+    return sa.select(
+        *(
+            sa.select(sa.func.count()).select_from(part).scalar_subquery().label(part.name)
+            for part in parts
+        )
+    )
+
+
+ALL_MOVED = _all_moved()
+
+
+def _moved_at_once(
+    connection: Connection,
+    match_id: int,
+    values: Mapping[str, Any],
+    seats: Sequence[Mapping[str, Any]],
+    before: Sequence[Mapping[str, Any]],
+    after: Sequence[Mapping[str, Any]],
+) -> bool:
+    """:func:`rewrite`'s writes after the kept replay as one statement on PostgreSQL, in the
+    common case (:func:`aggregates.in_place`, every total only rising); False (nothing
+    done) otherwise.  A month or total found missing is counted again afterwards."""
+    if not aggregates.in_place(before, after):
+        return False
+    old = {tuple(row[name] for name in TOTAL_KEY): row for row in before if row["counted"]}
+    new = {tuple(row[name] for name in TOTAL_KEY): row for row in after if row["counted"]}
+    if old.keys() != new.keys() or not all(_only_rises(old[key], new[key]) for key in old):
+        return False
+    (table_id,) = {row["table_id"] for row in after}
+    players, pairs = aggregates.moves_in_place(before, after)
+    totals = [_moved(key, old[key], new[key]) for key in sorted(old)]
+    moved = connection.execute(
+        ALL_MOVED,
+        {"the_match": match_id, "the_table": table_id, **values}
+        | SEAT_UPDATED.parameters(seats)
+        | aggregates.PLAYER_MONTH_MOVED.parameters(players)
+        | aggregates.PAIR_MONTH_MOVED.parameters(pairs)
+        | TOTAL_MOVED.parameters(totals),
+    ).one()
+    if moved.version_raised == 0:
+        aggregates.raise_version(connection, [table_id])
+    if moved.player_months_moved != len(players) or moved.pair_months_moved != len(pairs):
+        aggregates.recount_touched(connection, before, after)
+    if moved.totals_moved != len(totals):
+        refresh_totals(connection, sorted(old))
+    return True
 
 
 def adjust_totals(

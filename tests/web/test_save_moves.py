@@ -1,0 +1,158 @@
+"""A plain save moves the match's summary, the statistics' months and the players' totals
+by the round's difference: on PostgreSQL in one statement, on SQLite one statement a table.
+
+A month, a pair's month, a total or the statistics version missing when the round is saved
+(a table whose aggregates were lost, or never made) is counted again from the seat rows in
+the same transaction: ``history check`` then finds every figure equal to a count from
+scratch.  On SQLite and PostgreSQL.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+import sqlalchemy as sa
+
+from referee.web import create_app
+from referee.web.play import appending
+from referee.web.store import aggregates, summary
+from referee.web.store.extensions import db
+from referee.web.store.models import (
+    PairMonth,
+    Player,
+    PlayerMonth,
+    PlayerTotal,
+    StatisticsVersion,
+)
+
+from .conftest import DATABASE_KINDS as KINDS
+from .conftest import Client
+from .realserver import fresh_database
+
+API = "/api/v1"
+PLAYERS = ["Budi", "Siti", "Andi"]
+# Siti goes out; Budi holds 2C (2), Andi 3D 4H (3 + 4): Siti scores 9.
+SITI_OUT = {"out": "Siti", "hands": {"Budi": ["2C"], "Andi": ["3D", "4H"]}}
+# Budi goes out; Siti holds KH (10), Andi 5C (5): Budi scores 15.
+BUDI_OUT = {"out": "Budi", "hands": {"Siti": ["KH"], "Andi": ["5C"]}}
+
+
+@pytest.fixture(params=KINDS, scope="module")
+def app(request, tmp_path_factory) -> Iterator[Any]:
+    with fresh_database(request.param, tmp_path_factory.mktemp("moves")) as url:
+        app = create_app(
+            {"SQLALCHEMY_DATABASE_URI": url, "TESTING": True, "RATELIMIT_ENABLED": False}
+        )
+        app.test_client_class = Client
+        yield app
+        with app.app_context():
+            db.session.remove()
+            db.engine.dispose()
+
+
+def new_match(app: Any) -> tuple[Client, str, int]:
+    client = app.test_client()
+    keys = client.post(f"{API}/tables", json={"name": "Meja", "players": PLAYERS}).get_json()
+    made = client.post(
+        f"{API}/t/{keys['edit_key']}/matches",
+        json={"rules": "remi", "players": PLAYERS, "first_dealer": "Budi"}
+        | {"options": {"target": 1000}},
+    ).get_json()
+    return client, keys["edit_key"], made["id"]
+
+
+def save(
+    client: Client, edit_key: str, match_id: int, entry: dict[str, Any], etag: str = ""
+) -> dict[str, Any]:
+    url = f"{API}/t/{edit_key}/m/{match_id}"
+    etag = etag or client.get(url).get_json()["etag"]
+    saved = client.post(f"{url}/rounds", json=entry, headers={"If-Match": f'"{etag}"'})
+    assert saved.status_code == 201, saved.get_json()
+    return saved.get_json()
+
+
+def everything_counted_again_agrees(app: Any) -> None:
+    with app.app_context(), db.engine.connect() as connection:
+        assert aggregates.compare(connection) == []
+        assert summary.check(connection) == []
+
+
+def statements_of(app: Any, saving: Any) -> list[str]:
+    """The SQL statements run while ``saving()`` runs."""
+    seen: list[str] = []
+
+    def note(_conn: Any, _cursor: Any, statement: str, *_rest: Any) -> None:
+        seen.append(" ".join(statement.split()))
+
+    with app.app_context():
+        engine = db.engine
+    sa.event.listen(engine, "before_cursor_execute", note)
+    try:
+        saving()
+    finally:
+        sa.event.remove(engine, "before_cursor_execute", note)
+    return seen
+
+
+def test_a_round_more_moves_every_figure_by_its_difference(app, monkeypatch):
+    client, edit_key, match_id = new_match(app)
+    etag = save(client, edit_key, match_id, SITI_OUT)["etag"]
+    plain: list[bool] = []
+    append = appending.append
+
+    def spied(*args: Any, **kwargs: Any) -> bool:
+        plain.append(append(*args, **kwargs))
+        return plain[-1]
+
+    monkeypatch.setattr(appending, "append", spied)
+    seen = statements_of(app, lambda: save(client, edit_key, match_id, BUDI_OUT, etag))
+    assert plain == [True]
+    touching = [text for text in seen if "player_months" in text]
+    if app.config["SQLALCHEMY_DATABASE_URI"].startswith("postgresql"):
+        # The summary, the seats, the version, the months, the pairs and the totals: one
+        # statement; before it the two reads, the version raised with the round, the replay.
+        assert len(touching) == 1 and touching[0].startswith("WITH summary_moved AS")
+        assert len(seen) == 5
+    else:
+        assert len(touching) == 1 and touching[0].startswith("UPDATE player_months")
+    everything_counted_again_agrees(app)
+    with app.app_context():
+        budi = db.session.execute(
+            sa.select(PlayerTotal.points_won, PlayerTotal.rounds_won)
+            .join(Player, Player.id == PlayerTotal.player_id)
+            .where(PlayerTotal.rules == "remi", Player.name == "Budi")
+            .where(PlayerTotal.table_id == Player.table_id)
+            .order_by(PlayerTotal.table_id.desc())
+            .limit(1)
+        ).one()
+    # Budi won one round of the two, for 15 points (Siti's KH 10 and Andi's 5C 5).
+    assert tuple(budi) == (15, 1)
+
+
+def test_figures_missing_at_a_save_are_counted_again(app):
+    client, edit_key, match_id = new_match(app)
+    save(client, edit_key, match_id, SITI_OUT)
+    save(client, edit_key, match_id, BUDI_OUT)
+    with app.app_context():
+        table_id = db.session.execute(
+            sa.text("SELECT table_id FROM matches WHERE id = :id"), {"id": match_id}
+        ).scalar_one()
+        budi, siti, andi = (
+            db.session.execute(
+                sa.select(Player.id).where(Player.table_id == table_id, Player.name == name)
+            ).scalar_one()
+            for name in PLAYERS
+        )
+        db.session.execute(sa.delete(PlayerMonth).where(PlayerMonth.player_id == budi))
+        db.session.execute(sa.delete(PairMonth).where(PairMonth.player_id == siti))
+        db.session.execute(sa.delete(PlayerTotal).where(PlayerTotal.player_id == andi))
+        db.session.execute(
+            sa.delete(StatisticsVersion).where(StatisticsVersion.table_id == table_id)
+        )
+        db.session.commit()
+    save(client, edit_key, match_id, SITI_OUT)
+    everything_counted_again_agrees(app)
+    with app.app_context(), db.engine.connect() as connection:
+        assert aggregates.version_of(connection, table_id) == 1
