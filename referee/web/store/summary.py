@@ -457,6 +457,28 @@ REPLAY_ADDED = sa.insert(MATCH_REPLAYS).values(
     facts=sa.bindparam("new_facts"),
     match_version=_VERSION_NOW,
 )
+
+
+def replay_kept_in_save(after: sa.CTE) -> sa.CTE:
+    """:data:`REPLAY_KEPT` inside the statement that raises the match's version (``after``,
+    PostgreSQL: its parts all read the match as it was before it), the version it is kept
+    at given (``new``)."""
+    return (
+        sa.update(MATCH_REPLAYS)
+        .where(
+            MATCH_REPLAYS.c.match_id == sa.bindparam("the_match"),
+            sa.exists(sa.select(after.c[0])),
+        )
+        .values(
+            replay_key=sa.bindparam("new_key"),
+            facts=sa.bindparam("new_facts"),
+            match_version=sa.bindparam("new"),
+        )
+        .returning(sa.literal_column("1").label("kept"))
+        .cte("replay_kept")
+    )
+
+
 REPLAY_REMOVED = sa.delete(MATCH_REPLAYS).where(
     MATCH_REPLAYS.c.match_id == sa.bindparam("the_match")
 )
@@ -468,9 +490,14 @@ def keep_replay(connection: Connection, match_id: int, kept: matchlog.KeptReplay
     if kept is None:
         connection.execute(REPLAY_REMOVED, {"the_match": match_id})
         return
-    values = {"the_match": match_id, "new_key": kept.key, "new_facts": kept.facts}
+    values = replay_values(match_id, kept)
     if connection.execute(REPLAY_KEPT, values).rowcount == 0:
         connection.execute(REPLAY_ADDED, values)
+
+
+def replay_values(match_id: int, kept: matchlog.KeptReplay) -> dict[str, Any]:
+    """The parameters of :data:`REPLAY_KEPT` (and of the statement of a save)."""
+    return {"the_match": match_id, "new_key": kept.key, "new_facts": kept.facts}
 
 
 def refresh(connection: Connection, match_id: int) -> Derived | None:
@@ -676,80 +703,107 @@ def rewrite(
         write(connection, match_id, derived)
         return
     keep_replay(connection, match_id, derived.kept)
+    if connection.dialect.name == "postgresql":
+        moves = moves_in_place(match_id, before, derived)
+        if moves is not None:
+            moves.settle(connection, connection.execute(ALL_MOVED, moves.parameters).one())
+            return
     values = {f"new_{name}": derived.match[name] for name in MATCH_SUMMARY_SET}
-    seats = [
-        {"the_player": seat["player_id"]} | {f"new_{name}": seat[name] for name in SEAT_SET}
-        for seat in derived.seats
-    ]
-    if connection.dialect.name == "postgresql" and _moved_at_once(
-        connection, match_id, values, seats, before, derived.seats
-    ):
-        return
     connection.execute(SUMMARY_UPDATED, {"the_match": match_id, **values})
-    SEAT_UPDATED.execute(connection, seats, the_match=match_id)
+    SEAT_UPDATED.execute(connection, _seat_values(derived), the_match=match_id)
     adjust_totals(connection, before, derived.seats)
 
 
-def _all_moved() -> sa.Select[Any]:
-    """A match's summary, seat rows, statistics version, months and totals moved by one
-    PostgreSQL statement (a round more in a match not finished: every part an UPDATE of
-    rows that are there), answering how many rows each part changed."""
-    parts = [
-        SUMMARY_UPDATED.returning(sa.literal_column("1").label("moved")).cte("summary_moved"),
-        SEAT_UPDATED.cte("seats_moved"),
-        aggregates.VERSION_RAISED.returning(sa.literal_column("1").label("moved")).cte(
-            "version_raised"
-        ),
-        aggregates.PLAYER_MONTH_MOVED.cte("player_months_moved"),
-        aggregates.PAIR_MONTH_MOVED.cte("pair_months_moved"),
-        TOTAL_MOVED.cte("totals_moved"),
+def moved_parts(after: sa.CTE | None = None) -> list[sa.CTE]:
+    """The parts of moving a match's figures by one round more (PostgreSQL), each an UPDATE
+    of rows that are there returning one row a row changed: the summary, the seat rows, the
+    statistics version, the months, the pairs' months, the totals.  With ``after``, each
+    waits for that part of the same statement and does nothing when it wrote no row."""
+
+    def part(statement: sa.Update, name: str) -> sa.CTE:
+        if after is not None:
+            statement = statement.where(sa.exists(sa.select(after.c[0])))
+        return statement.returning(sa.literal_column("1").label("moved")).cte(name)
+
+    return [
+        part(SUMMARY_UPDATED, "summary_moved"),
+        part(SEAT_UPDATED.at_once, "seats_moved"),
+        part(aggregates.VERSION_RAISED, "version_raised"),
+        part(aggregates.PLAYER_MONTH_MOVED.at_once, "player_months_moved"),
+        part(aggregates.PAIR_MONTH_MOVED.at_once, "pair_months_moved"),
+        part(TOTAL_MOVED.at_once, "totals_moved"),
     ]
-    return sa.select(
-        *(
-            sa.select(sa.func.count()).select_from(part).scalar_subquery().label(part.name)
-            for part in parts
-        )
-    )
 
 
-ALL_MOVED = _all_moved()
+def counted(parts: Iterable[sa.CTE]) -> list[Any]:
+    """How many rows each part returned, as columns named after the parts."""
+    return [
+        sa.select(sa.func.count()).select_from(part).scalar_subquery().label(part.name)
+        for part in parts
+    ]
 
 
-def _moved_at_once(
-    connection: Connection,
-    match_id: int,
-    values: Mapping[str, Any],
-    seats: Sequence[Mapping[str, Any]],
-    before: Sequence[Mapping[str, Any]],
-    after: Sequence[Mapping[str, Any]],
-) -> bool:
-    """:func:`rewrite`'s writes after the kept replay as one statement on PostgreSQL, in the
-    common case (:func:`aggregates.in_place`, every total only rising); False (nothing
-    done) otherwise.  A month or total found missing is counted again afterwards."""
+ALL_MOVED = sa.select(*counted(moved_parts()))
+
+
+@dataclass
+class Moves:
+    """A round more in a match not finished, moved in place (:func:`moves_in_place`): the
+    parameters of :func:`moved_parts`, and what to count again when a row to move is not
+    there (:meth:`settle`)."""
+
+    table_id: int
+    parameters: dict[str, Any]
+    before: Sequence[Mapping[str, Any]]
+    after: Sequence[Mapping[str, Any]]
+    players: int
+    pairs: int
+    totals: list[tuple[Any, ...]]
+
+    def settle(self, connection: Connection, moved: Any) -> None:
+        """After :func:`moved_parts` ran (``moved``: their counts): what was missing,
+        counted again."""
+        if moved.version_raised == 0:
+            aggregates.raise_version(connection, [self.table_id])
+        if moved.player_months_moved != self.players or moved.pair_months_moved != self.pairs:
+            aggregates.recount_touched(connection, self.before, self.after)
+        if moved.totals_moved != len(self.totals):
+            refresh_totals(connection, self.totals)
+
+
+def moves_in_place(
+    match_id: int, before: Sequence[Mapping[str, Any]], derived: Derived
+) -> Moves | None:
+    """The moves of :func:`rewrite` after the kept replay, when they are the common case: the
+    same players, :func:`aggregates.in_place`, every total only rising (None otherwise)."""
+    after = derived.seats
+    if {row["player_id"] for row in before} != {seat["player_id"] for seat in after}:
+        return None
     if not aggregates.in_place(before, after):
-        return False
+        return None
     old = {tuple(row[name] for name in TOTAL_KEY): row for row in before if row["counted"]}
     new = {tuple(row[name] for name in TOTAL_KEY): row for row in after if row["counted"]}
     if old.keys() != new.keys() or not all(_only_rises(old[key], new[key]) for key in old):
-        return False
+        return None
     (table_id,) = {row["table_id"] for row in after}
     players, pairs = aggregates.moves_in_place(before, after)
-    totals = [_moved(key, old[key], new[key]) for key in sorted(old)]
-    moved = connection.execute(
-        ALL_MOVED,
-        {"the_match": match_id, "the_table": table_id, **values}
-        | SEAT_UPDATED.parameters(seats)
+    totals = sorted(old)
+    parameters = (
+        {"the_match": match_id, "the_table": table_id}
+        | {f"new_{name}": derived.match[name] for name in MATCH_SUMMARY_SET}
+        | SEAT_UPDATED.parameters(_seat_values(derived))
         | aggregates.PLAYER_MONTH_MOVED.parameters(players)
         | aggregates.PAIR_MONTH_MOVED.parameters(pairs)
-        | TOTAL_MOVED.parameters(totals),
-    ).one()
-    if moved.version_raised == 0:
-        aggregates.raise_version(connection, [table_id])
-    if moved.player_months_moved != len(players) or moved.pair_months_moved != len(pairs):
-        aggregates.recount_touched(connection, before, after)
-    if moved.totals_moved != len(totals):
-        refresh_totals(connection, sorted(old))
-    return True
+        | TOTAL_MOVED.parameters([_moved(key, old[key], new[key]) for key in totals])
+    )
+    return Moves(table_id, parameters, before, after, len(players), len(pairs), totals)
+
+
+def _seat_values(derived: Derived) -> list[dict[str, Any]]:
+    return [
+        {"the_player": seat["player_id"]} | {f"new_{name}": seat[name] for name in SEAT_SET}
+        for seat in derived.seats
+    ]
 
 
 def adjust_totals(

@@ -28,6 +28,7 @@ state kept at the version read, is written at the version the UPDATE raised.
 
 from __future__ import annotations
 
+import functools
 from typing import TYPE_CHECKING, Any
 
 import sqlalchemy as sa
@@ -212,7 +213,7 @@ ROUNDS = summary.ROUNDS
 NEW_VERSION = (
     sa.update(MATCHES)
     .where(
-        MATCHES.c.id == sa.bindparam("match_id"),
+        MATCHES.c.id == sa.bindparam("the_match"),
         MATCHES.c.version == sa.bindparam("old"),
         MATCHES.c.table_id == writes.TABLE_LOCKED.scalar_subquery(),
     )
@@ -220,25 +221,74 @@ NEW_VERSION = (
 )
 NEW_ROUND = sa.insert(ROUNDS)
 ROUND_COLUMNS = ("match_id", "number", "entry", "complete", "created_at", "updated_at", "version")
-# PostgreSQL: both in one statement (one round trip): the round is added only if the
-# version was raised, and the row count says which.
+# PostgreSQL: the round added only if the version was raised (in the save's statement).
 _RAISED = NEW_VERSION.returning(MATCHES.c.id).cte("raised")
-NEW_ROUND_IF_RAISED = (
-    sa.insert(ROUNDS)
-    .execution_options(preserve_rowcount=True)
-    .from_select(
-        ROUND_COLUMNS,
-        sa.select(
-            _RAISED.c.id,
-            # Named apart from the columns: parameters named as columns would be taken as
-            # values for them.
-            *(
-                sa.bindparam(f"round_{name}", type_=ROUNDS.c[name].type)
-                for name in ROUND_COLUMNS[1:]
-            ),
-        ),
-    )
+ROUND_IF_RAISED = sa.select(
+    _RAISED.c.id,
+    # Named apart from the columns: parameters named as columns would be taken as values
+    # for them.
+    *(sa.bindparam(f"round_{name}", type_=ROUNDS.c[name].type) for name in ROUND_COLUMNS[1:]),
 )
+
+
+@functools.cache
+def _save_statement(receipt: bool, moves: bool) -> sa.Select[Any]:
+    """The PostgreSQL statement of a plain save (one round trip while the table is locked):
+    the version raised (the table's row locked first), the round added only if it was, the
+    form's receipt, and in the common case (:func:`summary.moves_in_place`) the kept replay
+    and every figure moved once the round is there (so after the table's lock); it answers
+    how many rows each part wrote."""
+    added = (
+        sa.insert(ROUNDS)
+        .from_select(ROUND_COLUMNS, ROUND_IF_RAISED)
+        .returning(sa.literal_column("1").label("added"))
+        .cte("round_added")
+    )
+    parts = [added]
+    if receipt:
+        parts.append(
+            writes.RECEIPT_KEPT.returning(sa.literal_column("1").label("kept")).cte("receipt_kept")
+        )
+    if moves:
+        parts += [summary.replay_kept_in_save(added), *summary.moved_parts(added)]
+    return sa.select(*summary.counted(parts))
+
+
+def _saved_at_once(
+    connection: Connection,
+    log: summary.MatchLog,
+    before: summary.Derived,
+    derived: summary.Derived,
+    raise_version: dict[str, Any],
+    new_round: dict[str, Any],
+    once: str | None,
+    location: str,
+) -> bool:
+    """:func:`append_round`'s writes on PostgreSQL; False (to be rolled back) when the match
+    moved on from the version read, or the key was replaced."""
+    receipt = writes.receipt_of(once, location)
+    kept = derived.kept
+    moves = (
+        summary.moves_in_place(log.match_id, before.seats, derived) if kept is not None else None
+    )
+    parameters = raise_version | {f"round_{name}": value for name, value in new_round.items()}
+    parameters |= receipt or {}
+    if moves is not None and kept is not None:
+        parameters |= summary.replay_values(log.match_id, kept) | moves.parameters
+    written = connection.execute(
+        _save_statement(receipt is not None, moves is not None), parameters
+    ).one()
+    if written.round_added != 1:
+        return False
+    if receipt is not None:
+        writes.sweep_receipts(connection)
+    if moves is None:
+        summary.rewrite(connection, log.match_id, before.seats, derived)
+        return True
+    if written.replay_kept == 0:
+        summary.keep_replay(connection, log.match_id, kept)
+    moves.settle(connection, written)
+    return True
 
 
 def append_round(
@@ -276,7 +326,7 @@ def append_round(
     raise_version = {
         "the_table": log.table_id,
         "the_key": edit_key,
-        "match_id": log.match_id,
+        "the_match": log.match_id,
         "old": version,
         "new": version + 1,
         "when": when,
@@ -291,17 +341,21 @@ def append_round(
         "version": 1,
     }
     if connection.dialect.name == "postgresql":
-        named = {f"round_{name}": value for name, value in new_round.items()}
-        raised = connection.execute(NEW_ROUND_IF_RAISED, raise_version | named)
+        if not _saved_at_once(
+            connection, log, before, derived, raise_version, new_round, once, location
+        ):
+            connection.rollback()
+            return None
     else:
         raised = connection.execute(NEW_VERSION, raise_version)
-    if raised.rowcount != 1:  # the match moved on from the version read, or the key was replaced
-        connection.rollback()
-        return None
-    if connection.dialect.name != "postgresql":
+        if (
+            raised.rowcount != 1
+        ):  # the match moved on from the version read, or the key was replaced
+            connection.rollback()
+            return None
         connection.execute(NEW_ROUND, new_round)
-    writes.keep_receipt_on(connection, once, location)
-    summary.rewrite(connection, log.match_id, before.seats, derived)
+        writes.keep_receipt_on(connection, once, location)
+        summary.rewrite(connection, log.match_id, before.seats, derived)
     connection.commit()
     writes.written()
     matchlog.REPLAYS.put(new_key, seen)

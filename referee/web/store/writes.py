@@ -354,6 +354,11 @@ def keep_receipt(token: str | None, location: str) -> None:
 
 
 RECEIPTS = cast(Table, WriteReceipt.__table__)
+RECEIPT_KEPT = RECEIPTS.insert().values(
+    token=bindparam("receipt_token"),
+    location=bindparam("receipt_location"),
+    created_at=bindparam("receipt_at"),
+)
 # The fast strategy sweeps the expired receipts at most this often in a process (seconds):
 # one statement less in the table's turn of almost every save.
 RECEIPT_SWEEP_EVERY = 60.0
@@ -361,18 +366,28 @@ _receipts_swept = [float("-inf")]  # when this process last swept them (monotoni
 
 
 def keep_receipt_on(connection: Connection, token: str | None, location: str) -> None:
-    """:func:`keep_receipt` on a connection of its own (the fast strategy's transaction);
-    the receipts past their lifetime go at most once a minute (a receipt kept a little
-    longer still says what its write did)."""
-    if not token or not KEY_FORMAT.fullmatch(token):
+    """:func:`keep_receipt` on a connection of its own (the fast strategy's transaction)."""
+    receipt = receipt_of(token, location)
+    if receipt is None:
         return
-    when = now()
-    connection.execute(
-        RECEIPTS.insert(), {"token": token, "location": location[:400], "created_at": when}
-    )
+    connection.execute(RECEIPT_KEPT, receipt)
+    sweep_receipts(connection)
+
+
+def receipt_of(token: str | None, location: str) -> dict[str, Any] | None:
+    """The parameters of :data:`RECEIPT_KEPT` for a form's one-time token (None: no token
+    to keep)."""
+    if not token or not KEY_FORMAT.fullmatch(token):
+        return None
+    return {"receipt_token": token, "receipt_location": location[:400], "receipt_at": now()}
+
+
+def sweep_receipts(connection: Connection) -> None:
+    """The receipts past their lifetime go, at most once a minute (a receipt kept a little
+    longer still says what its write did)."""
     if time.monotonic() - _receipts_swept[0] >= RECEIPT_SWEEP_EVERY:
         _receipts_swept[0] = time.monotonic()
-        connection.execute(delete(RECEIPTS).where(RECEIPTS.c.created_at < when - RECEIPT_LIFETIME))
+        connection.execute(delete(RECEIPTS).where(RECEIPTS.c.created_at < now() - RECEIPT_LIFETIME))
 
 
 # -- versions -----------------------------------------------------------------------------
