@@ -90,6 +90,22 @@ def test_the_next_round_from_the_form_is_saved_plainly_with_its_receipt(
     assert ways == {"plain": 1, "orm": 0}
 
 
+def test_a_form_without_this_browser_s_token_saves_nothing(
+    phone: Client, ways: dict[str, int]
+) -> None:
+    """The plain way builds the form without a CSRF field of its own: the request's token is
+    checked before the view, and a page posted from elsewhere saves no round either way."""
+    match = new_match(phone, new_table(phone), "remi", THREE, target=200)
+    opened = phone.hidden_fields(match + "rounds/new")
+    for token in ("forged", ""):
+        answer = phone.post(match + "rounds/new", data={**opened, **ROUND, "csrf_token": token})
+        assert answer.status_code == 400
+    assert ways == {"plain": 0, "orm": 0}
+    assert rounds_of(phone, match) == []
+    saved = phone.submit(match + "rounds/new", {**opened, **ROUND}, fresh=False)
+    assert saved.status_code == 302 and ways == {"plain": 1, "orm": 0}
+
+
 def _last_round(phone: Client, match: str) -> dict[str, str]:
     """The undo button's fields for the match's last round (its id and version)."""
     hidden = phone.hidden_fields(match + "rounds/undo")

@@ -44,6 +44,9 @@ if TYPE_CHECKING:
     from referee.match import MatchState
 
 
+NO_CSRF = {"csrf": False}
+
+
 def save_next_round(mode: str, key: str, match_id: int) -> Response | None:
     """The round form's POST saved the plain way: the redirect to the score sheet, or None
     (nothing done: the ORM path answers it)."""
@@ -87,11 +90,13 @@ def _saved(key: str, match_id: int) -> tuple[int, str] | None:
             return None
         players = seated_at(log.names, log.seating_changes, number)
         inputs = round_inputs(rules, log.options)
+        # The POST's CSRF token was checked before the view (CSRFProtect): the form is not
+        # given a token of its own to make and check again.
         if rules.shows:
-            form = deal_form_class(players, inputs)()
+            form = deal_form_class(players, inputs)(meta=NO_CSRF)
         else:
             rows = TableRows.posted(posted, TableRows.default(rules, len(players)))
-            form = quick_form_class(rules, players, inputs, rows)()
+            form = quick_form_class(rules, players, inputs, rows)(meta=NO_CSRF)
         if not form.validate():
             return None
         try:
