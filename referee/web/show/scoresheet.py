@@ -165,7 +165,13 @@ def deal_rules(match: Match, number: int, state: MatchState | None = None) -> Ru
         return rules
     if state is None:
         state = matchlog.outlook(match).state
-    if state is None:
+    return rules_of_deal(rules, number, state)
+
+
+def rules_of_deal(rules: Ruleset, number: int, state: MatchState | None) -> Ruleset:
+    """``rules`` (a match's, with its options) for round ``number`` of the match ``state``
+    has played so far: its deal's contract and size where they change from deal to deal."""
+    if rules.contract is None or state is None:
         return rules
     return rules.for_deal(1 + sum(not result.is_void for result in state.rounds[: number - 1]))
 

@@ -36,6 +36,7 @@ from referee.web.forms.indian import build_deal, deal_form_class
 from referee.web.forms.rounds import build_round, quick_form_class, round_inputs
 from referee.web.play import appending
 from referee.web.play.access import EDIT, check_key, remember
+from referee.web.show.scoresheet import rules_of_deal
 from referee.web.store import matchlog, summary, work, writes
 from referee.web.store.extensions import db
 from referee.web.store.models import seated_at
@@ -121,10 +122,9 @@ def _saved(key: str, match_id: int) -> tuple[int, str] | None:
 
 def _round_rules(log: summary.MatchLog, state: MatchState) -> Ruleset:
     """The rules the form of the next round is made with, as the ORM path makes it: the
-    ruleset, or with a contract per deal the next deal's rules and the match's options
-    (:func:`referee.web.show.scoresheet.deal_rules`)."""
+    ruleset, or with a contract per deal the next deal's rules and the match's options."""
     rules = find_ruleset(log.rules)
     if rules.contract is None:
         return rules
     played = find_ruleset(log.rules, log.options, as_played=True)
-    return played.for_deal(state.next_deal)
+    return rules_of_deal(played, len(state.rounds) + 1, state)
