@@ -141,24 +141,20 @@ def rating_history(found: RulesetRatings) -> LineChart | None:
 
 
 def _rating_history(found: RulesetRatings) -> LineChart | None:
-    steps = found.steps
-    if not steps:
+    count = found.matches
+    if not count:
         return None
     start = float(MODEL.mu)
-    count = len(steps)
     series: list[tuple[str, list[tuple[int, float]]]] = []
-    # A point every ``every`` matches (and the last): no more points than the chart's width
-    # can show apart, however many matches were rated.
+    # A point every ``every`` matches of theirs or not (and the last): no more points than the
+    # chart's width can show apart, however many matches were rated.
     every_point = max(1, math.ceil(count / MOST_POINTS))
     for rating in found.ratings:
-        first = next(i for i, step in enumerate(steps) if rating.player_id in step)
-        points = [(first, start)] + [
-            (i + 1, step[rating.player_id])
-            for i, step in enumerate(steps)
-            if i >= first
-            and rating.player_id in step
-            and ((i + 1 - first) % every_point == 0 or i == count - 1)
-        ]
+        first = rating.at[0]
+        shown = list(range(first + every_point - 1, count, every_point))
+        if not shown or shown[-1] != count - 1:
+            shown.append(count - 1)
+        points = [(first, start)] + [(i + 1, rating.mu_after(i)) for i in shown]
         series.append((rating.name, points))
     values = [value for _, points in series for _, value in points]
     step_size = nice_step(max(values) - min(values) or 1)

@@ -569,6 +569,8 @@ def refresh_totals(connection: Connection, affected: Iterable[tuple[int, str, in
 TOTAL_KEY = ("table_id", "rules", "player_id")
 SEAT_TOTALLED = (
     *TOTAL_KEY,
+    "match_id",
+    "seat",
     "counted",
     "finished",
     "won",
