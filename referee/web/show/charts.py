@@ -140,15 +140,14 @@ def rating_history(found: RulesetRatings) -> LineChart | None:
     return cast(LineChart | None, found.chart)
 
 
-def _rating_history(found: RulesetRatings) -> LineChart | None:
+def rating_series(found: RulesetRatings) -> list[tuple[str, list[tuple[int, float]]]]:
+    """Each player's line: (matches rated, their mu then), from 25 just before their first
+    match, then a point every so many matches of the ruleset (theirs or not) and the last:
+    no more points than the chart's width can show apart, however many matches were rated."""
     count = found.matches
-    if not count:
-        return None
     start = float(MODEL.mu)
-    series: list[tuple[str, list[tuple[int, float]]]] = []
-    # A point every ``every`` matches of theirs or not (and the last): no more points than the
-    # chart's width can show apart, however many matches were rated.
     every_point = max(1, math.ceil(count / MOST_POINTS))
+    series: list[tuple[str, list[tuple[int, float]]]] = []
     for rating in found.ratings:
         first = rating.at[0]
         shown = list(range(first + every_point - 1, count, every_point))
@@ -156,6 +155,14 @@ def _rating_history(found: RulesetRatings) -> LineChart | None:
             shown.append(count - 1)
         points = [(first, start)] + [(i + 1, rating.mu_after(i)) for i in shown]
         series.append((rating.name, points))
+    return series
+
+
+def _rating_history(found: RulesetRatings) -> LineChart | None:
+    count = found.matches
+    if not count:
+        return None
+    series = rating_series(found)
     values = [value for _, points in series for _, value in points]
     step_size = nice_step(max(values) - min(values) or 1)
     low = math.floor(min(values) / step_size) * step_size

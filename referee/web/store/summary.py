@@ -574,6 +574,7 @@ SEAT_TOTALLED = (
     "counted",
     "finished",
     "won",
+    "total",
     *SUMMED_FIGURES,
     *ROUND_FIGURES,
     "best_round",
