@@ -194,8 +194,16 @@ def test_a_save_rates_again_only_what_it_changed(database_url, monkeypatch):
     assert made.status_code == 201, made.get_data(as_text=True)
     match_id = made.get_json()["id"]
     epoch = epoch_of(app, table_id)
+    with app.app_context():
+        (before_the_save,) = ratings.table_ratings(table_id)
+        db.session.remove()
     # Siti out; Budi holds four kings and four queens, 80: Siti 80, short of 100.
     sent(table, match_id, "POST", "/rounds", {"out": "Siti", "hands": {"Budi": EIGHTY}})
+    with app.app_context():
+        (after_the_save,) = ratings.table_ratings(table_id)
+        db.session.remove()
+    # Nothing rated changed: the same ratings shown, their chart as drawn.
+    assert after_the_save is before_the_save
     assert shown(app, table_id) == first and counted.since() == 0
     assert shown(elsewhere, table_id) == first and counted.since() == 0
     assert epoch_of(app, table_id) == epoch

@@ -170,6 +170,8 @@ class _Line:
     def __init__(self) -> None:
         self.keys: list[OrderKey] = []  # of each rated match, in order
         self.tracks: dict[int, _Track] = {}
+        # What it showed last (its chart drawn with it), while no match is added or cut.
+        self.snapshot: RulesetRatings | None = None
 
     def add(self, key: OrderKey, finishers: Sequence[Finisher]) -> None:
         if len(finishers) < 2:
@@ -188,10 +190,14 @@ class _Line:
             track.mu.append(mu)
             track.sigma.append(sigma)
         self.keys.append(key)
+        self.snapshot = None
 
     def cut(self, applies_from: OrderKey) -> None:
         """Forget the matches from the order key ``applies_from`` on."""
         index = bisect_left(self.keys, applies_from)
+        if index == len(self.keys):
+            return
+        self.snapshot = None
         del self.keys[index:]
         for player_id, track in list(self.tracks.items()):
             track.cut(index)
@@ -199,6 +205,11 @@ class _Line:
                 del self.tracks[player_id]
 
     def shown(self, rules: str, names: Mapping[int, str]) -> RulesetRatings:
+        if self.snapshot is None:
+            self.snapshot = self._shown(rules, names)
+        return self.snapshot
+
+    def _shown(self, rules: str, names: Mapping[int, str]) -> RulesetRatings:
         ratings = [
             Rating(
                 player_id,
@@ -225,6 +236,7 @@ class _Worked:
         self.version = -1
         self.read_to: OrderKey | None = None
         self.lines: dict[str, _Line] = {}
+        self.names: dict[int, str] = {}
         self.shown: list[RulesetRatings] = []
 
     def restart(self, applies_from: OrderKey | None) -> None:
@@ -261,7 +273,8 @@ def table_ratings(
 ) -> list[RulesetRatings]:
     """Every ruleset's ratings at a table (or one ruleset's), from its finished matches played
     up to ``until``: one statement while the table's summaries stay as they were, three when
-    they changed (the matches rated since, the players' names)."""
+    they changed (the matches rated since, the players' names); a ruleset none of whose
+    matches was rated or rated again since is shown as it was, its chart as drawn."""
     connection = db.session.connection()
     now_ = aggregates.ratings_epoch_of(connection, table_id)
     kept = current_app.extensions.setdefault("kept_ratings", _Kept())
@@ -279,6 +292,11 @@ def table_ratings(
                 sa.select(Player.id, Player.name).where(Player.table_id == table_id)
             ).all()
         )
+        if names != worked.names:  # a player renamed: every line shown again
+            worked.names = names
+            for line in worked.lines.values():
+                line.snapshot = None
+        # A line with no match added or cut since shows what it showed (its chart drawn).
         worked.shown = [
             line.shown(ruleset, names)
             for ruleset, line in sorted(worked.lines.items())
