@@ -300,6 +300,31 @@ def test_a_match_imported_deleted_and_restored_rates_again_from_where_it_applies
     closed(app)
 
 
+def test_a_period_and_a_ruleset_are_the_first_matches_of_the_tables_ratings(
+    database_url, monkeypatch
+):
+    app = an_app(database_url)
+    duels = [remi(["Budi", "Siti"], BUDI_BEATS_SITI, day) for day in (1, 3, 5, 7)]
+    table = Table(app.test_client(), app, duels)
+    table_id = table_id_of(app, table.key)
+    counted = Counted(monkeypatch)
+    shown(app, table_id)
+    assert counted.since() == 4
+    with app.app_context():
+        # Up to January 4th: the duels of the 1st and the 3rd, nothing rated again.
+        (period,) = ratings.table_ratings(table_id, until=date(2026, 1, 4))
+        (remi_only,) = ratings.table_ratings(table_id, rules="remi")
+        assert counted.since() == 0
+        assert period.matches == 2 and [r.matches for r in period.ratings] == [2, 2]
+        assert remi_only.matches == 4
+        assert as_compared([period]) == as_compared(
+            ratings.worked_out(table_id, None, date(2026, 1, 4))
+        )
+        assert ratings.table_ratings(table_id, rules="gin") == []
+        assert ratings.table_ratings(table_id, until=date(2025, 12, 31)) == []
+    closed(app)
+
+
 def the_points_drawn_from_every_step(found: RulesetRatings) -> list[tuple[str, list]]:
     """Each line's points as the chart drew them from every rated mu after every match (the
     way it was drawn before the ratings were kept by player)."""

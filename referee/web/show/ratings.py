@@ -10,8 +10,8 @@ late or left counts with the total they finished with.
 Ratings are not stored: they are worked out from the seat summaries (:class:`SeatSummary`),
 which are derived from the log and verified by ``flask history check``; a summary that no
 longer matches its log is reported there, and the ratings drawn from it with it.  Each worker
-keeps what it worked out for a table, ruleset and end of period, extended match by match:
-a view reads the table's statistics version and ratings epoch (one row); while the version
+keeps what it worked out for a table, extended match by match (a ruleset's, or a period's,
+are the table's ratings of that ruleset after the matches played in it): a view reads the table's statistics version and ratings epoch (one row); while the version
 stays the same nothing else is read; while the epoch stays the same only the matches rated
 after the last one rated are read and rated (a match finished: one update); when the epoch
 was raised once since, the ratings are worked out again from the order key it applies from,
@@ -170,8 +170,9 @@ class _Line:
     def __init__(self) -> None:
         self.keys: list[OrderKey] = []  # of each rated match, in order
         self.tracks: dict[int, _Track] = {}
-        # What it showed last (its chart drawn with it), while no match is added or cut.
-        self.snapshot: RulesetRatings | None = None
+        # What it showed for each end of period (None: no end), each with its chart drawn,
+        # for as long as no match within the period is added or cut.
+        self.snapshots: dict[datetime | None, RulesetRatings | None] = {}
 
     def add(self, key: OrderKey, finishers: Sequence[Finisher]) -> None:
         if len(finishers) < 2:
@@ -190,45 +191,62 @@ class _Line:
             track.mu.append(mu)
             track.sigma.append(sigma)
         self.keys.append(key)
-        self.snapshot = None
+        self._changed_from(key)
 
     def cut(self, applies_from: OrderKey) -> None:
         """Forget the matches from the order key ``applies_from`` on."""
         index = bisect_left(self.keys, applies_from)
         if index == len(self.keys):
             return
-        self.snapshot = None
+        self._changed_from(self.keys[index])
         del self.keys[index:]
         for player_id, track in list(self.tracks.items()):
             track.cut(index)
             if not track.at:
                 del self.tracks[player_id]
 
-    def shown(self, rules: str, names: Mapping[int, str]) -> RulesetRatings:
-        if self.snapshot is None:
-            self.snapshot = self._shown(rules, names)
-        return self.snapshot
+    def _changed_from(self, key: OrderKey) -> None:
+        """Forget what was shown for the periods that hold the match of ``key``."""
+        for end in list(self.snapshots):
+            if end is None or key < (end,):
+                del self.snapshots[end]
 
-    def _shown(self, rules: str, names: Mapping[int, str]) -> RulesetRatings:
-        ratings = [
-            Rating(
-                player_id,
-                names.get(player_id, ""),
-                track.mu[-1],
-                track.sigma[-1],
-                len(track.at),
-                array("d", track.mu),
-                at=array("q", track.at),
-            )
-            for player_id, track in self.tracks.items()
-        ]
+    def shown(
+        self, rules: str, names: Mapping[int, str], end: datetime | None
+    ) -> RulesetRatings | None:
+        """The ratings after the matches played before ``end`` (None: all of them)."""
+        if end not in self.snapshots:
+            self.snapshots[end] = self._shown(rules, names, end)
+        return self.snapshots[end]
+
+    def _shown(
+        self, rules: str, names: Mapping[int, str], end: datetime | None
+    ) -> RulesetRatings | None:
+        count = len(self.keys) if end is None else bisect_left(self.keys, (end,))
+        if not count:
+            return None
+        ratings = []
+        for player_id, track in self.tracks.items():
+            theirs = bisect_left(track.at, count)  # their matches among the first ``count``
+            if theirs:
+                ratings.append(
+                    Rating(
+                        player_id,
+                        names.get(player_id, ""),
+                        track.mu[theirs - 1],
+                        track.sigma[theirs - 1],
+                        theirs,
+                        track.mu[:theirs],
+                        at=track.at[:theirs],
+                    )
+                )
         ratings.sort(key=lambda r: (-r.mu, r.name))
-        return RulesetRatings(rules, ratings, len(self.keys))
+        return RulesetRatings(rules, ratings, count)
 
 
 class _Worked:
-    """What one worker worked out for a table, ruleset and end of period: every ruleset's
-    line, the last order key read, and the version and epoch of the table they are at."""
+    """What one worker worked out for a table: every ruleset's line, the last order key
+    read, the players' names, and the version and epoch of the table they are at."""
 
     def __init__(self) -> None:
         self.lock = threading.Lock()
@@ -237,7 +255,6 @@ class _Worked:
         self.read_to: OrderKey | None = None
         self.lines: dict[str, _Line] = {}
         self.names: dict[int, str] = {}
-        self.shown: list[RulesetRatings] = []
 
     def restart(self, applies_from: OrderKey | None) -> None:
         if applies_from is None or self.read_to is None:
@@ -251,17 +268,17 @@ class _Worked:
 
 
 class _Kept:
-    """The ratings worked out, by table, ruleset and end of period (the most recent few)."""
+    """The ratings worked out, by table (the most recent few)."""
 
     def __init__(self) -> None:
         self.lock = threading.Lock()
-        self.found: LRUCache[tuple[object, ...], _Worked] = LRUCache(KEPT)
+        self.found: LRUCache[int, _Worked] = LRUCache(KEPT)
 
-    def of(self, key: tuple[object, ...]) -> _Worked:
+    def of(self, table_id: int) -> _Worked:
         with self.lock:
-            worked = self.found.get(key)
+            worked = self.found.get(table_id)
             if worked is None:
-                worked = self.found[key] = _Worked()
+                worked = self.found[table_id] = _Worked()
             return worked
 
 
@@ -273,49 +290,47 @@ def table_ratings(
 ) -> list[RulesetRatings]:
     """Every ruleset's ratings at a table (or one ruleset's), from its finished matches played
     up to ``until``: one statement while the table's summaries stay as they were, three when
-    they changed (the matches rated since, the players' names); a ruleset none of whose
-    matches was rated or rated again since is shown as it was, its chart as drawn."""
+    they changed (the matches rated since, the players' names).  A period's ratings are the
+    first matches' of the table's (the matches rated in order); a ruleset and period none of
+    whose matches was rated or rated again since is shown as it was, its chart as drawn."""
     connection = db.session.connection()
     now_ = aggregates.ratings_epoch_of(connection, table_id)
     kept = current_app.extensions.setdefault("kept_ratings", _Kept())
-    worked = kept.of((table_id, rules, until))
+    worked = kept.of(table_id)
+    end = None if until is None else datetime.combine(until + timedelta(days=1), time(), UTC)
     with worked.lock:
-        if worked.epoch == now_.epoch and worked.version == now_.version:
-            return worked.shown
-        if worked.epoch is not None and now_.epoch == worked.epoch + 1:
-            worked.restart(now_.applies_from)  # one change since: from where it applies
-        elif now_.epoch != worked.epoch:
-            worked.restart(None)  # never worked out, or more than one change since
-        _read_on(worked, table_id, rules, until)
-        names = dict(
-            connection.execute(
-                sa.select(Player.id, Player.name).where(Player.table_id == table_id)
-            ).all()
-        )
-        if names != worked.names:  # a player renamed: every line shown again
-            worked.names = names
-            for line in worked.lines.values():
-                line.snapshot = None
-        # A line with no match added or cut since shows what it showed (its chart drawn).
-        worked.shown = [
-            line.shown(ruleset, names)
+        if worked.epoch != now_.epoch or worked.version != now_.version:
+            _brought_up_to(worked, now_, table_id)
+        return [
+            shown
             for ruleset, line in sorted(worked.lines.items())
-            if line.tracks
+            if rules in (None, "", ruleset)
+            and (shown := line.shown(ruleset, worked.names, end)) is not None
         ]
-        worked.epoch, worked.version = now_.epoch, now_.version
-        return worked.shown
 
 
-def _read_on(worked: _Worked, table_id: int, rules: str | None, until: date | None) -> None:
+def _brought_up_to(worked: _Worked, now_: aggregates.RatingsEpoch, table_id: int) -> None:
+    if worked.epoch is not None and now_.epoch == worked.epoch + 1:
+        worked.restart(now_.applies_from)  # one change since: from where it applies
+    elif now_.epoch != worked.epoch:
+        worked.restart(None)  # never worked out, or more than one change since
+    _read_on(worked, table_id)
+    names = dict(
+        db.session.execute(
+            sa.select(Player.id, Player.name).where(Player.table_id == table_id)
+        ).all()
+    )
+    if names != worked.names:  # a player renamed: every ruleset shown again
+        worked.names = names
+        for line in worked.lines.values():
+            line.snapshots.clear()
+    worked.epoch, worked.version = now_.epoch, now_.version
+
+
+def _read_on(worked: _Worked, table_id: int) -> None:
     """Rate the finished matches after the last one read, in order."""
     seat = SeatSummary
     conditions = [seat.table_id == table_id, seat.counted.is_(True), seat.finished.is_(True)]
-    if rules:
-        conditions.append(seat.rules == rules)
-    if until is not None:
-        conditions.append(
-            seat.last_played_at < datetime.combine(until + timedelta(days=1), time(), UTC)
-        )
     if worked.read_to is not None:
         played, match_id = worked.read_to
         conditions += [
