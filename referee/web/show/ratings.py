@@ -143,6 +143,7 @@ def rate(
     return ratings, steps
 
 
+PERIODS_KEPT = 8
 OrderKey = tuple[datetime, int]  # (last played, match id): the order matches are rated in
 
 
@@ -171,8 +172,8 @@ class _Line:
         self.keys: list[OrderKey] = []  # of each rated match, in order
         self.tracks: dict[int, _Track] = {}
         # What it showed for each end of period (None: no end), each with its chart drawn,
-        # for as long as no match within the period is added or cut.
-        self.snapshots: dict[datetime | None, RulesetRatings | None] = {}
+        # for as long as no match within the period is added or cut (the latest few ends).
+        self.snapshots: LRUCache[datetime | None, RulesetRatings | None] = LRUCache(PERIODS_KEPT)
 
     def add(self, key: OrderKey, finishers: Sequence[Finisher]) -> None:
         if len(finishers) < 2:
