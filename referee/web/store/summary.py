@@ -565,7 +565,7 @@ def refresh_totals(connection: Connection, affected: Iterable[tuple[int, str, in
         )
 
 
-# What of a seat row its player's totals are made of.
+# What of a seat row its player's totals are made of (and the match's place in the ratings).
 TOTAL_KEY = ("table_id", "rules", "player_id")
 SEAT_TOTALLED = (
     *TOTAL_KEY,
