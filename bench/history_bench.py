@@ -19,7 +19,9 @@ statements per request (counted with SQLAlchemy's ``before_cursor_execute``):
 - a long match's scoreboard (60 rounds), with the replay cache warm as in
   use, and cold (the cache emptied before each request);
 - a player's statistics (the player with the most matches), the table's
-  statistics and the head-to-head of the two busiest players;
+  statistics and the head-to-head of the two busiest players; the table's statistics
+  again after a round saved into a match not finished, and after a match finished (played
+  now: after every other), each change made before each request and not timed;
 - saving a round (the quick-round form of a rummy match to 200 hands);
 - the CSV export of the long match.
 
@@ -456,6 +458,32 @@ def pages(app: Any, filled: Filled, requests: int, only: list[str]) -> list[Figu
     def empty_cache(_client: Any) -> None:
         matchlog.REPLAYS.clear()
 
+    def round_saved(client: Any) -> None:
+        """A round saved into a match not finished (the rummy one of 100 hands)."""
+        saved = client.post(saving, data=open_form(client))
+        assert saved.status_code == 302, saved.status_code
+
+    api = f"/api/v1/t/{filled.edit_key}"
+
+    def match_finished(client: Any) -> None:
+        """A match of one hand played now: finished after every other match of the table."""
+        made = client.post(
+            f"{api}/matches",
+            json={
+                "rules": "rummy",
+                "players": ["Budi", "Siti"],
+                "first_dealer": "Budi",
+                "options": {"hands": 1},
+            },
+        )
+        assert made.status_code == 201, made.get_data(as_text=True)
+        saved = client.post(
+            f"{api}/m/{made.get_json()['id']}/rounds",
+            json={"out": "Budi", "hands": {"Siti": ["KH"]}},
+            headers={"If-Match": f'"{made.get_json()["etag"]}"'},
+        )
+        assert saved.status_code == 201, saved.get_data(as_text=True)
+
     # A period of a year and a half, its ends inside months (the edges read from the summaries).
     period = "since=2023-03-17&until=2024-09-12"
     every = [
@@ -467,6 +495,9 @@ def pages(app: Any, filled: Filled, requests: int, only: list[str]) -> list[Figu
         ("player statistics, a period", get(f"{base}players/{first}?{period}"), None),
         ("table statistics", get(base + "stats"), None),
         ("table statistics, a period", get(f"{base}stats?{period}"), None),
+        # The first view after a change (the change made before each request, untimed).
+        ("table statistics after a round saved", get(base + "stats"), round_saved),
+        ("table statistics after a match finished", get(base + "stats"), match_finished),
         # The same figures without the page's ratings (OpenSkill over every finished match).
         ("table statistics, API", get(f"/api/v1/t/{filled.edit_key}/stats"), None),
         ("head-to-head", get(f"{base}head-to-head?first={first}&second={second}"), None),

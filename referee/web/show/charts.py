@@ -140,26 +140,29 @@ def rating_history(found: RulesetRatings) -> LineChart | None:
     return cast(LineChart | None, found.chart)
 
 
-def _rating_history(found: RulesetRatings) -> LineChart | None:
-    steps = found.steps
-    if not steps:
-        return None
+def rating_series(found: RulesetRatings) -> list[tuple[str, list[tuple[int, float]]]]:
+    """Each player's line: (matches rated, their mu then), from 25 just before their first
+    match, then a point every so many matches of the ruleset (theirs or not) and the last:
+    no more points than the chart's width can show apart, however many matches were rated."""
+    count = found.matches
     start = float(MODEL.mu)
-    count = len(steps)
-    series: list[tuple[str, list[tuple[int, float]]]] = []
-    # A point every ``every`` matches (and the last): no more points than the chart's width
-    # can show apart, however many matches were rated.
     every_point = max(1, math.ceil(count / MOST_POINTS))
+    series: list[tuple[str, list[tuple[int, float]]]] = []
     for rating in found.ratings:
-        first = next(i for i, step in enumerate(steps) if rating.player_id in step)
-        points = [(first, start)] + [
-            (i + 1, step[rating.player_id])
-            for i, step in enumerate(steps)
-            if i >= first
-            and rating.player_id in step
-            and ((i + 1 - first) % every_point == 0 or i == count - 1)
-        ]
+        first = rating.at[0]
+        shown = list(range(first + every_point - 1, count, every_point))
+        if not shown or shown[-1] != count - 1:
+            shown.append(count - 1)
+        points = [(first, start)] + [(i + 1, rating.mu_after(i)) for i in shown]
         series.append((rating.name, points))
+    return series
+
+
+def _rating_history(found: RulesetRatings) -> LineChart | None:
+    count = found.matches
+    if not count:
+        return None
+    series = rating_series(found)
     values = [value for _, points in series for _, value in points]
     step_size = nice_step(max(values) - min(values) or 1)
     low = math.floor(min(values) / step_size) * step_size

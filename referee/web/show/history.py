@@ -26,12 +26,11 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import UTC, date, datetime, time, timedelta
 from functools import lru_cache
+from types import SimpleNamespace
 from typing import Any
 
 import sqlalchemy as sa
-from sqlalchemy.ext.compiler import compiles
 from sqlalchemy.orm import aliased
-from sqlalchemy.sql.functions import FunctionElement
 
 from referee.rulesets import RULESETS
 from referee.web.store import aggregates
@@ -77,24 +76,6 @@ class Filters:
                 column < datetime.combine(self.until + timedelta(days=1), time(), UTC)
             )
         return conditions
-
-
-class utc_month(FunctionElement[str]):
-    """The month of a stored time, "YYYY-MM", in UTC, computed by the database."""
-
-    type = sa.String()
-    inherit_cache = True
-
-
-@compiles(utc_month)
-def _utc_month_sqlite(element: utc_month, compiler: Any, **kw: Any) -> str:
-    # SQLite keeps times as UTC text, "YYYY-MM-DD HH:MM:SS.ffffff".
-    return f"substr({compiler.process(element.clauses, **kw)}, 1, 7)"
-
-
-@compiles(utc_month, "postgresql")
-def _utc_month_postgresql(element: utc_month, compiler: Any, **kw: Any) -> str:
-    return f"to_char(({compiler.process(element.clauses, **kw)}) AT TIME ZONE 'UTC', 'YYYY-MM')"
 
 
 def menu_place(rules: str | None) -> tuple[int, str]:
@@ -725,6 +706,10 @@ def _month_figures(
             pieces.setdefault(row.rules, []).append((1, piece))
 
 
+# What of a player's seat rows at an end of a period their figures there are made of.
+EDGE_COLUMNS = ("rules", "finished", "won", *SUMMED, *ROUND_FIGURES, "best_round", "last_played_at")
+
+
 def _edge_figures(
     table_id: int,
     edge: Filters,
@@ -733,41 +718,43 @@ def _edge_figures(
     pieces: dict[str | None, list[tuple[int, aggregates.Streak]]],
     place: int,
 ) -> None:
-    """A player's days at an end of the period (or all of it), from the summaries."""
-    where = _counted(table_id, edge)
-    for row in db.session.execute(
-        sa.select(SeatSummary.rules, *_seat_sums()).where(*where).group_by(SeatSummary.rules)
-    ):
-        _add_row(found, (row.rules, edge.player_id), row, "")
-    month = utc_month(SeatSummary.last_played_at)
-    for row in db.session.execute(
-        sa.select(
-            month.label("month"),
-            sa.func.count().label("played"),
-            sa.func.sum(sa.cast(SeatSummary.won, sa.Integer)).label("won"),
-        )
-        .where(*where)
-        .group_by(month)
-    ):
-        counted = by_month.setdefault(row.month, [0, 0])
-        counted[0] += row.played
-        counted[1] += int(row.won or 0)
-    for rules, piece in _streak_pieces(where).items():
-        pieces.setdefault(rules, []).append((place, piece))
-
-
-def _streak_pieces(where: Sequence[Any]) -> dict[str | None, aggregates.Streak]:
-    """The player's finished matches won and lost in the order played, as streak pieces per
-    ruleset and (key None) across them (two small columns, through the figures index)."""
+    """A player's days at an end of the period (or all of it), from the summaries: their
+    seat rows there read once, in the order played (an end is at most a month's days), for
+    their figures per ruleset, their matches by month and their streak pieces."""
+    seat = SeatSummary
     rows = db.session.execute(
-        sa.select(SeatSummary.rules, SeatSummary.won)
-        .where(*where, SeatSummary.finished.is_(True))
-        .order_by(SeatSummary.last_played_at, SeatSummary.match_id)
+        sa.select(*(getattr(seat, name) for name in EDGE_COLUMNS))
+        .where(*_counted(table_id, edge))
+        .order_by(seat.last_played_at, seat.match_id)
     ).all()
-    by_rules: dict[str | None, list[bool]] = {None: [won for _rules, won in rows]}
-    for rules, won in rows:
-        by_rules.setdefault(rules, []).append(won)
-    return {rules: aggregates.Streak.of(flags) for rules, flags in by_rules.items()}
+    sums: dict[str, dict[str, Any]] = {}
+    won_in_order: dict[str | None, list[bool]] = {None: []}
+    for row in rows:
+        figures = sums.get(row.rules)
+        if figures is None:
+            figures = sums[row.rules] = dict.fromkeys(("matches", *EDGE_COLUMNS[1:-2]), 0)
+            figures |= {"best_round": None, "last_played_at": None}
+        figures["matches"] += 1
+        for name in EDGE_COLUMNS[1:-2]:
+            figures[name] += int(getattr(row, name) or 0)
+        if row.best_round is not None and (
+            figures["best_round"] is None or row.best_round > figures["best_round"]
+        ):
+            figures["best_round"] = row.best_round
+        if figures["last_played_at"] is None or as_utc(row.last_played_at) > as_utc(
+            figures["last_played_at"]
+        ):
+            figures["last_played_at"] = row.last_played_at
+        counted = by_month.setdefault(aggregates.month_of(row.last_played_at), [0, 0])
+        counted[0] += 1
+        counted[1] += bool(row.won)
+        if row.finished:
+            won_in_order[None].append(bool(row.won))
+            won_in_order.setdefault(row.rules, []).append(bool(row.won))
+    for ruleset, figures in sums.items():
+        _add_row(found, (ruleset, edge.player_id), SimpleNamespace(**figures), "")
+    for streak_of, flags in won_in_order.items():
+        pieces.setdefault(streak_of, []).append((place, aggregates.Streak.of(flags)))
 
 
 def _overall(player: Player, by_rules: list[Figures]) -> Figures:

@@ -9,19 +9,23 @@ late or left counts with the total they finished with.
 
 Ratings are not stored: they are worked out from the seat summaries (:class:`SeatSummary`),
 which are derived from the log and verified by ``flask history check``; a summary that no
-longer matches its log is reported there, and the ratings drawn from it with it.  The work
-for one table and ruleset is remembered for as long as its finished matches stay the same,
-and a table's ratings for as long as its statistics version (raised with every rewrite of
-its summaries, :mod:`referee.web.store.aggregates`) stays the same.
+longer matches its log is reported there, and the ratings drawn from it with it.  Each worker
+keeps what it worked out for a table, extended match by match (a ruleset's, or a period's,
+are the table's ratings of that ruleset after the matches played in it): a view reads the table's statistics version and ratings epoch (one row); while the version
+stays the same nothing else is read; while the epoch stays the same only the matches rated
+after the last one rated are read and rated (a match finished: one update); when the epoch
+was raised once since, the ratings are worked out again from the order key it applies from,
+otherwise from the first match (:mod:`referee.web.store.aggregates` raises it).
 """
 
 from __future__ import annotations
 
 import threading
-from collections.abc import Sequence
+from array import array
+from bisect import bisect_left, bisect_right
+from collections.abc import Mapping, MutableSequence, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, time, timedelta
-from functools import lru_cache
 from itertools import groupby
 from typing import Any
 
@@ -55,20 +59,40 @@ class Rating:
     mu: float
     sigma: float
     matches: int
-    history: list[float] = field(default_factory=list)  # mu after each of their matches
+    history: MutableSequence[float] = field(default_factory=list)  # mu after each of their matches
+    # The index of each of their matches among the ruleset's rated matches.
+    at: MutableSequence[int] = field(default_factory=list)
 
     @property
     def uncertain(self) -> bool:
         return self.matches < UNCERTAIN_BELOW
+
+    def mu_after(self, index: int) -> float:
+        """Their mu after the ruleset's ``index``-th rated match (their first: at or before it)."""
+        return self.history[bisect_right(self.at, index) - 1]
 
 
 @dataclass
 class RulesetRatings:
     rules: str
     ratings: list[Rating]  # highest first
-    steps: list[dict[int, float]]  # after each rated match of the ruleset: every rated mu so far
+    matches: int  # rated matches of the ruleset
     # Its chart, drawn once (the ratings are kept while the table's matches stay the same).
     chart: Any = field(default=None, compare=False, repr=False)
+
+    @property
+    def steps(self) -> list[dict[int, float]]:
+        """After each rated match of the ruleset: every rated mu so far."""
+        by_index: dict[int, list[tuple[int, float]]] = {}
+        for rating in self.ratings:
+            for index, mu in zip(rating.at, rating.history, strict=True):
+                by_index.setdefault(index, []).append((rating.player_id, mu))
+        steps: list[dict[int, float]] = []
+        current: dict[int, float] = {}
+        for index in range(self.matches):
+            current.update(by_index.get(index, ()))
+            steps.append(dict(current))
+        return steps
 
 
 def places(finishers: Sequence[Finisher]) -> list[int]:
@@ -77,11 +101,25 @@ def places(finishers: Sequence[Finisher]) -> list[int]:
     return [1 + sum(other < mine for other in key) for mine in key]
 
 
-@lru_cache(maxsize=64)
+def rated_match(
+    finishers: Sequence[Finisher], before: Sequence[tuple[float, float] | None]
+) -> list[tuple[float, float]]:
+    """Each finisher's (mu, sigma) after one match, from before it (None: not rated yet)."""
+    ratings = [
+        MODEL.rating(mu=mu_sigma[0], sigma=mu_sigma[1]) if mu_sigma is not None else MODEL.rating()
+        for mu_sigma in before
+    ]
+    after = MODEL.rate(
+        [[rating] for rating in ratings], ranks=[float(place) for place in places(finishers)]
+    )
+    return [(new.mu, new.sigma) for (new,) in after]
+
+
 def rate(
-    matches: tuple[tuple[Finisher, ...], ...],
+    matches: Sequence[Sequence[Finisher]],
 ) -> tuple[dict[int, Rating], list[dict[int, float]]]:
-    """The ratings after these matches (in the order played), and every mu after each match.
+    """The ratings after these matches (in the order played), and every mu after each match,
+    worked out from the first (the kept ratings are checked against it).
 
     Names are filled in by the caller."""
     ratings: dict[int, Rating] = {}
@@ -90,40 +128,159 @@ def rate(
         if len(finishers) < 2:
             continue
         before = [
-            MODEL.rating(mu=ratings[one.player_id].mu, sigma=ratings[one.player_id].sigma)
+            (ratings[one.player_id].mu, ratings[one.player_id].sigma)
             if one.player_id in ratings
-            else MODEL.rating()
+            else None
             for one in finishers
         ]
-        after = MODEL.rate(
-            [[rating] for rating in before], ranks=[float(place) for place in places(finishers)]
-        )
-        for one, (new,) in zip(finishers, after, strict=True):
+        for one, (mu, sigma) in zip(finishers, rated_match(finishers, before), strict=True):
             kept = ratings.setdefault(one.player_id, Rating(one.player_id, "", 0.0, 0.0, 0))
-            kept.mu, kept.sigma = new.mu, new.sigma
+            kept.mu, kept.sigma = mu, sigma
             kept.matches += 1
-            kept.history.append(new.mu)
+            kept.history.append(mu)
+            kept.at.append(len(steps))
         steps.append({player_id: rating.mu for player_id, rating in ratings.items()})
     return ratings, steps
 
 
-class _Kept:
-    """The ratings last worked out, by table, ruleset, end of period and the table's
-    statistics version (raised with every rewrite of its summaries): a view of a table
-    whose matches have not changed since reads none of them."""
+PERIODS_KEPT = 8
+OrderKey = tuple[datetime, int]  # (last played, match id): the order matches are rated in
+
+
+class _Track:
+    """One player's rated matches of a ruleset: the index of each among the ruleset's rated
+    matches, and their mu and sigma after it."""
+
+    __slots__ = ("at", "mu", "sigma")
+
+    def __init__(self) -> None:
+        self.at = array("q")
+        self.mu = array("d")
+        self.sigma = array("d")
+
+    def cut(self, index: int) -> None:
+        """Forget the matches from the ruleset's ``index``-th on."""
+        kept = bisect_left(self.at, index)
+        for values in (self.at, self.mu, self.sigma):
+            del values[kept:]
+
+
+class _Line:
+    """One ruleset's ratings as worked out so far, extended match by match."""
+
+    def __init__(self) -> None:
+        self.keys: list[OrderKey] = []  # of each rated match, in order
+        self.tracks: dict[int, _Track] = {}
+        # What it showed for each end of period (None: no end), each with its chart drawn,
+        # for as long as no match within the period is added or cut (the latest few ends).
+        self.snapshots: LRUCache[datetime | None, RulesetRatings | None] = LRUCache(PERIODS_KEPT)
+
+    def add(self, key: OrderKey, finishers: Sequence[Finisher]) -> None:
+        if len(finishers) < 2:
+            return
+        tracks = [self.tracks.get(one.player_id) for one in finishers]
+        before = [
+            (track.mu[-1], track.sigma[-1]) if track is not None and track.at else None
+            for track in tracks
+        ]
+        index = len(self.keys)
+        for one, (mu, sigma) in zip(finishers, rated_match(finishers, before), strict=True):
+            track = self.tracks.get(one.player_id)
+            if track is None:
+                track = self.tracks[one.player_id] = _Track()
+            track.at.append(index)
+            track.mu.append(mu)
+            track.sigma.append(sigma)
+        self.keys.append(key)
+        self._changed_from(key)
+
+    def cut(self, applies_from: OrderKey) -> None:
+        """Forget the matches from the order key ``applies_from`` on."""
+        index = bisect_left(self.keys, applies_from)
+        if index == len(self.keys):
+            return
+        self._changed_from(self.keys[index])
+        del self.keys[index:]
+        for player_id, track in list(self.tracks.items()):
+            track.cut(index)
+            if not track.at:
+                del self.tracks[player_id]
+
+    def _changed_from(self, key: OrderKey) -> None:
+        """Forget what was shown for the periods that hold the match of ``key``."""
+        for end in list(self.snapshots):
+            if end is None or key < (end,):
+                del self.snapshots[end]
+
+    def shown(
+        self, rules: str, names: Mapping[int, str], end: datetime | None
+    ) -> RulesetRatings | None:
+        """The ratings after the matches played before ``end`` (None: all of them)."""
+        if end not in self.snapshots:
+            self.snapshots[end] = self._shown(rules, names, end)
+        return self.snapshots[end]
+
+    def _shown(
+        self, rules: str, names: Mapping[int, str], end: datetime | None
+    ) -> RulesetRatings | None:
+        count = len(self.keys) if end is None else bisect_left(self.keys, (end,))
+        if not count:
+            return None
+        ratings = []
+        for player_id, track in self.tracks.items():
+            theirs = bisect_left(track.at, count)  # their matches among the first ``count``
+            if theirs:
+                ratings.append(
+                    Rating(
+                        player_id,
+                        names.get(player_id, ""),
+                        track.mu[theirs - 1],
+                        track.sigma[theirs - 1],
+                        theirs,
+                        track.mu[:theirs],
+                        at=track.at[:theirs],
+                    )
+                )
+        ratings.sort(key=lambda r: (-r.mu, r.name))
+        return RulesetRatings(rules, ratings, count)
+
+
+class _Worked:
+    """What one worker worked out for a table: every ruleset's line, the last order key
+    read, the players' names, and the version and epoch of the table they are at."""
 
     def __init__(self) -> None:
         self.lock = threading.Lock()
-        self.found: LRUCache[tuple[object, ...], tuple[int, list[RulesetRatings]]] = LRUCache(KEPT)
+        self.epoch: int | None = None
+        self.version = -1
+        self.read_to: OrderKey | None = None
+        self.lines: dict[str, _Line] = {}
+        self.names: dict[int, str] = {}
 
-    def get(self, key: tuple[object, ...], version: int) -> list[RulesetRatings] | None:
+    def restart(self, applies_from: OrderKey | None) -> None:
+        if applies_from is None or self.read_to is None:
+            self.read_to, self.lines = None, {}
+        elif applies_from <= self.read_to:
+            for line in self.lines.values():
+                line.cut(applies_from)
+            # Read again from the key on (the key itself included: just before it).
+            played, match_id = applies_from
+            self.read_to = (played, match_id - 1)
+
+
+class _Kept:
+    """The ratings worked out, by table (the most recent few)."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.found: LRUCache[int, _Worked] = LRUCache(KEPT)
+
+    def of(self, table_id: int) -> _Worked:
         with self.lock:
-            kept = self.found.get(key)
-        return kept[1] if kept is not None and kept[0] == version else None
-
-    def put(self, key: tuple[object, ...], version: int, found: list[RulesetRatings]) -> None:
-        with self.lock:  # one version a key: an older one is dropped, not kept beside it
-            self.found[key] = (version, found)
+            worked = self.found.get(table_id)
+            if worked is None:
+                worked = self.found[table_id] = _Worked()
+            return worked
 
 
 KEPT = 16
@@ -133,18 +290,73 @@ def table_ratings(
     table_id: int, *, rules: str | None = None, until: date | None = None
 ) -> list[RulesetRatings]:
     """Every ruleset's ratings at a table (or one ruleset's), from its finished matches played
-    up to ``until``: one query, none while the table's summaries stay as they were."""
-    version = aggregates.version_of(db.session.connection(), table_id)
-    key = (table_id, rules, until)
+    up to ``until``: one statement while the table's summaries stay as they were, three when
+    they changed (the matches rated since, the players' names).  A period's ratings are the
+    first matches' of the table's (the matches rated in order); a ruleset and period none of
+    whose matches was rated or rated again since is shown as it was, its chart as drawn."""
+    connection = db.session.connection()
+    now_ = aggregates.ratings_epoch_of(connection, table_id)
     kept = current_app.extensions.setdefault("kept_ratings", _Kept())
-    found = kept.get(key, version)
-    if found is None:
-        found = _worked_out(table_id, rules, until)
-        kept.put(key, version, found)
-    return found
+    worked = kept.of(table_id)
+    end = None if until is None else datetime.combine(until + timedelta(days=1), time(), UTC)
+    with worked.lock:
+        if worked.epoch != now_.epoch or worked.version != now_.version:
+            _brought_up_to(worked, now_, table_id)
+        return [
+            shown
+            for ruleset, line in sorted(worked.lines.items())
+            if rules in (None, "", ruleset)
+            and (shown := line.shown(ruleset, worked.names, end)) is not None
+        ]
 
 
-def _worked_out(table_id: int, rules: str | None, until: date | None) -> list[RulesetRatings]:
+def _brought_up_to(worked: _Worked, now_: aggregates.RatingsEpoch, table_id: int) -> None:
+    if worked.epoch is not None and now_.epoch == worked.epoch + 1:
+        worked.restart(now_.applies_from)  # one change since: from where it applies
+    elif now_.epoch != worked.epoch:
+        worked.restart(None)  # never worked out, or more than one change since
+    _read_on(worked, table_id)
+    names = dict(
+        db.session.execute(
+            sa.select(Player.id, Player.name).where(Player.table_id == table_id)
+        ).all()
+    )
+    if names != worked.names:  # a player renamed: every ruleset shown again
+        worked.names = names
+        for line in worked.lines.values():
+            line.snapshots.clear()
+    worked.epoch, worked.version = now_.epoch, now_.version
+
+
+def _read_on(worked: _Worked, table_id: int) -> None:
+    """Rate the finished matches after the last one read, in order."""
+    seat = SeatSummary
+    conditions = [seat.table_id == table_id, seat.counted.is_(True), seat.finished.is_(True)]
+    if worked.read_to is not None:
+        played, match_id = worked.read_to
+        conditions += [
+            seat.last_played_at >= played,
+            sa.or_(seat.last_played_at > played, seat.match_id > match_id),
+        ]
+    rows = db.session.execute(
+        sa.select(
+            seat.rules, seat.match_id, seat.player_id, seat.won, seat.total, seat.last_played_at
+        )
+        .where(*conditions)
+        .order_by(seat.last_played_at, seat.match_id, seat.seat)
+    ).all()
+    for match_id, seats in groupby(rows, key=lambda row: row.match_id):
+        seated = list(seats)
+        key = (max(aggregates.as_utc(row.last_played_at) for row in seated), match_id)
+        line = worked.lines.get(seated[0].rules)
+        if line is None:
+            line = worked.lines[seated[0].rules] = _Line()
+        line.add(key, [Finisher(row.player_id, row.won, row.total) for row in seated])
+        worked.read_to = key
+
+
+def worked_out(table_id: int, rules: str | None, until: date | None) -> list[RulesetRatings]:
+    """The ratings worked out from the first match, every time (what the kept ones must be)."""
     seat = SeatSummary
     conditions = [seat.table_id == table_id, seat.counted.is_(True), seat.finished.is_(True)]
     if rules:
@@ -168,10 +380,18 @@ def _worked_out(table_id: int, rules: str | None, until: date | None) -> list[Ru
         )
         ratings, steps = rate(matches)
         shown = [
-            Rating(r.player_id, names[r.player_id], r.mu, r.sigma, r.matches, list(r.history))
+            Rating(
+                r.player_id,
+                names[r.player_id],
+                r.mu,
+                r.sigma,
+                r.matches,
+                array("d", r.history),
+                at=array("q", r.at),
+            )
             for r in ratings.values()
         ]
         shown.sort(key=lambda r: (-r.mu, r.name))
         if shown:
-            found.append(RulesetRatings(ruleset, shown, steps))
+            found.append(RulesetRatings(ruleset, shown, len(steps)))
     return found

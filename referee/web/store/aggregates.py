@@ -265,6 +265,7 @@ def moved(
     match not finished, the same month, no figure lower that a month keeps the highest of);
     else the months touched are recounted for its players, each from its own seat rows."""
     raise_version(connection, {row["table_id"] for row in (*before, *after)})
+    ratings_moved(connection, before, after)
     if in_place(before, after) and _moved_in_place(connection, before, after):
         return
     recount_touched(connection, before, after)
@@ -288,6 +289,128 @@ def raise_version(connection: Connection, tables: Iterable[int]) -> None:
 def version_of(connection: Connection, table_id: int) -> int:
     """The statistics version of a table (0 before its first summary)."""
     return int(connection.execute(VERSION_OF, {"the_table": table_id}).scalar() or 0)
+
+
+# -- what the ratings must work out again ------------------------------------------------------
+#
+# The ratings (:mod:`referee.web.show.ratings`) rate a table's finished, counted matches in
+# the order of their order key, (last played, match id), and keep what they worked out by
+# the table's ratings epoch.  A match that becomes rated after every other rated match of
+# the table is read after the last one rated (no epoch raised); any other change of a rated
+# match raises the epoch with the order key it applies from, the lower of the match's key
+# before and after: what was rated before that key stays as it was.
+
+RATINGS_RESTARTED = (
+    sa.update(VERSIONS)
+    .where(VERSIONS.c.table_id == sa.bindparam("the_table"))
+    .values(
+        ratings_epoch=VERSIONS.c.ratings_epoch + 1,
+        ratings_from_played_at=sa.bindparam("the_played"),
+        ratings_from_match=sa.bindparam("the_match"),
+    )
+)
+# A rated match of the table after the order key given (another match than its own).
+RATED_LATER = (
+    sa.select(SEATS.c.match_id)
+    .where(
+        SEATS.c.table_id == sa.bindparam("the_table"),
+        SEATS.c.last_played_at >= sa.bindparam("the_played"),
+        sa.or_(
+            SEATS.c.last_played_at > sa.bindparam("the_played"),
+            SEATS.c.match_id > sa.bindparam("the_match"),
+        ),
+        SEATS.c.match_id != sa.bindparam("the_match"),
+        SEATS.c.counted.is_(True),
+        SEATS.c.finished.is_(True),
+    )
+    .limit(1)
+)
+RATINGS_OF = sa.select(
+    VERSIONS.c.version,
+    VERSIONS.c.ratings_epoch,
+    VERSIONS.c.ratings_from_played_at,
+    VERSIONS.c.ratings_from_match,
+).where(VERSIONS.c.table_id == sa.bindparam("the_table"))
+
+
+@dataclass(frozen=True)
+class RatingsEpoch:
+    """A table's statistics version, its ratings epoch and the order key the last raise of
+    the epoch applies from (None: from the first match)."""
+
+    version: int = 0
+    epoch: int = 0
+    applies_from: tuple[datetime, int] | None = None
+
+
+def ratings_epoch_of(connection: Connection, table_id: int) -> RatingsEpoch:
+    row = connection.execute(RATINGS_OF, {"the_table": table_id}).first()
+    if row is None:
+        return RatingsEpoch()
+    applies_from = None
+    if row.ratings_from_played_at is not None and row.ratings_from_match is not None:
+        applies_from = (as_utc(row.ratings_from_played_at), int(row.ratings_from_match))
+    return RatingsEpoch(int(row.version), int(row.ratings_epoch), applies_from)
+
+
+def order_key(rows: Sequence[Mapping[str, Any]]) -> tuple[datetime, int]:
+    """The order key a match is rated by, from its seat rows."""
+    return max(as_utc(row["last_played_at"]) for row in rows), int(rows[0]["match_id"])
+
+
+def _rated(rows: Sequence[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
+    return [row for row in rows if row["counted"] and row["finished"]]
+
+
+def _as_rated(rows: Sequence[Mapping[str, Any]]) -> list[tuple[Any, ...]]:
+    """What of a match's rated seat rows its ratings are made of."""
+    return sorted(
+        (
+            row["table_id"],
+            row["rules"],
+            row["player_id"],
+            row.get("seat"),
+            bool(row["won"]),
+            int(row["total"]),
+            as_utc(row["last_played_at"]),
+        )
+        for row in rows
+    )
+
+
+def ratings_moved(
+    connection: Connection, before: Sequence[Mapping[str, Any]], after: Sequence[Mapping[str, Any]]
+) -> None:
+    """Raise the ratings epoch of the match's table when its rows ``before`` and ``after``
+    (already written) change what is rated other than by a match rated after every other."""
+    was, now_ = _rated(before), _rated(after)
+    if not was and not now_:  # a match not finished, or not counted: nothing rated changes
+        return
+    if was and now_ and _as_rated(was) == _as_rated(now_):  # a rename, an archive
+        return
+    keys = [order_key(rows) for rows in (was, now_) if rows]
+    if not was:
+        played, match_id = keys[0]
+        later = connection.execute(
+            RATED_LATER,
+            {"the_table": now_[0]["table_id"], "the_played": played, "the_match": match_id},
+        ).first()
+        if later is None:  # the usual end of a match: rated after all the others
+            return
+    played, match_id = min(keys)
+    for table_id in sorted({row["table_id"] for row in (*was, *now_)}):
+        restart_ratings(connection, table_id, (played, match_id))
+
+
+def restart_ratings(
+    connection: Connection, table_id: int, applies_from: tuple[datetime, int] | None
+) -> None:
+    """Raise a table's ratings epoch: what was rated from ``applies_from`` on (None: all of
+    it) is rated again at the next view."""
+    played, match_id = applies_from if applies_from is not None else (None, None)
+    connection.execute(
+        RATINGS_RESTARTED, {"the_table": table_id, "the_played": played, "the_match": match_id}
+    )
 
 
 def in_place(before: Sequence[Mapping[str, Any]], after: Sequence[Mapping[str, Any]]) -> bool:
@@ -467,9 +590,13 @@ def counted_table(connection: Connection, table_id: int) -> tuple[dict[Any, Any]
     return player_months, pair_months, count_matches(table_id, matches)
 
 
-def recount_table(connection: Connection, table_id: int) -> None:
-    """Count every aggregate of one table again (a table imported: one pass, linear)."""
+def recount_table(connection: Connection, table_id: int, *, ratings: bool = True) -> None:
+    """Count every aggregate of one table again (a table imported: one pass, linear), and
+    rate its matches again (unless ``ratings`` is false: a database older than the ratings
+    epoch)."""
     raise_version(connection, [table_id])
+    if ratings:
+        restart_ratings(connection, table_id, None)
     for table in (PLAYER_MONTHS, PAIR_MONTHS, TABLE_MONTHS):
         connection.execute(sa.delete(table).where(table.c.table_id == table_id))
     for table, counted in zip(
@@ -489,8 +616,10 @@ def rebuild(connection: Connection) -> None:
     """Count every aggregate of every table again."""
     for table in (PLAYER_MONTHS, PAIR_MONTHS, TABLE_MONTHS):
         connection.execute(sa.delete(table))
+    # The revision that made the aggregates rebuilds them before the ratings epoch exists.
+    columns = {column["name"] for column in sa.inspect(connection).get_columns(VERSIONS.name)}
     for table_id in _tables(connection):
-        recount_table(connection, table_id)
+        recount_table(connection, table_id, ratings="ratings_epoch" in columns)
 
 
 def compare(connection: Connection) -> list[tuple[str, str, Any, Any]]:

@@ -652,7 +652,13 @@ class TableMonth(Model):
 class StatisticsVersion(Model):
     """How many times a table's summaries have been rewritten: raised with every rewrite (in
     the same transaction, under the table's lock), so that what is worked out from all of a
-    table's summaries (the ratings) is kept while it stays the same."""
+    table's summaries is kept while it stays the same.
+
+    The ratings are kept longer, by ``ratings_epoch``: raised only when a rewrite changes a
+    rated match (finished and counted) other than by adding one after every other of its
+    ruleset, with the order key the change applies from (``ratings_from_played_at``,
+    ``ratings_from_match``; none: from the first match).  Only a server default: the
+    statistics version's row is also written by the revision that made it, before this."""
 
     __tablename__ = "statistics_versions"
 
@@ -660,3 +666,6 @@ class StatisticsVersion(Model):
         sa.ForeignKey("card_tables.id", ondelete="CASCADE"), primary_key=True
     )
     version: Mapped[int]
+    ratings_epoch: Mapped[int] = mapped_column(server_default="0")
+    ratings_from_played_at: Mapped[datetime | None] = mapped_column(sa.DateTime(timezone=True))
+    ratings_from_match: Mapped[int | None]

@@ -592,13 +592,16 @@ def refresh_totals(connection: Connection, affected: Iterable[tuple[int, str, in
         )
 
 
-# What of a seat row its player's totals are made of.
+# What of a seat row its player's totals are made of (and the match's place in the ratings).
 TOTAL_KEY = ("table_id", "rules", "player_id")
 SEAT_TOTALLED = (
     *TOTAL_KEY,
+    "match_id",
+    "seat",
     "counted",
     "finished",
     "won",
+    "total",
     *SUMMED_FIGURES,
     *ROUND_FIGURES,
     "best_round",
@@ -750,7 +753,8 @@ ALL_MOVED = sa.select(*counted(moved_parts()))
 class Moves:
     """A round more in a match not finished, moved in place (:func:`moves_in_place`): the
     parameters of :func:`moved_parts`, and what to count again when a row to move is not
-    there (:meth:`settle`)."""
+    there (:meth:`settle`).  Nothing rated changes (:func:`aggregates.ratings_moved`): the
+    match is not finished before or after."""
 
     table_id: int
     parameters: dict[str, Any]
