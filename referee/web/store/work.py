@@ -219,7 +219,10 @@ NEW_VERSION = (
     .values(version=sa.bindparam("new"), updated_at=sa.bindparam("when"))
 )
 NEW_ROUND = sa.insert(ROUNDS)
-ROUND_COLUMNS = ("match_id", "number", "entry", "complete", "created_at", "updated_at", "version")
+ROUND_COLUMNS = (
+    *("match_id", "number", "entry", "complete", "created_at", "updated_at", "version"),
+    "facts",  # the round's facts in the state kept with the match (the state's own: its summary)
+)
 # PostgreSQL: both in one statement (one round trip): the round is added only if the
 # version was raised, and the row count says which.
 _RAISED = NEW_VERSION.returning(MATCHES.c.id).cte("raised")
@@ -269,7 +272,7 @@ def append_round(
     seen = matchlog.Outlook.of(state)
     new_key = matchlog.next_replay_key(key, entry)
     derived = summary.derive_next(log, before, seen, new_key, when)
-    if derived is None:
+    if derived is None or derived.kept is None or derived.kept.first != number:
         return None
     writes.transactions_again(connection)
     writes.start_writing()
@@ -289,6 +292,7 @@ def append_round(
         "created_at": when,
         "updated_at": when,
         "version": 1,
+        "facts": derived.kept.rounds[0],
     }
     if connection.dialect.name == "postgresql":
         named = {f"round_{name}": value for name, value in new_round.items()}
