@@ -22,7 +22,10 @@ Going on from a kept state
     sheet shows of it too (its notes, what was not checked, the hands given as points,
     the table and hand values): a state made again from them has the detail of a score
     sheet (:attr:`Detail.SHEET`), not the cards (hands, melds, the round as entered),
-    which a page that shows them gets by replaying the match.
+    which a page that shows them gets by replaying the match.  The facts may be kept a
+    round at a time: the state's own (``facts(rounds=False)``, which do not grow with
+    the match) and each round's (:meth:`MatchState.round_facts`, with the totals after
+    it), joined again by :func:`joined_facts`.
 
 A round being played
     :class:`~referee.round.RoundInProgress` (in :mod:`referee.round`,

@@ -151,7 +151,7 @@ def upgrade():
             states.append({'the_match': match_id, 'new_facts': _text(own)})
             round_facts += [
                 {'the_round': round_id, 'new_facts': _text(facts)}
-                for (round_id, _old), facts in zip(stored[match_id], split_rounds)
+                for (round_id, _old), facts in zip(stored[match_id], split_rounds, strict=True)
             ]
         _rewrite(connection, states, round_facts, removed)
 

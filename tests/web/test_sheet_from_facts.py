@@ -208,9 +208,7 @@ def test_facts_kept_before_the_sheet_show_the_match_by_a_replay_and_the_next_rou
             assert facts["sheet"]["notes"]  # kept with the sheet's lines
             del facts["sheet"]  # as an engine before this one kept them
             connection.execute(
-                sa.update(rounds)
-                .where(rounds.c.number == number)
-                .values(facts=json.dumps(facts))
+                sa.update(rounds).where(rounds.c.number == number).values(facts=json.dumps(facts))
             )
         assert summary.check(connection) == []  # less detail, not a wrong state
     matchlog.REPLAYS.clear()

@@ -7,11 +7,12 @@ flushing them.  This path reads the match as rows (two queries) and has the
 engine play the round on the cached replay of the match; the unit of work's
 fast strategy (:func:`referee.web.store.work.append_round`) then, in the
 table's turn, raises the match's version (the statement that locks the table's
-row and checks that the version is still the one read), writes the round, the
-summary counted on by the new round alone and the state after it, and commits.
-Nothing of it grows with the match's length but the rows of the score sheet the
-answer shows (each round's number, version and whether it is void) and the kept
-state's facts.
+row and checks that the version is still the one read), writes the round with its
+facts in the state after it, the summary counted on by the new round alone and the
+state's own facts, and commits.  Nothing it writes grows with the match's length;
+what it reads does by the rows of the score sheet the answer shows (each round's
+number, version and whether it is void) and the kept facts of the rounds (read with
+them, made into a state only when the worker has not cached the match).
 
 It takes only the plain case: the match found through an edit key, not
 deleted, no live round, no deleted round in the way, the version named still

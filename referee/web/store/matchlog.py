@@ -22,7 +22,10 @@ A save never replays the whole match: the engine's state after the last round is
 kept with the match's summary as its facts (:class:`KeptReplay`, by the same key
 as the cache: written by :mod:`summary` with every rewrite of the summary, checked
 by ``history check``), and the next round is played on it (:func:`playable`), in any
-worker, warm or not.  The kept state also names the match's version it was written at:
+worker, warm or not.  The state's facts are kept a round at a time: what does not grow with
+the match with the summary (``match_replays``), each round's with the round (``rounds.facts``,
+written by the INSERT of the save that adds it), so that a save writes its own round's facts
+and not every round's again (:data:`KEPT_REPLAY` reads both).  The kept state also names the match's version it was written at:
 every write that changes a match's log raises its version in the same transaction, so a
 state kept at the match's current version is of the log as stored, and the plain save
 (:mod:`referee.web.play.appending`) takes its key from it instead of reading and
