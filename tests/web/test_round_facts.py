@@ -340,3 +340,12 @@ def test_rounds_without_their_facts_are_not_taken_for_the_kept_state(app):
     answer = client.post(f"{match.url}/rounds", json=SITI_OUT, headers={"If-Match": match.etag})
     assert answer.status_code == 201 and answer.get_json()["totals"]["Siti"] == 45
     assert len(assert_kept_is_the_replay(app, match.match_id)["rounds"]) == 5
+    # A round's facts that are not the replay's: history check finds them, --fix rewrites them.
+    with app.app_context(), db.engine.begin() as connection:
+        connection.execute(
+            sa.update(ROUNDS).where(ROUNDS.c.number == 3).values(facts='{"number": 3}')
+        )
+        assert [d.figure for d in summary.check(connection)] == ["kept replay"]
+        assert summary.check(connection, fix=True) != []
+        assert summary.check(connection) == []
+    assert_kept_is_the_replay(app, match.match_id)
