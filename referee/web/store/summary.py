@@ -1130,8 +1130,9 @@ def compare_replay(
     try:
         facts = kept.whole_facts()
     except (KeyError, TypeError, ValueError):
-        rounds = f"the facts of {sum(facts is not None for facts in kept.rounds)} rounds"
-        return [Difference(match_id, None, "kept replay", rounds, f"{len(whole['rounds'])}")]
+        held = sum(text is not None for text in kept.rounds)
+        rounds = f"the facts of {len(whole['rounds'])} rounds"
+        return [Difference(match_id, None, "kept replay", f"the facts of {held} rounds", rounds)]
     if not facts_agree(facts, whole):
         text = json.dumps(whole, ensure_ascii=False)
         return [Difference(match_id, None, "kept replay", json.dumps(facts), text)]
