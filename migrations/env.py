@@ -104,8 +104,14 @@ def run_migrations_online():
             **conf_args
         )
 
-        with context.begin_transaction():
-            context.run_migrations()
+        # The app's summary writes check the columns they need while the schema may be
+        # older than the models (referee.web.store.summary.MIGRATING).
+        connection.info["referee_migrating"] = True
+        try:
+            with context.begin_transaction():
+                context.run_migrations()
+        finally:
+            connection.info.pop("referee_migrating", None)
         if sqlite:
             connection.connection.driver_connection.execute("PRAGMA foreign_keys=ON")
 

@@ -22,7 +22,10 @@ Going on from a kept state
     sheet shows of it too (its notes, what was not checked, the hands given as points,
     the table and hand values): a state made again from them has the detail of a score
     sheet (:attr:`Detail.SHEET`), not the cards (hands, melds, the round as entered),
-    which a page that shows them gets by replaying the match.
+    which a page that shows them gets by replaying the match.  The facts may be kept a
+    round at a time: the state's own (``facts(rounds=False)``, which do not grow with
+    the match) and each round's (:meth:`MatchState.round_facts`, with the totals after
+    it), joined again by :func:`joined_facts`.
 
 A round being played
     :class:`~referee.round.RoundInProgress` (in :mod:`referee.round`,
@@ -40,7 +43,7 @@ A round being played
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from enum import IntEnum
 from typing import TYPE_CHECKING, Any
@@ -504,20 +507,32 @@ class MatchState:
             reseatings=self.reseatings + (reseating,),
         )
 
-    def facts(self) -> dict[str, Any]:
+    def facts(self, *, rounds: bool = True) -> dict[str, Any]:
         """The state as plain JSON values, all that the next round's replay reads of it (and
         a match's summary): :meth:`from_facts` with the same header makes it again, so that
         a kept state goes on without the whole match being replayed.  The mappings keep
-        their order (``everyone`` is the order of ``totals``)."""
-        return {
-            "rounds": [result.facts() for result in self.rounds],
+        their order (``everyone`` is the order of ``totals``).
+
+        ``rounds`` false: without what grows with the match (each round's facts and the
+        totals' history), which :meth:`round_facts` gives a round at a time, and with the
+        number of its rounds (``round_count``): a state kept so is written a round at a time.
+        """
+        kept: dict[str, Any] = {}
+        if rounds:
+            kept["rounds"] = [result.facts() for result in self.rounds]
+        else:
+            kept["round_count"] = len(self.rounds)
+        kept |= {
             "totals": dict(self.totals),
             "finished": self.finished,
             "winners": list(self.winners),
             "next_dealer": self.next_dealer,
             "bonuses": dict(self.bonuses),
             "rounds_won": dict(self.rounds_won),
-            "history": [dict(totals) for totals in self.history],
+        }
+        if rounds:
+            kept["history"] = [dict(totals) for totals in self.history]
+        return kept | {
             "reseatings": [
                 reseating.to_json() | {"players": list(reseating.players)}
                 for reseating in self.reseatings
@@ -525,10 +540,34 @@ class MatchState:
             "rejoins": [rejoin.to_json() for rejoin in self.rejoins],
         }
 
+    def round_facts(self, start: int = 0) -> list[dict[str, Any]]:
+        """The facts of the rounds from the one at index ``start`` on (:meth:`RoundResult.facts`),
+        each with the totals after it under ``totals_after`` when it counted (a void round
+        adds nothing to the totals' history): with :meth:`facts` ``(rounds=False)``, all of
+        :meth:`facts`, kept a round at a time (:func:`joined_facts`)."""
+        counted = sum(not result.is_void for result in self.rounds[:start])
+        found = []
+        for result in self.rounds[start:]:
+            facts = result.facts()
+            if not result.is_void:
+                facts["totals_after"] = dict(self.history[counted])
+                counted += 1
+            found.append(facts)
+        return found
+
     @classmethod
-    def from_facts(cls, header: MatchHeader, facts: Mapping[str, Any]) -> MatchState:
+    def from_facts(
+        cls,
+        header: MatchHeader,
+        facts: Mapping[str, Any],
+        rounds: Sequence[Mapping[str, Any]] | None = None,
+    ) -> MatchState:
         """The state of :meth:`facts`, for the match of ``header`` (the one it was replayed
-        from); its rounds with the score sheet's detail at most (:meth:`RoundResult.from_facts`)."""
+        from); its rounds with the score sheet's detail at most (:meth:`RoundResult.from_facts`).
+        ``rounds`` given: ``facts`` are of ``facts(rounds=False)`` and ``rounds`` of
+        :meth:`round_facts` (ValueError when they are not as many as the state had)."""
+        if rounds is not None:
+            facts = joined_facts(facts, rounds)
         return cls(
             header,
             rounds=tuple(RoundResult.from_facts(result) for result in facts["rounds"]),
@@ -571,6 +610,21 @@ class MatchState:
         if self.rejoins:
             out["rejoins"] = [rejoin.to_json() for rejoin in self.rejoins]
         return out
+
+
+def joined_facts(facts: Mapping[str, Any], rounds: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    """The facts of a state (:meth:`MatchState.facts`) from those kept a round at a time: its
+    own (``facts(rounds=False)``) and its rounds' (:meth:`MatchState.round_facts`); ValueError
+    when the rounds are not as many as the state had."""
+    if facts["round_count"] != len(rounds):
+        raise ValueError(f"{len(rounds)} rounds' facts for a state of {facts['round_count']}")
+    whole = {name: value for name, value in facts.items() if name != "round_count"}
+    whole["rounds"] = [
+        {name: value for name, value in result.items() if name != "totals_after"}
+        for result in rounds
+    ]
+    whole["history"] = [result["totals_after"] for result in rounds if "totals_after" in result]
+    return whole
 
 
 def facts_agree(kept: Mapping[str, Any], whole: Mapping[str, Any]) -> bool:
@@ -712,6 +766,7 @@ __all__ = [
     "RoundResult",
     "TableMeld",
     "facts_agree",
+    "joined_facts",
     "live_round",
     "read_header",
     "replay",

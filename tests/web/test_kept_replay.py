@@ -42,12 +42,12 @@ def kept_and_replayed(app: Any) -> tuple[dict[str, Any], dict[str, Any]]:
     matchlog.REPLAYS.clear()
     with app.app_context(), db.engine.connect() as connection:
         assert summary.check(connection) == []
-        kept = connection.execute(sa.select(MatchReplay.facts)).scalar_one()
         match_id = connection.execute(sa.select(MatchReplay.match_id)).scalar_one()
+        kept = matchlog.kept_replay(connection, match_id)  # with its rounds' facts
         log = summary.read_log(connection, match_id)
-        assert log is not None
+        assert kept is not None and log is not None
         whole = matchlog.replay(log.header() | {"rounds": [e for _n, e, _w in log.rounds]})
-    return json.loads(kept), whole.facts()
+    return kept.whole_facts(), whole.facts()
 
 
 def test_random_saves_corrections_removals_and_seating_keep_the_state_a_replay_gives(app):
@@ -179,7 +179,10 @@ def test_history_check_finds_a_kept_state_that_is_not_the_replay_and_fix_rewrite
     assert kept == whole and whole["totals"] == {"Budi": 0, "Siti": 10}
     replays = MatchReplay.__table__
     with app.app_context(), db.engine.begin() as connection:
-        wrong = kept | {"totals": {"Budi": 0, "Siti": 99}}
+        # The state's own facts (its rounds' are kept with them).
+        own = json.loads(connection.execute(sa.select(replays.c.facts)).scalar_one())
+        assert own["round_count"] == 1 and "rounds" not in own
+        wrong = own | {"totals": {"Budi": 0, "Siti": 99}}
         connection.execute(sa.update(replays).values(facts=json.dumps(wrong)))
         found = summary.check(connection)
         assert [(d.figure, json.loads(d.stored)["totals"]) for d in found] == [

@@ -23,7 +23,7 @@ from referee.web import create_app
 from referee.web.api import matches as api_matches
 from referee.web.store import matchlog, summary
 from referee.web.store.extensions import db
-from referee.web.store.models import Match, MatchReplay
+from referee.web.store.models import Match, MatchReplay, Round
 from referee.web.views import livepage
 
 from .conftest import DATABASE_KINDS as KINDS
@@ -183,7 +183,7 @@ def test_a_live_round_of_a_long_match_is_shown_and_played_without_a_replay(app, 
     assert replayed == []
 
 
-def test_facts_kept_before_the_sheet_show_the_match_by_a_replay_and_are_kept_again_with_it(
+def test_facts_kept_before_the_sheet_show_the_match_by_a_replay_and_the_next_round_has_it(
     app, monkeypatch
 ):
     client = app.test_client()
@@ -200,20 +200,24 @@ def test_facts_kept_before_the_sheet_show_the_match_by_a_replay_and_are_kept_aga
         json={"out": "Siti", "hands": {"Budi": ["10H", "QS"]}},
         headers={"If-Match": f'"{made["etag"]}"'},
     ).get_json()
-    replays = MatchReplay.__table__
+    rounds = Round.__table__
     with app.app_context(), db.engine.begin() as connection:
-        facts = json.loads(connection.execute(sa.select(replays.c.facts)).scalar_one())
-        assert facts["rounds"][0]["sheet"]["notes"]  # kept with the sheet's lines
-        for result in facts["rounds"]:
-            del result["sheet"]  # as an engine before this one kept them
-        connection.execute(sa.update(replays).values(facts=json.dumps(facts)))
+        # The rounds' facts are kept with the rounds.
+        for number, text in connection.execute(sa.select(rounds.c.number, rounds.c.facts)):
+            facts = json.loads(text)
+            assert facts["sheet"]["notes"]  # kept with the sheet's lines
+            del facts["sheet"]  # as an engine before this one kept them
+            connection.execute(
+                sa.update(rounds).where(rounds.c.number == number).values(facts=json.dumps(facts))
+            )
         assert summary.check(connection) == []  # less detail, not a wrong state
     matchlog.REPLAYS.clear()
     page = client.get(f"/t/{key}/m/{made['id']}/")
     assert page.status_code == 200 and ">20<" in page.get_data(as_text=True)
     with app.app_context():  # the page replayed the match: every detail in this worker
         assert matchlog.outlook(db.session.get(Match, made["id"]), Detail.SHEET).detailed
-    # The next save, played on that replay, keeps the facts with the sheet again.
+    # The next save, played on that replay, keeps its round's facts with the sheet (a save
+    # writes only its own round's: the first stays as kept, a state with less detail).
     # Budi goes out, Siti holds 2C: Budi 2.
     again = client.post(
         f"{url}/rounds",
@@ -222,6 +226,8 @@ def test_facts_kept_before_the_sheet_show_the_match_by_a_replay_and_are_kept_aga
     )
     assert again.status_code == 201 and again.get_json()["totals"] == {"Budi": 2, "Siti": 20}
     with app.app_context(), db.engine.connect() as connection:
-        facts = json.loads(connection.execute(sa.select(replays.c.facts)).scalar_one())
-        assert all("sheet" in result for result in facts["rounds"])
+        kept = matchlog.kept_replay(connection, made["id"])
+        assert kept is not None and len(kept.rounds) == 2
+        first, second = kept.whole_facts()["rounds"]
+        assert "sheet" not in first and second["sheet"]["notes"]
         assert summary.check(connection) == []

@@ -7,11 +7,12 @@ flushing them.  This path reads the match as rows (two queries) and has the
 engine play the round on the cached replay of the match; the unit of work's
 fast strategy (:func:`referee.web.store.work.append_round`) then, in the
 table's turn, raises the match's version (the statement that locks the table's
-row and checks that the version is still the one read), writes the round, the
-summary counted on by the new round alone and the state after it, and commits.
-Nothing of it grows with the match's length but the rows of the score sheet the
-answer shows (each round's number, version and whether it is void) and the kept
-state's facts.
+row and checks that the version is still the one read), writes the round with its
+facts in the state after it, the summary counted on by the new round alone and the
+state's own facts, and commits.  Nothing it writes grows with the match's length;
+what it reads does by the rows of the score sheet the answer shows (each round's
+number, version and whether it is void) and the kept facts of the rounds (read with
+them, made into a state only when the worker has not cached the match).
 
 It takes only the plain case: the match found through an edit key, not
 deleted, no live round, no deleted round in the way, the version named still
@@ -50,9 +51,11 @@ MATCH_BY_EDIT_KEY = (
     sa.select(
         *summary.log_columns(),
         MATCHES.c.version,
-        # The state kept with the match: its key, and the version it was kept at.
+        # The state kept with the match: its key, the version it was kept at, and its own
+        # facts (its rounds' are kept with them).
         KEPT.c.replay_key.label("kept_key"),
         KEPT.c.match_version.label("kept_version"),
+        KEPT.c.facts.label("kept_facts"),
         # The match's summary and the seat's (what the next round is counted on, and what
         # its player's totals are made of), read with the match: they change only with the
         # match, whose version is checked under the table's lock.
@@ -74,9 +77,12 @@ MATCH_BY_EDIT_KEY = (
     .where(MATCHES.c.id == sa.bindparam("match_id"), TABLES.c.edit_key == sa.bindparam("key"))
     .order_by(SEATS.c.seat)
 )
-# The stored rounds without their entries: what the plain case and the score sheet need.
+# The stored rounds without their entries: what the plain case and the score sheet need, and
+# their facts in the state kept with the match.
 ROUNDS_OF_MATCH = (
-    sa.select(ROUNDS.c.number, ROUNDS.c.version, ROUNDS.c.complete, ROUNDS.c.deleted_at)
+    sa.select(
+        ROUNDS.c.number, ROUNDS.c.version, ROUNDS.c.complete, ROUNDS.c.deleted_at, ROUNDS.c.facts
+    )
     .where(ROUNDS.c.match_id == sa.bindparam("match_id"))
     .order_by(ROUNDS.c.number)
 )
@@ -93,17 +99,30 @@ class StoredMatch:
     rows: list[Any] = field(default_factory=list)  # every stored round, by number
     before: summary.Derived | None = None  # its summary as stored
     kept_key: str | None = None  # the key of its log, from the state kept at this version
+    kept_facts: str | None = None  # the kept state's own facts (its rounds' are in ``rows``)
 
     @property
     def plain(self) -> bool:
         """No live round, no deleted round, nothing but complete rounds one after another;
-        a summary, and a state kept at the match's version."""
+        a summary, and a state kept at the match's version a round at a time (each round with
+        its facts: a save adds its own round's and rewrites only the state's)."""
         return (
             self.kept_key is not None
             and self.before is not None
             and self.before.match["rounds"] == len(self.rows)
-            and all(row.complete and row.deleted_at is None for row in self.rows)
+            and all(
+                row.complete and row.deleted_at is None and row.facts is not None
+                for row in self.rows
+            )
+            and matchlog.is_split(self.kept_facts)
         )
+
+    def kept(self) -> matchlog.KeptReplay | None:
+        """The state kept at the match's version, as its rows hold it (no statement)."""
+        if self.kept_key is None or self.kept_facts is None:
+            return None
+        rounds = tuple(row.facts for row in self.rows)
+        return matchlog.KeptReplay(self.kept_key, self.kept_facts, self.version, rounds)
 
     @property
     def next_number(self) -> int:
@@ -123,7 +142,7 @@ def read(connection: Connection, edit_key: str, match_id: int) -> StoredMatch | 
     stored = StoredMatch(match_id, first.version, log, edit_key)
     stored.rows = list(connection.execute(ROUNDS_OF_MATCH, {"match_id": match_id}))
     if first.kept_version == first.version:
-        stored.kept_key = first.kept_key
+        stored.kept_key, stored.kept_facts = first.kept_key, first.kept_facts
     seats = [
         {name: row._mapping[f"summary_{name}"] for name in SEAT_READ}
         for row in rows
@@ -143,9 +162,7 @@ def played_so_far(stored: StoredMatch, connection: Connection) -> matchlog.Outlo
         head = stored.log.header()
     except (TypeError, ValueError):
         return matchlog.Outlook(None, MatchFileError(matchlog.STORED_UNREADABLE))
-    return matchlog.resumed(
-        head, stored.kept_key, lambda: matchlog.kept_replay(connection, stored.match_id)
-    )
+    return matchlog.resumed(head, stored.kept_key, stored.kept)
 
 
 def checked_round(
@@ -195,7 +212,8 @@ def append(
     if when is None:
         return False
     stored.version += 1
-    stored.rows.append(RoundRow(number, 1, True, None))
+    stored.rows.append(RoundRow(number, 1, True, None, None))
+    stored.kept_key = stored.kept_facts = None  # what this save kept is not read back
     return True
 
 
@@ -206,6 +224,7 @@ class RoundRow(NamedTuple):
     version: int
     complete: bool
     deleted_at: datetime | None
+    facts: str | None  # in the state kept with the match (not read back for a round saved)
 
 
 class SheetRound(NamedTuple):

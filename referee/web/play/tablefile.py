@@ -549,6 +549,8 @@ def _store_matches(
                     "joined_round": joined[name] if seat >= first else None,
                 }
             )
+        figures = imported.derived
+        facts = summary.new_round_facts(figures)
         for number, (entry, when) in enumerate(
             zip(document["rounds"], imported.played, strict=True), start=1
         ):
@@ -559,9 +561,9 @@ def _store_matches(
                     "entry": entry,
                     "created_at": when,
                     "updated_at": when,
+                    "facts": facts[number - 1] if number <= len(facts) else None,
                 }
             )
-        figures = imported.derived
         figures.match.update(match_id=match_id, table_id=table_id)
         for row in figures.seats:
             row.update(match_id=match_id, table_id=table_id, player_id=player_ids[row["player_id"]])

@@ -22,7 +22,10 @@ A save never replays the whole match: the engine's state after the last round is
 kept with the match's summary as its facts (:class:`KeptReplay`, by the same key
 as the cache: written by :mod:`summary` with every rewrite of the summary, checked
 by ``history check``), and the next round is played on it (:func:`playable`), in any
-worker, warm or not.  The kept state also names the match's version it was written at:
+worker, warm or not.  The state's facts are kept a round at a time: what does not grow with
+the match with the summary (``match_replays``), each round's with the round (``rounds.facts``,
+written by the INSERT of the save that adds it), so that a save writes its own round's facts
+and not every round's again (:data:`KEPT_REPLAY` reads both).  The kept state also names the match's version it was written at:
 every write that changes a match's log raises its version in the same transaction, so a
 state kept at the match's current version is of the log as stored, and the plain save
 (:mod:`referee.web.play.appending`) takes its key from it instead of reading and
@@ -46,7 +49,7 @@ import logging
 import threading
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 import sqlalchemy as sa
 from cachetools import LRUCache
@@ -56,7 +59,7 @@ from referee.errors import MatchFileError, RefereeError
 from referee.match import Detail
 from referee.matchfile import MatchHeader, RoundRecord, dump_round, read_header, read_round
 from referee.messages import define_message
-from referee.web.store.models import Match, MatchReplay
+from referee.web.store.models import Match, MatchReplay, Round
 
 if TYPE_CHECKING:  # the functions below import the engine when first called
     from referee.match import MatchState
@@ -287,35 +290,101 @@ REPLAYS = Replays(CACHE_SIZE)
 @dataclass(frozen=True)
 class KeptReplay:
     """A match's replayed state as stored with its summary: the key of the log it was
-    replayed from (:func:`replay_key`), the engine's facts of it as JSON text, and the
-    match's version when it was written (None when it was not read)."""
+    replayed from (:func:`replay_key`), the engine's facts of it as JSON text, kept a round at
+    a time (the state's own, ``MatchState.facts(rounds=False)``, in ``facts``; each round's,
+    ``MatchState.round_facts``, in ``rounds``: the facts of its rounds from the one at
+    position ``first`` on, None for a round stored without them), and the match's version
+    when it was written (None when it was not read).
+
+    A state kept in the older form holds all of its facts in ``facts`` (``rounds`` unused).
+    """
 
     key: str
     facts: str
     version: int | None = None
+    rounds: tuple[str | None, ...] = ()
+    first: int = 1
 
     @classmethod
-    def of(cls, key: str, state: MatchState) -> KeptReplay:
-        return cls(key, json.dumps(state.facts(), ensure_ascii=False, separators=(",", ":")))
+    def of(cls, key: str, state: MatchState, first: int = 1) -> KeptReplay:
+        """The state to keep, its rounds' facts from position ``first`` on (those before are
+        kept already: a save writes only its own round's)."""
+        return cls(
+            key,
+            _json_text(state.facts(rounds=False)),
+            rounds=tuple(_json_text(facts) for facts in state.round_facts(first - 1)),
+            first=first,
+        )
 
-    def state(self, head: dict[str, Any]) -> MatchState:
-        """The state again, for the match of this header (RefereeError if it cannot be)."""
-        from referee.match import MatchState
+    def whole_facts(self) -> dict[str, Any]:
+        """All the facts of the state (``MatchState.facts()``); KeyError, TypeError or
+        ValueError when what is kept is not all of them (a round without its facts)."""
+        from referee.match import joined_facts
 
         facts = json.loads(self.facts)
-        return call_engine(MatchState.from_facts, stored_header(head), facts)
+        if "rounds" in facts:  # the older form
+            return cast(dict[str, Any], facts)
+        if self.first != 1 or None in self.rounds:
+            raise ValueError("the kept state lacks facts of its rounds")
+        # One text: parsing one array costs less than a text per round.
+        rounds = json.loads("[" + ",".join(cast(tuple[str, ...], self.rounds)) + "]")
+        return joined_facts(facts, rounds)
+
+    def state(self, head: dict[str, Any]) -> MatchState:
+        """The state again, for the match of this header (RefereeError if it cannot be;
+        KeyError, TypeError or ValueError when the facts are not of this engine or lack a
+        round's)."""
+        from referee.match import MatchState
+
+        return call_engine(MatchState.from_facts, stored_header(head), self.whole_facts())
+
+
+def _json_text(facts: Any) -> str:
+    return json.dumps(facts, ensure_ascii=False, separators=(",", ":"))
+
+
+def is_split(facts: str | None) -> bool:
+    """Whether a state's kept facts are its own, its rounds' kept with them (not the older
+    form, all in one text); False for facts that are no JSON object."""
+    try:
+        found = json.loads(facts) if facts is not None else None
+    except ValueError:
+        return False
+    return isinstance(found, dict) and "round_count" in found
 
 
 REPLAYS_TABLE = MatchReplay.__table__
-KEPT_REPLAY = sa.select(
-    REPLAYS_TABLE.c.replay_key, REPLAYS_TABLE.c.facts, REPLAYS_TABLE.c.match_version
-).where(REPLAYS_TABLE.c.match_id == sa.bindparam("the_match"))
+ROUNDS_TABLE = cast(sa.Table, Round.__table__)
+# The state kept with a match and the facts of its rounds (the complete rounds not deleted,
+# in order), in one statement: the kept row first (as round 0).
+KEPT_REPLAY = sa.union_all(
+    sa.select(
+        sa.literal(0).label("number"),
+        REPLAYS_TABLE.c.replay_key,
+        REPLAYS_TABLE.c.facts,
+        REPLAYS_TABLE.c.match_version,
+    ).where(REPLAYS_TABLE.c.match_id == sa.bindparam("the_match")),
+    sa.select(
+        ROUNDS_TABLE.c.number,
+        sa.null().cast(sa.String(64)),
+        ROUNDS_TABLE.c.facts,
+        sa.null().cast(sa.Integer),
+    ).where(
+        ROUNDS_TABLE.c.match_id == sa.bindparam("the_match"),
+        ROUNDS_TABLE.c.complete.is_(True),
+        ROUNDS_TABLE.c.deleted_at.is_(None),
+    ),
+).order_by("number")
 
 
 def kept_replay(connection: Connection, match_id: int) -> KeptReplay | None:
-    """The replay kept with a match's summary (None: none is kept yet)."""
-    row = connection.execute(KEPT_REPLAY, {"the_match": match_id}).one_or_none()
-    return KeptReplay(row.replay_key, row.facts, row.match_version) if row is not None else None
+    """The replay kept with a match's summary, with its rounds' facts (None: none is kept)."""
+    rows = connection.execute(KEPT_REPLAY, {"the_match": match_id}).all()
+    if not rows or rows[0].number != 0:
+        return None
+    kept = rows[0]
+    rounds = tuple(row.facts for row in rows[1:])
+    return KeptReplay(kept.replay_key, kept.facts, kept.match_version, rounds)
 
 
 def replay_key(head: dict[str, Any], entries: Sequence[Any]) -> str:

@@ -303,6 +303,11 @@ class Round(Model):
     version: Mapped[int] = mapped_column(default=1, server_default="1")
     # A deleted round stays stored (restorable) until another round takes its number.
     deleted_at: Mapped[datetime | None] = mapped_column(sa.DateTime(timezone=True))
+    # The engine's facts of this round in the state kept with the match (``MatchState.
+    # round_facts``, JSON text): a part of :class:`MatchReplay`, written and read only with it
+    # (:mod:`referee.web.store.summary`), so that a save writes its own round's facts and not
+    # every round's again.  Not loaded with the round.
+    facts: Mapped[str | None] = mapped_column(sa.Text, deferred=True)
 
     __mapper_args__ = {"version_id_col": version, "version_id_generator": False}
 
@@ -365,8 +370,10 @@ class MatchReplay(Model):
     """The engine's state after a match's last round, kept with its summary so that a save
     plays the next round on it instead of replaying the whole match (any worker, cache or
     not).  ``replay_key`` is the hash of the header and rounds it was replayed from; a
-    state of other rounds is not used.  ``facts`` are the engine's ``MatchState.facts()``
-    as JSON text (the order of its mappings is the players' order).  ``match_version`` is
+    state of other rounds is not used.  ``facts`` are the engine's
+    ``MatchState.facts(rounds=False)`` as JSON text (the order of its mappings is the players'
+    order); the facts of its rounds are kept with them (``Round.facts``: the complete rounds
+    not deleted, in order), so that a save adds its round's and rewrites only these.  ``match_version`` is
     the match's version when it was written: every change of the log raises the version,
     so one kept at the current version is of the log as stored (the API's plain save reads
     no round for it).  Written only by :mod:`referee.web.store.summary`; ``history check``

@@ -338,7 +338,8 @@ def derive_next(
         _count_round(figures, result, name, state.rules.round_form.table)
         _as_the_match_stands(figures, state, name)
         seats.append(_seat_row(log, seat, player_id, figures, last_played))
-    return Derived(match, seats, matchlog.KeptReplay.of(key, state))
+    # Only the new round's facts: those of the rounds before are kept with them already.
+    return Derived(match, seats, matchlog.KeptReplay.of(key, state, first=len(state.rounds)))
 
 
 # -- reading the log and writing the summary, on one connection ------------------------------
@@ -486,18 +487,70 @@ REPLAY_REMOVED = sa.delete(MATCH_REPLAYS).where(
 
 def keep_replay(connection: Connection, match_id: int, kept: matchlog.KeptReplay | None) -> None:
     """Store the replay kept with a match's summary, at the match's version as it now stands
-    (remove it when there is none)."""
+    (remove it when there is none): the state's own facts, and the facts of its rounds where
+    they changed (a database older than the rounds' facts, while it is migrated: all of them
+    with the state, as that revision kept them)."""
     if kept is None:
         connection.execute(REPLAY_REMOVED, {"the_match": match_id})
         return
+    if _without_round_facts(connection):
+        kept = matchlog.KeptReplay(kept.key, json.dumps(kept.whole_facts(), ensure_ascii=False))
+    else:
+        keep_round_facts(connection, match_id, kept)
+    keep_state(connection, match_id, kept)
+
+
+def keep_state(connection: Connection, match_id: int, kept: matchlog.KeptReplay) -> None:
+    """Store the state's own facts (its rounds' are kept with them: :func:`keep_round_facts`,
+    or the INSERT of a save's round)."""
     values = replay_values(match_id, kept)
     if connection.execute(REPLAY_KEPT, values).rowcount == 0:
         connection.execute(REPLAY_ADDED, values)
 
 
 def replay_values(match_id: int, kept: matchlog.KeptReplay) -> dict[str, Any]:
-    """The parameters of :data:`REPLAY_KEPT` (and of the statement of a save)."""
+    """The parameters of :data:`REPLAY_KEPT` (and of the statement of a save): the state's
+    own facts."""
     return {"the_match": match_id, "new_key": kept.key, "new_facts": kept.facts}
+
+
+# The facts of a match's rounds in the state kept with it: its complete rounds, not deleted.
+ROUND_FACTS = (
+    sa.select(ROUNDS.c.number, ROUNDS.c.facts)
+    .where(
+        ROUNDS.c.match_id == sa.bindparam("the_match"),
+        ROUNDS.c.complete.is_(True),
+        ROUNDS.c.deleted_at.is_(None),
+    )
+    .order_by(ROUNDS.c.number)
+)
+
+
+def keep_round_facts(connection: Connection, match_id: int, kept: matchlog.KeptReplay) -> None:
+    """Write the facts of the kept state's rounds (from its position ``first`` on) into the
+    rounds they are of, where the stored ones differ: one statement to read them, one to
+    write those that changed (a correction of the last round rewrites one)."""
+    stored = connection.execute(ROUND_FACTS, {"the_match": match_id}).all()
+    changed = [
+        {"the_number": row.number, "new_facts": facts}
+        for row, facts in zip(stored[kept.first - 1 :], kept.rounds, strict=False)
+        if row.facts != facts
+    ]
+    if changed:
+        ROUND_FACTS_KEPT.execute(connection, changed, the_match=match_id)
+
+
+# Set on a connection while it migrates the database (``migrations/env.py``): the schema may be
+# older than the models, and what is written is what its revision has.
+MIGRATING = "referee_migrating"
+
+
+def _without_round_facts(connection: Connection) -> bool:
+    """Whether the database is older than the rounds' facts (only while it is migrated)."""
+    if not connection.info.get(MIGRATING):
+        return False
+    columns = sa.inspect(connection).get_columns(ROUNDS.name)
+    return "facts" not in {column["name"] for column in columns}
 
 
 def refresh(connection: Connection, match_id: int) -> Derived | None:
@@ -659,6 +712,17 @@ TOTAL_UPDATED = ManyRows(
 )
 
 
+ROUND_FACTS_KEPT = ManyRows(
+    {"the_number": ROUNDS.c.number.type, "new_facts": ROUNDS.c.facts.type},
+    lambda value: (
+        sa.update(ROUNDS)
+        .where(ROUNDS.c.match_id == sa.bindparam("the_match"))
+        .where(ROUNDS.c.number == value("the_number"))
+        .values(facts=value("new_facts"))
+    ),
+)
+
+
 def _by_match(table: sa.Table) -> Any:
     return table.c.match_id == sa.bindparam("the_match")
 
@@ -705,7 +769,10 @@ def rewrite(
     if {row["player_id"] for row in before} != {seat["player_id"] for seat in derived.seats}:
         write(connection, match_id, derived)
         return
-    keep_replay(connection, match_id, derived.kept)
+    if derived.kept is None:
+        keep_replay(connection, match_id, None)
+    else:  # the new round's facts are in its INSERT
+        keep_state(connection, match_id, derived.kept)
     if connection.dialect.name == "postgresql":
         moves = moves_in_place(match_id, before, derived)
         if moves is not None:
@@ -1152,8 +1219,16 @@ def compare_replay(
         return [Difference(match_id, None, "kept replay", "present", "no replay")]
     if kept.key != expected.key:
         return [Difference(match_id, None, "kept replay", "of other rounds", "of these rounds")]
-    if not facts_agree(json.loads(kept.facts), json.loads(expected.facts)):
-        return [Difference(match_id, None, "kept replay", kept.facts, expected.facts)]
+    whole = expected.whole_facts()
+    try:
+        facts = kept.whole_facts()
+    except (KeyError, TypeError, ValueError):
+        held = sum(text is not None for text in kept.rounds)
+        rounds = f"the facts of {len(whole['rounds'])} rounds"
+        return [Difference(match_id, None, "kept replay", f"the facts of {held} rounds", rounds)]
+    if not facts_agree(facts, whole):
+        text = json.dumps(whole, ensure_ascii=False)
+        return [Difference(match_id, None, "kept replay", json.dumps(facts), text)]
     return []
 
 
@@ -1166,7 +1241,8 @@ def _plain(value: Any) -> Any:
 
 def add_new(connection: Connection, derived: Sequence[Derived]) -> None:
     """The summary rows of matches just inserted and the replays kept with them, a statement
-    a kind; the players' totals are then added up once for their table (:func:`recount_table`)."""
+    a kind; the players' totals are then added up once for their table (:func:`recount_table`).
+    The facts of their rounds go in with the rounds (:func:`new_round_facts`)."""
     if not derived:
         return
     connection.execute(sa.insert(MATCH_SUMMARIES), [found.match for found in derived])
@@ -1184,6 +1260,12 @@ def add_new(connection: Connection, derived: Sequence[Derived]) -> None:
     ]
     if kept:  # at the version of the match just inserted: its next save takes the plain way
         connection.execute(REPLAY_ADDED, kept)
+
+
+def new_round_facts(derived: Derived) -> tuple[str | None, ...]:
+    """The facts of a new match's complete rounds in the state kept with it (:func:`add_new`),
+    in order, to be inserted with the rounds (None each when it keeps none)."""
+    return derived.kept.rounds if derived.kept is not None else ()
 
 
 def recount_table(connection: Connection, table_id: int) -> None:

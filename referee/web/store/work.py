@@ -220,7 +220,10 @@ NEW_VERSION = (
     .values(version=sa.bindparam("new"), updated_at=sa.bindparam("when"))
 )
 NEW_ROUND = sa.insert(ROUNDS)
-ROUND_COLUMNS = ("match_id", "number", "entry", "complete", "created_at", "updated_at", "version")
+ROUND_COLUMNS = (
+    *("match_id", "number", "entry", "complete", "created_at", "updated_at", "version"),
+    "facts",  # the round's facts in the state kept with the match (the state's own: its summary)
+)
 # PostgreSQL: the round added only if the version was raised (in the save's statement).
 _RAISED = NEW_VERSION.returning(MATCHES.c.id).cte("raised")
 ROUND_IF_RAISED = sa.select(
@@ -268,12 +271,11 @@ def _saved_at_once(
     moved on from the version read, or the key was replaced."""
     receipt = writes.receipt_of(once, location)
     kept = derived.kept
-    moves = (
-        summary.moves_in_place(log.match_id, before.seats, derived) if kept is not None else None
-    )
+    assert kept is not None  # append_round writes only a state kept a round at a time
+    moves = summary.moves_in_place(log.match_id, before.seats, derived)
     parameters = raise_version | {f"round_{name}": value for name, value in new_round.items()}
     parameters |= receipt or {}
-    if moves is not None and kept is not None:
+    if moves is not None:
         parameters |= summary.replay_values(log.match_id, kept) | moves.parameters
     written = connection.execute(
         _save_statement(receipt is not None, moves is not None), parameters
@@ -285,8 +287,8 @@ def _saved_at_once(
     if moves is None:
         summary.rewrite(connection, log.match_id, before.seats, derived)
         return True
-    if written.replay_kept == 0:
-        summary.keep_replay(connection, log.match_id, kept)
+    if written.replay_kept == 0:  # no state kept with the match yet (its round's facts: above)
+        summary.keep_state(connection, log.match_id, kept)
     moves.settle(connection, written)
     return True
 
@@ -319,7 +321,7 @@ def append_round(
     seen = matchlog.Outlook.of(state)
     new_key = matchlog.next_replay_key(key, entry)
     derived = summary.derive_next(log, before, seen, new_key, when)
-    if derived is None:
+    if derived is None or derived.kept is None or derived.kept.first != number:
         return None
     writes.transactions_again(connection)
     writes.start_writing()
@@ -339,6 +341,7 @@ def append_round(
         "created_at": when,
         "updated_at": when,
         "version": 1,
+        "facts": derived.kept.rounds[0],
     }
     if connection.dialect.name == "postgresql":
         if not _saved_at_once(
@@ -348,9 +351,7 @@ def append_round(
             return None
     else:
         raised = connection.execute(NEW_VERSION, raise_version)
-        if (
-            raised.rowcount != 1
-        ):  # the match moved on from the version read, or the key was replaced
+        if raised.rowcount != 1:  # the match moved on from the version read, or the key changed
             connection.rollback()
             return None
         connection.execute(NEW_ROUND, new_round)
