@@ -10,13 +10,11 @@ scratch.  On SQLite and PostgreSQL.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 import sqlalchemy as sa
 
-from referee.web import create_app
 from referee.web.play import appending
 from referee.web.store import aggregates, summary
 from referee.web.store.extensions import db
@@ -28,9 +26,7 @@ from referee.web.store.models import (
     StatisticsVersion,
 )
 
-from .conftest import DATABASE_KINDS as KINDS
 from .conftest import Client
-from .realserver import fresh_database
 
 API = "/api/v1"
 PLAYERS = ["Budi", "Siti", "Andi"]
@@ -40,17 +36,9 @@ SITI_OUT = {"out": "Siti", "hands": {"Budi": ["2C"], "Andi": ["3D", "4H"]}}
 BUDI_OUT = {"out": "Budi", "hands": {"Siti": ["KH"], "Andi": ["5C"]}}
 
 
-@pytest.fixture(params=KINDS, scope="module")
-def app(request, tmp_path_factory) -> Iterator[Any]:
-    with fresh_database(request.param, tmp_path_factory.mktemp("moves")) as url:
-        app = create_app(
-            {"SQLALCHEMY_DATABASE_URI": url, "TESTING": True, "RATELIMIT_ENABLED": False}
-        )
-        app.test_client_class = Client
-        yield app
-        with app.app_context():
-            db.session.remove()
-            db.engine.dispose()
+@pytest.fixture
+def app(api_app: Any) -> Any:
+    return api_app
 
 
 def new_match(app: Any) -> tuple[Client, str, int]:
