@@ -51,7 +51,7 @@ PAIR_MONTHS = cast(sa.Table, PairMonth.__table__)
 TABLE_MONTHS = cast(sa.Table, TableMonth.__table__)
 VERSIONS = cast(sa.Table, StatisticsVersion.__table__)
 SEATS = cast(sa.Table, SeatSummary.__table__)
-MATCHES = cast(sa.Table, MatchSummary.__table__)
+MATCH_SUMMARIES = cast(sa.Table, MatchSummary.__table__)
 
 ADDED = (*SUMMED_FIGURES, *ROUND_FIGURES)
 SEAT_READ = (
@@ -229,16 +229,16 @@ MONTH_SEATS = (
     .order_by(*SEAT_ORDER)
 )
 MATCH_COUNTED = (
-    MATCHES.c.rules,
-    MATCHES.c.state,
-    MATCHES.c.rounds_played,
-    MATCHES.c.last_played_at,
+    MATCH_SUMMARIES.c.rules,
+    MATCH_SUMMARIES.c.state,
+    MATCH_SUMMARIES.c.rounds_played,
+    MATCH_SUMMARIES.c.last_played_at,
 )
 MONTH_MATCHES = sa.select(*MATCH_COUNTED).where(
-    MATCHES.c.table_id == sa.bindparam("the_table"),
-    MATCHES.c.deleted.is_(False),
-    MATCHES.c.last_played_at >= sa.bindparam("the_start"),
-    MATCHES.c.last_played_at < sa.bindparam("the_end"),
+    MATCH_SUMMARIES.c.table_id == sa.bindparam("the_table"),
+    MATCH_SUMMARIES.c.deleted.is_(False),
+    MATCH_SUMMARIES.c.last_played_at >= sa.bindparam("the_start"),
+    MATCH_SUMMARIES.c.last_played_at < sa.bindparam("the_end"),
 )
 PLAYER_MONTHS_REMOVED = sa.delete(PLAYER_MONTHS).where(
     PLAYER_MONTHS.c.table_id == sa.bindparam("the_table"),
@@ -584,7 +584,7 @@ def counted_table(connection: Connection, table_id: int) -> tuple[dict[Any, Any]
     player_months, pair_months = count(table_id, rows)
     matches = connection.execute(
         sa.select(*MATCH_COUNTED).where(
-            MATCHES.c.table_id == table_id, MATCHES.c.deleted.is_(False)
+            MATCH_SUMMARIES.c.table_id == table_id, MATCH_SUMMARIES.c.deleted.is_(False)
         )
     )
     return player_months, pair_months, count_matches(table_id, matches)
@@ -608,7 +608,7 @@ def recount_table(connection: Connection, table_id: int, *, ratings: bool = True
 
 def _tables(connection: Connection) -> list[int]:
     found = connection.execute(sa.select(SEATS.c.table_id).distinct()).scalars()
-    matched = connection.execute(sa.select(MATCHES.c.table_id).distinct()).scalars()
+    matched = connection.execute(sa.select(MATCH_SUMMARIES.c.table_id).distinct()).scalars()
     return sorted({*found, *matched})
 
 
