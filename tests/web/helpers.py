@@ -116,3 +116,74 @@ def stored_count(app: Any, model: Any) -> int:
 
     with app.app_context():
         return int(db.session.scalar(sa.select(sa.func.count()).select_from(model)))
+
+
+class RandomWrites:
+    """A remi match (to 1,000) of three of a table's four players, written at random through
+    the API as phones would: saves, corrections, voids, the last round removed, a player
+    joining or leaving; it follows the match's version, rounds and seats from each answer."""
+
+    EVERYONE = ("Budi", "Siti", "Andi", "Dewi")
+    CARDS = ("2C", "3D", "4H", "5S", "9C", "10D", "JH", "QS", "KC", "AH")
+    KINDS = ("save", "correct", "void", "remove", "seat")
+
+    def __init__(self, client: Any) -> None:
+        self.client = client
+        keys = client.post(
+            "/api/v1/tables", json={"name": "Meja", "players": list(self.EVERYONE)}
+        ).get_json()
+        made = client.post(
+            f"/api/v1/t/{keys['edit_key']}/matches",
+            json={
+                "rules": "remi",
+                "players": list(self.EVERYONE[:3]),
+                "first_dealer": "Budi",
+                "options": {"target": 1000},
+            },
+        ).get_json()
+        self.match_id = made["id"]
+        self.url = f"/api/v1/t/{keys['edit_key']}/m/{made['id']}"
+        self.etag = f'"{made["etag"]}"'
+        self.seated = list(self.EVERYONE[:3])
+        self.rounds = 0
+
+    def some_round(self, chance: Any) -> dict[str, Any]:
+        """Someone seated goes out; the others hold two cards each."""
+        out = chance.choice(self.seated)
+        cards = chance.sample(self.CARDS, 2 * len(self.seated))
+        hands = {n: cards[2 * i : 2 * i + 2] for i, n in enumerate(self.seated) if n != out}
+        return {"out": out, "hands": hands}
+
+    def write(self, what: str, chance: Any) -> str | None:
+        """One write of kind ``what`` (a save while there is no round yet): the kind written,
+        or None when the app refused it (a correction that ends the match early, a seating
+        the game does not take: 409 or 422, never anything else)."""
+        client, url, named = self.client, self.url, {"If-Match": self.etag}
+        if what != "save" and self.rounds == 0:
+            what = "save"
+        if what == "save":
+            answer = client.post(f"{url}/rounds", json=self.some_round(chance), headers=named)
+        elif what == "correct":
+            number = chance.randint(1, self.rounds)
+            answer = client.put(
+                f"{url}/rounds/{number}", json=self.some_round(chance), headers=named
+            )
+        elif what == "void":
+            number = chance.randint(1, self.rounds)
+            answer = client.post(f"{url}/rounds/{number}/void", headers=named)
+        elif what == "remove":
+            answer = client.delete(f"{url}/rounds/{self.rounds}", headers=named)
+        else:
+            others = [name for name in self.EVERYONE if name not in self.seated]
+            if others and chance.random() < 0.6:
+                wanted = [*self.seated, chance.choice(others)]  # a newcomer takes a free seat
+            else:
+                wanted = [name for name in self.seated if name != chance.choice(self.seated)]
+            answer = client.put(f"{url}/seating", json={"players": wanted}, headers=named)
+        if answer.status_code not in (200, 201):
+            assert answer.status_code in (409, 422), answer.get_json()
+            return None
+        body = answer.get_json()
+        self.etag, self.rounds = f'"{body["etag"]}"', len(body["rounds"])
+        self.seated = list(body.get("players") or self.seated)
+        return what

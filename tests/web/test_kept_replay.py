@@ -19,10 +19,10 @@ from referee.web.store.models import Match, MatchReplay
 
 from .conftest import DATABASE_KINDS as KINDS
 from .conftest import SITI_OUT, Client, long_match
+from .helpers import RandomWrites
 from .realserver import fresh_database
 
 API = "/api/v1"
-CARDS = ["2C", "3D", "4H", "5S", "9C", "10D", "JH", "QS", "KC", "AH"]
 
 
 @pytest.fixture(params=KINDS)
@@ -52,67 +52,19 @@ def kept_and_replayed(app: Any) -> tuple[dict[str, Any], dict[str, Any]]:
 
 def test_random_saves_corrections_removals_and_seating_keep_the_state_a_replay_gives(app):
     chance = random.Random(22)
-    client = app.test_client()
-    keys = client.post(
-        f"{API}/tables", json={"name": "Meja", "players": ["Budi", "Siti", "Andi", "Dewi"]}
-    ).get_json()
-    made = client.post(
-        f"{API}/t/{keys['edit_key']}/matches",
-        json={
-            "rules": "remi",
-            "players": ["Budi", "Siti", "Andi"],
-            "first_dealer": "Budi",
-            "options": {"target": 1000},
-        },
-    ).get_json()
-    url, etag = f"{API}/t/{keys['edit_key']}/m/{made['id']}", made["etag"]
-    seated, rounds = ["Budi", "Siti", "Andi"], 0
-
-    def some_round() -> dict[str, Any]:
-        out = chance.choice(seated)
-        cards = chance.sample(CARDS, 2 * len(seated))
-        hands = {name: cards[2 * i : 2 * i + 2] for i, name in enumerate(seated) if name != out}
-        return {"out": out, "hands": hands}
-
+    match = RandomWrites(app.test_client())
     done: dict[str, int] = {}
     for _step in range(24):
         if chance.random() < 0.3:
             matchlog.REPLAYS.clear()  # the next write lands in a worker that never saw the match
         what = chance.choice(["save", "save", "save", "correct", "void", "remove", "seat"])
-        if what != "save" and rounds == 0:
-            what = "save"
-        if what == "save":
-            answer = client.post(f"{url}/rounds", json=some_round(), headers={"If-Match": etag})
-        elif what == "correct":
-            number = chance.randint(1, rounds)
-            answer = client.put(
-                f"{url}/rounds/{number}", json=some_round(), headers={"If-Match": etag}
-            )
-        elif what == "void":
-            answer = client.post(f"{url}/rounds/{rounds}/void", headers={"If-Match": etag})
-        elif what == "remove":
-            answer = client.delete(f"{url}/rounds/{rounds}", headers={"If-Match": etag})
-        else:
-            others = [name for name in ["Budi", "Siti", "Andi", "Dewi"] if name not in seated]
-            if others and len(seated) < 4 and chance.random() < 0.6:
-                wanted = [*seated, chance.choice(others)]  # a newcomer takes the last seat
-            else:
-                wanted = [name for name in seated if name != chance.choice(seated)]
-            answer = client.put(
-                f"{url}/seating", json={"players": wanted}, headers={"If-Match": etag}
-            )
-        if answer.status_code in (200, 201):
-            done[what] = done.get(what, 0) + 1
-            body = answer.get_json()
-            etag = f'"{body["etag"]}"'
-            rounds = len(body["rounds"])
-            seated = list(body.get("players") or seated)
-        else:  # a correction that ends the match early, a seating the game does not take
-            assert answer.status_code in (409, 422), answer.get_json()
+        written = match.write(what, chance)
+        if written is not None:
+            done[written] = done.get(written, 0) + 1
         kept, whole = kept_and_replayed(app)
         assert kept == whole
     # The sequence went through every kind of write.
-    assert set(done) == {"save", "correct", "void", "remove", "seat"}, done
+    assert set(done) == set(RandomWrites.KINDS), done
 
 
 def test_a_save_into_a_long_match_replays_nothing_in_a_fresh_worker(app, monkeypatch):

@@ -25,10 +25,10 @@ from referee.web.store.models import Match, MatchReplay, Round
 
 from .conftest import DATABASE_KINDS as KINDS
 from .conftest import SITI_OUT, Client, long_match
+from .helpers import RandomWrites
 from .realserver import fresh_database
 
 API = "/api/v1"
-CARDS = ["2C", "3D", "4H", "5S", "9C", "10D", "JH", "QS", "KC", "AH"]
 REPLAYS, ROUNDS = MatchReplay.__table__, Round.__table__
 
 
@@ -165,61 +165,12 @@ STEPS = st.lists(
 )
 @given(steps=STEPS)
 def test_after_any_writes_the_kept_parts_make_the_state_a_whole_replay_gives(app, steps):
-    client = app.test_client()
-    everyone = ["Budi", "Siti", "Andi", "Dewi"]
-    keys = client.post(f"{API}/tables", json={"name": "Meja", "players": everyone}).get_json()
-    made = client.post(
-        f"{API}/t/{keys['edit_key']}/matches",
-        json={
-            "rules": "remi",
-            "players": everyone[:3],
-            "first_dealer": "Budi",
-            "options": {"target": 1000},
-        },
-    ).get_json()
-    url, etag = f"{API}/t/{keys['edit_key']}/m/{made['id']}", f'"{made["etag"]}"'
-    seated, rounds = everyone[:3], 0
+    match = RandomWrites(app.test_client())
     for what, seed, cold in steps:
-        chance = random.Random(seed)
         if cold:
             matchlog.REPLAYS.clear()  # the write lands in a worker that never saw the match
-
-        def some_round(chance: random.Random = chance, seated: list[str] = seated) -> Any:
-            out = chance.choice(seated)
-            cards = chance.sample(CARDS, 2 * len(seated))
-            hands = {n: cards[2 * i : 2 * i + 2] for i, n in enumerate(seated) if n != out}
-            return {"out": out, "hands": hands}
-
-        if what != "save" and rounds == 0:
-            what = "save"
-        if what == "save":
-            answer = client.post(f"{url}/rounds", json=some_round(), headers={"If-Match": etag})
-        elif what == "correct":
-            number = chance.randint(1, rounds)
-            answer = client.put(
-                f"{url}/rounds/{number}", json=some_round(), headers={"If-Match": etag}
-            )
-        elif what == "void":
-            number = chance.randint(1, rounds)
-            answer = client.post(f"{url}/rounds/{number}/void", headers={"If-Match": etag})
-        elif what == "remove":
-            answer = client.delete(f"{url}/rounds/{rounds}", headers={"If-Match": etag})
-        else:
-            others = [name for name in everyone if name not in seated]
-            if others and chance.random() < 0.6:
-                wanted = [*seated, chance.choice(others)]
-            else:
-                wanted = [name for name in seated if name != chance.choice(seated)]
-            answer = client.put(
-                f"{url}/seating", json={"players": wanted}, headers={"If-Match": etag}
-            )
-        if answer.status_code in (200, 201):
-            body = answer.get_json()
-            etag, rounds = f'"{body["etag"]}"', len(body["rounds"])
-            seated = list(body.get("players") or seated)
-        else:  # a correction that ends the match early, a seating the game does not take
-            assert answer.status_code in (409, 422), answer.get_json()
-        assert_kept_is_the_replay(app, made["id"])
+        match.write(what, random.Random(seed))
+        assert_kept_is_the_replay(app, match.match_id)
 
 
 # -- the migration -------------------------------------------------------------------------------

@@ -707,7 +707,7 @@ def _month_figures(
 
 
 # What of a player's seat rows at an end of a period their figures there are made of.
-EDGE_COLUMNS = ("rules", "finished", "won", *SUMMED, *ROUND_FIGURES, "best_round", "last_played_at")
+EDGE_COLUMNS = ("rules", *aggregates.SEAT_SUMS, "best_round", "last_played_at")
 
 
 def _edge_figures(
@@ -730,21 +730,7 @@ def _edge_figures(
     sums: dict[str, dict[str, Any]] = {}
     won_in_order: dict[str | None, list[bool]] = {None: []}
     for row in rows:
-        figures = sums.get(row.rules)
-        if figures is None:
-            figures = sums[row.rules] = dict.fromkeys(("matches", *EDGE_COLUMNS[1:-2]), 0)
-            figures |= {"best_round": None, "last_played_at": None}
-        figures["matches"] += 1
-        for name in EDGE_COLUMNS[1:-2]:
-            figures[name] += int(getattr(row, name) or 0)
-        if row.best_round is not None and (
-            figures["best_round"] is None or row.best_round > figures["best_round"]
-        ):
-            figures["best_round"] = row.best_round
-        if figures["last_played_at"] is None or as_utc(row.last_played_at) > as_utc(
-            figures["last_played_at"]
-        ):
-            figures["last_played_at"] = row.last_played_at
+        aggregates.add_seat(sums.setdefault(row.rules, aggregates.new_figures()), row)
         counted = by_month.setdefault(aggregates.month_of(row.last_played_at), [0, 0])
         counted[0] += 1
         counted[1] += bool(row.won)

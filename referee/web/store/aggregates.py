@@ -125,10 +125,35 @@ class Streak:
 # -- counting from seat rows -----------------------------------------------------------------------
 
 
+# What of a seat row is summed into a player's figures (beside the matches counted, the
+# highest round and the last time played).
+SEAT_SUMS = ("finished", "won", *ADDED)
+
+
+def new_figures() -> dict[str, Any]:
+    """A player's figures over no seat row yet (:func:`add_seat`)."""
+    return dict.fromkeys(("matches", *SEAT_SUMS), 0) | {"best_round": None, "last_played_at": None}
+
+
+def add_seat(figures: dict[str, Any], row: Any) -> None:
+    """Count one seat row into a player's figures: its sums, the highest round, the last
+    time played."""
+    figures["matches"] += 1
+    for name in SEAT_SUMS:
+        figures[name] += int(getattr(row, name) or 0)
+    if row.best_round is not None and (
+        figures["best_round"] is None or row.best_round > figures["best_round"]
+    ):
+        figures["best_round"] = row.best_round
+    if figures["last_played_at"] is None or as_utc(row.last_played_at) > as_utc(
+        figures["last_played_at"]
+    ):
+        figures["last_played_at"] = row.last_played_at
+
+
 def _new_player_month(key: tuple[Any, ...]) -> dict[str, Any]:
     figures: dict[str, Any] = dict(zip(PLAYER_KEY, key, strict=True))
-    figures |= dict.fromkeys(("matches", "finished", "won", *ADDED), 0)
-    return figures | {"best_round": None, "last_played_at": None, "won_in_order": []}
+    return figures | new_figures() | {"won_in_order": []}
 
 
 def count(
@@ -149,19 +174,7 @@ def count(
             figures = players.get(key)
             if figures is None:
                 figures = players[key] = _new_player_month(key)
-            figures["matches"] += 1
-            figures["finished"] += bool(row.finished)
-            figures["won"] += bool(row.won)
-            for name in ADDED:
-                figures[name] += int(getattr(row, name) or 0)
-            if row.best_round is not None and (
-                figures["best_round"] is None or row.best_round > figures["best_round"]
-            ):
-                figures["best_round"] = row.best_round
-            if figures["last_played_at"] is None or as_utc(row.last_played_at) > as_utc(
-                figures["last_played_at"]
-            ):
-                figures["last_played_at"] = row.last_played_at
+            add_seat(figures, row)
             if row.finished:
                 figures["won_in_order"].append(bool(row.won))
     for figures in players.values():
