@@ -329,7 +329,12 @@ class MatchState:
     @property
     def next_deal(self) -> int:
         """The number of the next round among the deals counted (void rounds are no deal)."""
-        return 1 + sum(not result.is_void for result in self.rounds)
+        return self.deal_of(self.next_round)
+
+    def deal_of(self, number: int) -> int:
+        """The deal round ``number`` is (or will be): 1 + the rounds before it that were
+        not void (void rounds are no deal)."""
+        return 1 + sum(not result.is_void for result in self.rounds[: number - 1])
 
     def round_header(self) -> MatchHeader:
         """The header of the next round: its players, and the rules of its deal (contract's)."""
@@ -545,7 +550,7 @@ class MatchState:
         each with the totals after it under ``totals_after`` when it counted (a void round
         adds nothing to the totals' history): with :meth:`facts` ``(rounds=False)``, all of
         :meth:`facts`, kept a round at a time (:func:`joined_facts`)."""
-        counted = sum(not result.is_void for result in self.rounds[:start])
+        counted = self.deal_of(start + 1) - 1  # the totals' history has a row a deal
         found = []
         for result in self.rounds[start:]:
             facts = result.facts()

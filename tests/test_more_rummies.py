@@ -68,6 +68,15 @@ def test_live_round_knows_its_deal_after_a_void_round() -> None:
     assert view["round"] == 3 and view["down"] == [] and view["bought"]["Budi"] == 0
 
 
+def test_each_round_knows_its_deal_when_void_rounds_are_no_deal() -> None:
+    # RULES.md: a void round is no deal. Round 1 scored (deal 1), round 2 void (no deal),
+    # round 3 scored (deal 2), round 4 void: round 5, the next, is deal 3.
+    scored = {"out": "Siti", "hands": {"Budi": 5, "Andi": 5}}
+    state = replay(contract_match([scored, {"end": "void"}, scored, {"end": "void"}]))
+    assert [state.deal_of(number) for number in (1, 2, 3, 4, 5)] == [1, 2, 2, 3, 3]
+    assert state.next_deal == 3
+
+
 def test_a_layoff_is_highlighted_only_for_a_player_who_went_down() -> None:
     live = live_round(
         contract_match([]),

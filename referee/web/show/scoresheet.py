@@ -173,7 +173,7 @@ def rules_of_deal(rules: Ruleset, number: int, state: MatchState | None) -> Rule
     has played so far: its deal's contract and size where they change from deal to deal."""
     if rules.contract is None or state is None:
         return rules
-    return rules.for_deal(1 + sum(not result.is_void for result in state.rounds[: number - 1]))
+    return rules.for_deal(state.deal_of(number))
 
 
 @dataclass
