@@ -68,12 +68,15 @@ def everything_counted_again_agrees(app: Any) -> None:
         assert summary.check(connection) == []
 
 
-def statements_of(app: Any, saving: Any) -> list[str]:
-    """The SQL statements run while ``saving()`` runs."""
+def statements_of(app: Any, saving: Any, alone: list[bool] | None = None) -> list[str]:
+    """The SQL statements run while ``saving()`` runs (with ``alone``: whether each was
+    committed by itself, PostgreSQL's autocommit)."""
     seen: list[str] = []
 
-    def note(_conn: Any, _cursor: Any, statement: str, *_rest: Any) -> None:
+    def note(conn: Any, _cursor: Any, statement: str, *_rest: Any) -> None:
         seen.append(" ".join(statement.split()))
+        if alone is not None:
+            alone.append(bool(getattr(conn.connection.dbapi_connection, "autocommit", False)))
 
     with app.app_context():
         engine = db.engine
@@ -96,15 +99,18 @@ def test_a_round_more_moves_every_figure_by_its_difference(app, monkeypatch):
         return plain[-1]
 
     monkeypatch.setattr(appending, "append", spied)
-    seen = statements_of(app, lambda: save(client, edit_key, match_id, BUDI_OUT, etag))
+    alone: list[bool] = []
+    seen = statements_of(app, lambda: save(client, edit_key, match_id, BUDI_OUT, etag), alone)
     assert plain == [True]
     touching = [text for text in seen if "player_months" in text]
     if app.config["SQLALCHEMY_DATABASE_URI"].startswith("postgresql"):
         # Two reads, then one statement: the version raised (the table's row locked), the
         # round, the kept replay, the summary, the seats, the statistics version, the
-        # months, the pairs and the totals.
+        # months, the pairs and the totals; each a transaction of its own (no BEGIN, no
+        # COMMIT: the table's row is locked only while the write runs).
         assert len(touching) == 1 and touching[0].startswith("WITH raised AS")
-        assert len(seen) == 3
+        assert "referee_moved_all" in touching[0]
+        assert len(seen) == 3 and alone == [True, True, True]
     else:
         assert len(touching) == 1 and touching[0].startswith("UPDATE player_months")
     everything_counted_again_agrees(app)
@@ -142,7 +148,52 @@ def test_figures_missing_at_a_save_are_counted_again(app):
             sa.delete(StatisticsVersion).where(StatisticsVersion.table_id == table_id)
         )
         db.session.commit()
-    save(client, edit_key, match_id, SITI_OUT)
+    alone: list[bool] = []
+    seen = statements_of(app, lambda: save(client, edit_key, match_id, SITI_OUT), alone)
     everything_counted_again_agrees(app)
     with app.app_context(), db.engine.connect() as connection:
         assert aggregates.version_of(connection, table_id) == 1
+    if app.config["SQLALCHEMY_DATABASE_URI"].startswith("postgresql"):
+        # The statement that would have committed alone undid itself; the round was saved
+        # once, in a transaction that counted the missing figures again.
+        writes = [index for index, text in enumerate(seen) if text.startswith("WITH raised AS")]
+        assert len(writes) == 2
+        first, second = writes
+        assert alone[first] and "referee_moved_all" in seen[first]
+        assert not alone[second] and "referee_moved_all" not in seen[second]
+        assert any(text.startswith("INSERT INTO player_months") for text in seen[second:])
+    with app.app_context():
+        numbers = db.session.execute(
+            sa.text("SELECT number FROM rounds WHERE match_id = :id ORDER BY number"),
+            {"id": match_id},
+        ).scalars()
+        assert list(numbers) == [1, 2, 3]
+
+
+def test_a_save_that_finds_its_match_moved_on_writes_nothing(app):
+    """The statement that commits by itself, given a version the match is no longer at:
+    no round, no receipt of the form's token, no figure moved."""
+    client, edit_key, match_id = new_match(app)
+    save(client, edit_key, match_id, SITI_OUT)
+    with app.app_context(), db.engine.connect() as connection:
+        stored = appending.read(connection, edit_key, match_id)
+        assert stored is not None and stored.plain
+        entry, state = appending.checked_round(stored, BUDI_OUT, connection)
+    save(client, edit_key, match_id, SITI_OUT)  # another phone, first
+    with app.app_context():
+        with db.engine.connect() as connection:
+            figures = connection.execute(sa.select(PlayerTotal.points_won)).scalars().all()
+            written = appending.append(
+                connection, stored, entry, state, once="a" * 43, location="/there"
+            )
+        assert written is False
+        with db.engine.connect() as connection:
+            assert connection.execute(sa.text("SELECT count(*) FROM write_receipts")).scalar() == 0
+            assert (
+                connection.execute(
+                    sa.text("SELECT count(*) FROM rounds WHERE match_id = :id"), {"id": match_id}
+                ).scalar()
+                == 2
+            )
+            assert connection.execute(sa.select(PlayerTotal.points_won)).scalars().all() == figures
+    everything_counted_again_agrees(app)

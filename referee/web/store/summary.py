@@ -815,6 +815,29 @@ def counted(parts: Iterable[sa.CTE]) -> list[Any]:
 
 ALL_MOVED = sa.select(*counted(moved_parts()))
 
+# The SQLSTATE of ``referee_moved_all`` (PostgreSQL, migration 0016_savealone), raised when
+# its argument is not true: the statement it is in is undone as a whole.
+MOVES_MISSING = "RR001"
+
+
+def all_moved(added: sa.CTE, parts: Iterable[sa.CTE]) -> Any:
+    """A column of the save's statement that undoes it (:data:`MOVES_MISSING`) when its
+    round was added (``added``) but a part of :func:`moved_parts` or the kept replay
+    (``parts``) found a row missing, as :meth:`Moves.settle` and ``keep_state`` would count
+    again: a save with it can commit as a statement of its own."""
+    rows = {
+        part.name: sa.select(sa.func.count()).select_from(part).scalar_subquery() for part in parts
+    }
+    complete = sa.and_(
+        rows["replay_kept"] == 1,
+        rows["version_raised"] == 1,
+        rows["player_months_moved"] == sa.bindparam("moved_players"),
+        rows["pair_months_moved"] == sa.bindparam("moved_pairs"),
+        rows["totals_moved"] == sa.bindparam("moved_totals"),
+    )
+    added_none = ~sa.exists(sa.select(added.c[0]))
+    return sa.func.referee_moved_all(sa.or_(added_none, complete)).label("all_moved")
+
 
 @dataclass
 class Moves:
@@ -866,6 +889,7 @@ def moves_in_place(
         | aggregates.PLAYER_MONTH_MOVED.parameters(players)
         | aggregates.PAIR_MONTH_MOVED.parameters(pairs)
         | TOTAL_MOVED.parameters([_moved(key, old[key], new[key]) for key in totals])
+        | {"moved_players": len(players), "moved_pairs": len(pairs), "moved_totals": len(totals)}
     )
     return Moves(table_id, parameters, before, after, len(players), len(pairs), totals)
 

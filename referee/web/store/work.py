@@ -234,8 +234,22 @@ ROUND_IF_RAISED = sa.select(
 )
 
 
+# PostgreSQL: the form's receipt kept only if the round was added (``added``), so that a
+# save committed by its own statement keeps none for a round it did not add.
+def _receipt_if_added(added: sa.CTE) -> sa.CTE:
+    receipts = writes.RECEIPTS
+    values = sa.select(
+        *(
+            sa.bindparam(f"receipt_{name}", type_=receipts.c[column].type)
+            for name, column in (("token", "token"), ("location", "location"), ("at", "created_at"))
+        )
+    ).where(sa.exists(sa.select(added.c[0])))
+    kept = sa.insert(receipts).from_select(["token", "location", "created_at"], values)
+    return kept.returning(sa.literal_column("1").label("kept")).cte("receipt_kept")
+
+
 @functools.cache
-def _save_statement(receipt: bool, moves: bool) -> sa.Select[Any]:
+def _save_statement(receipt: bool, moves: bool, alone: bool = False) -> sa.Select[Any]:
     """The PostgreSQL statement of a plain save (one round trip while the table is locked):
     the version raised (the table's row locked first), the round added only if it was, the
     form's receipt, and in the common case (:func:`summary.moves_in_place`) the kept replay
@@ -249,12 +263,12 @@ def _save_statement(receipt: bool, moves: bool) -> sa.Select[Any]:
     )
     parts = [added]
     if receipt:
-        parts.append(
-            writes.RECEIPT_KEPT.returning(sa.literal_column("1").label("kept")).cte("receipt_kept")
-        )
-    if moves:
-        parts += [summary.replay_kept_in_save(added), *summary.moved_parts(added)]
-    return sa.select(*summary.counted(parts))
+        parts.append(_receipt_if_added(added))
+    moved = [summary.replay_kept_in_save(added), *summary.moved_parts(added)] if moves else []
+    columns = summary.counted([*parts, *moved])
+    if alone:
+        columns.append(summary.all_moved(added, moved))
+    return sa.select(*columns)
 
 
 def _saved_at_once(
@@ -268,7 +282,12 @@ def _saved_at_once(
     location: str,
 ) -> bool:
     """:func:`append_round`'s writes on PostgreSQL; False (to be rolled back) when the match
-    moved on from the version read, or the key was replaced."""
+    moved on from the version read, or the key was replaced.
+
+    In the common case (:func:`summary.moves_in_place`) the save is one statement committed
+    by itself: the table's row is locked only while PostgreSQL runs it, not until a COMMIT
+    sent after its answer.  Should a figure it moves be missing, the statement undoes itself
+    and the round is saved again in a transaction that counts what was missing."""
     receipt = writes.receipt_of(once, location)
     kept = derived.kept
     assert kept is not None  # append_round writes only a state kept a round at a time
@@ -277,6 +296,14 @@ def _saved_at_once(
     parameters |= receipt or {}
     if moves is not None:
         parameters |= summary.replay_values(log.match_id, kept) | moves.parameters
+        alone = _committed_alone(
+            connection, _save_statement(receipt is not None, True, True), parameters
+        )
+        if alone is not None:
+            if alone.round_added == 1 and receipt is not None:
+                writes.sweep_receipts(connection)
+            return alone.round_added == 1
+    writes.transactions_again(connection)
     written = connection.execute(
         _save_statement(receipt is not None, moves is not None), parameters
     ).one()
@@ -291,6 +318,21 @@ def _saved_at_once(
         summary.keep_state(connection, log.match_id, kept)
     moves.settle(connection, written)
     return True
+
+
+def _committed_alone(
+    connection: Connection, statement: sa.Select[Any], parameters: dict[str, Any]
+) -> Any:
+    """The counts of a save's statement run as a transaction of its own; None when it
+    undid itself for a figure missing (:data:`summary.MOVES_MISSING`): nothing written."""
+    connection.execution_options(isolation_level="AUTOCOMMIT")
+    try:
+        return connection.execute(statement, parameters).one()
+    except sa.exc.DBAPIError as error:
+        if getattr(error.orig, "sqlstate", None) != summary.MOVES_MISSING:
+            raise
+        connection.rollback()
+        return None
 
 
 def append_round(
@@ -323,7 +365,6 @@ def append_round(
     derived = summary.derive_next(log, before, seen, new_key, when)
     if derived is None or derived.kept is None or derived.kept.first != number:
         return None
-    writes.transactions_again(connection)
     writes.start_writing()
     raise_version = {
         "the_table": log.table_id,
@@ -350,6 +391,7 @@ def append_round(
             connection.rollback()
             return None
     else:
+        writes.transactions_again(connection)
         raised = connection.execute(NEW_VERSION, raise_version)
         if raised.rowcount != 1:  # the match moved on from the version read, or the key changed
             connection.rollback()
