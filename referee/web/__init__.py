@@ -108,6 +108,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     writes.install(app)
     migrate.init_app(app, db, directory=str(MIGRATIONS), render_as_batch=True)
     babel.init_app(app, locale_selector=i18n.select_locale)
+    i18n.install_template_gettext(app)
     csrf.init_app(app)
     links.init_app(app)
 

@@ -12,11 +12,12 @@ import logging
 import os
 import tempfile
 from pathlib import Path
+from typing import Any
 
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
-from flask import request, session
-from flask_babel import LazyString, gettext
+from flask import Flask, g, request, session
+from flask_babel import LazyString, get_translations, gettext
 from flask_babel import lazy_gettext as _l
 
 from referee.errors import RefereeError
@@ -38,6 +39,27 @@ def select_locale() -> str:
     if lang in LANGUAGES:
         return str(lang)
     return DEFAULT
+
+
+def _translations() -> Any:
+    """This request's translations, looked up once: Flask-Babel finds them again through the
+    request's context at every call, and the page of a long match makes hundreds."""
+    found = g.get("referee_translations")
+    if found is None:
+        found = g.referee_translations = get_translations()
+    return found
+
+
+def install_template_gettext(app: Flask) -> None:
+    """The templates' ``_``, ``gettext``, ``ngettext``, ``pgettext`` and ``npgettext`` on
+    :func:`_translations` (after Flask-Babel installed its own)."""
+    app.jinja_env.install_gettext_callables(  # type: ignore[attr-defined]
+        gettext=lambda text: _translations().ugettext(text),
+        ngettext=lambda one, many, n: _translations().ungettext(one, many, n),
+        pgettext=lambda context, text: _translations().upgettext(context, text),
+        npgettext=lambda context, one, many, n: _translations().unpgettext(context, one, many, n),
+        newstyle=True,
+    )
 
 
 # Engine messages that name fields of the match file ("out": true): what a player reads
