@@ -349,6 +349,15 @@ def _copy_into_sqlite(staging: Path, live: Path) -> None:
         source.close()
 
 
+# PostgreSQL: the functions the migrations make (0016_savealone) are named so, and go with
+# the tables (a dump restored makes them again).
+FUNCTIONS_MADE = sa.text(
+    "SELECT p.oid::regprocedure::text FROM pg_proc p"
+    " JOIN pg_namespace n ON n.oid = p.pronamespace"
+    " WHERE n.nspname = current_schema() AND p.proname LIKE 'referee\\_%'"
+)
+
+
 def _drop_everything(url: URL) -> None:
     engine = sa.create_engine(url)
     try:
@@ -356,6 +365,9 @@ def _drop_everything(url: URL) -> None:
             metadata = sa.MetaData()
             metadata.reflect(connection)
             metadata.drop_all(connection)
+            if connection.dialect.name == "postgresql":
+                for function in connection.execute(FUNCTIONS_MADE).scalars().all():
+                    connection.exec_driver_sql(f"DROP FUNCTION {function}")
     finally:
         engine.dispose()
 

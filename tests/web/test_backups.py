@@ -506,6 +506,14 @@ def test_postgresql_backup_and_restore_into_a_fresh_database(tool, tmp_path, mon
         assert restored.differences == []
         assert restored.safety_copy is not None and restored.safety_copy.exists()
         assert every_row(second) == every_row(first)
+        # The check a plain save commits by (migration 0016_savealone) is there again, once.
+        engine = sa.create_engine(second)
+        with engine.connect() as connection:
+            made = connection.execute(
+                sa.text("SELECT count(*) FROM pg_proc WHERE proname = 'referee_moved_all'")
+            ).scalar()
+        engine.dispose()
+        assert made == 1
         # The sequences follow the ids restored: the next table is a new row.
         api(into.test_client(), "POST", "/api/v1/tables", {"name": "Next", "players": ["Ani"]})
         with into.app_context():

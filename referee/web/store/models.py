@@ -524,23 +524,11 @@ class SeatSummary(Model):
     player: Mapped[Player] = relationship()
 
 
-class PlayerTotal(Model):
-    """A player's figures over all their counted matches of one ruleset at a table.
+class SummedFigures:
+    """What a player's totals and months add up from their seat rows: the matches and
+    rounds counted and won, the points, the ways rounds ended; the best round and the
+    last time played.  The columns follow the key of the table that has them."""
 
-    The sums of their :class:`SeatSummary` rows, rewritten with them (in the same
-    flush, by :mod:`referee.web.store.summary`): the statistics of a whole table read
-    these few rows instead of adding up every match.
-    """
-
-    __tablename__ = "player_totals"
-
-    table_id: Mapped[int] = mapped_column(
-        sa.ForeignKey("card_tables.id", ondelete="CASCADE"), primary_key=True
-    )
-    player_id: Mapped[int] = mapped_column(
-        sa.ForeignKey("players.id", ondelete="CASCADE"), primary_key=True
-    )
-    rules: Mapped[str] = mapped_column(sa.String(40), primary_key=True)
     matches: Mapped[int]
     finished: Mapped[int]
     won: Mapped[int]
@@ -558,13 +546,32 @@ class PlayerTotal(Model):
     last_played_at: Mapped[datetime] = mapped_column(sa.DateTime(timezone=True))
 
 
+class PlayerTotal(SummedFigures, Model):
+    """A player's figures over all their counted matches of one ruleset at a table.
+
+    The sums of their :class:`SeatSummary` rows, rewritten with them (in the same
+    flush, by :mod:`referee.web.store.summary`): the statistics of a whole table read
+    these few rows instead of adding up every match.
+    """
+
+    __tablename__ = "player_totals"
+
+    table_id: Mapped[int] = mapped_column(
+        sa.ForeignKey("card_tables.id", ondelete="CASCADE"), primary_key=True
+    )
+    player_id: Mapped[int] = mapped_column(
+        sa.ForeignKey("players.id", ondelete="CASCADE"), primary_key=True
+    )
+    rules: Mapped[str] = mapped_column(sa.String(40), primary_key=True)
+
+
 # Counted from the seat rows beside the summed figures (rummy500 and contract only).
 ROUND_FIGURES = ("went_out", "buys", "contracts")
 # Every ruleset at once: the ``rules`` of a player's month over all their rulesets.
 EVERY_RULESET = ""
 
 
-class PlayerMonth(Model):
+class PlayerMonth(SummedFigures, Model):
     """A player's counted matches of one ruleset at a table in one calendar month (UTC, by
     the time each was last played): the sums of their :class:`SeatSummary` rows, and the
     month's piece of the winning streaks.  ``rules`` :data:`EVERY_RULESET` is every ruleset
@@ -587,24 +594,9 @@ class PlayerMonth(Model):
     )
     rules: Mapped[str] = mapped_column(sa.String(40), primary_key=True)
     month: Mapped[str] = mapped_column(sa.String(7), primary_key=True)  # "YYYY-MM"
-    matches: Mapped[int]
-    finished: Mapped[int]
-    won: Mapped[int]
-    rounds: Mapped[int]
-    rounds_won: Mapped[int]
-    points: Mapped[int]
-    points_won: Mapped[int]
-    at_once: Mapped[int]
-    knocks: Mapped[int]
-    gins: Mapped[int]
-    gins_against: Mapped[int]
-    undercuts: Mapped[int]
-    undercuts_against: Mapped[int]
     went_out: Mapped[int]
     buys: Mapped[int]
     contracts: Mapped[int]
-    best_round: Mapped[int | None]
-    last_played_at: Mapped[datetime] = mapped_column(sa.DateTime(timezone=True))
     streak_matches: Mapped[int]
     streak_first: Mapped[int]
     streak_last: Mapped[int]

@@ -620,7 +620,8 @@ def _totals_of(*conditions: Any) -> sa.Select[Any]:
     )
 
 
-TOTAL_NAMES = [column.name for column in PLAYER_TOTALS.columns]
+# By name: the order of a model's columns is not the order of its table's.
+TOTAL_NAMES = list(_totals_of().selected_columns.keys())
 
 
 def refresh_totals(connection: Connection, affected: Iterable[tuple[int, str, int]]) -> None:
@@ -707,7 +708,7 @@ TOTAL_UPDATED = ManyRows(
     lambda value: (
         sa.update(PLAYER_TOTALS)
         .where(*(_TOTAL[name] == value(f"new_{name}") for name in TOTAL_KEY))
-        .values({name: value(f"new_{name}") for name in TOTAL_NAMES[3:]})
+        .values({name: value(f"new_{name}") for name in TOTAL_NAMES if name not in TOTAL_KEY})
     ),
 )
 
