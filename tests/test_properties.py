@@ -12,16 +12,15 @@ from typing import Any
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from round_strategies import DECK, final_table_entry
 
-from referee.cards import Card, Rank, Suit, standard_deck
+from referee.cards import Card, Rank, Suit
 from referee.errors import RefereeError
 from referee.match import live_round, replay
 from referee.matchfile import dump_match, read_match
 from referee.notation import format_card, format_cards, parse_card, parse_cards
-from referee.rulesets import RULESETS, FinalTable
-from referee.scoring import Ending
+from referee.rulesets import RULESETS
 
-DECK = [str(card) for card in standard_deck()]
 NAMES = ["Budi", "Siti", "Andi", "Dewi", "Rina", "Eko"]
 RULES = list(RULESETS)  # every registered ruleset: a new one is tested without editing
 
@@ -42,32 +41,8 @@ def final_table_rounds(draw: st.DrawFn) -> dict[str, Any]:
     """A final-table round of any ruleset, built from the answers its round form asks for."""
     rules = RULESETS[draw(st.sampled_from(RULES))]
     players = NAMES[: draw(st.integers(rules.min_players, min(rules.max_players, len(NAMES))))]
-    form = rules.round_form
-    choice = draw(st.sampled_from([c for c in form.endings if c.hands]))
-    cards = draw(st.permutations(DECK))
-    sizes = [draw(st.integers(1, 4)) for _ in players]
-    hands, start = {}, 0
-    for player, size in zip(players, sizes, strict=True):
-        hands[player] = cards[start : start + size]
-        start += size
-    winner = draw(st.sampled_from(players)) if choice.names else None
-    if choice.ending is Ending.OUT and winner is not None:
-        hands[winner] = []
-    melds = {}
-    if form.player_melds:
-        for player in players:
-            if draw(st.booleans()):
-                melds[player] = [cards[start : start + 3]]
-                start += 3
-    answers = FinalTable(
-        choice.key,
-        winner,
-        hands,
-        at_once=draw(st.booleans()),
-        closing_card=cards[start],
-        melds=melds,
-    )
-    return {"rules": rules.id, "players": players, "rounds": [form.entry(answers)]}
+    entry = draw(final_table_entry(rules.id, players))
+    return {"rules": rules.id, "players": players, "rounds": [entry]}
 
 
 @settings(max_examples=150, suppress_health_check=[HealthCheck.too_slow])

@@ -16,16 +16,16 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from round_strategies import final_table_entry
 
 from referee.errors import RefereeError
 from referee.match import Detail, MatchState, RoundResult, facts_agree, replay
 from referee.matchfile import read_header
 from referee.messages import Reason
-from referee.rulesets import RULESETS, FinalTable
+from referee.rulesets import RULESETS
 
 SCENARIOS = Path(__file__).resolve().parent / "scenarios"
 NAMES = ["Budi", "Siti", "Andi", "Dewi"]
-DECK = [rank + suit for suit in "SHDC" for rank in "A 2 3 4 5 6 7 8 9 10 J Q K".split()]
 # Melds any ruleset with a table takes (rummy500, contract): kept out of the dealt hands.
 MELDS = [["7S", "8S", "9S"], ["4H", "4D", "4C"], ["JC", "QC", "KC"], ["2D", "3D", "4D"]]
 # What the score sheet (show/scoresheet.py and its templates) reads of a round.
@@ -101,45 +101,11 @@ def test_every_legal_scenario_shows_on_the_sheet_as_replayed_from_its_facts() ->
 def final_table_round(draw: st.DrawFn, rules_id: str, players: list[str]) -> dict[str, Any]:
     """A round of ``rules_id`` entered by its final table as its form asks, some hands given as
     what they count (not checked), melds on the table where the ruleset keeps them."""
-    rules = RULESETS[rules_id]
     if rules_id == "indian":  # a show not checked, the others' counts as numbers
         shower = draw(st.sampled_from(players))
         counts = {name: draw(st.integers(2, 80)) for name in players if name != shower}
         return {"cut": "3C", "show": shower, "hands": counts}
-    form = rules.round_form
-    choice = draw(st.sampled_from([c for c in form.endings if c.hands]))
-    on_table = draw(st.lists(st.sampled_from(range(len(MELDS))), unique=True, max_size=2))
-    laid = {card for index in on_table for card in MELDS[index]}
-    cards = draw(st.permutations([card for card in DECK if card not in laid]))
-    hands: dict[str, Any] = {}
-    start = 0
-    for player in players:
-        if draw(st.integers(0, 3)) == 0:
-            hands[player] = draw(st.integers(0, 60))
-        else:
-            size = draw(st.integers(1, 4))
-            hands[player] = cards[start : start + size]
-            start += size
-    winner = draw(st.sampled_from(players)) if choice.names else None
-    if winner is not None and choice.ending.name == "OUT":
-        hands[winner] = []
-    melds = {}
-    if form.player_melds:
-        for player in players:
-            if draw(st.booleans()):
-                melds[player] = [cards[start : start + 3]]
-                start += 3
-    table = [{"by": draw(st.sampled_from(players)), "cards": MELDS[i]} for i in on_table]
-    answers = FinalTable(
-        choice.key,
-        winner,
-        hands,
-        at_once=draw(st.booleans()),
-        closing_card=cards[start],
-        melds=melds,
-        table=table if form.table else (),
-    )
-    return form.entry(answers)
+    return draw(final_table_entry(rules_id, players, counted_hands=True, table_melds=MELDS))
 
 
 @st.composite
