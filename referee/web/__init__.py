@@ -30,11 +30,13 @@ stored rounds (:mod:`referee.web.store.matchlog`) and the page shows what it say
 
 from __future__ import annotations
 
+import logging
 import os
 import secrets
 from pathlib import Path
 from typing import Any
 
+import sqlalchemy as sa
 from flask import Flask
 
 from referee.web.play import links
@@ -43,6 +45,8 @@ from referee.web.serving.paths import MIGRATIONS, TEMPLATES, TRANSLATIONS
 from referee.web.show import i18n
 from referee.web.store import versions, writes
 from referee.web.store.extensions import babel, csrf, db, migrate, sqlite_path
+
+log = logging.getLogger(__name__)
 
 
 def database_url(url: str) -> str:
@@ -123,6 +127,19 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     if app.config.get("AUTO_MIGRATE", test_config is None):
         _migrate_empty_sqlite(app)
     return app
+
+
+def warm_up(app: Flask) -> None:
+    """What a server's worker does before its first request, which would otherwise pay for it
+    (a page's templates compiled: a tenth of a second and more): every template compiled, and
+    one connection to the database opened (a database not there yet is left to the requests)."""
+    for name in app.jinja_env.list_templates(filter_func=lambda name: name.endswith(".html")):
+        app.jinja_env.get_template(name)
+    with app.app_context():
+        try:
+            db.engine.connect().close()
+        except sa.exc.OperationalError as error:
+            log.warning("the database is not reachable yet: %s", error)
 
 
 def _create_private_sqlite(app: Flask) -> None:

@@ -262,10 +262,11 @@ class RefereeServer(BaseApplication):
             self.cfg.set(name, value)
 
     def load(self) -> Any:
-        from referee.web import create_app
+        from referee.web import create_app, warm_up
         from referee.web.store import backups
 
         app = create_app()
+        warm_up(app)
         # The app's own log lines go through gunicorn's handlers, keys masked.
         app_log = logging.getLogger("referee")
         app_log.handlers = list(logging.getLogger("gunicorn.error").handlers)

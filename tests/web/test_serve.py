@@ -33,7 +33,7 @@ from gunicorn.workers.gthread import ThreadWorker
 from ifaddr import IP, Adapter
 
 from referee import cli
-from referee.web import create_app, serve
+from referee.web import create_app, serve, warm_up
 from referee.web.serving import addresses
 from referee.web.serving.logmask import KEY_MASKING, mask_keys
 from referee.web.serving.settings import SettingError
@@ -41,7 +41,7 @@ from referee.web.store.extensions import db
 from referee.web.store.models import CardTable
 
 from .conftest import Client
-from .helpers import new_api_match, new_table
+from .helpers import new_api_match, new_match, new_table
 from .qr_reading import picture, quiet_zone, read_codes, svg_modules, terminal_modules
 from .realserver import fresh_database, start_server
 
@@ -600,3 +600,54 @@ def test_a_worker_busy_with_a_request_leaves_new_connections_to_the_idle_one(tmp
             assert saved[0].json()["totals"] == {"Budi": 0, "Siti": 5}
         finally:
             server.stop()
+
+
+# -- a worker warmed up before its first request ------------------------------------------------
+
+
+def pages_loading_templates(app: Any) -> list[str]:
+    """The templates read from disk (compiled) while a phone opens a table, starts a match
+    and views its score sheet."""
+    loaded: list[str] = []
+    loader = app.jinja_env.loader
+    read = loader.get_source
+
+    def noted(environment: Any, name: str) -> Any:
+        loaded.append(name)
+        return read(environment, name)
+
+    loader.get_source = noted
+    app.test_client_class = Client
+    client = app.test_client()
+    table = new_table(client)
+    scoreboard = new_match(client, table, "remi", ["Budi", "Siti", "Andi"])
+    assert client.get(scoreboard).status_code == 200
+    return loaded
+
+
+def test_a_worker_warmed_up_compiles_no_template_for_its_first_pages(template_db, tmp_path):
+    def fresh_app(name: str) -> Any:
+        shutil.copy(template_db, tmp_path / name)
+        return create_app(
+            {"SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / name}", "TESTING": True}
+        )
+
+    cold = fresh_app("cold.db")
+    assert "matches/_scoreboard_body.html" in pages_loading_templates(cold)
+    warm = fresh_app("warm.db")
+    warm_up(warm)
+    assert pages_loading_templates(warm) == []
+
+
+def test_a_worker_warms_up_while_its_database_is_not_reachable(caplog):
+    # Port 1 of this machine: nothing listens there, the connection is refused at once.
+    app = create_app(
+        {
+            "SQLALCHEMY_DATABASE_URI": "postgresql+psycopg://app:app@127.0.0.1:1/none",
+            "TESTING": True,
+        }
+    )
+    with caplog.at_level(logging.WARNING, logger="referee.web"):
+        warm_up(app)
+    assert "the database is not reachable yet" in caplog.text
+    assert app.jinja_env.get_template("matches/_scoreboard_body.html") is not None
