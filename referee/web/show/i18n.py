@@ -16,9 +16,10 @@ from typing import Any
 
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
-from flask import Flask, g, request, session
+from flask import Flask, g, has_app_context, request, session
 from flask_babel import LazyString, get_translations, gettext
 from flask_babel import lazy_gettext as _l
+from markupsafe import Markup
 
 from referee.errors import RefereeError
 from referee.messages import CATALOGUE, Reason
@@ -44,10 +45,23 @@ def select_locale() -> str:
 def _translations() -> Any:
     """This request's translations, looked up once: Flask-Babel finds them again through the
     request's context at every call, and the page of a long match makes hundreds."""
+    if not has_app_context():  # no request: Flask-Babel's answer (the English ids)
+        return get_translations()
     found = g.get("referee_translations")
     if found is None:
         found = g.referee_translations = get_translations()
     return found
+
+
+def translated(text: str) -> str:
+    """``gettext(text)`` with no values, on :func:`_translations`."""
+    return str(_translations().ugettext(text))
+
+
+def said(text: str, **values: Any) -> Markup:
+    """``_(text, **values)`` as a template says it: the translation is markup, the values
+    are escaped into it (Jinja's ``_``, for words worked out once per page in Python)."""
+    return Markup(_translations().ugettext(text)) % values  # noqa: S704
 
 
 def install_template_gettext(app: Flask) -> None:
@@ -125,10 +139,27 @@ PLAYER_WORDING: dict[str, LazyString] = {
 
 
 def _player_words(template: str) -> str:
-    for key, wording in PLAYER_WORDING.items():
-        if CATALOGUE.get(key) == template:
-            return str(wording)
-    return gettext(template)
+    wording = _wording_by_template().get(template)
+    return str(wording) if wording is not None else translated(template)
+
+
+_WORDING_BY_TEMPLATE: dict[int, dict[str, LazyString]] = {}
+
+
+def _wording_by_template() -> dict[str, LazyString]:
+    """:data:`PLAYER_WORDING` by the engine's template it stands for, made again if the
+    catalogue has grown since (a message is defined when its engine module is imported).
+    The first key's wording wins where two keys share a template."""
+    size = len(CATALOGUE)
+    found = _WORDING_BY_TEMPLATE.get(size)
+    if found is None:
+        found = {}
+        for key, wording in PLAYER_WORDING.items():
+            if key in CATALOGUE:
+                found.setdefault(CATALOGUE[key], wording)
+        _WORDING_BY_TEMPLATE.clear()
+        _WORDING_BY_TEMPLATE[size] = found
+    return found
 
 
 def reason_text(reason: Reason | str | None) -> str:

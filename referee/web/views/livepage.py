@@ -16,7 +16,6 @@ that changed (``Live-Patch``), or the whole page when the frame around the parts
 
 from __future__ import annotations
 
-import dataclasses
 import fcntl
 import hashlib
 import json
@@ -36,7 +35,7 @@ from markupsafe import Markup, escape
 
 from referee.web.store import versions, writes
 
-PART = re.compile(r"<!--\{-->(.*?)<!--\}-->", re.DOTALL)
+PART_START, PART_END = "<!--{-->", "<!--}-->"  # around each part
 SPACES = re.compile(r"\s+")
 PART_ID = re.compile(r'data-part="([^"]+)"')
 FRAME = "frame"
@@ -74,19 +73,28 @@ class Rendered:
     @classmethod
     def split(cls, match_id: int, rules: str, version: int, title: str, body: str) -> Rendered:
         parts: dict[str, tuple[str, str]] = {}
-
-        def mark(found: re.Match[str]) -> str:
-            html = found.group(1)
+        # The frame is what holds the parts, each part a space in it: a part more or less
+        # in a list leaves it as it is.  (Found with str.find: a regular expression that
+        # takes the shortest text between the markers tries every character of the page.)
+        frame: list[str] = []
+        start = 0
+        while (opening := body.find(PART_START, start)) != -1:
+            inside = opening + len(PART_START)
+            closing = body.find(PART_END, inside)
+            if closing == -1:
+                break
+            html = body[inside:closing]
             named = PART_ID.search(html)
             if named is None or named.group(1) in parts:
                 raise ValueError("a part of the score sheet has no name of its own")
             parts[named.group(1)] = (digest(html), html)
-            return " "
-
-        # The frame is what holds the parts: a part more or less in a list leaves it as it is.
-        frame = SPACES.sub(" ", PART.sub(mark, body))
+            frame += (body[start:opening], " ")
+            start = closing + len(PART_END)
+        frame.append(body[start:])
+        frame_text = SPACES.sub(" ", "".join(frame))
         listing = " ".join(
-            [f"{FRAME}={digest(frame)}"] + [f"{name}={made}" for name, (made, _) in parts.items()]
+            [f"{FRAME}={digest(frame_text)}"]
+            + [f"{name}={made}" for name, (made, _) in parts.items()]
         )
         return cls(match_id, rules, version, title, body, parts, listing)
 
@@ -266,7 +274,7 @@ class SharedPages:
         path = self.folder / f"{self.name(key)}.json"
         passing = path.with_suffix(f".{os.getpid()}.{threading.get_ident()}.tmp")
         try:
-            page = dataclasses.asdict(rendered)
+            page = vars(rendered)  # its fields (dataclasses.asdict copies every part first)
             text = json.dumps({"key": repr(key), "marks": MARKS, "page": page})
             handle = os.open(passing, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
             with os.fdopen(handle, "w", encoding="utf-8") as out:

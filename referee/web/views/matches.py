@@ -44,7 +44,7 @@ from referee.web.play.access import (
     table_page,
 )
 from referee.web.play.limits import option_refusal
-from referee.web.show import i18n, jsontext, labels, scoresheet
+from referee.web.show import i18n, jsontext, labels, scoresheet, sheetpage
 from referee.web.store import matchlog, versions, work, writes
 from referee.web.store.extensions import db
 from referee.web.store.models import CardTable, Match, MatchPlayer, Player, Round
@@ -52,7 +52,13 @@ from referee.web.views import livepage, merges
 from referee.web.views.houserules import find_set
 from referee.web.views.live import round_in_play
 from referee.web.views.main import rules_page
-from referee.web.views.pages import following, following_version, render_page, to_score_sheet
+from referee.web.views.pages import (
+    following,
+    following_version,
+    numbered_address,
+    render_page,
+    to_score_sheet,
+)
 
 bp = table_blueprint("matches", __name__)
 PREFIX = "/<any(t,v):mode>/<key>"
@@ -350,6 +356,11 @@ def _render_scoreboard(
             table=access.table,
             match=match,
             sheet=sheet,
+            lines=sheetpage.round_lines(sheet),
+            view_round=numbered_address("rounds.show", match_id=match.id),
+            edit_round=numbered_address("rounds.edit", match_id=match.id)
+            if access.can_edit
+            else None,
             pool=pools.pool_before(match, match.next_round_number) if seen.state else None,
             # A game entered by its final table only (gin) has no live round to offer.
             turn_by_turn=sheet.rules is None or sheet.rules.turn_style is not TurnStyle.NONE,

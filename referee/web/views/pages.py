@@ -7,6 +7,7 @@ error answers 400, so that a refused form never looks like a success.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, NamedTuple
 
 from flask import redirect, render_template, url_for
@@ -40,6 +41,21 @@ def render_page(
     page = render_template(template, **context)
     refused = any(isinstance(value, FlaskForm) and value.errors for value in context.values())
     return Page(page, 400 if refused else 200)
+
+
+# A number no round has, to find where a round's number stands in its address.
+_PROBE = 918_273_645_546_372_819
+
+
+def numbered_address(endpoint: str, **values: Any) -> Callable[[int], str]:
+    """``url_for(endpoint, number=n, **values)`` for any ``n``, with url_for called once: a
+    long match's page links every round, and each url_for goes through the request, the
+    table link's defaults and the URL map."""
+    probe = url_for(endpoint, number=_PROBE, **values)
+    head, found, tail = probe.partition(str(_PROBE))
+    if not found or str(_PROBE) in tail:  # the number elsewhere too (in a key): each its own
+        return lambda number: url_for(endpoint, number=number, **values)
+    return lambda number: f"{head}{number}{tail}"
 
 
 def following(access: Access, match: Match, page: str) -> dict[str, Any]:

