@@ -16,6 +16,7 @@ that changed (``Live-Patch``), or the whole page when the frame around the parts
 
 from __future__ import annotations
 
+import dataclasses
 import fcntl
 import hashlib
 import json
@@ -222,8 +223,14 @@ class SharedPages:
     """The pages kept for the other workers of this server: files in the instance folder
     (as private as the database beside them), written whole and renamed into place, read
     only if they name the key asked for.  Anything amiss with them (a full disk, a file
-    cut short) costs a render, never an error."""
+    cut short) costs a render, never an error.
 
+    A file holds the page and where its body stands in it, not the body and the parts
+    again (three copies of the page's text to encode and write): the worker that reads it
+    splits the body as the one that rendered it did, with the same marks, so every part
+    keeps its digest."""
+
+    FORMAT = 2  # the page and its body's place in it (1: body and parts written out too)
     PRUNE_AFTER = 15 * 60  # seconds: a page unread for that long is some versions old
     pruned = {"at": 0.0}
 
@@ -250,7 +257,7 @@ class SharedPages:
     def load(self, key: Hashable) -> Rendered | None:
         try:
             kept = json.loads((self.folder / f"{self.name(key)}.json").read_text("utf-8"))
-            if kept["key"] != repr(key):
+            if kept["key"] != repr(key) or kept["format"] != self.FORMAT:
                 return None
             # Another process's marks stand where this one's are looked for.
             theirs = kept["marks"]
@@ -261,21 +268,40 @@ class SharedPages:
                 return text
 
             page = kept["page"]
-            for name in ("body", "page"):
-                page[name] = ours(page[name])
-            page["parts"] = {
-                name: (made, ours(html)) for name, (made, html) in page["parts"].items()
-            }
-            return Rendered(**page)
+            start, end = kept["body"]
+            made = Rendered.split(**kept["made"], body=page[start:end])
+            return dataclasses.replace(
+                made,
+                body=ours(made.body),
+                parts={name: (digest, ours(html)) for name, (digest, html) in made.parts.items()},
+                page=ours(page),
+            )
         except (OSError, ValueError, KeyError, TypeError):
             return None
 
     def save(self, key: Hashable, rendered: Rendered) -> None:
+        start = rendered.page.find(rendered.body)
+        if start == -1:  # not a page around its body: each worker renders its own
+            return
         path = self.folder / f"{self.name(key)}.json"
         passing = path.with_suffix(f".{os.getpid()}.{threading.get_ident()}.tmp")
         try:
-            page = vars(rendered)  # its fields (dataclasses.asdict copies every part first)
-            text = json.dumps({"key": repr(key), "marks": MARKS, "page": page})
+            made = {
+                "match_id": rendered.match_id,
+                "rules": rendered.rules,
+                "version": rendered.version,
+                "title": rendered.title,
+            }
+            text = json.dumps(
+                {
+                    "key": repr(key),
+                    "format": self.FORMAT,
+                    "marks": MARKS,
+                    "made": made,
+                    "page": rendered.page,
+                    "body": [start, start + len(rendered.body)],
+                }
+            )
             handle = os.open(passing, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
             with os.fdopen(handle, "w", encoding="utf-8") as out:
                 out.write(text)
