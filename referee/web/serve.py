@@ -27,6 +27,7 @@ trust them (:mod:`referee.web.play.links`).
 
 from __future__ import annotations
 
+import gc
 import logging
 import os
 import sys
@@ -273,6 +274,10 @@ class RefereeServer(BaseApplication):
         app_log.propagate = False
         # In every worker (after the fork): the one that takes the lock makes the backups.
         backups.start_schedule(app)
+        # What the worker holds from now on (the app, its templates, the engine: some 270,000
+        # objects) is left out of the garbage collector's full passes, which otherwise walked
+        # it all and held up a request every few dozen for 150-200 ms.
+        gc.freeze()
         return app
 
 
