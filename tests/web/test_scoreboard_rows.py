@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass, field
+from functools import partial
 from html.parser import HTMLParser
 from typing import Any
 
@@ -267,6 +268,9 @@ def page(client: Any, url: str) -> str:
     return response.get_data(as_text=True)
 
 
+ENGLISH_LINKS = ("view", "edit")
+
+
 def round_links(url: str, number: int, *, edit: bool, words: tuple[str, str]) -> list:
     """The links of a round's row: view it, and correct it through the edit link."""
     shown = [(words[0], f"{url}rounds/{number}")]
@@ -289,8 +293,7 @@ def test_final_tables_through_either_link_in_english(client):
     for url, edit in ((match.edit, True), (match.view, False)):
         shown = page(client, url)
 
-        def links(number: int, url: str = url, edit: bool = edit) -> list:
-            return round_links(url, number, edit=edit, words=("view", "edit"))
+        links = partial(round_links, url, edit=edit, words=ENGLISH_LINKS)
 
         assert rows(shown) == {
             1: Row("out", "went out: Siti", "· dealer Budi", links(1), ["0 0", "9 9", "0 0"]),
@@ -384,8 +387,7 @@ def test_corrections_void_and_delete_show_on_their_rows(client):
     for url, edit in ((match.edit, True), (match.view, False)):
         shown = page(client, url)
 
-        def links(number: int, url: str = url, edit: bool = edit) -> list:
-            return round_links(url, number, edit=edit, words=("view", "edit"))
+        links = partial(round_links, url, edit=edit, words=ENGLISH_LINKS)
 
         assert rows(shown) == {
             1: Row("void voided", "void", "· dealer Budi", links(1), ["0 0", "0 0", "0 0"]),
