@@ -52,8 +52,11 @@ def tap(page: Page, code: str) -> None:
 
 
 def save_turn(page: Page, player: str) -> None:
+    """Save the turn and wait for the page that answers it to be loaded, scripts and all: the
+    next turn's form looks like this one, and a step taken too soon would act on the old page."""
     page.locator("select[name=player]").select_option(player)
-    page.get_by_role("button", name="Save turn").click()
+    with page.expect_navigation():
+        page.get_by_role("button", name="Save turn").click()
 
 
 def expect_totals(page: Page, expected: list[str]) -> None:
@@ -310,8 +313,16 @@ def test_switching_language_keeps_what_was_typed(page: Page):
     expect(page.locator("html")).to_have_attribute("lang", "id")
     expect(page.locator("textarea[name=melds]")).to_have_value("7S 8S 9S")
     expect(page.locator("select[name=player]")).to_have_value("Budi")
-    page.reload()  # only once: a later visit starts blank
+    # What was typed stays a draft: a reload brings it back from the phone and says so (the
+    # language switch put it back in the form, it did not make it the form's own content).
+    page.reload()
+    expect(page.locator(".draft-notice")).to_be_visible()
+    expect(page.locator("textarea[name=melds]")).to_have_value("7S 8S 9S")
+    page.locator(".draft-notice button").click()
     expect(page.locator("textarea[name=melds]")).to_have_value("")
+    page.reload()
+    expect(page.locator("textarea[name=melds]")).to_have_value("")
+    expect(page.locator(".draft-notice")).to_have_count(0)
 
 
 def test_typing_a_target_selects_other(page: Page):

@@ -51,6 +51,27 @@ def test_a_reload_mid_entry_brings_the_draft_back_until_it_is_saved(page: Page):
     expect(page.locator(".draft-notice")).to_have_count(0)
 
 
+def test_what_is_typed_before_the_script_has_run_is_kept_too(page: Page):
+    """A slow phone: the form is on screen and typed into before drafts.js has run (held back
+    here until the typing is done).  The draft is taken from what the host sent, not from the
+    form as the script finds it, so the typing is kept and brought back after a reload."""
+    english(page)
+    create_table(page, "Budi, Siti")
+    start_match(page, "remi", ["Budi", "Siti"])
+    held_back: list = []
+    page.route("**/static/js/drafts.js*", lambda route: held_back.append(route))
+    page.get_by_role("link", name=QUICK).click()
+    quick_round(page, "Budi", {"hand_1": "KH QH"})
+    assert page.evaluate("document.readyState") == "interactive"  # the deferred script waits
+    held_back[0].continue_()
+    page.unroute("**/static/js/drafts.js*")
+    page.wait_for_load_state("load")
+    page.reload()
+    expect(page.locator(".draft-notice")).to_contain_text("Brought back what you typed")
+    expect(page.locator("input[name=hand_1]")).to_have_value("KH QH")
+    expect(page.locator("select[name=player]")).to_have_value("Budi")
+
+
 def test_a_save_made_offline_is_sent_when_the_network_returns_and_conflicts_stay_conflicts(
     page: Page, browser, base_url
 ):

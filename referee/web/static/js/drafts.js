@@ -70,6 +70,24 @@
     });
   }
 
+  // The form as the host sent it, whatever was typed before this script ran (a slow phone,
+  // or the browser's own restoring of a reloaded form): what a draft is compared with.
+  function original(form) {
+    return fields(form).map(function (el) {
+      if (el.type === "checkbox" || el.type === "radio") return [el.name, el.value, el.defaultChecked];
+      if (el.type === "select-multiple") {
+        return [el.name, Array.prototype.filter.call(el.options, function (o) { return o.defaultSelected; })
+          .map(function (o) { return o.value; }), null];
+      }
+      if (el.type === "select-one") {
+        var chosen = Array.prototype.filter.call(el.options, function (o) { return o.defaultSelected; })[0] ||
+          el.options[0];
+        return [el.name, chosen ? chosen.value : "", null];
+      }
+      return [el.name, el.defaultValue, null];
+    });
+  }
+
   function apply(form, values) {
     var els = fields(form);
     values.forEach(function (item, i) {
@@ -175,7 +193,7 @@
 
   function setUp(form) {
     var name = form.getAttribute("data-draft");
-    form.draftOriginal = state(form);
+    form.draftOriginal = original(form);
     var draft = read(name);
     function start() { form.draftReady = true; }
     if (form.hasAttribute("data-draft-posted")) {
@@ -186,10 +204,11 @@
       save(form);
       return;
     }
-    if (!draft || !draft.values) { start(); return; }
+    if (!draft || !draft.values) { start(); save(form); return; }  // typed before we ran
     if (typed(form, draft.values) === typed(form, form.draftOriginal)) {
       if (draft.sent) drop(name);  // the page shows what was saved (a new name, say)
       start();
+      save(form);
       return;
     }
     var token = once(draft.values);
