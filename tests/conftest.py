@@ -8,7 +8,10 @@ by ``HYPOTHESIS_PROFILE=ci``) is the same with derandomised examples.
 from __future__ import annotations
 
 import os
+import shutil
+import tempfile
 
+import pytest
 from hypothesis import HealthCheck, settings
 
 settings.register_profile("default", deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -17,10 +20,18 @@ settings.register_profile(
 )
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
 
+_MADE_INSTANCE = pytest.StashKey[str]()
+
 
 def pytest_configure(config) -> None:
-    """Each pytest worker gets its own PostgreSQL database: tests of the migrations take
+    """Each pytest process keeps the apps' own files (kept pages, backups' state, secret keys)
+    in a folder of its own, removed at the end, not in the repository's ``instance/``.
+
+    Each pytest worker gets its own PostgreSQL database: tests of the migrations take
     theirs down to nothing, which must not happen under another worker's tests."""
+    if "INSTANCE_DIR" not in os.environ:
+        os.environ["INSTANCE_DIR"] = tempfile.mkdtemp(prefix="remi-instance-")
+        config.stash[_MADE_INSTANCE] = os.environ["INSTANCE_DIR"]
     url = os.environ.get("TEST_PG_URL")
     worker = os.environ.get("PYTEST_XDIST_WORKER")
     if not url or not worker:
@@ -35,3 +46,9 @@ def pytest_configure(config) -> None:
         connection.exec_driver_sql(f"CREATE DATABASE {name}")
     admin.dispose()
     os.environ["TEST_PG_URL"] = f"{server}/{name}"
+
+
+def pytest_unconfigure(config) -> None:
+    made = config.stash.get(_MADE_INSTANCE, None)
+    if made:
+        shutil.rmtree(made, ignore_errors=True)

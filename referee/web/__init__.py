@@ -74,6 +74,9 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         template_folder=str(TEMPLATES),
         static_folder="static",
         instance_relative_config=True,
+        instance_path=os.path.abspath(os.environ["INSTANCE_DIR"])
+        if os.environ.get("INSTANCE_DIR")
+        else None,
     )
     instance = Path(app.instance_path)
     instance.mkdir(mode=0o700, parents=True, exist_ok=True)

@@ -216,3 +216,17 @@ def test_an_existing_sqlite_file_is_left_as_it_is(tmp_path):
     path.chmod(0o640)
     create_app({"SQLALCHEMY_DATABASE_URI": f"sqlite:///{path}", "TESTING": True})
     assert mode(path) == 0o640
+
+
+def test_instance_dir_holds_the_database_and_the_secret_key(tmp_path, monkeypatch, open_umask):
+    """``INSTANCE_DIR``: the app's own files go there, made private (the folder too)."""
+    folder = tmp_path / "kept" / "here"
+    monkeypatch.setenv("INSTANCE_DIR", str(folder))
+    monkeypatch.delenv("DATABASE_URL", raising=False)
+    monkeypatch.delenv("SECRET_KEY", raising=False)
+    app = create_app()
+    assert Path(app.instance_path) == folder
+    assert app.config["SQLALCHEMY_DATABASE_URI"] == f"sqlite:///{folder / 'remi.db'}"
+    assert mode(folder) == 0o700
+    assert mode(folder / "secret_key") == 0o600
+    assert mode(folder / "remi.db") == 0o600
