@@ -29,9 +29,11 @@ def english(page: Page) -> None:
 def create_table(page: Page, players: str) -> str:
     page.goto("/")
     page.get_by_label("Name of the table").fill("Friday")
-    page.get_by_role("button", name="Create table").click()
+    with page.expect_navigation():
+        page.get_by_role("button", name="Create table").click()
     page.get_by_label("New players").fill(players)
-    page.get_by_role("button", name="Add players").click()
+    with page.expect_navigation():  # the table's page again, with the players
+        page.get_by_role("button", name="Add players").click()
     return page.url.split("#")[0]
 
 

@@ -831,13 +831,16 @@ def all_moved(added: sa.CTE, parts: Iterable[sa.CTE]) -> Any:
     }
     complete = sa.and_(
         rows["replay_kept"] == 1,
-        rows["version_raised"] == 1,
-        rows["player_months_moved"] == sa.bindparam("moved_players"),
-        rows["pair_months_moved"] == sa.bindparam("moved_pairs"),
-        rows["totals_moved"] == sa.bindparam("moved_totals"),
+        *(rows[name] == sa.bindparam(f"expected_{name}") for name in COUNTED_MOVES),
     )
     added_none = ~sa.exists(sa.select(added.c[0]))
     return sa.func.referee_moved_all(sa.or_(added_none, complete)).label("all_moved")
+
+
+# The parts of :func:`moved_parts` whose rows may be missing (a month, a pair's month, a
+# total, the statistics version not made yet), with how many each should move in
+# ``Moves.expected``: checked by :func:`all_moved`, counted again by :meth:`Moves.settle`.
+COUNTED_MOVES = ("version_raised", "player_months_moved", "pair_months_moved", "totals_moved")
 
 
 @dataclass
@@ -851,18 +854,18 @@ class Moves:
     parameters: dict[str, Any]
     before: Sequence[Mapping[str, Any]]
     after: Sequence[Mapping[str, Any]]
-    players: int
-    pairs: int
     totals: list[tuple[Any, ...]]
+    expected: dict[str, int]  # of each of COUNTED_MOVES
 
     def settle(self, connection: Connection, moved: Any) -> None:
         """After :func:`moved_parts` ran (``moved``: their counts): what was missing,
         counted again."""
-        if moved.version_raised == 0:
+        short = {name for name, count in self.expected.items() if getattr(moved, name) != count}
+        if "version_raised" in short:
             aggregates.raise_version(connection, [self.table_id])
-        if moved.player_months_moved != self.players or moved.pair_months_moved != self.pairs:
+        if short & {"player_months_moved", "pair_months_moved"}:
             aggregates.recount_touched(connection, self.before, self.after)
-        if moved.totals_moved != len(self.totals):
+        if "totals_moved" in short:
             refresh_totals(connection, self.totals)
 
 
@@ -890,9 +893,11 @@ def moves_in_place(
         | aggregates.PLAYER_MONTH_MOVED.parameters(players)
         | aggregates.PAIR_MONTH_MOVED.parameters(pairs)
         | TOTAL_MOVED.parameters([_moved(key, old[key], new[key]) for key in totals])
-        | {"moved_players": len(players), "moved_pairs": len(pairs), "moved_totals": len(totals)}
     )
-    return Moves(table_id, parameters, before, after, len(players), len(pairs), totals)
+    counts = (1, len(players), len(pairs), len(totals))
+    expected = dict(zip(COUNTED_MOVES, counts, strict=True))
+    parameters |= {f"expected_{name}": count for name, count in expected.items()}
+    return Moves(table_id, parameters, before, after, totals, expected)
 
 
 def _seat_values(derived: Derived) -> list[dict[str, Any]]:

@@ -238,13 +238,14 @@ ROUND_IF_RAISED = sa.select(
 # save committed by its own statement keeps none for a round it did not add.
 def _receipt_if_added(added: sa.CTE) -> sa.CTE:
     receipts = writes.RECEIPTS
+    columns = writes.RECEIPT_PARAMETERS
     values = sa.select(
         *(
-            sa.bindparam(f"receipt_{name}", type_=receipts.c[column].type)
-            for name, column in (("token", "token"), ("location", "location"), ("at", "created_at"))
+            sa.bindparam(parameter, type_=receipts.c[column].type)
+            for column, parameter in columns.items()
         )
     ).where(sa.exists(sa.select(added.c[0])))
-    kept = sa.insert(receipts).from_select(["token", "location", "created_at"], values)
+    kept = sa.insert(receipts).from_select(list(columns), values)
     return kept.returning(sa.literal_column("1").label("kept")).cte("receipt_kept")
 
 

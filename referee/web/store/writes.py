@@ -373,10 +373,15 @@ def keep_receipt(token: str | None, location: str) -> None:
 
 
 RECEIPTS = cast(Table, WriteReceipt.__table__)
+# A receipt's columns and the parameters that fill them (:func:`receipt_of`), for this insert
+# and for a save's own statement on PostgreSQL (``work._receipt_if_added``).
+RECEIPT_PARAMETERS = {
+    "token": "receipt_token",
+    "location": "receipt_location",
+    "created_at": "receipt_at",
+}
 RECEIPT_KEPT = RECEIPTS.insert().values(
-    token=bindparam("receipt_token"),
-    location=bindparam("receipt_location"),
-    created_at=bindparam("receipt_at"),
+    {column: bindparam(parameter) for column, parameter in RECEIPT_PARAMETERS.items()}
 )
 # The fast strategy sweeps the expired receipts at most this often in a process (seconds):
 # one statement less in the table's turn of almost every save.
@@ -398,7 +403,8 @@ def receipt_of(token: str | None, location: str) -> dict[str, Any] | None:
     to keep)."""
     if not token or not KEY_FORMAT.fullmatch(token):
         return None
-    return {"receipt_token": token, "receipt_location": location[:400], "receipt_at": now()}
+    values = {"token": token, "location": location[:400], "created_at": now()}
+    return {RECEIPT_PARAMETERS[column]: value for column, value in values.items()}
 
 
 def sweep_receipts(connection: Connection) -> None:
