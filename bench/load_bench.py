@@ -319,10 +319,12 @@ def wrk(
     server: subprocess.Popen,
     script: Path | None = None,
     headers: Sequence[str] = (),
+    connections: int = 4,
 ) -> dict[str, float]:
-    """Load ``url`` for ``seconds``: requests/s, p50 and p99 (ms), the server's CPU
-    milliseconds per request, and the answers that were not 2xx/3xx."""
-    command = ["wrk", "-t2", "-c4", f"-d{seconds}s", "--latency"]
+    """Load ``url`` for ``seconds`` from ``connections`` at once: requests/s, p50 and p99
+    (ms), the server's CPU milliseconds per request, and the answers that were not 2xx/3xx."""
+    threads = min(2, connections)
+    command = ["wrk", f"-t{threads}", f"-c{connections}", f"-d{seconds}s", "--latency"]
     for header in headers:
         command += ["-H", header]
     if script is not None:
