@@ -277,7 +277,7 @@ def main() -> None:
     print(f"\n{'':18} {'req/s':>8} {'p50 ms':>8} {'p99 ms':>8} {'cpu ms':>7} {'ratio':>8}   runs")
     for name in runs[0]:
         rows = [run[name] for run in runs]
-        peer = "bare, one phone" if name == "page, one phone" else "bare endpoint"
+        peer = "bare, one phone" if name.endswith("one phone") else "bare endpoint"
         ratios = [run[peer]["rate"] / max(run[name]["rate"], 0.001) for run in runs]
         rate, p50, p99, cpu = (median(r[k] for r in rows) for k in ("rate", "p50", "p99", "cpu_ms"))
         ratio = median(ratios)
