@@ -9,7 +9,7 @@ import re
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Locator, Page, expect
 
 pytestmark = pytest.mark.browser
 
@@ -47,6 +47,14 @@ def start_match(page: Page, rules: str, players: list[str], target: str | None =
         page.locator(f"input[name=target][value='{target}']").check()
     page.get_by_role("button", name="Start the match").click()
     expect(page.locator(".totals")).to_be_visible()
+
+
+def follow(page: Page, link: Locator) -> str:
+    """Follow a link and wait for its page (``page.url`` read right after a click may still
+    be the page before): the new address."""
+    with page.expect_navigation():
+        link.click()
+    return page.url
 
 
 def tap(page: Page, code: str) -> None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Page, expect
 
-from .test_browser import create_table, english, expect_totals, start_match
+from .test_browser import create_table, english, expect_totals, follow, start_match
 
 pytestmark = pytest.mark.browser
 
@@ -78,8 +78,7 @@ def test_a_save_made_offline_is_sent_when_the_network_returns_and_conflicts_stay
     english(page)
     create_table(page, "Budi, Siti")
     start_match(page, "remi", ["Budi", "Siti"])
-    page.get_by_role("link", name=QUICK).click()
-    form_url = page.url
+    form_url = follow(page, page.get_by_role("link", name=QUICK))
 
     # 1. Offline mid-entry: the save says it waits, and goes when the network is back.
     quick_round(page, "Budi", {"hand_1": "KH"})
@@ -119,8 +118,7 @@ def test_a_save_whose_answer_was_lost_is_recognised_and_not_made_twice(page: Pag
     english(page)
     create_table(page, "Budi, Siti")
     start_match(page, "remi", ["Budi", "Siti"])
-    page.get_by_role("link", name=QUICK).click()
-    form_url = page.url
+    form_url = follow(page, page.get_by_role("link", name=QUICK))
     quick_round(page, "Budi", {"hand_1": "KH"})
 
     # The host saves the round, but its answer never reaches the phone.

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from .test_browser import ARTIFACTS, create_table, english, expect_totals, start_match
+from .test_browser import ARTIFACTS, create_table, english, expect_totals, follow, start_match
 
 pytestmark = pytest.mark.browser
 
@@ -31,8 +31,7 @@ def test_the_second_correction_is_merged_and_keeps_the_first(page: Page, second_
     page.get_by_role("button", name="Save round").click()
     expect_totals(page, ["19", "0", "0"])  # Budi takes KS 10 + 9C 9
     scoreboard = page.url
-    page.locator("table.sheet tbody tr").first.get_by_role("link", name="edit").click()
-    edit = page.url
+    edit = follow(page, page.locator("table.sheet tbody tr").first.get_by_role("link", name="edit"))
 
     other = second_phone
     english(other)

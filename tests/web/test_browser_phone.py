@@ -12,7 +12,7 @@ import re
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from .test_browser import ARTIFACTS, create_table, english, save_turn, start_match, tap
+from .test_browser import ARTIFACTS, create_table, english, follow, save_turn, start_match, tap
 
 pytestmark = pytest.mark.browser
 
@@ -239,8 +239,7 @@ def test_every_page_fits_360_px_with_the_longest_names_and_has_44_px_targets(pag
     page.locator("[name=hand_1]").fill("AS")
     page.get_by_role("button", name="Save round").click()
     expect(page.locator(".total-points")).to_have_text(["0", "0", "13"])
-    page.get_by_role("link", name="Play a round live").click()
-    live = page.url
+    live = follow(page, page.get_by_role("link", name="Play a round live"))
     page.locator("textarea[name=melds]").fill("7S 8S 9S")
     save_turn(page, LONGEST_WORD)
     expect(page.locator("#meld-1")).to_be_visible()

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from .test_browser import create_table, english, save_turn, start_match
+from .test_browser import create_table, english, follow, save_turn, start_match
 
 pytestmark = pytest.mark.browser
 
@@ -36,8 +36,7 @@ def test_a_turn_saved_on_one_phone_shows_on_the_other_within_two_seconds(
     create_table(page, "Budi, Siti, Andi")
     start_match(page, "remi", ["Budi", "Siti", "Andi"], target="200")
     scoreboard = page.url
-    page.get_by_role("link", name="Play a round live").click()
-    live = page.url
+    live = follow(page, page.get_by_role("link", name="Play a round live"))
 
     other = second_phone
     english(other)
@@ -128,8 +127,7 @@ def test_the_quick_round_follows_the_match_and_the_same_deal_is_a_choice(
     english(page)
     create_table(page, "Budi, Siti")
     start_match(page, "remi", ["Budi", "Siti"], target="200")
-    page.get_by_role("link", name="Quick round (final table)").click()
-    quick = page.url
+    quick = follow(page, page.get_by_role("link", name="Quick round (final table)"))
 
     other = second_phone
     english(other)
