@@ -25,7 +25,7 @@ def test_a_reload_mid_entry_brings_the_draft_back_until_it_is_saved(page: Page):
     create_table(page, "Budi, Siti")
     start_match(page, "remi", ["Budi", "Siti"])
     scoreboard = page.url
-    page.get_by_role("link", name=QUICK).click()
+    follow(page, page.get_by_role("link", name=QUICK))  # loaded: the draft script has run
     quick_round(page, "Budi", {"hand_1": "KH QH"})
     page.reload()
     # Back, and said so; the discard button empties the form and forgets the draft.
