@@ -59,32 +59,23 @@
     });
   }
 
-  function state(form) {
+  // What the form holds now, or (asSent) what it held as the host sent it, whatever was typed
+  // before this script ran (a slow phone, or the browser's own restoring of a reloaded form):
+  // what a draft is compared with.
+  function state(form, asSent) {
     return fields(form).map(function (el) {
-      if (el.type === "checkbox" || el.type === "radio") return [el.name, el.value, el.checked];
-      if (el.type === "select-multiple") {
-        return [el.name, Array.prototype.filter.call(el.options, function (o) { return o.selected; })
-          .map(function (o) { return o.value; }), null];
+      if (el.type === "checkbox" || el.type === "radio") {
+        return [el.name, el.value, asSent ? el.defaultChecked : el.checked];
       }
-      return [el.name, el.value, null];
-    });
-  }
-
-  // The form as the host sent it, whatever was typed before this script ran (a slow phone,
-  // or the browser's own restoring of a reloaded form): what a draft is compared with.
-  function original(form) {
-    return fields(form).map(function (el) {
-      if (el.type === "checkbox" || el.type === "radio") return [el.name, el.value, el.defaultChecked];
-      if (el.type === "select-multiple") {
-        return [el.name, Array.prototype.filter.call(el.options, function (o) { return o.defaultSelected; })
-          .map(function (o) { return o.value; }), null];
+      if (el.type === "select-multiple" || el.type === "select-one") {
+        var chosen = Array.prototype.filter.call(el.options, function (o) {
+          return asSent ? o.defaultSelected : o.selected;
+        }).map(function (o) { return o.value; });
+        if (el.type === "select-multiple") return [el.name, chosen, null];
+        if (asSent && !chosen.length && el.options.length) chosen = [el.options[0].value];
+        return [el.name, chosen.length ? chosen[0] : "", null];
       }
-      if (el.type === "select-one") {
-        var chosen = Array.prototype.filter.call(el.options, function (o) { return o.defaultSelected; })[0] ||
-          el.options[0];
-        return [el.name, chosen ? chosen.value : "", null];
-      }
-      return [el.name, el.defaultValue, null];
+      return [el.name, asSent ? el.defaultValue : el.value, null];
     });
   }
 
@@ -193,7 +184,7 @@
 
   function setUp(form) {
     var name = form.getAttribute("data-draft");
-    form.draftOriginal = original(form);
+    form.draftOriginal = state(form, true);
     var draft = read(name);
     function start() { form.draftReady = true; }
     if (form.hasAttribute("data-draft-posted")) {
