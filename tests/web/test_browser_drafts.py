@@ -176,7 +176,8 @@ def test_the_ratings_show_at_360_px_with_their_chart_and_the_uncertain_mark(page
     english(page)
     page.goto("/tables/import")
     page.locator("textarea[name=document]").fill(json.dumps(document))
-    page.get_by_role("button", name="Import").click()
+    with page.expect_navigation():  # the new table's page: its address is read below
+        page.get_by_role("button", name="Import").click()
     page.goto(page.url.split("#")[0] + "stats")
     budi = page.locator("tr[data-rated='Budi']")
     siti = page.locator("tr[data-rated='Siti']")

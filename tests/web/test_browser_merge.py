@@ -49,6 +49,7 @@ def test_the_second_correction_is_merged_and_keeps_the_first(page: Page, second_
     expect(other.locator("input[name=hand_1]")).to_have_value("KS 2D")
     expect(other.locator("input[name=hand_2]")).to_have_value("3H 4H 5H")
     other.screenshot(path=str(ARTIFACTS / "merged-correction.png"), full_page=True)
-    other.get_by_role("button", name="Save round").click()
+    with other.expect_navigation():  # saved before the phone goes elsewhere
+        other.get_by_role("button", name="Save round").click()
     other.goto(scoreboard)
     expect_totals(other, ["24", "0", "0"])  # KS 2D 12 + 3H 4H 5H 12: neither correction lost
