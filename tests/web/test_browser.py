@@ -323,6 +323,8 @@ def test_switching_language_keeps_what_was_typed(page: Page):
     expect(page.locator("html")).to_have_attribute("lang", "id")
     expect(page.locator("textarea[name=melds]")).to_have_value("7S 8S 9S")
     expect(page.locator("select[name=player]")).to_have_value("Budi")
+    page.wait_for_load_state()  # the draft script has run
+    expect(page.locator(".draft-notice")).to_have_count(0)  # on screen already: no notice
     # What was typed stays a draft: a reload brings it back from the phone and says so (the
     # language switch put it back in the form, it did not make it the form's own content).
     page.reload()

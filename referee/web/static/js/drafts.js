@@ -202,6 +202,10 @@
       save(form);
       return;
     }
+    if (!draft.sent && typed(form, state(form)) === typed(form, draft.values)) {
+      start();  // already on screen (put back by the language switch): nothing to announce
+      return;
+    }
     var token = once(draft.values);
     if (draft.sent && token) {
       receipt(token).then(function (answer) {
