@@ -1,7 +1,10 @@
 """Two phones on one match, in a real browser: live updates and the conflict page.
 
 Two browser contexts are two phones (separate cookies).  The live updates poll
-about once a second; each expectation allows 2 seconds, as the issue asks.
+about once a second; a change must show within 2 seconds, as the issue asks.  That is
+counted on the watching phone's own clock (Playwright's, paused): after a change, the
+phone's time is moved on 2 seconds, and only the polls due by then run; the network and
+the server then take what they take on the machine, with no wall clock in the test.
 """
 
 from __future__ import annotations
@@ -10,7 +13,7 @@ import time
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, BrowserContext, Page, Request, expect
 
 from .test_browser import create_table, english, follow, save_turn, start_match
 
@@ -21,12 +24,47 @@ LIVE_WITHIN_MS = 2_000
 PHONE = {"viewport": {"width": 360, "height": 740}}
 
 
+# The requests of each watching phone not answered yet, counted from its first one.
+OPEN_REQUESTS: dict[BrowserContext, set[Request]] = {}
+
+
 @pytest.fixture
 def second_phone(browser: Browser, base_url: str):
     context = browser.new_context(base_url=base_url, **PHONE)
-    page = context.new_page()
-    yield page
+    context.clock.install()  # runs as usual until a test pauses it (PhoneClock)
+    waiting = OPEN_REQUESTS[context] = set()
+    context.on("request", lambda request: waiting.add(request))
+    context.on("requestfinished", lambda request: waiting.discard(request))
+    context.on("requestfailed", lambda request: waiting.discard(request))
+    yield context.new_page()
+    del OPEN_REQUESTS[context]
     context.close()
+
+
+class PhoneClock:
+    """The watching phone's time, paused: its polls run only when a test moves it on, and
+    none is on its way when it stops."""
+
+    def __init__(self, phone: Page):
+        self.phone = phone
+        self.waiting = OPEN_REQUESTS[phone.context]
+        phone.clock.pause_at(int(time.time() * 1000) + 1000)
+        self.settle()
+
+    def settle(self) -> None:
+        """Until no request of the phone is on its way (a poll begun before a change would
+        answer for the match as it was)."""
+        for _ in range(1500):
+            if not self.waiting:
+                return
+            self.phone.wait_for_timeout(10)
+        raise AssertionError(f"requests of the watching phone never answered: {self.waiting}")
+
+    def within_two_seconds(self) -> None:
+        """The phone's next two seconds: the polls due by then run (the test then waits for
+        what they bring, however long the machine takes over it)."""
+        self.settle()
+        self.phone.clock.run_for(LIVE_WITHIN_MS)
 
 
 def test_a_turn_saved_on_one_phone_shows_on_the_other_within_two_seconds(
@@ -46,15 +84,14 @@ def test_a_turn_saved_on_one_phone_shows_on_the_other_within_two_seconds(
     watching_sheet = other.context.new_page()
     watching_sheet.goto(scoreboard)
     other.goto(live)
-    time.sleep(1.2)  # let both pages settle into their polling
+    clock = PhoneClock(other)
 
     page.locator("textarea[name=melds]").fill("7S 8S 9S")
     save_turn(page, "Siti")
     expect(page.locator("#meld-1 .owner")).to_have_text("Siti")
-    saved = time.monotonic()
-    expect(other.locator("#meld-1 .owner")).to_have_text("Siti", timeout=LIVE_WITHIN_MS)
-    assert time.monotonic() - saved < 2.5
-    expect(other.locator("#live-turns li")).to_have_count(1, timeout=LIVE_WITHIN_MS)
+    clock.within_two_seconds()
+    expect(other.locator("#meld-1 .owner")).to_have_text("Siti")
+    expect(other.locator("#live-turns li")).to_have_count(1)
     # The other phone's turn form came up to date with it (it was untouched).
     expect(other.locator("input[name=turns_before]")).to_have_value("1")
 
@@ -62,8 +99,9 @@ def test_a_turn_saved_on_one_phone_shows_on_the_other_within_two_seconds(
     other.locator("textarea[name=melds]").fill("2H 3H 4H")
     page.locator("textarea[name=melds]").fill("QC QD QS")
     save_turn(page, "Andi")
-    expect(other.locator("[data-live-banner]")).to_be_visible(timeout=LIVE_WITHIN_MS)
-    expect(other.locator("#meld-2 .owner")).to_have_text("Andi", timeout=LIVE_WITHIN_MS)
+    clock.within_two_seconds()
+    expect(other.locator("[data-live-banner]")).to_be_visible()
+    expect(other.locator("#meld-2 .owner")).to_have_text("Andi")
     expect(other.locator("textarea[name=melds]")).to_have_value("2H 3H 4H")
     other.screenshot(path=str(ARTIFACTS / "live-update-banner.png"), full_page=True)
 
@@ -79,8 +117,10 @@ def test_a_turn_saved_on_one_phone_shows_on_the_other_within_two_seconds(
     page.goto(live)
     page.get_by_role("link", name="End the round").click()
     page.locator("input[name=ending][value=blocked]").check()
-    page.get_by_role("button", name="Save round").click()
-    expect(watching_sheet.locator(".round-no")).to_have_count(1, timeout=LIVE_WITHIN_MS)
+    with page.expect_navigation():
+        page.get_by_role("button", name="Save round").click()
+    clock.within_two_seconds()
+    expect(watching_sheet.locator(".round-no")).to_have_count(1)
 
 
 def test_a_stale_correction_shows_the_conflict_page_with_the_entry_kept(
@@ -134,7 +174,7 @@ def test_the_quick_round_follows_the_match_and_the_same_deal_is_a_choice(
     other.goto(quick)
     expect(other.locator("#round-heading h1")).to_have_text("Round 1")
     expect(other.locator(".dealer-line")).to_have_text("Dealer: Budi")
-    time.sleep(1.2)  # let the page settle into its polling
+    clock = PhoneClock(other)
     for phone in (other, page):  # both type the deal: Budi out, Siti held KH
         phone.locator("input[name=ending][value=out]").check()
         phone.locator("select[name=player]").select_option("Budi")
@@ -144,7 +184,8 @@ def test_the_quick_round_follows_the_match_and_the_same_deal_is_a_choice(
 
     # The second phone follows: round 2, dealt by Siti (clockwise), what it typed kept,
     # and round 1 as saved shown with the choice.
-    expect(other.locator("#round-heading h1")).to_have_text("Round 2", timeout=LIVE_WITHIN_MS)
+    clock.within_two_seconds()
+    expect(other.locator("#round-heading h1")).to_have_text("Round 2")
     expect(other.locator(".dealer-line")).to_have_text("Dealer: Siti")
     expect(other.locator("[data-live-banner]")).to_be_visible()
     expect(other.locator("input[name=hand_1]")).to_have_value("KH")
