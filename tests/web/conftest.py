@@ -221,6 +221,27 @@ def browser_context_args(browser_context_args: dict[str, Any]) -> dict[str, Any]
     return {**browser_context_args, "viewport": {"width": 360, "height": 740}}
 
 
+PHONE = {"viewport": {"width": 360, "height": 740}}
+# The requests of each second phone not answered yet (test_browser_together's PhoneClock).
+OPEN_REQUESTS: dict[Any, set[Any]] = {}
+
+
+@pytest.fixture
+def second_phone(browser: Any, base_url: str) -> Iterator[Any]:
+    """Another phone at the table: a browser context of its own (its own cookies), its clock
+    installed (running as usual until a test pauses it) and its requests counted until
+    answered."""
+    context = browser.new_context(base_url=base_url, **PHONE)
+    context.clock.install()
+    waiting = OPEN_REQUESTS[context] = set()
+    context.on("request", lambda request: waiting.add(request))
+    context.on("requestfinished", lambda request: waiting.discard(request))
+    context.on("requestfailed", lambda request: waiting.discard(request))
+    yield context.new_page()
+    del OPEN_REQUESTS[context]
+    context.close()
+
+
 CSP_REFUSAL = "Content Security Policy"
 
 

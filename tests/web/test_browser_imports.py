@@ -7,20 +7,12 @@ from __future__ import annotations
 import json
 
 import pytest
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Page, expect
 
 from .history_fixture import MATCHES
 from .test_browser import create_table, english
 
 pytestmark = pytest.mark.browser
-
-
-@pytest.fixture
-def second_phone(browser: Browser, base_url: str):
-    context = browser.new_context(base_url=base_url, viewport={"width": 360, "height": 740})
-    page = context.new_page()
-    yield page
-    context.close()
 
 
 def test_the_same_match_imported_from_two_phones_is_one_match_unless_a_copy_is_asked(

@@ -9,24 +9,15 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Page, expect
 
 from .test_browser import create_table, english, start_match
 
 pytestmark = pytest.mark.browser
 
 ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts"
-PHONE = {"viewport": {"width": 360, "height": 740}}
 # The check runs about once a second; a page load and a margin for a loaded machine.
 NEXT_CHECK_MS = 5_000
-
-
-@pytest.fixture
-def second_phone(browser: Browser, base_url: str):
-    context = browser.new_context(base_url=base_url, **PHONE)
-    page = context.new_page()
-    yield page
-    context.close()
 
 
 def test_the_edit_link_replaced_on_one_phone_sends_the_other_to_the_replaced_page(

@@ -5,19 +5,11 @@ correction."""
 from __future__ import annotations
 
 import pytest
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Page, expect
 
 from .test_browser import ARTIFACTS, create_table, english, expect_totals, follow, start_match
 
 pytestmark = pytest.mark.browser
-
-
-@pytest.fixture
-def second_phone(browser: Browser, base_url: str):
-    context = browser.new_context(base_url=base_url, viewport={"width": 360, "height": 740})
-    page = context.new_page()
-    yield page
-    context.close()
 
 
 def test_the_second_correction_is_merged_and_keeps_the_first(page: Page, second_phone: Page):

@@ -13,32 +13,15 @@ import time
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, BrowserContext, Page, Request, expect
+from playwright.sync_api import Page, expect
 
+from .conftest import OPEN_REQUESTS
 from .test_browser import create_table, english, follow, save_turn, start_match
 
 pytestmark = pytest.mark.browser
 
 ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts"
 LIVE_WITHIN_MS = 2_000
-PHONE = {"viewport": {"width": 360, "height": 740}}
-
-
-# The requests of each watching phone not answered yet, counted from its first one.
-OPEN_REQUESTS: dict[BrowserContext, set[Request]] = {}
-
-
-@pytest.fixture
-def second_phone(browser: Browser, base_url: str):
-    context = browser.new_context(base_url=base_url, **PHONE)
-    context.clock.install()  # runs as usual until a test pauses it (PhoneClock)
-    waiting = OPEN_REQUESTS[context] = set()
-    context.on("request", lambda request: waiting.add(request))
-    context.on("requestfinished", lambda request: waiting.discard(request))
-    context.on("requestfailed", lambda request: waiting.discard(request))
-    yield context.new_page()
-    del OPEN_REQUESTS[context]
-    context.close()
 
 
 class PhoneClock:
