@@ -75,7 +75,10 @@ def template_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def app(template_db: Path, tmp_path: Path) -> Iterator[Flask]:
     path = tmp_path / "app.db"
     shutil.copy(template_db, path)
-    app = create_app({"SQLALCHEMY_DATABASE_URI": f"sqlite:///{path}", **TEST_CONFIG})
+    # Its kept pages its own: a test that damages them must not cost another test a render.
+    app = create_app(
+        {"SQLALCHEMY_DATABASE_URI": f"sqlite:///{path}", "PAGES_DIR": str(tmp_path), **TEST_CONFIG}
+    )
     yield app
     with app.app_context():
         assert_summaries_true()
@@ -270,9 +273,15 @@ def api_app(
     """An app for the API tests of one module, on a fresh database of each kind."""
     from .realserver import fresh_database
 
-    with fresh_database(request.param, tmp_path_factory.mktemp("api")) as url:
+    folder = tmp_path_factory.mktemp("api")
+    with fresh_database(request.param, folder) as url:
         app = create_app(
-            {"SQLALCHEMY_DATABASE_URI": url, "TESTING": True, "RATELIMIT_ENABLED": False}
+            {
+                "SQLALCHEMY_DATABASE_URI": url,
+                "PAGES_DIR": str(folder),
+                "TESTING": True,
+                "RATELIMIT_ENABLED": False,
+            }
         )
         yield app
         with app.app_context():

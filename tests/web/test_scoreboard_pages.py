@@ -222,9 +222,8 @@ def test_a_change_on_another_worker_is_seen(app, client, match):
     from .conftest import TEST_CONFIG, Client
 
     _table, url = match
-    other_app = create_app(
-        {"SQLALCHEMY_DATABASE_URI": app.config["SQLALCHEMY_DATABASE_URI"], **TEST_CONFIG}
-    )
+    same_server = {name: app.config[name] for name in ("SQLALCHEMY_DATABASE_URI", "PAGES_DIR")}
+    other_app = create_app({**same_server, **TEST_CONFIG})
     other_app.test_client_class = Client
     other = other_app.test_client()
     to_english(other)
@@ -237,7 +236,7 @@ def test_another_worker_takes_the_page_from_disk_with_its_own_marks(
     app, client, match, monkeypatch
 ):
     """A second worker (another process: its marks differ) finds the page the first rendered
-    in the instance folder: no render of its own, and each phone's form token in it works."""
+    in the server's folder: no render of its own, and each phone's form token in it works."""
     from referee.web import create_app
 
     from .conftest import TEST_CONFIG, Client
@@ -255,9 +254,8 @@ def test_another_worker_takes_the_page_from_disk_with_its_own_marks(
         f'<p class="flash {livepage.FLASH_MARK}" role="status">{livepage.FLASH_MARK}</p>',
     )
     livepage.PAGES.clear()
-    other_app = create_app(
-        {"SQLALCHEMY_DATABASE_URI": app.config["SQLALCHEMY_DATABASE_URI"], **TEST_CONFIG}
-    )
+    same_server = {name: app.config[name] for name in ("SQLALCHEMY_DATABASE_URI", "PAGES_DIR")}
+    other_app = create_app({**same_server, **TEST_CONFIG})
     other_app.test_client_class = Client
     phone = other_app.test_client()
     to_english(phone)  # the page the first phone saw
@@ -275,7 +273,9 @@ def test_another_worker_takes_the_page_from_disk_with_its_own_marks(
 def test_a_damaged_page_on_disk_costs_a_render_not_an_error(app, client, match):
     _table, url = match
     assert client.get(url).status_code == 200
-    for kept in (livepage.Path(app.instance_path) / "pages").glob("*.json"):
+    kept_pages = list(livepage.kept_pages_folder(app).glob("*.json"))
+    assert kept_pages
+    for kept in kept_pages:
         kept.write_text('{"key": "cut sh')
     livepage.PAGES.clear()
     before = renders()
@@ -288,11 +288,10 @@ def test_a_page_kept_in_another_format_costs_a_render(app, client, match):
     """A file a worker of an older version wrote (another format) is not read."""
     _table, url = match
     assert client.get(url).status_code == 200
-    for kept in (livepage.Path(app.instance_path) / "pages").glob("*.json"):
-        try:
-            written = json.loads(kept.read_text())
-        except ValueError:  # cut short by the test above (the folder is the app's instance)
-            continue
+    kept_pages = list(livepage.kept_pages_folder(app).glob("*.json"))
+    assert kept_pages
+    for kept in kept_pages:
+        written = json.loads(kept.read_text())
         kept.write_text(json.dumps({**written, "format": livepage.SharedPages.FORMAT - 1}))
     livepage.PAGES.clear()
     before = renders()

@@ -17,6 +17,7 @@ from functools import partial
 from html.parser import HTMLParser
 from typing import Any
 
+from . import history_fixture
 from .helpers import errors, to_english, view_url
 
 # -- reading a page ----------------------------------------------------------------------------
@@ -158,13 +159,10 @@ EVERYONE = ["Budi", "Siti", "Andi"]
 # remi, rounds entered by their final table (RULES.md, remi: A = 1, 2-10 face value, J Q K =
 # 10; the winner takes the points left in the other hands; x2 all at once; a void round
 # scores 0 and changes no dealer; 3 players are dealt 7 cards).
-FINAL_TABLES = {
-    "format": "referee-match/1",
-    "rules": "remi",
-    "options": {},
-    "players": EVERYONE,
-    "first_dealer": "Budi",
-    "rounds": [
+FINAL_TABLES = history_fixture.match(
+    "remi",
+    EVERYONE,
+    [
         # Budi deals. Siti out: Budi 2C = 2, Andi 3D 4H = 7: Siti 9.
         {"out": "Siti", "hands": {"Budi": ["2C"], "Andi": ["3D", "4H"]}},
         # Siti deals. Andi out all at once: Budi KH 10 + Siti 5C 5 = 15, doubled: Andi 30.
@@ -174,19 +172,16 @@ FINAL_TABLES = {
         # Andi deals. Budi out: Siti's hand given as 12 points, Andi 5S = 5: Budi 17.
         {"out": "Budi", "hands": {"Siti": 12, "Andi": ["5S"]}},
     ],
-}
+)
 
 # RULES.md's scenario remi-out-normal: Siti melds A-2-3 of hearts, Andi 9s; Budi and Andi
 # lay off 4H and 5H onto the run (meld 1), Siti 9H onto the set (meld 2); Siti melds J-Q-K
 # of diamonds and discards 4C, her last card. Budi QC 7D 6H 10S 3C AD = 37, Andi KS 8C 2D
 # = 20: Siti 57.
-TURN_BY_TURN = {
-    "format": "referee-match/1",
-    "rules": "remi",
-    "options": {},
-    "players": EVERYONE,
-    "first_dealer": "Budi",
-    "rounds": [
+TURN_BY_TURN = history_fixture.match(
+    "remi",
+    EVERYONE,
+    [
         {
             "turns": [
                 {"player": "Siti", "melds": [["AH", "2H", "3H"]]},
@@ -199,18 +194,15 @@ TURN_BY_TURN = {
             "hands": {"Budi": ["QC", "7D", "6H", "10S", "3C", "AD"], "Andi": ["KS", "8C", "2D"]},
         }
     ],
-}
+)
 
 # Gin: Budi knocks with AC (1) left over 3-4-5 of hearts, three 9s and J-Q-K of diamonds;
 # Siti keeps 2-3-4 of spades and three 7s, deadwood KH QS 8D 6C = 34, nothing to lay off:
 # Budi scores 34 - 1 = 33.
-GIN = {
-    "format": "referee-match/1",
-    "rules": "gin",
-    "options": {},
-    "players": ["Budi", "Siti"],
-    "first_dealer": "Budi",
-    "rounds": [
+GIN = history_fixture.match(
+    "gin",
+    ["Budi", "Siti"],
+    [
         {
             "knock": "Budi",
             "hands": {
@@ -219,19 +211,16 @@ GIN = {
             },
         }
     ],
-}
+)
 
 # rummy500: each scores the cards they put on the table minus their hand (an ace 1 low in
 # A-2-3, 15 high in Q-K-A and in hand). Budi A 2 3 of hearts 6 + 5H laid off 5 = 11, no
 # hand; Siti 5S 5D 5C 15 + 4H laid off 4 = 19, hand 6C 9S 15: 4; Andi Q K A of diamonds 35,
 # hand AS 15: 20.
-TABLE_AND_HAND = {
-    "format": "referee-match/1",
-    "rules": "rummy500",
-    "options": {},
-    "players": EVERYONE,
-    "first_dealer": "Budi",
-    "rounds": [
+TABLE_AND_HAND = history_fixture.match(
+    "rummy500",
+    EVERYONE,
+    [
         {
             "table": [
                 {"by": "Budi", "cards": ["AH", "2H", "3H"], "layoffs": {"Siti": ["4H"]}},
@@ -242,7 +231,7 @@ TABLE_AND_HAND = {
             "hands": {"Siti": ["6C", "9S"], "Andi": ["AS"]},
         }
     ],
-}
+)
 
 
 @dataclass

@@ -11,7 +11,7 @@ read as before.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import Any, TypeVar
 
 LACKING = ""  # a key the round does not give, as a template shows it
@@ -25,15 +25,34 @@ def _is_object(value: Any) -> bool:
     return isinstance(value, (dict, Mapping))
 
 
-def _each(items: Any, make: Callable[[Mapping[str, Any]], T]) -> Any:
-    """``make`` applied to every object of a list (anything else kept as it is)."""
-    if not isinstance(items, list):
-        return items
-    return [make(item) if _is_object(item) else item for item in items]
+def _reader(kind: type[T], **inner: Callable[[Any], Any]) -> Callable[[Mapping[str, Any]], T]:
+    """How a stored object becomes a ``kind``: each field from the key of its name
+    (:data:`LACKING` when missing), read again by ``inner[name]`` where one is given."""
+    names = [f.name for f in fields(kind)]  # type: ignore[arg-type]
+    again = [(at, inner[name]) for at, name in enumerate(names) if name in inner]
+
+    def read(found: Mapping[str, Any]) -> T:
+        get = found.get
+        values = [get(name, LACKING) for name in names]
+        for at, read_again in again:
+            values[at] = read_again(values[at])
+        return kind(*values)
+
+    return read
 
 
-def _object(value: Any, make: Callable[[Mapping[str, Any]], T]) -> Any:
-    return make(value) if _is_object(value) else value
+def _each(read: Callable[[Mapping[str, Any]], Any]) -> Callable[[Any], Any]:
+    """``read`` applied to every object of a list (anything else kept as it is)."""
+    return lambda items: (
+        [read(item) if _is_object(item) else item for item in items]
+        if isinstance(items, list)
+        else items
+    )
+
+
+def _one(read: Callable[[Mapping[str, Any]], Any]) -> Callable[[Any], Any]:
+    """``read`` applied to an object (anything else kept as it is)."""
+    return lambda value: read(value) if _is_object(value) else value
 
 
 @dataclass(slots=True)
@@ -41,19 +60,11 @@ class Buy:
     player: Any
     card: Any
 
-    @classmethod
-    def of(cls, found: Mapping[str, Any]) -> Buy:
-        return cls(found.get("player", LACKING), found.get("card", LACKING))
-
 
 @dataclass(slots=True)
 class Layoff:
     cards: Any
     onto: Any
-
-    @classmethod
-    def of(cls, found: Mapping[str, Any]) -> Layoff:
-        return cls(found.get("cards", LACKING), found.get("onto", LACKING))
 
 
 @dataclass(slots=True)
@@ -68,21 +79,6 @@ class Turn:
     discard: Any
     out: Any
 
-    @classmethod
-    def of(cls, found: Mapping[str, Any]) -> Turn:
-        get = found.get
-        return cls(
-            player=get("player", LACKING),
-            buy=_object(get("buy", LACKING), Buy.of),
-            took_discard=get("took_discard", LACKING),
-            melds=get("melds", LACKING),
-            layoffs=_each(get("layoffs", LACKING), Layoff.of),
-            played=get("played", LACKING),
-            table=get("table", LACKING),
-            discard=get("discard", LACKING),
-            out=get("out", LACKING),
-        )
-
 
 @dataclass(slots=True)
 class TableMeld:
@@ -93,12 +89,6 @@ class TableMeld:
     cards: Any
     layoffs: Any
 
-    @classmethod
-    def of(cls, found: Mapping[str, Any]) -> TableMeld:
-        return cls(
-            found.get("by", LACKING), found.get("cards", LACKING), found.get("layoffs", LACKING)
-        )
-
 
 @dataclass(slots=True)
 class Entered:
@@ -108,13 +98,10 @@ class Entered:
     melds: Any
 
 
+_read_turn = _reader(Turn, buy=_one(_reader(Buy)), layoffs=_each(_reader(Layoff)))
+_read_entered = _reader(Entered, turns=_each(_read_turn), table=_each(_reader(TableMeld)))
+
+
 def entered(entry: Any) -> Any:
     """A stored round object as an :class:`Entered` (anything else as it is)."""
-    if not _is_object(entry):
-        return entry
-    return Entered(
-        turns=_each(entry.get("turns", LACKING), Turn.of),
-        table=_each(entry.get("table", LACKING), TableMeld.of),
-        hands=entry.get("hands", LACKING),
-        melds=entry.get("melds", LACKING),
-    )
+    return _one(_read_entered)(entry)

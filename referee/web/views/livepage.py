@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from flask import current_app, g, get_flashed_messages
+from flask import Flask, current_app, g, get_flashed_messages
 from markupsafe import Markup, escape
 
 from referee.web.store import versions, writes
@@ -191,6 +191,12 @@ def page_key(
     return ("scoreboard", match_id, str(created_at), version, language, mode, key, root, table_name)
 
 
+def kept_pages_folder(app: Flask) -> Path:
+    """Where the workers of a server keep the pages they rendered for each other
+    (``PAGES_DIR``, else the instance folder)."""
+    return Path(app.config.get("PAGES_DIR") or app.instance_path) / "pages"
+
+
 def kept_page(key: Hashable, make: Callable[[], tuple[Rendered, bool]]) -> Rendered:
     """The page kept under ``key`` (by this worker, else by another on disk), else the one
     ``make`` renders (kept if it says so).  One render per page at a time on this server:
@@ -202,9 +208,7 @@ def kept_page(key: Hashable, make: Callable[[], tuple[Rendered, bool]]) -> Rende
         found = PAGES.get(key)
         if found is not None:
             return found  # type: ignore[return-value]
-        shared = SharedPages(
-            Path(current_app.config.get("PAGES_DIR") or current_app.instance_path) / "pages"
-        )
+        shared = SharedPages(kept_pages_folder(current_app))
         with shared.turn(key):
             rendered = shared.load(key)
             keep = rendered is not None
