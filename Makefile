@@ -47,7 +47,7 @@ $(APP_STAMP): pyproject.toml requirements/app.txt | $(BIN)/python
 	touch $@
 
 run: $(APP_STAMP)
-	$(BIN)/flask --app referee.web db upgrade --directory migrations
+	$(BIN)/flask --app referee.web db upgrade --directory referee/web/migrations
 	$(BIN)/referee serve
 
 # Chromium and PostgreSQL come from Debian's packages; skip what is already there.

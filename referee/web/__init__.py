@@ -1,7 +1,7 @@
 """The Flask app of Remi Referee: ``flask --app referee.web run``.
 
-Templates live in the repository's top-level ``templates/``, migrations in
-``migrations/``; static files and translations are inside this package.
+Templates, migrations, static files and translations are all inside this package
+(``serving/paths.py``), so a wheel or an image carries everything it serves.
 
 The web layer never decides a rule: a form reads what was typed and builds
 the round object of the ``referee-match/1`` format, the engine replays the

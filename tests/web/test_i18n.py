@@ -58,7 +58,7 @@ def ui_texts() -> set[str | tuple[str, ...]]:
 
     keywords = {**DEFAULT_KEYWORDS, "_l": None, "lazy_gettext": None}
     found: set[str | tuple[str, ...]] = set()
-    for folder, method in (("templates", "jinja2"), ("referee/web", "python")):
+    for folder, method in (("referee/web/templates", "jinja2"), ("referee/web", "python")):
         pattern = "**.html" if method == "jinja2" else "**.py"
         for _file, _line, message, _comments, _context in extract_from_dir(
             str(ROOT / folder), method_map=[(pattern, method)], keywords=keywords
