@@ -9,7 +9,7 @@ STAMP := $(VENV)/.installed
 export PIP_DISABLE_PIP_VERSION_CHECK := 1
 export DEBIAN_FRONTEND := noninteractive
 
-.PHONY: run test lock lint typecheck pytest system-deps pg-start pg-stop bench clean
+.PHONY: run test lock lint typecheck docs pytest system-deps pg-start pg-stop bench clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -73,7 +73,12 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy
 
-test: $(STAMP) system-deps lint typecheck
+# The documentation site (mkdocs.yml), built strictly: a page missing from the nav, a broken
+# link or anchor fails it. It lands in build/site (git-ignored); open build/site/index.html.
+docs: $(STAMP)
+	$(BIN)/mkdocs build --strict --quiet --site-dir build/site
+
+test: $(STAMP) system-deps lint typecheck docs
 	@set -e; \
 	if url=$$(.ci/pg_start 2>/dev/null | tail -1) && [ -n "$$url" ]; then export TEST_PG_URL=$$url; \
 	else echo "PostgreSQL not available: its tests will be skipped"; fi; \

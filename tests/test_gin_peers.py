@@ -109,7 +109,7 @@ def test_gin_eleven_cards_equal_openspiel_exact_path(
         if native != exact:
             assert native > exact, (kind, hand, native, exact)  # the shortcut only overshoots
             shortcut_wrong += 1
-    # Documented in bench/GIN_RESULTS.md: about 0.1-0.2% of meld-rich hands, never random ones.
+    # Documented in docs/figures.md: about 0.1-0.2% of meld-rich hands, never random ones.
     assert shortcut_wrong <= HANDS // 100
 
 
