@@ -76,7 +76,7 @@ typecheck: $(STAMP)
 # The documentation site (mkdocs.yml), built strictly: a page missing from the nav, a broken
 # link or anchor fails it. It lands in build/site (git-ignored); open build/site/index.html.
 docs: $(STAMP)
-	$(BIN)/mkdocs build --strict --quiet --site-dir build/site
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict --quiet --site-dir build/site
 
 test: $(STAMP) system-deps lint typecheck docs
 	@set -e; \

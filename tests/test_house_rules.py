@@ -628,18 +628,19 @@ def test_gin_analyser_takes_the_knock_limit() -> None:
         gin.adjudicate_knock(f"{MELDED} AS", DEFENDER, knock_limit=0)
 
 
-# -- the README's table ------------------------------------------------------------------------
+# -- the docs' table (docs/house-rules.md) ------------------------------------------------------
 
 
-def test_readme_house_rules_table_is_the_generated_one() -> None:
+def test_docs_house_rules_table_is_the_generated_one() -> None:
     from pathlib import Path
 
     from referee.rulesets.options import markdown_table
 
-    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    page = Path(__file__).resolve().parents[1] / "docs" / "house-rules.md"
+    text = page.read_text(encoding="utf-8")
     begin, end = "<!-- house-rules:begin -->\n", "<!-- house-rules:end -->"
-    assert begin in readme and end in readme
-    shown = readme.split(begin, 1)[1].split(end, 1)[0]
+    assert begin in text and end in text
+    shown = text.split(begin, 1)[1].split(end, 1)[0]
     assert shown == markdown_table()
     # every declared option of every ruleset is in it
     for rules in RULESETS.values():

@@ -2,8 +2,8 @@
 
 RULES.md's House rules refuse an option outside its range.  Before the ranges existed the
 app took any target from 1 up, so a family's database may hold a remi match to 20: the
-engine's ``as_played`` reading keeps such a number as recorded (README, House rules,
-Decision).  It is for stored matches only: a new match, a match file given to the CLI,
+engine's ``as_played`` reading keeps such a number as recorded (docs/house-rules.md,
+its Decision).  It is for stored matches only: a new match, a match file given to the CLI,
 is read strictly.
 """
 

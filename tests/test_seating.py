@@ -1,6 +1,6 @@
 """Players joining and leaving between rounds (``seating_changes``), derived by hand from RULES.md.
 
-The decisions this follows (README, "Late players and players who leave"): the
+The decisions this follows (docs/late-players.md): the
 ruleset's dealer rule is applied to the new seating as if it had been so when the
 last counted round ended; a departed dealer's turn passes on from their seat; a
 newcomer starts with the lowest total of the players seated before; a player who

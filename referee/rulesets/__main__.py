@@ -1,4 +1,4 @@
-"""``python -m referee.rulesets markdown``: the README's table of house rules, from the data."""
+"""``python -m referee.rulesets markdown``: the house rules table of docs/house-rules.md."""
 
 import sys
 

@@ -11,8 +11,8 @@ and the rules pages read the same table, so an option is declared once.
 A :class:`RoundInput` is a question a round asks besides its ending and hands (gin's
 Oklahoma ``upcard``): the match file reads and writes it by its ``name`` and ``type``.
 
-``python -m referee.rulesets markdown`` prints the README's table of house rules, generated
-from the declarations (:func:`markdown_table`).
+``python -m referee.rulesets markdown`` prints the table of house rules in docs/house-rules.md,
+generated from the declarations (:func:`markdown_table`).
 """
 
 from __future__ import annotations
@@ -268,7 +268,7 @@ def target_option(rules_id: str, default: int, minimum: int, maximum: int, **mor
     )
 
 
-# -- the README's table ----------------------------------------------------------------------
+# -- the table of docs/house-rules.md --------------------------------------------------------
 
 
 def _values_column(declared: Option) -> str:
@@ -303,7 +303,7 @@ def _applies_column(declared: Option) -> str:
 
 
 def markdown_table(rulesets: Sequence[Ruleset] | None = None) -> str:
-    """The house rules of every ruleset as a Markdown table (the README's), from the data."""
+    """The house rules of every ruleset as a Markdown table (docs/house-rules.md), from the data."""
     if rulesets is None:
         from referee.rulesets import RULESETS
 
@@ -322,7 +322,7 @@ def markdown_table(rulesets: Sequence[Ruleset] | None = None) -> str:
 
 
 def main(argv: Sequence[str]) -> int:
-    """``python -m referee.rulesets markdown``: print the README's table of house rules."""
+    """``python -m referee.rulesets markdown``: print docs/house-rules.md's table of house rules."""
     if list(argv) != ["markdown"]:
         print("usage: python -m referee.rulesets markdown", file=sys.stderr)
         return 2

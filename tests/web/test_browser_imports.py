@@ -1,5 +1,5 @@
-"""Two phones import the same match file into their table in a real browser (issue 21,
-case 4): the first makes the match, the second is told it is already there, with a link to
+"""Two phones import the same match file into their table in a real browser:
+the first makes the match, the second is told it is already there, with a link to
 it, and makes a second one only when it asks for a copy."""
 
 from __future__ import annotations

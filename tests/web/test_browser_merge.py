@@ -1,4 +1,4 @@
-"""Two phones correct the same round in a real browser (issue 21, case 1): the one that saves
+"""Two phones correct the same round in a real browser: the one that saves
 second sees what the other changed beside what it typed, and one tap applies only its own
 correction."""
 

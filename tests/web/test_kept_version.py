@@ -1,4 +1,4 @@
-"""The state kept with a match is taken at the match's version only (issue 22).
+"""The state kept with a match is taken at the match's version only.
 
 The API's plain save plays its round on the state kept with the match (``match_replays``)
 when that state was kept at the match's current version, and takes the key of the log from

@@ -1,5 +1,5 @@
 """A correction sent from a form another phone made stale is merged, never reverting the
-other phone's correction (issue 21, case 1); test client, two phones with their own cookies."""
+other phone's correction; test client, two phones with their own cookies."""
 
 from __future__ import annotations
 

@@ -1,8 +1,8 @@
-"""Issue 21, case 1 for real: phones 1 and 3 correct round 4 at the same moment (Réni's hand on
-one, Siti's on the other), concurrent requests against ``referee serve`` with three worker
-processes, on SQLite and PostgreSQL.  Whichever loses gets the conflict page, whose one tap
-on save applies only its own correction: both corrections stand, and the audit trail shows
-no revert."""
+"""Two corrections of one round for real: phones 1 and 3 correct round 4 at the same moment
+(Réni's hand on one, Siti's on the other), concurrent requests against ``referee serve``
+with three worker processes, on SQLite and PostgreSQL.  Whichever loses gets the conflict
+page, whose one tap on save applies only its own correction: both corrections stand, and
+the audit trail shows no revert."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""500 Rum and Contract Rummy in the app (issue 19): rules pages, the final-table entry, live
+"""500 Rum and Contract Rummy in the app: rules pages, the final-table entry, live
 turns, scoreboards.  Every expected score is worked out by hand from RULES.md."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The same deal typed on two phones (issue 21, case 2): the quick-round form opened for a
+"""The same deal typed on two phones: the quick-round form opened for a
 round that another phone saved meanwhile is never saved as the next round without the
 player's choice; the page offers keep theirs, keep mine (a correction, in the audit trail)
 or save mine as the next round.

@@ -1,4 +1,4 @@
-"""Issue 21, cases 2 and 3, with real concurrent requests (gunicorn, three workers, SQLite and
+"""Two phones at once, with real concurrent requests (gunicorn, three workers, SQLite and
 PostgreSQL; see ``realserver.py``): a live turn from a stale page is checked on the round as
 it is now, and the same deal entered on two phones is saved once.
 """

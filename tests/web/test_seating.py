@@ -1,7 +1,7 @@
 """A late player joins, a player leaves: the seating page, the score sheet, exports, statistics.
 
 Expected seats, totals and dealers are derived by hand from RULES.md and the decisions in
-the README ("Late players and players who leave").
+docs/late-players.md.
 """
 
 from __future__ import annotations

@@ -4,7 +4,7 @@ Before the option ranges of RULES.md's House rules, the app took any target from
 so a family's database may hold a remi match to 20 (now refused for a new match: remi's
 target goes from 50 to 10000).  Such a match is stored here through the models, as the
 old app stored it, and must still replay, show its scoreboard, take rounds, export and
-import back; a new match to 20 is refused with the range (README, House rules, Decision).
+import back; a new match to 20 is refused with the range (docs/house-rules.md, its Decision).
 """
 
 from __future__ import annotations
