@@ -149,8 +149,8 @@ def test_a_save_whose_answer_was_lost_is_recognised_and_not_made_twice(page: Pag
 def test_the_ratings_show_at_360_px_with_their_chart_and_the_uncertain_mark(page: Page):
     """Two remi matches imported (Budi wins both: Siti's KH QH JH count 30 in each, target
     50 reached in the second), seen on the statistics page at 360 px: Budi rated above Siti,
-    both marked uncertain (fewer than five matches), the chart drawn; a screenshot for the
-    README's eyes in artifacts/."""
+    both marked uncertain (fewer than five matches), the chart drawn; a screenshot in artifacts/
+    for a person to look at."""
     import json
 
     from .test_browser import ARTIFACTS
