@@ -626,6 +626,13 @@ class HandPlay:
             raise RuleError(SKIP_PENDING, target=target)
         self.skipped.add(target)
 
+    def first_upcard(self, piece: Piece, first_player: str) -> None:
+        """A Skip turned up to start the discard pile: the first player's first turn is lost."""
+        if first_player not in self.phases:
+            raise RuleError(UNKNOWN_PLAYER, name=first_player)
+        if piece.is_skip:
+            self.skipped.add(first_player)
+
     def turn_lost(self, player: str) -> bool:
         """Whether ``player``'s turn now is lost to a Skip (and use it up)."""
         if player in self.skipped:
@@ -650,6 +657,10 @@ class HandResult:
     @property
     def void(self) -> bool:
         return self.out is None
+
+    def facts(self) -> dict[str, object]:
+        """What the match file's replay adds to the round: ``made``, as entered."""
+        return {} if self.void else {"made": dict(self.made)}
 
     @classmethod
     def voided(cls) -> HandResult:
@@ -690,6 +701,11 @@ class Phase10State:
     @property
     def over(self) -> bool:
         return bool(self.winners)
+
+    def facts(self) -> dict[str, object]:
+        """What the match file's replay adds: each player's completed phases in the order
+        made (``{"Budi": [1, 2, 3], "Siti": [1]}``)."""
+        return {"phases_done": {name: list(self.done[name]) for name in self.seating}}
 
     @property
     def in_hand(self) -> tuple[str, ...]:

@@ -241,6 +241,14 @@ class DealRules:
     cards: int
     wild: Rank
 
+    def facts(self) -> dict[str, object]:
+        """What the match file's replay adds to the round.
+
+        >>> deal_rules(5).facts()
+        {'deal': 5, 'cards': 7, 'wild': '7'}
+        """
+        return {"deal": self.number, "cards": self.cards, "wild": self.wild.symbol}
+
     @property
     def wild_name(self) -> Reason:
         """The wild rank in words ("sixes"), for "deal 4: sixes are wild"."""

@@ -611,3 +611,20 @@ def test_a_match_replayed_from_its_hands_names_the_hand_of_an_error():
         replay_match(SEATS, "Andi", hands)
     assert refused.value.round == 2
     assert "Andi is on phase 1, not phase 2" in refused.value.message
+
+
+def test_a_skip_turned_up_first_costs_the_first_player_their_first_turn():
+    play = HandPlay({"Budi": (1,), "Siti": (1,)})
+    play.first_upcard(P("R7"), "Siti")
+    assert not play.turn_lost("Siti")
+    play.first_upcard(P("SK"), "Siti")
+    assert play.turn_lost("Siti")
+
+
+def test_the_match_file_facts():
+    state = start().after(
+        HandResult({"Budi": 1, "Siti": 1}, {"Andi": 50, "Budi": 0, "Siti": 20}, "Budi")
+    )
+    assert state.facts() == {"phases_done": {"Andi": [], "Budi": [1], "Siti": [1]}}
+    assert HandResult({"Budi": 4}, {"Budi": 0}, "Budi").facts() == {"made": {"Budi": 4}}
+    assert HandResult.voided().facts() == {}

@@ -481,3 +481,8 @@ def test_a_deal_out_of_order_is_refused():
 def test_a_late_player_starts_with_the_highest_total_seated():
     first = score_deal(1, PLAYERS, "Andi", {"Budi": 5, "Siti": 16})
     assert standings(PLAYERS, "Andi", [first]).late_start() == 16
+
+
+def test_the_deal_as_the_match_file_writes_it():
+    assert deal_rules(5).facts() == {"deal": 5, "cards": 7, "wild": "7"}
+    assert deal_rules(9).facts() == {"deal": 9, "cards": 11, "wild": "J"}
