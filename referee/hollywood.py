@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 from referee.errors import RuleError
 from referee.messages import Reason, define_message
 from referee.rulesets.options import Option, OptionType, option, preset
+from referee.scoring import Outcome, RoundScore
 
 COLUMNS = 3
 
@@ -123,6 +124,28 @@ class HandResult:
     @classmethod
     def draw(cls) -> HandResult:
         return cls(None, 0)
+
+
+def results_of(rounds: Iterable[RoundScore]) -> list[HandResult]:
+    """Gin's scored rounds (as the match replay scores them) as Hollywood's results: a
+    void round is no round at all, a draw has no winner, any other round its winner's
+    score (0 included).
+
+    >>> from referee.scoring import Outcome
+    >>> results_of([RoundScore(Outcome.KNOCK, ("Budi",), {"Budi": 12, "Siti": 0}),
+    ...             RoundScore(Outcome.VOID, (), {"Budi": 0, "Siti": 0})])
+    [HandResult(winner='Budi', points=12)]
+    """
+    results = []
+    for scored in rounds:
+        if scored.outcome is Outcome.VOID:
+            continue
+        if not scored.winners:
+            results.append(HandResult.draw())
+            continue
+        winner = scored.winners[0]
+        results.append(HandResult(winner, scored.scores[winner]))
+    return results
 
 
 @dataclass(frozen=True)
@@ -302,5 +325,6 @@ __all__ = [
     "HollywoodOptions",
     "HollywoodSheet",
     "columns_entered",
+    "results_of",
     "score_columns",
 ]

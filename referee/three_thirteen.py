@@ -660,9 +660,6 @@ class Standings:
         return max(self.totals.values())
 
 
-VOID = None
-
-
 def standings(
     seating: Sequence[str], first_dealer: str, deals: Sequence[DealScore | None]
 ) -> Standings:

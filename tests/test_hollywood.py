@@ -8,7 +8,13 @@ from __future__ import annotations
 import pytest
 
 from referee.errors import RuleError
-from referee.hollywood import HandResult, HollywoodOptions, columns_entered, score_columns
+from referee.hollywood import (
+    HandResult,
+    HollywoodOptions,
+    columns_entered,
+    results_of,
+    score_columns,
+)
 
 PLAYERS = ("Budi", "Siti")
 
@@ -189,3 +195,16 @@ def test_the_sheet_as_the_match_file_writes_it():
             {"totals": {"Budi": 0, "Siti": 0}, "closed": False},
         ]
     }
+
+
+def test_gins_scored_rounds_become_the_results_a_void_is_no_round_a_draw_no_win():
+    from referee.scoring import Outcome, RoundScore
+
+    rounds = [
+        RoundScore(Outcome.UNDERCUT, ("Siti",), {"Budi": 0, "Siti": 31}),
+        RoundScore(Outcome.VOID, (), {"Budi": 0, "Siti": 0}),
+        RoundScore(Outcome.DRAW, (), {"Budi": 0, "Siti": 0}),
+        # An undercut with equal deadwood and undercut_bonus 0 is a win with 0.
+        RoundScore(Outcome.UNDERCUT, ("Budi",), {"Budi": 0, "Siti": 0}),
+    ]
+    assert results_of(rounds) == [win("Siti", 31), HandResult.draw(), win("Budi", 0)]
