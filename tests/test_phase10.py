@@ -6,6 +6,7 @@ Every expectation is worked out by hand from RULES.md (``phase10``) and MATCH_FO
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping
 
 import pytest
@@ -628,3 +629,54 @@ def test_the_match_file_facts():
     assert state.facts() == {"phases_done": {"Andi": [], "Budi": [1], "Siti": [1]}}
     assert HandResult({"Budi": 4}, {"Budi": 0}, "Budi").facts() == {"made": {"Budi": 4}}
     assert HandResult.voided().facts() == {}
+
+
+# --- random phases: every phase built by its parts is accepted; a Skip or a card short is not
+
+
+def random_meld(rng, kind: MeldKind, size: int) -> list[str]:
+    colours = "RBGY"
+    if kind is MeldKind.SET:
+        number = rng.randint(1, 12)
+        cards = [f"{rng.choice(colours)}{number}" for _ in range(size)]
+        wild = "W"
+    elif kind is MeldKind.RUN:
+        low = rng.randint(1, 13 - size)
+        cards = [f"{rng.choice(colours)}{n}" for n in range(low, low + size)]
+        wild = None
+    else:
+        colour = rng.choice(colours)
+        cards = [f"{colour}{rng.randint(1, 12)}" for _ in range(size)]
+        wild = "W"
+    for at in rng.sample(range(size), rng.randint(0, size - 1)):
+        cards[at] = wild or f"W={cards[at][1:]}"
+    rng.shuffle(cards)
+    return cards
+
+
+def test_random_phases_built_from_their_parts_are_accepted_and_broken_ones_refused():
+    rng = random.Random(10)
+    for _ in range(400):
+        phase = rng.randint(1, 10)
+        laid = [
+            random_meld(rng, part.kind, part.size + rng.choice((0, 0, 1, 2)))
+            for part in PHASES[phase]
+        ]
+        laid = [meld for meld in laid if len(meld) <= 12]
+        if len(laid) != len(PHASES[phase]):
+            continue
+        rng.shuffle(laid)
+        assert verify_phase(phase, [pieces(" ".join(m)) for m in laid]).phase == phase, laid
+        with_skip = [list(m) for m in laid]
+        with_skip[0].append("SK")
+        with pytest.raises(RuleError, match="a Skip is never in a meld"):
+            verify_phase(phase, [pieces(" ".join(m)) for m in with_skip])
+        parts = PHASES[phase]
+        if phase in (9, 10):  # a set of 5 one short may still pair as the set of 2 or 3
+            continue
+        for index, meld in enumerate(laid):
+            if len(meld) == min(part.size for part in parts):
+                short = [list(m) for m in laid]
+                short[index] = sorted(meld, key=lambda c: c.startswith("W"))[1:]
+                with pytest.raises(RuleError):
+                    verify_phase(phase, [pieces(" ".join(m)) for m in short])
