@@ -60,7 +60,8 @@ from referee.rulesets.options import Option, OptionType, option, preset
 CardsIn: TypeAlias = "str | Card | Iterable[str | Card]"
 
 DEALS = 11
-FIRST_HAND = 3
+FIRST_HAND = 3  # cards dealt in deal 1
+SMALLEST_MELD = 3
 MOST_PLAYERS = 7
 LONGEST_RUN = 13
 SET_CAP_PER_DECK = 4
@@ -310,7 +311,6 @@ _IMPOSSIBLE: Cost = (10**9, 10**9)
 class _Meld:
     naturals: tuple[Natural, ...]
     need: int  # wild cards it needs
-    is_run: bool
     room: int  # wild cards it can take beyond its need
 
 
@@ -346,7 +346,7 @@ class _Counter:
         if need > available:
             return _IMPOSSIBLE
         left = available - need
-        if self.mode == ANY and left >= FIRST_HAND:
+        if self.mode == ANY and left >= SMALLEST_MELD:
             return (0, 0)
         out = left - min(left, room)
         values = sorted([self.joker_value] * self.jokers + [self.wild_value] * pooled)
@@ -387,13 +387,13 @@ class _Counter:
             size = 1 + len(chosen)
             if size > self.set_cap:
                 continue
-            need = max(0, FIRST_HAND - size)
+            need = max(0, SMALLEST_MELD - size)
             if need > budget or (self.mode == ONE_WILD and need > 1):
                 continue
             left = Counter(same)
             left.subtract(chosen)
             remaining = tuple(sorted(others + list(left.elements())))
-            meld = _Meld((first, *chosen), need, False, self._room(need, size + need, self.set_cap))
+            meld = _Meld((first, *chosen), need, self._room(need, size + need, self.set_cap))
             yield meld, remaining
 
     def _runs(
@@ -417,15 +417,15 @@ class _Counter:
             top = chosen[-1] if chosen else low
             span = top - low + 1
             gaps = span - 1 - len(chosen)
-            need = gaps + max(0, FIRST_HAND - span)
+            need = gaps + max(0, SMALLEST_MELD - span)
             if need > limit:
                 continue
             left = list(rest)
             for rank in chosen:
                 left.remove((suit, rank))
             naturals = (first, *((suit, rank) for rank in chosen))
-            length = max(span, FIRST_HAND)
-            meld = _Meld(naturals, need, True, self._room(need, length, LONGEST_RUN))
+            length = max(span, SMALLEST_MELD)
+            meld = _Meld(naturals, need, self._room(need, length, LONGEST_RUN))
             yield meld, tuple(left)
 
 
@@ -502,7 +502,7 @@ def _arrangement(
     for meld, cards in zip(plan.melds, melds, strict=True):
         for _ in range(meld.need):
             cards.append(wilds.pop(0))
-    if len(wilds) >= FIRST_HAND and options.wilds_in_meld == ANY and not _fits(plan, len(wilds)):
+    if len(wilds) >= SMALLEST_MELD and options.wilds_in_meld == ANY and not _fits(plan, len(wilds)):
         melds.append(wilds)
         wilds = []
     for meld, cards in zip(plan.melds, melds, strict=False):
