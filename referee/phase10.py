@@ -506,7 +506,7 @@ def hit(meld: Meld, piece: Piece) -> Meld:
     if piece.is_skip:
         raise RuleError(HIT_SKIP)
     if meld.kind is MeldKind.SET:
-        if piece.is_wild:
+        if piece.is_wild and piece.number in (None, meld.number):
             return replace(meld, pieces=(*meld.pieces, piece.in_hand))
         if piece.number != meld.number:
             raise RuleError(HIT_SET, card=str(piece), number=str(meld.number))
@@ -518,7 +518,9 @@ def hit(meld: Meld, piece: Piece) -> Meld:
             raise RuleError(
                 HIT_COLOUR, card=str(piece), colour=Reason.of(COLOUR_NAMES[colour]), cards=cards
             )
-        return replace(meld, pieces=(*meld.pieces, piece.in_hand))
+        if piece.is_wild and piece.number is not None:
+            raise RuleError(COLOUR_WILD_NAMED, cards=f"{cards} {piece}")
+        return replace(meld, pieces=(*meld.pieces, piece))
     numbers = meld.numbers
     takes = [n for n in (numbers[0] - 1, numbers[-1] + 1) if 1 <= n <= 12]
     if not takes:

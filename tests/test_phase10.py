@@ -253,12 +253,17 @@ def test_a_set_takes_its_number_a_colour_group_its_colour_a_wild_any_a_skip_none
     sets = Meld(MeldKind.SET, pieces("R7 B7 W"))
     assert str(hit(sets, P("Y7"))) == "R7 B7 W Y7"
     assert str(hit(sets, P("W"))) == "R7 B7 W W"
+    assert str(hit(sets, P("W=7"))) == "R7 B7 W W"
     with pytest.raises(RuleError, match="G8 does not fit the set of 7s"):
         hit(sets, P("G8"))
+    with pytest.raises(RuleError, match="W=8 does not fit the set of 7s"):
+        hit(sets, P("W=8"))
     colour = Meld(MeldKind.COLOUR_GROUP, pieces("G1 G3 G5 G7 G9 G11 G12"))
     assert len(hit(colour, P("G2")).pieces) == 8
     with pytest.raises(RuleError, match="R2 is not green, the colour of G1"):
         hit(colour, P("R2"))
+    with pytest.raises(RuleError, match="a Wild in a colour group is written alone"):
+        hit(colour, P("W=2"))
     with pytest.raises(RuleError, match="a Skip is never played on a meld"):
         hit(sets, P("SK"))
 
