@@ -53,6 +53,7 @@ TARGET_OUT_OF_RANGE = define_message(
 BONUS_OUT_OF_RANGE = define_message(
     "hollywood.bonus_out_of_range", "the {bonus} is from 0 to {maximum}, not {value}"
 )
+SHUTOUT_SWITCH = define_message("hollywood.shutout_switch", "shutout is true or false, not {value}")
 THE_GAME_BONUS = define_message("hollywood.the_game_bonus", "game bonus")
 THE_BOX_BONUS = define_message("hollywood.the_box_bonus", "box bonus")
 
@@ -70,16 +71,19 @@ class HollywoodOptions:
     shutout: bool = True
 
     def __post_init__(self) -> None:
-        if not 50 <= self.target <= 1000:
-            raise RuleError(TARGET_OUT_OF_RANGE, value=self.target)
+        if not (_whole(self.target) and 50 <= self.target <= 1000):
+            raise RuleError(TARGET_OUT_OF_RANGE, value=str(self.target))
         for name, bonus, maximum in (
             (THE_GAME_BONUS, self.game_bonus, 500),
             (THE_BOX_BONUS, self.box_bonus, 100),
         ):
-            if not 0 <= bonus <= maximum:
+            if not (_whole(bonus) and 0 <= bonus <= maximum):
                 raise RuleError(
-                    BONUS_OUT_OF_RANGE, bonus=Reason.of(name), maximum=maximum, value=bonus
+                    BONUS_OUT_OF_RANGE, bonus=Reason.of(name), maximum=maximum, value=str(bonus)
                 )
+
+        if not isinstance(self.shutout, bool):
+            raise RuleError(SHUTOUT_SWITCH, value=str(self.shutout))
 
     @classmethod
     def for_gin(cls, settings: Mapping[str, object]) -> HollywoodOptions:
@@ -91,6 +95,10 @@ class HollywoodOptions:
             for name in ("target", "game_bonus", "box_bonus", "shutout")
         }
         return cls(**values)  # type: ignore[arg-type]
+
+
+def _whole(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
 
 
 HOLLYWOOD_DEFAULTS: Mapping[str, object] = {"game_bonus": 100, "box_bonus": 20, "shutout": True}

@@ -156,12 +156,12 @@ class ThreeThirteenOptions:
     wilds_in_meld: str = ANY
 
     def __post_init__(self) -> None:
-        if self.decks not in (None, 1, 2):
+        if self.decks is not None and not (_whole(self.decks) and self.decks in (1, 2)):
             raise RuleError(BAD_DECKS, value=str(self.decks))
-        if self.jokers not in (0, 2, 4):
+        if not (_whole(self.jokers) and self.jokers in (0, 2, 4)):
             raise RuleError(BAD_JOKERS, value=str(self.jokers))
-        if not 0 <= self.joker_value <= 50:
-            raise RuleError(BAD_JOKER_VALUE, value=self.joker_value)
+        if not (_whole(self.joker_value) and 0 <= self.joker_value <= 50):
+            raise RuleError(BAD_JOKER_VALUE, value=str(self.joker_value))
         if self.wilds_in_meld not in (ANY, ONE_NATURAL, ONE_WILD):
             raise RuleError(BAD_WILDS_IN_MELD, value=str(self.wilds_in_meld))
 
@@ -175,6 +175,10 @@ class ThreeThirteenOptions:
             raise RuleError(PLAYERS_RANGE, count=players)
         if self.decks == 1 and players > 3:
             raise RuleError(ONE_DECK_PLAYERS, count=players)
+
+
+def _whole(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
 
 
 RULES_ID = "three-thirteen"
@@ -679,6 +683,8 @@ def standings(
         if deal.deal.number != played:
             raise RuleError(NO_SUCH_DEAL, number=str(deal.deal.number))
         for name, score in deal.scores.items():
+            if name not in totals:
+                raise RuleError(UNKNOWN_PLAYER, name=name)
             totals[name] += score
         dealer = (dealer + 1) % len(seating)
     return Standings(totals, played, seating[dealer])

@@ -208,3 +208,10 @@ def test_gins_scored_rounds_become_the_results_a_void_is_no_round_a_draw_no_win(
         RoundScore(Outcome.UNDERCUT, ("Budi",), {"Budi": 0, "Siti": 0}),
     ]
     assert results_of(rounds) == [win("Siti", 31), HandResult.draw(), win("Budi", 0)]
+
+
+def test_true_or_false_is_no_number_and_a_number_no_switch():
+    with pytest.raises(RuleError, match="the game bonus is from 0 to 500, not True"):
+        HollywoodOptions(game_bonus=True)
+    with pytest.raises(RuleError, match="shutout is true or false, not 1"):
+        HollywoodOptions(shutout=1)  # type: ignore[arg-type]

@@ -486,3 +486,16 @@ def test_a_late_player_starts_with_the_highest_total_seated():
 def test_the_deal_as_the_match_file_writes_it():
     assert deal_rules(5).facts() == {"deal": 5, "cards": 7, "wild": "7"}
     assert deal_rules(9).facts() == {"deal": 9, "cards": 11, "wild": "J"}
+
+
+def test_true_or_false_is_no_number_of_decks_jokers_or_points():
+    with pytest.raises(RuleError, match="decks is 1 or 2, not True"):
+        ThreeThirteenOptions(decks=True)
+    with pytest.raises(RuleError, match="a joker counts from 0 to 50, not True"):
+        ThreeThirteenOptions(joker_value=True)
+
+
+def test_a_deal_of_a_player_not_seated_is_refused():
+    deal = score_deal(1, ("Andi", "Dewi"), "Andi", {"Dewi": 5})
+    with pytest.raises(RuleError, match="Dewi does not play in this match"):
+        standings(("Andi", "Budi"), "Andi", [deal])
