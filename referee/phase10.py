@@ -28,6 +28,7 @@ import itertools
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from types import MappingProxyType
+from typing import Any
 
 from referee.errors import RuleError
 from referee.messages import Reason, define_message
@@ -139,6 +140,27 @@ SKIP_FROM_PILE = define_message(
 )
 SKIP_WHOM = define_message(
     "phase10.skip_whom", "{target} is not another player in this hand: name who loses a turn"
+)
+SKIP_NAMES_NOBODY = define_message(
+    "phase10.skip_names_nobody",
+    "a Skip discarded names the player who loses a turn (only a last card names nobody)",
+)
+SKIP_LAST_CARD = define_message(
+    "phase10.skip_last_card",
+    "a Skip discarded as the last card ends the hand and skips nobody, not {target}",
+)
+SKIP_WITHOUT_SKIP = define_message(
+    "phase10.skip_without_skip", "only a turn that discards a Skip names a player to skip"
+)
+NO_OUT = define_message(
+    "phase10.no_out", 'a hand ends when a player goes out: no turn says "out": true'
+)
+AFTER_OUT = define_message(
+    "phase10.after_out", "the hand ended when {player} went out: no turn comes after"
+)
+LIVE_HAND_SIZE = define_message(
+    "phase10.live_hand_size",
+    "{player} holds {expected} cards after the turns recorded, not {count}",
 )
 SKIP_PENDING = define_message(
     "phase10.skip_pending",
@@ -611,8 +633,9 @@ class HandPlay:
         if piece.is_skip:
             raise RuleError(SKIP_FROM_PILE)
 
-    def skip(self, player: str, target: str | None) -> None:
-        """``player`` discards a Skip naming ``target`` (``None``: it was the last card)."""
+    def skip(self, player: str, target: str | None, *, last_card: bool | None = None) -> None:
+        """``player`` discards a Skip naming ``target``; as the last card (``last_card``, or
+        an emptied hand when the hand is known) it names nobody."""
         if player not in self.phases:
             raise RuleError(UNKNOWN_PLAYER, name=player)
         skip = next((p for p in self.hands.get(player, ()) if p.is_skip), None)
@@ -620,13 +643,29 @@ class HandPlay:
             raise RuleError(SKIP_NOT_IN_HAND, player=player)
         if skip is not None:
             self._take(player, [skip])
-        if target is None and (player not in self.hands or not self.hands[player]):
+        if last_card is None:
+            last_card = player in self.hands and not self.hands[player]
+        if last_card:
+            if target is not None:
+                raise RuleError(SKIP_LAST_CARD, target=target)
             return
-        if target is None or target == player or target not in self.phases:
-            raise RuleError(SKIP_WHOM, target=str(target))
+        if target is None:
+            raise RuleError(SKIP_NAMES_NOBODY)
+        if target == player or target not in self.phases:
+            raise RuleError(SKIP_WHOM, target=target)
         if target in self.skipped:
             raise RuleError(SKIP_PENDING, target=target)
         self.skipped.add(target)
+
+    def play_passes(self, seats: Sequence[str], last: str, player: str) -> None:
+        """Play went from ``last``'s turn to ``player``'s (the turns between, with nothing
+        put down, left out): every seat passed on the way has lost its pending turn."""
+        at = seats.index(last)
+        for step in range(1, len(seats) + 1):
+            passed = seats[(at + step) % len(seats)]
+            self.skipped.discard(passed)
+            if passed == player:
+                return
 
     def first_upcard(self, piece: Piece, first_player: str) -> None:
         """A Skip turned up to start the discard pile: the first player's first turn is lost."""
@@ -913,6 +952,75 @@ def _check_hand_size(player: str, count: int, phase: int | None, laid: PhaseLaid
         raise RuleError(MADE_HOLDS, player=player, phase=phase, most=most, count=count)
 
 
+def play_turns(
+    state: Phase10State, turns: Sequence[Mapping[str, Any]], hands: Mapping[str, CardsIn]
+) -> HandResult:
+    """A hand entered turn by turn (the match file's ``turns``, then the ``hands`` left),
+    checked against the match ``state``: each phase laid in one turn and exactly that
+    player's, hits only after it, Skips never taken from the pile, who is skipped, and
+    every hand left holding 10 cards less what its player put down.  A refusal says which
+    turn (1-based) it is in."""
+    deck = state.options.pieces
+    play = state.hand_play()
+    seats = state.in_hand
+    put_down = dict.fromkeys(seats, 0)
+    last: str | None = None
+    out: str | None = None
+    for number, turn in enumerate(turns, start=1):
+        try:
+            player = str(turn.get("player"))
+            if player not in seats:
+                raise RuleError(UNKNOWN_PLAYER, name=player)
+            if out is not None:
+                raise RuleError(AFTER_OUT, player=out)
+            if last is not None:
+                play.play_passes(seats, last, player)
+            last = player
+            took = turn.get("took_discard", ())
+            for piece in deck.parse_many([took] if isinstance(took, str) else took):
+                HandPlay.take_from_discard(piece)
+            if "melds" in turn:
+                laid = play.lay_phase(
+                    player, [deck.parse_many(meld) for meld in turn["melds"]], turn.get("phase")
+                )
+                put_down[player] += laid.cards
+            for layoff in turn.get("layoffs", ()):
+                for piece in deck.parse_many(layoff["cards"]):
+                    play.hit(player, piece, layoff["onto"])
+                    put_down[player] += 1
+            discard = turn.get("discard")
+            if discard is not None and deck.parse(discard).is_skip:
+                play.skip(player, turn.get("skip"), last_card=bool(turn.get("out")))
+            elif "skip" in turn:
+                raise RuleError(SKIP_WITHOUT_SKIP)
+            if turn.get("out"):
+                if player not in play.made:
+                    raise RuleError(OUT_NOT_MADE, player=player)
+                out = player
+        except RuleError as error:
+            raise error.at(turn=number) from None
+    if out is None:
+        raise RuleError(NO_OUT)
+    scores: dict[str, int] = {}
+    seen = [piece.in_hand for meld in play.table for piece in meld.pieces]
+    for name in seats:
+        if name == out:
+            if cards := deck.parse_many(hands.get(name, ())):
+                raise RuleError(OUT_HOLDS_CARDS, player=name, cards=describe(cards))
+            scores[name] = 0
+            continue
+        if name not in hands:
+            raise RuleError(MISSING_HAND, name=name)
+        cards = deck.parse_many(hands[name])
+        expected = HAND_SIZE - put_down[name]
+        if len(cards) != expected:
+            raise RuleError(LIVE_HAND_SIZE, player=name, expected=expected, count=len(cards))
+        seen.extend(cards)
+        scores[name] = sum(penalty(piece) for piece in cards)
+    deck.check_copies(seen)
+    return HandResult(MappingProxyType(dict(play.made)), MappingProxyType(scores), out)
+
+
 def replay_match(
     seating: Sequence[str],
     first_dealer: str,
@@ -952,6 +1060,7 @@ __all__ = [
     "hit",
     "melds_of",
     "phase_reason",
+    "play_turns",
     "replay_match",
     "score_hand",
     "verify_phase",

@@ -25,6 +25,7 @@ from referee.phase10 import (
     check_meld,
     hit,
     melds_of,
+    play_turns,
     replay_match,
     score_hand,
     verify_phase,
@@ -292,7 +293,7 @@ def test_a_skip_as_the_last_card_skips_nobody():
     play.skip("Budi", None)
     assert play.hands["Budi"] == [] and not play.skipped
     play = HandPlay({"Budi": (1,), "Siti": (1,)}, hands={"Budi": [P("SK"), P("R1")]})
-    with pytest.raises(RuleError, match="None is not another player"):
+    with pytest.raises(RuleError, match="names the player who loses a turn"):
         play.skip("Budi", None)
 
 
@@ -685,3 +686,100 @@ def test_random_phases_built_from_their_parts_are_accepted_and_broken_ones_refus
                 short[index] = sorted(meld, key=lambda c: c.startswith("W"))[1:]
                 with pytest.raises(RuleError):
                     verify_phase(phase, [pieces(" ".join(m)) for m in short])
+
+
+# --- a hand entered turn by turn ---------------------------------------------------------
+
+EVENING = [
+    {"player": "Siti", "melds": [["R7", "B7", "W"], ["G2", "G2", "Y2"]], "discard": "R1"},
+    {"player": "Andi", "discard": "SK", "skip": "Budi"},
+    {"player": "Siti", "layoffs": [{"cards": ["Y7"], "onto": 1}], "discard": "B11"},
+    {"player": "Andi", "melds": [["R5", "B5", "G5"], ["Y9", "Y9", "W"]], "discard": "G12"},
+    {"player": "Budi", "discard": "SK", "skip": "Siti"},
+    {"player": "Andi", "layoffs": [{"cards": ["R2"], "onto": 2}], "discard": "B6"},
+    {
+        "player": "Siti",
+        "layoffs": [{"cards": ["G7", "W"], "onto": 1}],
+        "discard": "SK",
+        "out": True,
+    },
+]
+LEFT = {"Andi": "R1 R3 R4", "Budi": "R10 R11 R12 B1 B2 B3 B4 G6 G8 G10"}
+
+
+def with_turn(number: int, **changed) -> list[dict]:
+    turns = [dict(turn) for turn in EVENING]
+    turns[number - 1].update(changed)
+    return turns
+
+
+def test_a_hand_turn_by_turn_scores_who_made_what_and_the_cards_left():
+    result = play_turns(start(), EVENING, LEFT)
+    assert result.out == "Siti"
+    assert result.made == {"Siti": 1, "Andi": 1}
+    # Andi: three cards 1-9; Budi: R10 R11 R12 G10 at 10, six cards 1-9 at 5.
+    assert result.scores == {"Andi": 15, "Budi": 70, "Siti": 0}
+    state = start().after(result)
+    assert [state.current_phase(n) for n in SEATS] == [2, 1, 2]
+
+
+def test_turn_by_turn_a_hit_before_ones_phase_is_refused_with_its_turn():
+    turns = with_turn(2, layoffs=[{"cards": ["B2"], "onto": 2}])
+    with pytest.raises(
+        RuleError, match="Andi cannot hit before laying down their own phase"
+    ) as refused:
+        play_turns(start(), turns, LEFT)
+    assert refused.value.turn == 2
+
+
+def test_turn_by_turn_the_phase_is_the_players_own():
+    turns = with_turn(4, melds=[["R5", "B5", "G5"], ["Y9", "Y10", "Y11", "W=12"]])
+    with pytest.raises(RuleError, match="phase 1 is set of 3 \\+ set of 3"):
+        play_turns(start(), turns, LEFT)
+
+
+def test_turn_by_turn_a_skip_is_never_taken_from_the_pile():
+    with pytest.raises(RuleError, match="a Skip is never taken from the discard pile"):
+        play_turns(start(), with_turn(3, took_discard=["SK"]), LEFT)
+
+
+def test_turn_by_turn_a_player_with_a_lost_turn_to_come_cannot_be_named():
+    # Andi skips Siti; Budi, next, cannot name her before her lost turn has passed.
+    turns = with_turn(2, skip="Siti")
+    turns[2:2] = [{"player": "Budi", "discard": "SK", "skip": "Siti"}]
+    with pytest.raises(RuleError, match="Siti already has a lost turn to come") as refused:
+        play_turns(start(), turns, LEFT)
+    assert refused.value.turn == 3
+
+
+def test_turn_by_turn_once_play_passed_the_skipped_seat_they_may_be_named_again():
+    # Andi skips Budi (turn 2); Siti plays next, so Budi's lost turn is behind him.
+    turns = with_turn(3, discard="SK", skip="Budi")
+    result = play_turns(start(), turns, LEFT)
+    assert result.out == "Siti"
+
+
+def test_turn_by_turn_skips_name_someone_else_except_the_last_card():
+    with pytest.raises(RuleError, match="names the player who loses a turn"):
+        play_turns(start(), with_turn(2, skip=None), LEFT)
+    with pytest.raises(RuleError, match="Andi is not another player"):
+        play_turns(start(), with_turn(2, skip="Andi"), LEFT)
+    with pytest.raises(RuleError, match="ends the hand and skips nobody, not Budi"):
+        play_turns(start(), with_turn(7, skip="Budi"), LEFT)
+    with pytest.raises(RuleError, match="only a turn that discards a Skip names a player"):
+        play_turns(start(), with_turn(3, skip="Budi"), LEFT)
+
+
+def test_turn_by_turn_the_hand_ends_when_a_player_goes_out():
+    with pytest.raises(RuleError, match='no turn says "out": true'):
+        play_turns(start(), EVENING[:-1], LEFT)
+    with pytest.raises(RuleError, match="the hand ended when Siti went out"):
+        play_turns(start(), [*EVENING, {"player": "Andi", "discard": "R3"}], LEFT)
+
+
+def test_turn_by_turn_every_hand_left_holds_10_less_what_was_put_down():
+    # Andi put down 6 (his phase) + 1 (a hit): 3 are left, not 4.
+    with pytest.raises(RuleError, match="Andi holds 3 cards after the turns recorded, not 4"):
+        play_turns(start(), EVENING, {**LEFT, "Andi": "R1 R3 R4 R6"})
+    with pytest.raises(RuleError, match="Budi holds 10 cards after the turns recorded, not 9"):
+        play_turns(start(), EVENING, {**LEFT, "Budi": "R10 R11 R12 B1 B2 B3 B4 G6 G8"})
