@@ -43,7 +43,7 @@ from referee.web.play import links
 from referee.web.serving import security
 from referee.web.serving.paths import MIGRATIONS, TEMPLATES, TRANSLATIONS
 from referee.web.show import i18n
-from referee.web.store import versions, writes
+from referee.web.store import schema, versions, writes
 from referee.web.store.extensions import babel, csrf, db, migrate, sqlite_path
 
 log = logging.getLogger(__name__)
@@ -58,8 +58,7 @@ def database_url(url: str) -> str:
 
 
 def _secret_key(instance: Path) -> str:
-    if os.environ.get("SECRET_KEY"):
-        return os.environ["SECRET_KEY"]
+    """This machine's own secret, when the database cannot keep one (not migrated yet)."""
     path = instance / "secret_key"
     try:
         security.create_private_file(path, secrets.token_urlsafe(32))
@@ -102,7 +101,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     )
     app.config.update(security.environment_settings(os.environ))  # e.g. a shared limits store
     if test_config is None:
-        app.config["SECRET_KEY"] = _secret_key(instance)
+        app.config["SECRET_KEY"] = os.environ.get("SECRET_KEY", "")
     else:
         app.config.from_mapping(test_config)
         if not app.config.get("SECRET_KEY"):
@@ -129,6 +128,10 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     versions.init_app(app)  # last: it wraps the WSGI app that links and the limiter made
     if app.config.get("AUTO_MIGRATE", test_config is None):
         _migrate_empty_sqlite(app)
+    if not app.config["SECRET_KEY"]:  # every server of one database signs with the same
+        app.config["SECRET_KEY"] = schema.shared_secret(
+            app, schema.first_secret(instance)
+        ) or _secret_key(instance)
     return app
 
 
@@ -158,13 +161,10 @@ def _create_private_sqlite(app: Flask) -> None:
 def _migrate_empty_sqlite(app: Flask) -> None:
     """Start on an empty (or missing) SQLite file by running the migrations.
 
-    ``make run`` runs ``flask db upgrade`` first anyway; this covers a bare
-    ``flask --app referee.web run``.  Other databases are left to ``flask db upgrade``.
+    ``referee serve`` brings any database up to date (:mod:`referee.web.store.schema`);
+    this covers a bare ``flask --app referee.web run``.
     """
     path = sqlite_path(app)
     if path is None or (path.exists() and path.stat().st_size > 0):
         return
-    from flask_migrate import upgrade
-
-    with app.app_context():
-        upgrade(directory=str(MIGRATIONS))
+    schema.bring_up_to_date(app)
