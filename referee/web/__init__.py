@@ -41,7 +41,7 @@ from flask import Flask
 
 from referee.web.play import links
 from referee.web.serving import security
-from referee.web.serving.paths import MIGRATIONS, TEMPLATES, TRANSLATIONS
+from referee.web.serving.paths import MIGRATIONS, ROOT, TEMPLATES, TRANSLATIONS
 from referee.web.show import i18n
 from referee.web.store import schema, versions, writes
 from referee.web.store.extensions import babel, csrf, db, migrate, sqlite_path
@@ -55,6 +55,17 @@ def database_url(url: str) -> str:
         if url.startswith(prefix):
             return "postgresql+psycopg://" + url[len(prefix) :]
     return url
+
+
+def data_folder() -> str | None:
+    """Where the app keeps its files (the SQLite database, backups): ``INSTANCE_DIR``; in a
+    source checkout, its ``instance/`` folder (Flask's own choice); installed (pipx, an image),
+    ``referee-data`` in the folder it was started from, not inside the installed package."""
+    if os.environ.get("INSTANCE_DIR"):
+        return os.path.abspath(os.environ["INSTANCE_DIR"])
+    if (ROOT / "pyproject.toml").is_file():
+        return None
+    return os.path.abspath("referee-data")
 
 
 def _secret_key(instance: Path) -> str:
@@ -73,9 +84,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         template_folder=str(TEMPLATES),
         static_folder="static",
         instance_relative_config=True,
-        instance_path=os.path.abspath(os.environ["INSTANCE_DIR"])
-        if os.environ.get("INSTANCE_DIR")
-        else None,
+        instance_path=data_folder(),
     )
     instance = Path(app.instance_path)
     instance.mkdir(mode=0o700, parents=True, exist_ok=True)

@@ -304,6 +304,7 @@ def prepare_app() -> None:
     from referee.web.store.extensions import db
 
     app = create_app()
+    print(f"Remi Referee keeps its files in {app.instance_path}", file=sys.stderr)
     try:
         schema.bring_up_to_date(app)
     except sa.exc.OperationalError as error:
