@@ -4,8 +4,10 @@ a host without ``fcntl`` (Windows), the health answers of a container, the API's
 from __future__ import annotations
 
 import importlib.metadata
+import json
 import os
 import re
+import shlex
 import subprocess
 import sys
 import sysconfig
@@ -21,6 +23,7 @@ from pathlib import Path
 import pytest
 import requests
 import sqlalchemy as sa
+import yaml
 from flask import Flask
 
 from referee.web import create_app
@@ -230,27 +233,7 @@ def serve(command: list[str], folder: Path, environ: dict[str, str], log: Path) 
     """``command`` (a ``referee serve``) on a free port of 127.0.0.1, once it answers."""
     port = free_port()
     command = [*command, "--host", "127.0.0.1", "--port", str(port), "--workers", "1"]
-    with log.open("wb") as out:
-        process = subprocess.Popen(
-            command,
-            cwd=folder,
-            env={**environ, "RATELIMIT_ENABLED": "false"},
-            stdout=out,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,
-        )
-    server = Server(f"http://127.0.0.1:{port}", "", process, log)
-    deadline = time.monotonic() + 90
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            raise AssertionError("the server stopped:\n" + log.read_text())
-        try:
-            requests.get(server.url + "/healthz", timeout=5)
-            return server
-        except requests.RequestException:
-            time.sleep(0.2)
-    server.stop()
-    raise AssertionError("the server did not start:\n" + log.read_text())
+    return serve_command(command, folder, {**environ, "RATELIMIT_ENABLED": "false"}, log, port)
 
 
 # -- a host without fcntl (Windows) -------------------------------------------------------------
@@ -403,3 +386,107 @@ def test_a_database_keeps_the_secret_this_machine_signed_with_before(tmp_path, m
     assert app.config["SECRET_KEY"] == "kept-on-this-machine"
     monkeypatch.setenv("INSTANCE_DIR", str(tmp_path / "another-machine"))
     assert create_app().config["SECRET_KEY"] == "kept-on-this-machine"
+
+
+# -- the image ----------------------------------------------------------------------------------
+
+
+def final_stage() -> list[str]:
+    """The instructions of the Containerfile's last stage, one per line (continuations joined)."""
+    text = (ROOT / "Containerfile").read_text().replace("\\\n", " ")
+    lines = [line.strip() for line in text.splitlines()]
+    instructions = [line for line in lines if line and not line.startswith("#")]
+    last = max(i for i, line in enumerate(instructions) if line.startswith("FROM "))
+    return instructions[last:]
+
+
+def instruction(name: str) -> list[str]:
+    return [line.split(None, 1)[1] for line in final_stage() if line.split(None, 1)[0] == name]
+
+
+def test_the_images_command_serves_from_an_empty_data_folder_and_its_health_check_passes(
+    tmp_path,
+):
+    """What the image runs (its CMD, with its ENV), run here: the sandbox builds images
+    but runs no container.  Only the port is the test's (and the loopback address)."""
+    image_env: dict[str, str] = {}
+    for line in instruction("ENV"):
+        image_env.update(pair.split("=", 1) for pair in shlex.split(line))
+    assert image_env["INSTANCE_DIR"] == "/data" and image_env["PORT"] == "8000"
+    (command,) = [json.loads(line) for line in instruction("CMD")]
+    assert command == ["referee", "serve"]
+    (health,) = instruction("HEALTHCHECK")
+    health_command = json.loads(health.split(" CMD ", 1)[1])
+
+    data = tmp_path / "data"  # the image's /data volume, empty
+    data.mkdir()
+    port = free_port()
+    environ = {
+        name: value
+        for name, value in os.environ.items()
+        if name not in ("DATABASE_URL", "SECRET_KEY", "BACKUP_DIR", "PUBLIC_URL")
+    }
+    environ.update(
+        {name: value for name, value in image_env.items() if name != "PATH"},
+        INSTANCE_DIR=str(data),
+        HOST="127.0.0.1",
+        PORT=str(port),
+        PATH=f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}",
+        RATELIMIT_ENABLED="false",
+    )
+    server = serve_command(command, data, environ, tmp_path / "image.log", port)
+    try:
+        checked = subprocess.run(
+            [sys.executable if health_command[0] == "python3" else health_command[0]]
+            + health_command[1:],
+            env=environ,
+            capture_output=True,
+            timeout=30,
+        )
+        assert checked.returncode == 0, checked.stderr
+        assert requests.get(server.url + "/readyz", timeout=30).json()["status"] == "ready"
+        assert requests.get(server.url + "/", timeout=30).status_code == 200
+    finally:
+        server.stop()
+    assert (data / "remi.db").is_file()
+    assert "Traceback" not in server.log.read_text()
+
+
+def serve_command(
+    command: list[str], folder: Path, environ: dict[str, str], log: Path, port: int
+) -> Server:
+    with log.open("wb") as out:
+        process = subprocess.Popen(
+            command,
+            cwd=folder,
+            env=environ,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+    server = Server(f"http://127.0.0.1:{port}", "", process, log)
+    deadline = time.monotonic() + 90
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise AssertionError("the server stopped:\n" + log.read_text())
+        try:
+            requests.get(server.url + "/healthz", timeout=5)
+            return server
+        except requests.RequestException:
+            time.sleep(0.2)
+    server.stop()
+    raise AssertionError("the server did not start:\n" + log.read_text())
+
+
+def test_the_compose_file_runs_the_app_beside_postgresql_with_health_checks_and_volumes():
+    compose = yaml.safe_load((ROOT / "compose.yaml").read_text())
+    app, database = compose["services"]["app"], compose["services"]["db"]
+    assert app["build"]["dockerfile"] == "Containerfile"
+    assert app["depends_on"]["db"]["condition"] == "service_healthy"
+    assert app["environment"]["DATABASE_URL"].startswith("postgresql://")
+    assert "/readyz" in " ".join(app["healthcheck"]["test"])
+    assert "pg_isready" in " ".join(database["healthcheck"]["test"])
+    volumes = set(compose["volumes"])
+    assert {volume.split(":")[0] for volume in app["volumes"] + database["volumes"]} == volumes
+    example = (ROOT / ".env.example").read_text()
+    assert "POSTGRES_PASSWORD=" in example
