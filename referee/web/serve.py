@@ -328,6 +328,14 @@ def serve_with_waitress(settings: Settings) -> None:
 
     app = create_app()
     warm_up(app)
+    # The app's and waitress's log lines on the console, the table keys masked.
+    console = logging.StreamHandler(sys.stderr)
+    console.addFilter(KEY_MASKING)
+    for name in ("referee", "waitress"):
+        logger = logging.getLogger(name)
+        logger.handlers = [console]
+        logger.setLevel(logging.INFO)
+        logger.propagate = False
     backups.start_schedule(app)
     server = waitress.create_server(
         app,
@@ -335,7 +343,8 @@ def serve_with_waitress(settings: Settings) -> None:
         port=settings.port,
         threads=settings.workers * settings.threads,
         ident="Remi Referee",
-        clear_untrusted_proxy_headers=True,
+        # X-Forwarded-* are the app's to trust or not (FORWARDED_HOPS): passed on untouched.
+        clear_untrusted_proxy_headers=False,
     )
     port = getattr(server, "effective_port", settings.port)
     print_banner(settings.host, port, addresses.machine_adapters(), sys.stdout)
