@@ -9,7 +9,7 @@ STAMP := $(VENV)/.installed
 export PIP_DISABLE_PIP_VERSION_CHECK := 1
 export DEBIAN_FRONTEND := noninteractive
 
-.PHONY: run test lock lint typecheck pytest system-deps pg-start pg-stop bench clean
+.PHONY: run test lock lint typecheck pytest system-deps pg-start pg-stop bench clean image
 
 # Python 3.11 or newer, said before anything is installed (and of a .venv made before).
 NEEDS_PYTHON := -c 'import sys; sys.exit(sys.version_info < (3, 11))'
@@ -98,6 +98,11 @@ bench: $(STAMP)
 	$(BIN)/python bench/table_bench.py
 	$(BIN)/python bench/history_bench.py
 	$(BIN)/python bench/table_move_bench.py
+
+# The container image (Containerfile); BASE=... builds it on another Python 3.11+ image.
+CONTAINER ?= podman
+image:
+	$(CONTAINER) build --format docker $(if $(BASE),--build-arg BASE=$(BASE)) -t remi-referee -f Containerfile .
 
 clean:
 	rm -rf $(VENV) build *.egg-info
