@@ -490,3 +490,60 @@ def test_the_compose_file_runs_the_app_beside_postgresql_with_health_checks_and_
     assert {volume.split(":")[0] for volume in app["volumes"] + database["volumes"]} == volumes
     example = (ROOT / ".env.example").read_text()
     assert "POSTGRES_PASSWORD=" in example
+
+
+def test_serve_says_in_a_sentence_when_the_database_cannot_be_reached(
+    tmp_path, monkeypatch, capsys
+):
+    from referee.web import serve as server
+
+    monkeypatch.setenv("DATABASE_URL", f"postgresql://nobody@127.0.0.1:{free_port()}/none")
+    monkeypatch.setenv("INSTANCE_DIR", str(tmp_path / "data"))
+    monkeypatch.delenv("SECRET_KEY", raising=False)
+    assert server.main(host="127.0.0.1", port="0") == 2
+    said = capsys.readouterr().err
+    assert "referee serve: the database cannot be reached" in said
+    assert "check DATABASE_URL" in said and "Traceback" not in said
+
+
+# -- the file locks, with and without fcntl ------------------------------------------------------
+
+HOLD_AND_WAIT = """\
+import sys, time
+from referee.web.store.filelock import locked_file
+held = locked_file(sys.argv[1])
+print("held", flush=True)
+time.sleep(30)
+"""
+
+TRY = """\
+import sys
+from referee.web.store.filelock import locked_file
+print("free" if locked_file(sys.argv[1], wait=False) is not None else "taken")
+"""
+
+
+@pytest.mark.parametrize("without_fcntl", [False, True], ids=["fcntl", "no-fcntl"])
+def test_a_file_lock_held_by_one_process_keeps_out_another(tmp_path, without_fcntl):
+    environ = dict(os.environ)
+    if without_fcntl:
+        (tmp_path / "sitecustomize.py").write_text(NO_FCNTL)
+        environ["PYTHONPATH"] = str(tmp_path)
+    path = str(tmp_path / "the.lock")
+    holder = subprocess.Popen(
+        [sys.executable, "-c", HOLD_AND_WAIT, path], env=environ, stdout=subprocess.PIPE, text=True
+    )
+    try:
+        assert holder.stdout is not None and holder.stdout.readline().strip() == "held"
+        tried = subprocess.run(
+            [sys.executable, "-c", TRY, path], env=environ, capture_output=True, text=True
+        )
+        assert tried.stdout.strip() == "taken", tried.stderr
+    finally:
+        holder.kill()
+        holder.wait(10)
+        holder.stdout.close()
+    tried = subprocess.run(
+        [sys.executable, "-c", TRY, path], env=environ, capture_output=True, text=True
+    )
+    assert tried.stdout.strip() == "free", tried.stderr
