@@ -9,10 +9,20 @@ STAMP := $(VENV)/.installed
 export PIP_DISABLE_PIP_VERSION_CHECK := 1
 export DEBIAN_FRONTEND := noninteractive
 
-.PHONY: run test lock lint typecheck docs pytest system-deps pg-start pg-stop bench clean
+.PHONY: run test lock lint typecheck docs pytest system-deps pg-start pg-stop bench clean image
+
+# Python 3.11 or newer, said before anything is installed (and of a .venv made before).
+NEEDS_PYTHON := -c 'import sys; sys.exit(sys.version_info < (3, 11))'
+TOO_OLD = { echo "Remi Referee needs Python 3.11 or newer; $(1) is $$($(1) -V 2>&1)." \
+	"Install one and run again with PYTHON=python3.11 (or newer)."; exit 1; }
 
 $(BIN)/python:
-	$(PYTHON) -m venv $(VENV)
+	@$(PYTHON) $(NEEDS_PYTHON) 2>/dev/null || $(call TOO_OLD,$(PYTHON))
+	$(PYTHON) -m venv $(VENV) || { rm -rf $(VENV); exit 1; }
+
+# An install that fails takes the .venv with it, so the next `make` starts clean.
+INSTALL = { $(1); } || { rm -rf $(VENV); echo "The install failed (.venv removed): see above."; exit 1; }
+CHECK_VENV = @$(BIN)/python $(NEEDS_PYTHON) || { rm -rf $(VENV); $(call TOO_OLD,$(BIN)/python); }
 
 # Every install takes the versions of the lock files, checked against their hashes, then
 # the project itself without its dependencies (and with the locked setuptools, not a fresh
@@ -27,27 +37,30 @@ LOCK := $(BIN)/uv pip compile pyproject.toml - --universal --python-version 3.11
 	--generate-hashes $(UPGRADE) --quiet --custom-compile-command 'make lock'
 
 $(STAMP): pyproject.toml requirements/dev.txt | $(BIN)/python
-	$(BIN)/pip install -q --upgrade pip
-	$(BIN)/pip install -q --require-hashes -r requirements/dev.txt
-	$(BIN)/pip install -q --no-deps --no-build-isolation -e .
+	$(CHECK_VENV)
+	$(call INSTALL,$(BIN)/pip install -q --upgrade pip \
+	  && $(BIN)/pip install -q --require-hashes -r requirements/dev.txt \
+	  && $(BIN)/pip install -q --no-deps --no-build-isolation -e .)
 	touch $@
 
 lock: $(STAMP)
-	echo '$(LOCKED_BUILD)' | $(LOCK) -o requirements/app.txt
+	echo '$(LOCKED_BUILD)' | $(LOCK) --extra postgresql -o requirements/app.txt
 	echo '$(LOCKED_BUILD)' | $(LOCK) --extra dev --extra bench -c requirements/app.txt -o requirements/dev.txt
 
-# `make run` installs only what the app needs; the server prints the addresses phones can open.
+# `make run` installs only what the app needs (and psycopg, for PostgreSQL); the server prints the addresses phones can open.
 # HOST=127.0.0.1 keeps it to this machine; PORT, WORKERS, THREADS, PUBLIC_URL: see the README.
 APP_STAMP := $(VENV)/.installed-app
 
 $(APP_STAMP): pyproject.toml requirements/app.txt | $(BIN)/python
-	$(BIN)/pip install -q --upgrade pip
-	$(BIN)/pip install -q --require-hashes -r requirements/app.txt
-	$(BIN)/pip install -q --no-deps --no-build-isolation -e .
+	$(CHECK_VENV)
+	$(call INSTALL,$(BIN)/pip install -q --upgrade pip \
+	  && $(BIN)/pip install -q --require-hashes -r requirements/app.txt \
+	  && $(BIN)/pip install -q --no-deps --no-build-isolation -e .)
 	touch $@
 
+# requirements/app.txt holds the postgresql extra: DATABASE_URL=postgresql://... make run works.
+# `referee serve` brings the database up to date itself before it serves.
 run: $(APP_STAMP)
-	$(BIN)/flask --app referee.web db upgrade --directory referee/web/migrations
 	$(BIN)/referee serve
 
 # Chromium and PostgreSQL come from Debian's packages; skip what is already there.
@@ -90,6 +103,11 @@ bench: $(STAMP)
 	$(BIN)/python bench/table_bench.py
 	$(BIN)/python bench/history_bench.py
 	$(BIN)/python bench/table_move_bench.py
+
+# The container image (Containerfile); BASE=... builds it on another Python 3.11+ image.
+CONTAINER ?= podman
+image:
+	$(CONTAINER) build --format docker $(if $(BASE),--build-arg BASE=$(BASE)) -t remi-referee -f Containerfile .
 
 clean:
 	rm -rf $(VENV) build *.egg-info

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import importlib.metadata
 import json
 import sys
 from collections.abc import Sequence
@@ -27,10 +28,19 @@ class _Parser(argparse.ArgumentParser):
         raise SystemExit(2)
 
 
+def version() -> str:
+    """The installed version (pyproject.toml keeps it, the package's metadata carries it)."""
+    try:
+        return importlib.metadata.version("remi-referee")
+    except importlib.metadata.PackageNotFoundError:  # run from a checkout never installed
+        return "unknown"
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(
         prog="referee", description="Remi Referee: settles melds, lay-offs and scores."
     )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {version()}")
     subparsers = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
     for name in COMMANDS:
         importlib.import_module(f"referee.commands.{name}").add_parser(subparsers)

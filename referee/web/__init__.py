@@ -41,9 +41,9 @@ from flask import Flask
 
 from referee.web.play import links
 from referee.web.serving import security
-from referee.web.serving.paths import MIGRATIONS, TEMPLATES, TRANSLATIONS
+from referee.web.serving.paths import MIGRATIONS, ROOT, TEMPLATES, TRANSLATIONS
 from referee.web.show import i18n
-from referee.web.store import versions, writes
+from referee.web.store import schema, versions, writes
 from referee.web.store.extensions import babel, csrf, db, migrate, sqlite_path
 
 log = logging.getLogger(__name__)
@@ -57,9 +57,19 @@ def database_url(url: str) -> str:
     return url
 
 
+def data_folder() -> str | None:
+    """Where the app keeps its files (the SQLite database, backups): ``INSTANCE_DIR``; in a
+    source checkout, its ``instance/`` folder (Flask's own choice); installed (pipx, an image),
+    ``referee-data`` in the folder it was started from, not inside the installed package."""
+    if os.environ.get("INSTANCE_DIR"):
+        return os.path.abspath(os.environ["INSTANCE_DIR"])
+    if (ROOT / "pyproject.toml").is_file():
+        return None
+    return os.path.abspath("referee-data")
+
+
 def _secret_key(instance: Path) -> str:
-    if os.environ.get("SECRET_KEY"):
-        return os.environ["SECRET_KEY"]
+    """This machine's own secret, when the database cannot keep one (not migrated yet)."""
     path = instance / "secret_key"
     try:
         security.create_private_file(path, secrets.token_urlsafe(32))
@@ -74,9 +84,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         template_folder=str(TEMPLATES),
         static_folder="static",
         instance_relative_config=True,
-        instance_path=os.path.abspath(os.environ["INSTANCE_DIR"])
-        if os.environ.get("INSTANCE_DIR")
-        else None,
+        instance_path=data_folder(),
     )
     instance = Path(app.instance_path)
     instance.mkdir(mode=0o700, parents=True, exist_ok=True)
@@ -102,7 +110,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     )
     app.config.update(security.environment_settings(os.environ))  # e.g. a shared limits store
     if test_config is None:
-        app.config["SECRET_KEY"] = _secret_key(instance)
+        app.config["SECRET_KEY"] = os.environ.get("SECRET_KEY", "")
     else:
         app.config.from_mapping(test_config)
         if not app.config.get("SECRET_KEY"):
@@ -129,6 +137,10 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     versions.init_app(app)  # last: it wraps the WSGI app that links and the limiter made
     if app.config.get("AUTO_MIGRATE", test_config is None):
         _migrate_empty_sqlite(app)
+    if not app.config["SECRET_KEY"]:  # every server of one database signs with the same
+        app.config["SECRET_KEY"] = schema.shared_secret(
+            app, schema.first_secret(instance)
+        ) or _secret_key(instance)
     return app
 
 
@@ -158,13 +170,10 @@ def _create_private_sqlite(app: Flask) -> None:
 def _migrate_empty_sqlite(app: Flask) -> None:
     """Start on an empty (or missing) SQLite file by running the migrations.
 
-    ``make run`` runs ``flask db upgrade`` first anyway; this covers a bare
-    ``flask --app referee.web run``.  Other databases are left to ``flask db upgrade``.
+    ``referee serve`` brings any database up to date (:mod:`referee.web.store.schema`);
+    this covers a bare ``flask --app referee.web run``.
     """
     path = sqlite_path(app)
     if path is None or (path.exists() and path.stat().st_size > 0):
         return
-    from flask_migrate import upgrade
-
-    with app.app_context():
-        upgrade(directory=str(MIGRATIONS))
+    schema.bring_up_to_date(app)

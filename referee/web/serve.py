@@ -1,4 +1,5 @@
-"""The production server: gunicorn, serving the app to every phone at the table.
+"""The production server: gunicorn (waitress where gunicorn cannot run), serving the app
+to every phone at the table.
 
 ``referee serve`` (what ``make run`` starts) embeds gunicorn through its
 ``BaseApplication``: several worker processes with threads each (``gthread``;
@@ -33,13 +34,21 @@ import os
 import sys
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, TextIO
 
 import ifaddr
 import segno
-from gunicorn.app.base import BaseApplication
-from gunicorn.glogging import Logger
-from gunicorn.workers.gthread import ThreadWorker
+
+try:
+    from gunicorn.app.base import BaseApplication
+    from gunicorn.glogging import Logger
+    from gunicorn.workers.gthread import ThreadWorker
+
+    HAS_GUNICORN = True
+except ImportError:  # Windows (no fcntl, no fork): waitress serves instead
+    BaseApplication = Logger = ThreadWorker = object
+    HAS_GUNICORN = False
 
 from referee.web.serving import addresses
 from referee.web.serving.logmask import KEY_MASKING
@@ -285,16 +294,61 @@ def prepare_app() -> None:
     """Build the app once before the workers do, and let go of its database connections.
 
     Its settings are checked here, with a message instead of workers failing to
-    boot, and an empty SQLite file is migrated by one process, not by every
-    worker at once.
+    boot; the database is brought up to date (one server at a time, see
+    :mod:`referee.web.store.schema`) and given the secret every server signs with.
     """
+    import sqlalchemy as sa
+
     from referee.web import create_app
+    from referee.web.store import schema
     from referee.web.store.extensions import db
 
     app = create_app()
+    print(f"Remi Referee keeps its files in {app.instance_path}", file=sys.stderr)
+    try:
+        schema.bring_up_to_date(app)
+    except sa.exc.OperationalError as error:
+        raise SettingError(
+            f"the database cannot be reached ({error.orig}); check DATABASE_URL"
+        ) from None
+    if not os.environ.get("SECRET_KEY"):
+        schema.shared_secret(app, schema.first_secret(Path(app.instance_path)))
     with app.app_context():
         for engine in db.engines.values():
             engine.dispose()
+
+
+def serve_with_waitress(settings: Settings) -> None:
+    """Where gunicorn cannot run (Windows): waitress, one process with every thread
+    (``WORKERS`` x ``THREADS``)."""
+    import waitress
+
+    from referee.web import create_app, warm_up
+    from referee.web.store import backups
+
+    app = create_app()
+    warm_up(app)
+    # The app's and waitress's log lines on the console, the table keys masked.
+    console = logging.StreamHandler(sys.stderr)
+    console.addFilter(KEY_MASKING)
+    for name in ("referee", "waitress"):
+        logger = logging.getLogger(name)
+        logger.handlers = [console]
+        logger.setLevel(logging.INFO)
+        logger.propagate = False
+    backups.start_schedule(app)
+    server = waitress.create_server(
+        app,
+        host=settings.host,
+        port=settings.port,
+        threads=settings.workers * settings.threads,
+        ident="Remi Referee",
+        # X-Forwarded-* are the app's to trust or not (FORWARDED_HOPS): passed on untouched.
+        clear_untrusted_proxy_headers=False,
+    )
+    port = getattr(server, "effective_port", settings.port)
+    print_banner(settings.host, port, addresses.machine_adapters(), sys.stdout)
+    server.run()
 
 
 def main(**given: Any) -> int:
@@ -305,5 +359,8 @@ def main(**given: Any) -> int:
     except SettingError as error:
         print(f"referee serve: {error}", file=sys.stderr)
         return 2
-    RefereeServer(settings).run()
+    if HAS_GUNICORN:
+        RefereeServer(settings).run()
+    else:
+        serve_with_waitress(settings)
     return 0

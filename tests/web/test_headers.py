@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import re
+import sqlite3
 import stat
 import urllib.request
 from pathlib import Path
@@ -218,8 +219,11 @@ def test_an_existing_sqlite_file_is_left_as_it_is(tmp_path):
     assert mode(path) == 0o640
 
 
-def test_instance_dir_holds_the_database_and_the_secret_key(tmp_path, monkeypatch, open_umask):
-    """``INSTANCE_DIR``: the app's own files go there, made private (the folder too)."""
+def test_instance_dir_holds_the_database_which_keeps_the_secret_key(
+    tmp_path, monkeypatch, open_umask
+):
+    """``INSTANCE_DIR``: the app's own files go there, made private (the folder too); the
+    secret is kept in the database, where every server of that database finds it."""
     folder = tmp_path / "kept" / "here"
     monkeypatch.setenv("INSTANCE_DIR", str(folder))
     monkeypatch.delenv("DATABASE_URL", raising=False)
@@ -228,5 +232,9 @@ def test_instance_dir_holds_the_database_and_the_secret_key(tmp_path, monkeypatc
     assert Path(app.instance_path) == folder
     assert app.config["SQLALCHEMY_DATABASE_URI"] == f"sqlite:///{folder / 'remi.db'}"
     assert mode(folder) == 0o700
-    assert mode(folder / "secret_key") == 0o600
     assert mode(folder / "remi.db") == 0o600
+    assert not (folder / "secret_key").exists()
+    with sqlite3.connect(folder / "remi.db") as connection:
+        (kept,) = connection.execute("SELECT value FROM stored_settings").fetchone()
+    connection.close()
+    assert kept == app.config["SECRET_KEY"] and len(kept) >= 32

@@ -2,8 +2,8 @@
 
 Built with flask-smorest (marshmallow schemas, apispec): the OpenAPI 3.1
 document at ``/api/v1/openapi.json`` is generated from the operations and
-their schemas below, and Swagger UI at ``/api/v1/docs`` is served from the
-``swagger-ui-bundle`` package's own files (no CDN).  Keys, versions, repeats
+their schemas below, and Swagger UI 5 (which reads OpenAPI 3.1) at ``/api/v1/docs`` is
+served from the ``flask-swagger-ui`` package's own copy of its files (no CDN).  Keys, versions, repeats
 and errors: :mod:`referee.web.api.core`.  The operations call the same engine
 and the same steps as the pages (:mod:`referee.web.play.changes`).
 """
@@ -19,6 +19,7 @@ from flask_smorest import Api
 
 from referee.web.api import core
 from referee.web.api.schemas import ErrorAnswer
+from referee.web.serving.security import CONTENT_SECURITY_POLICY
 
 SWAGGER_UI_FILES = ("swagger-ui.css", "swagger-ui-bundle.js", "swagger-ui-standalone-preset.js")
 
@@ -35,11 +36,30 @@ class DocumentPlugin(BasePlugin):
     """The ``/api/v1/table/...`` operations take their key from the Authorization header;
     the tags are named for people, not after the blueprints."""
 
-    def operation_helper(self, path: str | None = None, operations: Any = None, **_: Any) -> None:
-        for operation in (operations or {}).values():
+    def __init__(self) -> None:
+        super().__init__()
+        self.operation_ids: set[str] = set()
+
+    def operation_helper(
+        self, path: str | None = None, operations: Any = None, rule: Any = None, **_: Any
+    ) -> None:
+        for method, operation in (operations or {}).items():
             operation["tags"] = [TAGS.get(tag, tag) for tag in operation.get("tags", [])]
+            if rule is not None and "operationId" not in operation:
+                operation["operationId"] = self.operation_id(rule.endpoint, method, len(operations))
             if path and (path + "/").startswith(core.PREFIX + "/table/"):
                 operation["security"] = [{"tableKey": []}]
+
+    def operation_id(self, endpoint: str, method: str, methods: int) -> str:
+        """``tools_meld`` for ``api_tools.meld``; the method added where an endpoint has
+        several, a number where an endpoint has several paths."""
+        area, _, name = endpoint.partition(".")
+        found = f"{area.removeprefix('api_')}_{name}" + (f"_{method}" if methods > 1 else "")
+        unique, number = found, 2
+        while unique in self.operation_ids:
+            unique, number = f"{found}_{number}", number + 1
+        self.operation_ids.add(unique)
+        return unique
 
 
 class RefereeApi(Api):
@@ -116,8 +136,15 @@ def swagger_ui() -> str:
     return render_template("api/docs.html")
 
 
+# Swagger UI's style sheet draws its icons as data: URLs: images only, scripts stay 'self'.
+swagger_ui.talisman_view_options = {  # type: ignore[attr-defined]  # read by Flask-Talisman
+    "content_security_policy": {**CONTENT_SECURITY_POLICY, "img-src": "'self' data:"}
+}
+
+
 @docs.get("/docs/<any(" + ",".join(f'"{name}"' for name in SWAGGER_UI_FILES) + "):name>")
 def swagger_ui_file(name: str) -> Any:
-    import swagger_ui_bundle
+    import flask_swagger_ui
 
-    return send_from_directory(Path(swagger_ui_bundle.swagger_ui_path), name, max_age=86400)
+    folder = Path(flask_swagger_ui.__file__).parent / "dist"
+    return send_from_directory(folder, name, max_age=86400)

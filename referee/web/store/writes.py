@@ -33,7 +33,6 @@ How a write is kept safe, from the outside in:
 
 from __future__ import annotations
 
-import fcntl
 import logging
 import os
 import secrets
@@ -50,6 +49,7 @@ from sqlalchemy.orm import InstanceState
 
 from referee.web.serving.settings import SettingError
 from referee.web.store.extensions import db
+from referee.web.store.filelock import locked_file
 from referee.web.store.models import (
     KEY_FORMAT,
     CardTable,
@@ -223,12 +223,8 @@ class WriterQueue:
         with self.guard:
             if self.INFO_KEY in info or thread in self.holders:
                 return
-        descriptor = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
-        try:
-            fcntl.flock(descriptor, fcntl.LOCK_EX)  # sleeps in the kernel's queue
-        except BaseException:
-            os.close(descriptor)
-            raise
+        descriptor = locked_file(self.path)  # sleeps in the kernel's queue
+        assert descriptor is not None  # it waits for its turn
         with self.guard:
             info[self.INFO_KEY] = descriptor
             self.holders[thread] = descriptor

@@ -25,6 +25,7 @@ log = logging.getLogger(__name__)
 
 def register(app: Flask) -> None:
     from referee.web.views import (
+        health,
         history,
         housekeeping,
         houserules,
@@ -50,6 +51,7 @@ def register(app: Flask) -> None:
         history,
         seating,
         houserules,
+        health,
     ):
         app.register_blueprint(module.bp)
 

@@ -17,7 +17,6 @@ that changed (``Live-Patch``), or the whole page when the frame around the parts
 from __future__ import annotations
 
 import dataclasses
-import fcntl
 import hashlib
 import json
 import os
@@ -35,6 +34,7 @@ from flask import Flask, current_app, g, get_flashed_messages
 from markupsafe import Markup, escape
 
 from referee.web.store import versions, writes
+from referee.web.store.filelock import lock
 
 PART_START, PART_END = "<!--{-->", "<!--}-->"  # around each part
 SPACES = re.compile(r"\s+")
@@ -253,7 +253,7 @@ class SharedPages:
             yield
             return
         try:
-            fcntl.flock(handle, fcntl.LOCK_EX)
+            lock(handle)
             yield
         finally:
             os.close(handle)  # and with it the lock
