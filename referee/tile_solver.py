@@ -105,6 +105,7 @@ def _step(state: int, run_tiles: int) -> int:
 
 _STEP = [[_step(s, t) for t in range(9)] for s in range(len(_STATES))]
 _CLOSED = {i for i, (one, two, _) in enumerate(_STATES) if one == 0 and two == 0}
+_SHORT = [one + two for one, two, _ in _STATES]
 
 
 def _groups_fit(total: int, most: int, colours: int) -> int:
@@ -131,6 +132,15 @@ def _no_collection() -> Iterator[None]:
 
 
 class _Search:
+    """The walk: a key is (number, colour, the colours' run states, jokers used, tiles
+    sent to groups at this number so far, the most of one colour among them).
+
+    Within a number the colours are decided one after the other, each key keeping only
+    what the groups still need to know, so a number costs the sum of the colours'
+    choices rather than their product; after the last colour the number's groups are
+    closed (with jokers in them) and the walk moves to the next number.
+    """
+
     def __init__(self, problem: Problem) -> None:
         self.p = problem
         pieces = problem.pieces
@@ -140,105 +150,95 @@ class _Search:
         self.may = [[len(cell) for cell in row] for row in problem.may]
         self.free = len(problem.free_jokers)
         self.jokers = self.free + len(problem.rack_jokers)
-        self.memo: dict[tuple[int, tuple[int, ...], int], tuple[int, object]] = {}
+        self.by_number = problem.by_number
+        self.memo: dict[tuple[int, ...], tuple[int, tuple[int, ...] | None]] = {}
         # the most the optional tiles from number n on can still add
-        self.bound = [0] * (self.high + 2)
+        self.bound = [[0] * (self.colours + 1) for _ in range(self.high + 2)]
         for n in range(self.high, self.low - 1, -1):
-            here = sum(self.may[c][n] for c in range(self.colours)) * self._weight(n)
-            self.bound[n] = self.bound[n + 1] + here
-        self.joker_top = self.high
-        self.joker_bonus = 0 if problem.by_number else 1
+            self.bound[n][self.colours] = self.bound[n + 1][0]
+            for c in range(self.colours - 1, -1, -1):
+                here = self.may[c][n] * self._weight(n)
+                self.bound[n][c] = self.bound[n][c + 1] + here
+        # the most tiles a colour can have at a number, jokers aside (0 past the highest)
+        self.room = [
+            [self.must[c][n] + self.may[c][n] if n <= self.high else 0 for n in range(self.high + 2)]
+            for c in range(self.colours)
+        ]
+        self.options: dict[tuple[int, int, int, int, int], list[tuple[int, int, int, int]]] = {}
 
     def _weight(self, n: int) -> int:
-        return n if self.p.by_number else 1
+        return n if self.by_number else 1
 
-    def _joker_weight(self, n: int) -> int:
-        return n if self.p.by_number else 0
+    def _upper(self, n: int, c: int, used: int) -> int:
+        """The most the search from number ``n``, colour ``c`` on can still score."""
+        if self.by_number:
+            return self.bound[n][c] + (self.jokers - used) * self.high
+        return self.bound[n][c] + self.jokers - self.free
 
-    def _upper(self, n: int, used: int) -> int:
-        """The most the numbers from ``n`` on can still score."""
-        if self.p.by_number:
-            return self.bound[n] + (self.jokers - used) * self.joker_top
-        return self.bound[n] + self.jokers - self.free
-
-    def best(self, n: int, states: tuple[int, ...], used: int) -> int:
-        if n > self.high:
-            if used < self.free or any(s not in _CLOSED for s in states):
-                return _NONE
-            return (used - self.free) * self.joker_bonus
-        key = (n, states, used)
-        known = self.memo.get(key)
-        if known is not None:
-            return known[0]
-        self.memo[key] = (_NONE, None)  # no cycles: a key never leads back to itself
-        best, choice = _NONE, None
-        target = self._upper(n, used)
-        for option in self._options(n, states, used):
-            score_here, next_states, next_used, _ = option
-            rest = self.best(n + 1, next_states, next_used)
-            if rest == _NONE:
-                continue
-            if score_here + rest > best:
-                best, choice = score_here + rest, option
-                if best >= target:
-                    break
-        self.memo[key] = (best, choice)
-        return best
-
-    def _options(
-        self, n: int, states: tuple[int, ...], used: int
-    ) -> Iterator[tuple[int, tuple[int, ...], int, tuple[object, ...]]]:
-        """Every way to lay number ``n``: (score, next states, jokers used, the choices)."""
-        colours = self.colours
-        weight = self._weight(n)
-        joker_weight = self._joker_weight(n)
-        left = self.jokers - used
-        per_colour: list[list[tuple[int, int, int, int, int]]] = []
-        for c in range(colours):
-            must, may, state = self.must[c][n], self.may[c][n], states[c]
-            options = []
-            for extra in range(may + 1):
+    def _colour_options(
+        self, must: int, may: int, state: int, left: int, n: int
+    ) -> list[tuple[int, int, int, int]]:
+        """(tiles from the rack, tiles to groups, jokers in runs, next state) for a colour."""
+        key = (must, may, state, left, n if self.by_number else 0)
+        known = self.options.get(key)
+        if known is None:
+            known = []
+            step = _STEP[state]
+            for extra in range(may, -1, -1):
                 real = must + extra
                 for grouped in range(real + 1):
                     for jokers in range(left + 1):
-                        nxt = _STEP[state][real - grouped + jokers]
+                        nxt = step[real - grouped + jokers]
                         if nxt >= 0:
-                            options.append((extra, grouped, jokers, nxt, extra * weight))
-            if not options:
-                return
-            per_colour.append(options)
+                            known.append((extra, grouped, jokers, nxt))
+            self.options[key] = known
+        return known
 
-        def combine(
-            c: int, score: int, jokers: int, grouped: int, most: int, chosen: tuple[object, ...]
-        ) -> Iterator[tuple[int, tuple[int, ...], int, tuple[object, ...]]]:
-            if c == colours:
-                for in_groups in range(left - jokers + 1):
-                    count = _groups_fit(grouped + in_groups, most, colours)
-                    if count < 0:
-                        continue
-                    spent = jokers + in_groups
-                    states_after = tuple(choice[3] for choice in chosen)  # type: ignore[index]
-                    yield (
-                        score + spent * joker_weight,
-                        states_after,
-                        used + spent,
-                        (*chosen, in_groups, count),
-                    )
-                return
-            for option in per_colour[c]:
-                extra, to_groups, in_runs, nxt, gain = option
-                if jokers + in_runs > left:
+    def best(self, key: tuple[int, ...]) -> int:
+        known = self.memo.get(key)
+        if known is not None:
+            return known[0]
+        n, c, used, grouped, most, *states = key
+        best, choice = _NONE, None
+        if n > self.high:
+            if used >= self.free and all(s in _CLOSED for s in states):
+                best = (used - self.free) * (0 if self.by_number else 1)
+            self.memo[key] = (best, None)
+            return best
+        target = self._upper(n, c, used)
+        left = self.jokers - used
+        if c == self.colours:
+            joker_weight = n if self.by_number else 0
+            for in_groups in range(left + 1):
+                if _groups_fit(grouped + in_groups, most, self.colours) < 0:
                     continue
-                yield from combine(
-                    c + 1,
-                    score + gain,
-                    jokers + in_runs,
-                    grouped + to_groups,
-                    max(most, to_groups),
-                    (*chosen, option),
-                )
+                nxt = (n + 1, 0, used + in_groups, 0, 0, *states)
+                rest = self.best(nxt)
+                if rest != _NONE and rest + in_groups * joker_weight > best:
+                    best, choice = rest + in_groups * joker_weight, (in_groups, *nxt)
+                    if best >= target:
+                        break
+        else:
+            weight = self._weight(n)
+            options = self._colour_options(self.must[c][n], self.may[c][n], states[c], left, n)
+            ahead = self.room[c][n + 1]
+            for extra, to_groups, in_runs, nxt_state in options:
+                if _SHORT[nxt_state] > ahead + left - in_runs:
+                    continue  # runs too short that the next number cannot continue
+                after = list(states)
+                after[c] = nxt_state
+                nxt = (n, c + 1, used + in_runs, grouped + to_groups, max(most, to_groups), *after)
+                rest = self.best(nxt)
+                gain = extra * weight + in_runs * (n if self.by_number else 0)
+                if rest != _NONE and rest + gain > best:
+                    best, choice = rest + gain, (extra, to_groups, in_runs, *nxt)
+                    if best >= target:
+                        break
+        self.memo[key] = (best, choice)
+        return best
 
-        yield from combine(0, 0, 0, 0, 0, ())
+    def start(self) -> tuple[int, ...]:
+        return (self.low, 0, 0, 0, 0, *([_INDEX[(0, 0, 0)]] * self.colours))
 
     # -- from the choices to sets -------------------------------------------------
 
@@ -248,25 +248,30 @@ class _Search:
         used_tiles: list[Tile] = []
         sets: list[tuple[Tile, ...]] = []
         runs: list[list[list[Tile]]] = [[] for _ in range(self.colours)]  # open runs
-        states = tuple(_INDEX[(0, 0, 0)] for _ in range(self.colours))
-        used = 0
-        for n in range(self.low, self.high + 1):
-            choice = self.memo[(n, states, used)][1]
-            assert isinstance(choice, tuple)
-            _, states, used, chosen = choice
-            *colour_choices, in_groups, count = chosen
-            group_tiles: list[list[Tile]] = []
-            for c, (extra, grouped, in_runs, _nxt, _gain) in enumerate(colour_choices):
-                optional = p.may[c][n][:extra]
-                used_tiles.extend(optional)
-                real = [*p.must[c][n], *optional]
-                group_tiles.append(real[:grouped])
-                named = [Tile.joker(Tile(letters[c], n))] * in_runs
-                self._extend_runs(runs[c], [*real[grouped:], *named], sets)
-            sets.extend(self._groups(group_tiles, in_groups, count, n))
+        key = self.start()
+        group_tiles: list[list[Tile]] = []
+        while key[0] <= self.high:
+            n, c = key[0], key[1]
+            choice = self.memo[key][1]
+            assert choice is not None
+            if c == self.colours:
+                in_groups = choice[0]
+                count = _groups_fit(key[3] + in_groups, key[4], self.colours)
+                sets.extend(self._groups(group_tiles, in_groups, count, n))
+                group_tiles = []
+                key = choice[1:]
+                continue
+            extra, grouped, in_runs = choice[:3]
+            optional = p.may[c][n][:extra]
+            used_tiles.extend(optional)
+            real = [*p.must[c][n], *optional]
+            group_tiles.append(real[:grouped])
+            named = [Tile.joker(Tile(letters[c], n))] * in_runs
+            self._extend_runs(runs[c], [*real[grouped:], *named], sets)
+            key = choice[3:]
         for colour_runs in runs:
             sets.extend(tuple(run) for run in colour_runs)
-        used_tiles.extend([Tile.joker()] * max(0, used - self.free))
+        used_tiles.extend([Tile.joker()] * max(0, key[2] - self.free))
         return Layout(tuple(sets), tuple(used_tiles), score)
 
     @staticmethod
@@ -308,9 +313,8 @@ class _Search:
 def solve(problem: Problem) -> Layout | None:
     """The best layout of ``problem`` (all its required pieces placed), or ``None``."""
     search = _Search(problem)
-    start = tuple(_INDEX[(0, 0, 0)] for _ in range(search.colours))
     with _no_collection():
-        score = search.best(search.low, start, 0)
+        score = search.best(search.start())
         if score == _NONE:
             return None
         return search.layout(score)
