@@ -151,7 +151,7 @@ class _Search:
         self.free = len(problem.free_jokers)
         self.jokers = self.free + len(problem.rack_jokers)
         self.by_number = problem.by_number
-        self.memo: dict[tuple[int, ...], tuple[int, tuple[int, ...] | None]] = {}
+        self.memo: dict[tuple[int, ...], tuple[int, tuple[int, ...] | None, int]] = {}
         # the most the optional tiles from number n on can still add
         self.bound = [[0] * (self.colours + 1) for _ in range(self.high + 2)]
         for n in range(self.high, self.low - 1, -1):
@@ -161,7 +161,10 @@ class _Search:
                 self.bound[n][c] = self.bound[n][c + 1] + here
         # the most tiles a colour can have at a number, jokers aside (0 past the highest)
         self.room = [
-            [self.must[c][n] + self.may[c][n] if n <= self.high else 0 for n in range(self.high + 2)]
+            [
+                self.must[c][n] + self.may[c][n] if n <= self.high else 0
+                for n in range(self.high + 2)
+            ]
             for c in range(self.colours)
         ]
         self.options: dict[tuple[int, int, int, int, int], list[tuple[int, int, int, int]]] = {}
@@ -194,30 +197,43 @@ class _Search:
             self.options[key] = known
         return known
 
-    def best(self, key: tuple[int, ...]) -> int:
+    def _upper_at(self, key: tuple[int, ...]) -> int:
+        return self._upper(key[0], key[1], key[2]) if key[0] <= self.high else self.jokers
+
+    def best(self, key: tuple[int, ...], need: int) -> int:
+        """The best score from ``key`` on when it is ``need`` or more, else ``_NONE``.
+
+        A branch that cannot reach ``need`` even with every optional tile left is not
+        walked (branch and bound); a key that failed is walked again only for a lower
+        ``need``.  A score returned is exact: a branch cut could not have beaten it.
+        """
         known = self.memo.get(key)
         if known is not None:
-            return known[0]
+            value, _, floor = known
+            if value != _NONE or need >= floor:
+                return value
         n, c, used, grouped, most, *states = key
-        best, choice = _NONE, None
+        best: int = _NONE
+        choice: tuple[int, ...] | None = None
         if n > self.high:
             if used >= self.free and all(s in _CLOSED for s in states):
                 best = (used - self.free) * (0 if self.by_number else 1)
-            self.memo[key] = (best, None)
+            self.memo[key] = (best, None, _NONE)
             return best
         target = self._upper(n, c, used)
         left = self.jokers - used
+        moves: list[tuple[tuple[int, ...], int, tuple[int, ...]]] = []
         if c == self.colours:
             joker_weight = n if self.by_number else 0
             for in_groups in range(left + 1):
-                if _groups_fit(grouped + in_groups, most, self.colours) < 0:
-                    continue
-                nxt = (n + 1, 0, used + in_groups, 0, 0, *states)
-                rest = self.best(nxt)
-                if rest != _NONE and rest + in_groups * joker_weight > best:
-                    best, choice = rest + in_groups * joker_weight, (in_groups, *nxt)
-                    if best >= target:
-                        break
+                if _groups_fit(grouped + in_groups, most, self.colours) >= 0:
+                    moves.append(
+                        (
+                            (in_groups,),
+                            in_groups * joker_weight,
+                            (n + 1, 0, used + in_groups, 0, 0, *states),
+                        )
+                    )
         else:
             weight = self._weight(n)
             options = self._colour_options(self.must[c][n], self.may[c][n], states[c], left, n)
@@ -228,13 +244,18 @@ class _Search:
                 after = list(states)
                 after[c] = nxt_state
                 nxt = (n, c + 1, used + in_runs, grouped + to_groups, max(most, to_groups), *after)
-                rest = self.best(nxt)
                 gain = extra * weight + in_runs * (n if self.by_number else 0)
-                if rest != _NONE and rest + gain > best:
-                    best, choice = rest + gain, (extra, to_groups, in_runs, *nxt)
-                    if best >= target:
-                        break
-        self.memo[key] = (best, choice)
+                moves.append(((extra, to_groups, in_runs), gain, nxt))
+        for made, gain, nxt in moves:
+            wanted = max(need, best + 1) - gain
+            if self._upper_at(nxt) < wanted:
+                continue
+            rest = self.best(nxt, wanted)
+            if rest != _NONE and rest + gain > best:
+                best, choice = rest + gain, (*made, *nxt)
+                if best >= target:
+                    break
+        self.memo[key] = (best, choice, need)
         return best
 
     def start(self) -> tuple[int, ...]:
@@ -314,10 +335,15 @@ def solve(problem: Problem) -> Layout | None:
     """The best layout of ``problem`` (all its required pieces placed), or ``None``."""
     search = _Search(problem)
     with _no_collection():
-        score = search.best(search.start())
-        if score == _NONE:
-            return None
-        return search.layout(score)
+        start = search.start()
+        most = search._upper_at(start)
+        # scores are never negative: the best of all is the first found with need 0
+        needs = sorted({max(0, most - short) for short in (0, 1, 2, 4, 8, 16, most)}, reverse=True)
+        for need in needs:  # few tiles left out first: most branches are cut
+            score = search.best(start, need)
+            if score != _NONE:
+                return search.layout(score)
+        return None
 
 
 def problem_of(

@@ -17,7 +17,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from referee.rummikub import best_first_meld, check_turn, put_back
+from referee.rummikub import best_first_meld, check_turn, hint, put_back
 from referee.tile_sets import check_set
 from referee.tiles import RUMMIKUB_TILES, Tile
 
@@ -26,10 +26,16 @@ NUMBERS = range(1, 14)
 NONE = -1
 
 
-def brute_best(tiles: Counter[tuple[int, int]], jokers: int, optional: bool) -> int:
+def brute_best(
+    tiles: Counter[tuple[int, int]], jokers: int, optional: bool, count: bool = False
+) -> int:
     """The most value laid out as legal sets (a tile worth its number, a joker the number
-    it stands for); with ``optional`` False every tile and joker must be placed (NONE when
-    impossible, else the value)."""
+    it stands for; with ``count``, every tile and joker worth 1); with ``optional`` False
+    every tile and joker must be placed (NONE when impossible, else the value)."""
+
+    def worth(numbers: list[int]) -> int:
+        return len(numbers) if count else sum(numbers)
+
     keys = sorted(tiles)
 
     @cache
@@ -56,13 +62,13 @@ def brute_best(tiles: Counter[tuple[int, int]], jokers: int, optional: bool) -> 
                         after[i] -= 1
                     value = best(tuple(after), wild - need)
                     if value != NONE:
-                        found = max(found, value + n * size)
+                        found = max(found, value + worth([n] * size))
         # runs holding this tile, from low to high
         for low in range(1, n + 1):
             for high in range(max(n, low + 2), 14):
                 value = fill(rest, [q for q in range(low, high + 1) if q != n], c, wild)
                 if value != NONE:
-                    found = max(found, value + sum(range(low, high + 1)))
+                    found = max(found, value + worth(list(range(low, high + 1))))
         return found
 
     def fill(left: list[int], numbers: list[int], c: int, wild: int) -> int:
@@ -121,6 +127,18 @@ def test_the_best_first_meld_agrees_with_brute_force(tiles: list[Tile], jokers: 
     assert all_legal(found.sets)
     assert sum(sum(t.number for t in s) for s in found.sets) == found.score
     assert not Counter(t.on_rack for s in found.sets for t in s) - Counter(rack)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(near_tiles(9), st.integers(0, 2))
+def test_the_most_tiles_a_rack_can_play_agrees_with_brute_force(
+    tiles: list[Tile], jokers: int
+) -> None:
+    rack = [*tiles, *[Tile.joker()] * jokers]
+    found = hint(rack, [])
+    assert len(found.tiles) == brute_best(cells(tiles), jokers, optional=True, count=True)
+    if found.layout is not None:
+        assert all_legal(found.layout.sets)
 
 
 def dealt_sets(rng: random.Random, count: int) -> list[list[Tile]]:
