@@ -447,3 +447,29 @@ def test_the_presets() -> None:
     )
     assert PRESETS["Sabra"].initial_meld == 50
     assert PRESETS["tournament"].joker_value == 50
+
+
+def test_a_group_of_three_read_with_its_other_colour_is_the_same_set() -> None:
+    # RULES.md, Decision: JK=K7 beside R7 B7 may be written JK=O7; the initial meld
+    # leaves that set unchanged either way
+    verdict = check_turn(
+        ["R7 B7 JK=K7"], "R10 R11 R12", ["R7 B7 JK=O7", "R10 R11 R12"], melded=False
+    )
+    assert verdict.legal and verdict.first_meld == 33
+
+
+def test_put_back_reads_a_group_of_three_joker_either_way() -> None:
+    # the joker in R7 B7 JK=K7 is freed by an O7 as well as by a K7
+    found = put_back(["R7 B7 JK=K7"], "O7 R4 R5")
+    assert found.complete
+    group, run = sorted((sorted(map(str, s)) for s in found.layout.sets), key=len)
+    assert group == ["B7", "O7", "R7"]
+    assert run in (["JK=R3", "R4", "R5"], ["JK=R6", "R4", "R5"])
+
+
+def test_a_game_ends_only_once() -> None:
+    game = Game(("Budi", "Siti"))
+    game.racks["Budi"] = 3
+    game.play("Budi", "R11 R12 R13", ["R11 R12 R13"])
+    with pytest.raises(RuleError, match="the game is over: Budi emptied the rack"):
+        game.draw("Siti")
