@@ -184,3 +184,30 @@ def test_one_tile_taken_from_a_tight_table_is_judged_right(seed: int) -> None:
     tiles.pop(rng.randrange(len(tiles)))
     found = put_back([], tiles)
     assert found.complete == (brute_best(cells(tiles), 0, optional=False) != NONE)
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_the_most_that_can_stay_when_put_back_agrees_with_brute_force(seed: int) -> None:
+    rng = random.Random(2000 + seed)
+    sets = dealt_sets(rng, rng.randint(1, 3))
+    table = [t for s in sets for t in s]
+    spare = Counter({tile: 2 for tile in RUMMIKUB_TILES.tiles()}) - Counter(table)
+    nearby = [t for t in spare.elements() if any(abs(t.number - u.number) <= 2 for u in table)]
+    added = rng.sample(nearby, min(len(nearby), rng.randint(1, 5)))
+    added += [Tile.joker()] * rng.choice([0, 0, 1])
+    found = put_back([[str(t) for t in s] for s in sets], added)
+    most = next(
+        size
+        for size in range(len(added), -1, -1)
+        if any(
+            brute_best(
+                cells([*table, *(t for t in kept if not t.is_joker)]),
+                sum(t.is_joker for t in kept),
+                optional=False,
+            )
+            != NONE
+            for kept in combinations(added, size)
+        )
+    )
+    assert len(added) - len(found.back_to_rack) == most
+    assert all_legal(found.layout.sets)
