@@ -315,7 +315,7 @@ def check_turn(
 
     if any(tile.is_bare_joker for tiles in table_before for tile in tiles):
         reasons.append(Reason.of(UNNAMED_JOKER))
-    elif not reasons:
+    else:
         reasons.extend(_joker_reasons(table_before, table_after, pieces))
 
     first_meld = None
@@ -527,10 +527,6 @@ def _best_for_reading(
     return best
 
 
-def _verify_counts(tiles: Iterable[Tile], pieces: PieceSet) -> None:
-    pieces.verify_counts(tiles)
-
-
 def put_back(
     before: TableInput,
     added: TilesInput = (),
@@ -548,7 +544,7 @@ def put_back(
     table = parse_table(before, pieces)
     rack = parse_tiles(added, pieces)
     rack = tuple(tile.on_rack for tile in rack)
-    _verify_counts([*(t for tiles in table for t in tiles), *rack], pieces)
+    pieces.verify_counts([*(t for tiles in table for t in tiles), *rack])
     whole = _best(table, rack, (), pieces)
     if whole is not None:
         return PutBack(whole)
@@ -594,7 +590,7 @@ def best_first_meld(rack: TilesInput, *, pieces: PieceSet = RUMMIKUB_TILES) -> L
     49
     """
     tiles = tuple(tile.on_rack for tile in parse_tiles(rack, pieces))
-    _verify_counts(tiles, pieces)
+    pieces.verify_counts(tiles)
     found = _best((), (), tiles, pieces, by_number=True)
     assert found is not None
     return found
@@ -613,7 +609,7 @@ def hint(
     options = options or RummikubOptions()
     tiles = tuple(tile.on_rack for tile in parse_tiles(rack, pieces))
     sets = parse_table(table, pieces)
-    _verify_counts([*(t for s in sets for t in s), *tiles], pieces)
+    pieces.verify_counts([*(t for s in sets for t in s), *tiles])
     if not melded:
         meld = best_first_meld(tiles, pieces=pieces)
         if meld.score < options.initial_meld or not meld.used:

@@ -473,3 +473,12 @@ def test_a_game_ends_only_once() -> None:
     game.play("Budi", "R11 R12 R13", ["R11 R12 R13"])
     with pytest.raises(RuleError, match="the game is over: Budi emptied the rack"):
         game.draw("Siti")
+
+
+def test_bad_input_is_refused_in_words() -> None:
+    with pytest.raises(RuleError, match="R5 is there 3 times, but the game has only 2"):
+        put_back(["R5 R6 R7", "R5 B5 K5"], "R5")
+    with pytest.raises(NotationError, match="7H is a card"):
+        check_turn([], "7H", ["7H"])
+    with pytest.raises(RuleError, match="a table is a list of sets"):
+        hint("R5", 7)  # type: ignore[arg-type]
