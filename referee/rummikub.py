@@ -68,6 +68,9 @@ OPTION_OUT_OF_RANGE = define_message(
 OPTION_NOT_A_CHOICE = define_message(
     "rummikub.option_not_a_choice", "{option} must be one of {choices}, not {value}"
 )
+UNKNOWN_OPTION = define_message(
+    "rummikub.unknown_option", "Rummikub has no option {option}; its options are {known}"
+)
 GAMES_AND_TARGET = define_message(
     "rummikub.games_and_target",
     "a match ends after a number of games or at a target, never both",
@@ -123,6 +126,11 @@ class RummikubOptions:
 
     @classmethod
     def of(cls, values: Mapping[str, Any]) -> RummikubOptions:
+        """The options from a mapping (a match file's), refusing names it does not know."""
+        known = {declared.name for declared in OPTION_RANGES}
+        for name in values:
+            if name not in known:
+                raise RuleError(UNKNOWN_OPTION, option=name, known=", ".join(sorted(known)))
         return cls(**dict(values))
 
 

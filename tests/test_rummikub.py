@@ -18,7 +18,15 @@ from referee.rummikub import (
     standing,
 )
 from referee.tile_sets import check_set
-from referee.tiles import RUMMIKUB_TILES, Tile, format_tiles, parse_tile, parse_tiles
+from referee.tiles import (
+    RUMMIKUB_TILES,
+    Colour,
+    PieceSet,
+    Tile,
+    format_tiles,
+    parse_tile,
+    parse_tiles,
+)
 
 
 def reason(before: object, played: str, after: object, **kwargs: object) -> str:
@@ -482,3 +490,29 @@ def test_bad_input_is_refused_in_words() -> None:
         check_turn([], "7H", ["7H"])
     with pytest.raises(RuleError, match="a table is a list of sets"):
         hint("R5", 7)  # type: ignore[arg-type]
+
+
+def test_another_game_with_its_own_pieces_is_a_declaration() -> None:
+    # Phase 10's numbered cards: 1-12 in red, blue, green, yellow, two of each
+    phase10 = PieceSet(
+        game="Phase 10",
+        colours=tuple(Colour(letter, letter) for letter in "RBGY"),
+        lowest=1,
+        highest=12,
+        copies=2,
+        jokers=8,
+    )
+    assert parse_tile("g12", phase10) == Tile("G", 12)
+    with pytest.raises(NotationError, match='"G13" is not a tile'):
+        parse_tile("G13", phase10)
+    with pytest.raises(NotationError, match="7H is a card; Phase 10 is played with tiles such"):
+        parse_tile("7H", phase10)
+    assert check_set("G10 G11 G12", phase10).kind == "run"
+    assert not check_set("K5 B5 O5", RUMMIKUB_TILES).reason
+    found = put_back([], "G10 G11 JK Y3 B3 R3", pieces=phase10)
+    assert found.complete and len(found.layout.sets) == 2
+
+
+def test_an_unknown_option_is_named() -> None:
+    with pytest.raises(RuleError, match="Rummikub has no option initial; its options are games"):
+        RummikubOptions.of({"initial": 30})
