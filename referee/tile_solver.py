@@ -17,9 +17,14 @@ extend the runs still too short (which must be extended), then the runs of 3+
 state follows from the count alone.  A number's group tiles can be laid out as
 groups exactly when, with ``T`` tiles (jokers included) and at most ``x`` of one
 colour, some ``m >= x`` has ``3m <= T <= 4m``.  After the highest number every
-run must have 3 tiles or more: 1 is never above 13.  The search is a depth-first
-walk with memoisation; it stops as soon as the best score still possible is
-reached, so a plain "can it be laid out" stops at the first layout.
+run must have 3 tiles or more: 1 is never above 13.
+
+The search is a depth-first walk with memoisation; within a number it decides
+the colours one after the other (see :class:`_Search`), and it drops a branch
+whose runs too short cannot be continued by the next number's tiles.  With
+optional tiles it is a branch and bound: it asks first for a layout leaving none
+of them out, then at most 1, 2, 4 ... (by score), cutting every branch that
+cannot reach that; a plain "can it be laid out" stops at the first layout.
 """
 
 from __future__ import annotations
@@ -41,9 +46,9 @@ class Problem:
     ``must[c][n]`` are the pieces that must be placed as colour ``c`` number ``n``
     (real tiles, and jokers bound to that tile); ``may[c][n]`` optional real tiles
     (from a rack).  ``free_jokers`` must be placed and may stand for anything;
-    ``rack_jokers`` are optional ones.  A real optional tile scores
-    ``tile_weight(n)``, a joker placed at number ``n`` scores ``joker_weight(n)``
-    and each joker beyond the free ones scores ``joker_bonus`` more.
+    ``rack_jokers`` are optional ones.  The score counts the optional pieces placed:
+    one each, or with ``by_number`` each tile's number and each joker's the number it
+    stands for (every joker's then, as only a rack's own tiles are scored that way).
     """
 
     pieces: PieceSet
