@@ -22,7 +22,10 @@ on tables whose only trouble is a joker with no room, which is counted.
 Times are CPU time of this process (``time.process_time``) unless ``--wall``: the
 machine the figures were taken on is shared, and CPU time is what the code costs.
 
-Run: ``python bench/tiles_bench.py [--cases N] [--seed S] [--no-ilp] [--wall]``.
+A hunt for hard tables follows: from random tables of 40, 60, 90 and 100 tiles,
+tiles are swapped as long as the decision walks more keys (its measure of work).
+
+Run: ``python bench/tiles_bench.py [--cases N] [--seed S] [--no-ilp] [--wall] [--hunt STEPS]``.
 """
 
 from __future__ import annotations
@@ -40,7 +43,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from referee.rummikub import hint, put_back  # noqa: E402
-from referee.tile_solver import problem_of, solve  # noqa: E402
+from referee.tile_solver import _Search, problem_of, solve  # noqa: E402
 from referee.tiles import RUMMIKUB_TILES, Tile  # noqa: E402
 
 COLOURS = RUMMIKUB_TILES.letters
@@ -92,6 +95,30 @@ def whole_set_cases(rng: random.Random, count: int) -> list[list[Tile]]:
         rng.shuffle(tiles)
         cases.append(tiles)
     return cases
+
+
+def keys_walked(tiles: list[Tile]) -> int:
+    """How many keys the decision walks for ``tiles`` (the search's own measure of work)."""
+    search = _Search(problem_of(tiles))
+    search.best(search.start(), 0)
+    return len(search.memo)
+
+
+def hunt(rng: random.Random, size: int, steps: int) -> list[Tile]:
+    """A hard table of ``size`` tiles: from a random one, swap tiles for tiles left in the
+    box and keep a swap when the decision walks more keys (the whole set, 106, is the
+    only table of 106 tiles)."""
+    tiles = rng.sample(RUMMIKUB_TILES.full_set(), size)
+    work = keys_walked(tiles)
+    for _ in range(steps):
+        trial = list(tiles)
+        for _ in range(rng.randint(1, 3)):
+            spare = Counter(RUMMIKUB_TILES.full_set()) - Counter(trial)
+            trial[rng.randrange(len(trial))] = rng.choice(list(spare.elements()))
+        trial_work = keys_walked(trial)
+        if trial_work > work:
+            tiles, work = trial, trial_work
+    return tiles
 
 
 class Ilp:
@@ -152,6 +179,7 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--no-ilp", action="store_true")
     parser.add_argument("--wall", action="store_true")
+    parser.add_argument("--hunt", type=int, default=300, help="steps of the hard-table hunt")
     args = parser.parse_args()
     if args.wall:
         global CLOCK
@@ -188,6 +216,18 @@ def main() -> None:
                 differ += yes != found.complete
         report(f"  {size} tiles, decision", decide, peer)
         report(f"  {size} tiles, put_back", ours, [])
+
+    print(f"the hardest tables a hunt of {args.hunt} steps found (the decision)")
+    for size in (40, 60, 90, 100):
+        tiles = hunt(rng, size, args.hunt)
+        found, seconds = timed(solve, problem_of(tiles))
+        line = f"  {size} tiles: {keys_walked(tiles)} keys, {ms(seconds)} ms"
+        line += f", {'a layout' if found else 'no layout'}"
+        if ilp is not None:
+            yes, peer_seconds = ilp.arrangeable(tiles)
+            differ += yes != (found is not None)
+            line += f"; rummikub-solver {ms(peer_seconds)} ms"
+        print(line, flush=True)
 
     print("put back (3-8 tiles added, one or two fitting nowhere: the most that can stay)")
     for size in (40, 60, 90):

@@ -111,6 +111,9 @@ def _step(state: int, run_tiles: int) -> int:
 _STEP = [[_step(s, t) for t in range(9)] for s in range(len(_STATES))]
 _CLOSED = {i for i, (one, two, _) in enumerate(_STATES) if one == 0 and two == 0}
 _SHORT = [one + two for one, two, _ in _STATES]
+# A state with its runs of 3+ cut to how many the next number can extend: the others
+# would be closed there anyway, so closing them now changes nothing but merges keys.
+_CAPPED = [[_INDEX[(one, two, min(long, room))] for room in range(5)] for one, two, long in _STATES]
 
 
 def _groups_fit(total: int, most: int, colours: int) -> int:
@@ -172,6 +175,11 @@ class _Search:
             ]
             for c in range(self.colours)
         ]
+        # the real tiles colours c, c+1 ... may still have at number n
+        self.later = [
+            [sum(self.room[d][n] for d in range(c, self.colours)) for c in range(self.colours + 1)]
+            for n in range(self.high + 2)
+        ]
         self.options: dict[tuple[int, int, int, int, int], list[tuple[int, int, int, int]]] = {}
 
     def _weight(self, n: int) -> int:
@@ -195,7 +203,9 @@ class _Search:
             for extra in range(may, -1, -1):
                 real = must + extra
                 for grouped in range(real + 1):
-                    for jokers in range(left + 1):
+                    # a joker in this colour's runs while a real tile of it is in a group:
+                    # swapping the two gives the same sets, so only one of them is tried
+                    for jokers in range(1) if grouped else range(left + 1):
                         nxt = step[real - grouped + jokers]
                         if nxt >= 0:
                             known.append((extra, grouped, jokers, nxt))
@@ -243,12 +253,17 @@ class _Search:
             weight = self._weight(n)
             options = self._colour_options(self.must[c][n], self.may[c][n], states[c], left, n)
             ahead = self.room[c][n + 1]
+            later = self.later[n][c + 1]
             for extra, to_groups, in_runs, nxt_state in options:
-                if _SHORT[nxt_state] > ahead + left - in_runs:
+                room = ahead + left - in_runs - _SHORT[nxt_state]
+                if room < 0:
                     continue  # runs too short that the next number cannot continue
+                sent, one_colour = grouped + to_groups, max(most, to_groups)
+                if sent and sent + later + left - in_runs < 3 * one_colour:
+                    continue  # too few tiles left at this number for its groups
                 after = list(states)
-                after[c] = nxt_state
-                nxt = (n, c + 1, used + in_runs, grouped + to_groups, max(most, to_groups), *after)
+                after[c] = _CAPPED[nxt_state][min(room, 4)]
+                nxt = (n, c + 1, used + in_runs, sent, one_colour, *after)
                 gain = extra * weight + in_runs * (n if self.by_number else 0)
                 moves.append(((extra, to_groups, in_runs), gain, nxt))
         for made, gain, nxt in moves:
