@@ -171,7 +171,7 @@ class _Search:
         self.room = [
             [
                 self.must[c][n] + self.may[c][n] if n <= self.high else 0
-                for n in range(self.high + 2)
+                for n in range(self.high + 3)
             ]
             for c in range(self.colours)
         ]
@@ -179,6 +179,18 @@ class _Search:
         self.later = [
             [sum(self.room[d][n] for d in range(c, self.colours)) for c in range(self.colours + 1)]
             for n in range(self.high + 2)
+        ]
+        # the fewest jokers a colour's short runs still need after number n (the next two
+        # numbers' tiles of the colour cannot continue them all)
+        self.needs = [
+            [
+                [
+                    max(0, one + two - self.room[c][n + 1]) + max(0, one - self.room[c][n + 2])
+                    for one, two, _ in _STATES
+                ]
+                for n in range(self.high + 1)
+            ]
+            for c in range(self.colours)
         ]
         self.options: dict[tuple[int, int, int, int, int], list[tuple[int, int, int, int]]] = {}
 
@@ -240,7 +252,8 @@ class _Search:
         moves: list[tuple[tuple[int, ...], int, tuple[int, ...]]] = []
         if c == self.colours:
             joker_weight = n if self.by_number else 0
-            for in_groups in range(left + 1):
+            needs = sum(self.needs[d][n][states[d]] for d in range(self.colours))
+            for in_groups in range(left - needs + 1):
                 if _groups_fit(grouped + in_groups, most, self.colours) >= 0:
                     moves.append(
                         (
@@ -263,6 +276,10 @@ class _Search:
                     continue  # too few tiles left at this number for its groups
                 after = list(states)
                 after[c] = _CAPPED[nxt_state][min(room, 4)]
+                needs = sum(self.needs[d][n][after[d]] for d in range(c + 1))
+                needs += sum(self.needs[d][n - 1][after[d]] for d in range(c + 1, self.colours))
+                if needs > left - in_runs:
+                    continue  # the runs still too short need more jokers than are left
                 nxt = (n, c + 1, used + in_runs, sent, one_colour, *after)
                 gain = extra * weight + in_runs * (n if self.by_number else 0)
                 moves.append(((extra, to_groups, in_runs), gain, nxt))
