@@ -43,7 +43,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from referee.rummikub import hint, put_back  # noqa: E402
-from referee.tile_solver import _Search, problem_of, solve  # noqa: E402
+from referee.tile_solver import _mirrored, _OutOfKeys, _Search, problem_of, solve  # noqa: E402
 from referee.tiles import RUMMIKUB_TILES, Tile  # noqa: E402
 
 COLOURS = RUMMIKUB_TILES.letters
@@ -98,10 +98,20 @@ def whole_set_cases(rng: random.Random, count: int) -> list[list[Tile]]:
 
 
 def keys_walked(tiles: list[Tile]) -> int:
-    """How many keys the decision walks for ``tiles`` (the search's own measure of work)."""
-    search = _Search(problem_of(tiles))
-    search.best(search.start(), 0)
-    return len(search.memo)
+    """How many keys the decision walks for ``tiles`` (the search's own measure of work):
+    both walks, from the lowest and from the highest number, as ``solve`` takes turns."""
+    problem = problem_of(tiles)
+    walks = [_Search(problem), _Search(_mirrored(problem))]
+    limit = 500
+    while True:
+        for search in walks:
+            search.limit = limit
+            try:
+                search.best(search.start(), 0)
+            except _OutOfKeys:
+                continue
+            return sum(len(walk.memo) for walk in walks)
+        limit *= 2
 
 
 def hunt(rng: random.Random, size: int, steps: int) -> list[Tile]:

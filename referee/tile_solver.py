@@ -193,6 +193,7 @@ class _Search:
             for c in range(self.colours)
         ]
         self.options: dict[tuple[int, int, int, int, int], list[tuple[int, int, int, int]]] = {}
+        self.limit = float("inf")  # the most keys this walk may hold before it stops
 
     def _weight(self, n: int) -> int:
         return n if self.by_number else 1
@@ -239,6 +240,8 @@ class _Search:
             value, _, floor = known
             if value != _NONE or need >= floor:
                 return value
+        if len(self.memo) >= self.limit:
+            raise _OutOfKeys
         n, c, used, grouped, most, *states = key
         best: int = _NONE
         choice: tuple[int, ...] | None = None
@@ -368,8 +371,69 @@ class _Search:
         return [tuple(group) for group in groups]
 
 
+class _OutOfKeys(Exception):
+    """A walk reached its limit of keys (it may go on later: its keys stay valid)."""
+
+
+def _mirror(tile: Tile, pieces: PieceSet) -> Tile:
+    if tile.is_bare_joker:
+        return tile
+    number = pieces.lowest + pieces.highest - tile.number
+    return Tile(tile.colour, number, tile.is_joker)
+
+
+def _mirrored(problem: Problem) -> Problem:
+    """The same problem with the numbers reversed (1 <-> 13): groups and runs map onto
+    groups and runs, so it has a layout exactly when the problem has."""
+    pieces = problem.pieces
+    flipped = Problem.empty(pieces)
+    flipped.by_number = problem.by_number
+    flipped.free_jokers = list(problem.free_jokers)
+    flipped.rack_jokers = list(problem.rack_jokers)
+    for source, target in ((problem.must, flipped.must), (problem.may, flipped.may)):
+        for c, row in enumerate(source):
+            for n in pieces.numbers:
+                target[c][pieces.lowest + pieces.highest - n] = [
+                    _mirror(tile, pieces) for tile in row[n]
+                ]
+    return flipped
+
+
+def _unmirrored(layout: Layout, pieces: PieceSet) -> Layout:
+    sets = []
+    for tiles in layout.sets:
+        back = [_mirror(tile, pieces) for tile in tiles]
+        sets.append(tuple(sorted(back, key=lambda t: t.number)) if len(tiles) > 1 else tuple(back))
+    used = tuple(_mirror(tile, pieces) for tile in layout.used)
+    return Layout(tuple(sets), used, layout.score)
+
+
+def _decide(problem: Problem) -> Layout | None:
+    """Whether every piece can be laid out: the walk from the lowest number and the walk
+    from the highest take turns with growing limits, and the first to finish answers (a
+    table with no layout often shows it at one end much sooner than at the other)."""
+    walks = [(_Search(problem), False), (_Search(_mirrored(problem)), True)]
+    limit = 500
+    while True:
+        for search, mirrored in walks:
+            search.limit = limit
+            try:
+                score = search.best(search.start(), 0)
+            except _OutOfKeys:
+                continue
+            if score == _NONE:
+                return None
+            found = search.layout(score)
+            return _unmirrored(found, problem.pieces) if mirrored else found
+        limit *= 2
+
+
 def solve(problem: Problem) -> Layout | None:
     """The best layout of ``problem`` (all its required pieces placed), or ``None``."""
+    optional = problem.rack_jokers or any(any(cell) for row in problem.may for cell in row)
+    if not optional:
+        with _no_collection():
+            return _decide(problem)
     search = _Search(problem)
     with _no_collection():
         start = search.start()

@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 
 from referee.rummikub import best_first_meld, check_turn, hint, put_back
 from referee.tile_sets import check_set
+from referee.tile_solver import _mirrored, _Search, _unmirrored, problem_of
 from referee.tiles import RUMMIKUB_TILES, Tile
 
 COLOURS = RUMMIKUB_TILES.letters
@@ -211,3 +212,18 @@ def test_the_most_that_can_stay_when_put_back_agrees_with_brute_force(seed: int)
     )
     assert len(added) - len(found.back_to_rack) == most
     assert all_legal(found.layout.sets)
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_the_walk_from_the_highest_number_gives_the_same_tiles_in_legal_sets(seed: int) -> None:
+    rng = random.Random(3000 + seed)
+    sets = dealt_sets(rng, rng.randint(2, 20))
+    tiles = [t for s in sets for t in s]
+    for _ in range(rng.randint(0, 2)):
+        tiles[rng.randrange(len(tiles))] = Tile.joker()
+    search = _Search(_mirrored(problem_of(tiles)))
+    score = search.best(search.start(), 0)
+    assert score == 0
+    layout = _unmirrored(search.layout(score), RUMMIKUB_TILES)
+    assert all_legal(layout.sets)
+    assert Counter(t.on_rack for s in layout.sets for t in s) == Counter(tiles)
