@@ -33,6 +33,7 @@ import gc
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from functools import cache
 
 from referee.tiles import RUMMIKUB_TILES, PieceSet, Tile, format_tiles
 
@@ -116,6 +117,13 @@ _SHORT = [one + two for one, two, _ in _STATES]
 _CAPPED = [[_INDEX[(one, two, min(long, room))] for room in range(5)] for one, two, long in _STATES]
 
 
+@cache
+def _needs(next_room: int, room_after: int) -> list[int]:
+    """Per state, the fewest jokers its short runs need when the colour has these many
+    tiles at the next two numbers."""
+    return [max(0, one + two - next_room) + max(0, one - room_after) for one, two, _ in _STATES]
+
+
 def _groups_fit(total: int, most: int, colours: int) -> int:
     """The number of groups ``total`` tiles make with at most ``most`` of one colour (0: none)."""
     if total == 0:
@@ -183,13 +191,7 @@ class _Search:
         # the fewest jokers a colour's short runs still need after number n (the next two
         # numbers' tiles of the colour cannot continue them all)
         self.needs = [
-            [
-                [
-                    max(0, one + two - self.room[c][n + 1]) + max(0, one - self.room[c][n + 2])
-                    for one, two, _ in _STATES
-                ]
-                for n in range(self.high + 1)
-            ]
+            [_needs(self.room[c][n + 1], self.room[c][n + 2]) for n in range(self.high + 1)]
             for c in range(self.colours)
         ]
         self.options: dict[tuple[int, int, int, int, int], list[tuple[int, int, int, int]]] = {}
@@ -412,7 +414,15 @@ def _decide(problem: Problem) -> Layout | None:
     """Whether every piece can be laid out: the walk from the lowest number and the walk
     from the highest take turns with growing limits, and the first to finish answers (a
     table with no layout often shows it at one end much sooner than at the other)."""
-    walks = [(_Search(problem), False), (_Search(_mirrored(problem)), True)]
+    forward = _Search(problem)
+    forward.limit = 500
+    try:  # most tables are settled at once: the walk from the highest is built only if not
+        score = forward.best(forward.start(), 0)
+    except _OutOfKeys:
+        pass
+    else:
+        return None if score == _NONE else forward.layout(score)
+    walks = [(forward, False), (_Search(_mirrored(problem)), True)]
     limit = 500
     while True:
         for search, mirrored in walks:
