@@ -654,6 +654,17 @@ BAD_PLAYERS = define_message(
 UNKNOWN_PLAYER = define_message("rummikub.unknown_player", "{player} is not in this game")
 
 
+def starter(players: Sequence[str], first_dealer: str, game: int) -> str:
+    """Who starts the ``game``-th game (1-based, void games not counted).
+
+    Nobody deals in Rummikub; the match file's "dealer" of a game is the player before
+    its starter, and the start moves one seat on in playing order each game (RULES.md).
+    """
+    if first_dealer not in players:
+        raise RuleError(UNKNOWN_PLAYER, player=first_dealer)
+    return players[(players.index(first_dealer) + game) % len(players)]
+
+
 @dataclass
 class Game:
     """One game followed turn by turn: whose turn it is, the table, how many tiles each

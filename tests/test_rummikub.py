@@ -16,6 +16,7 @@ from referee.rummikub import (
     put_back,
     score_game,
     standing,
+    starter,
 )
 from referee.tile_sets import check_set
 from referee.tiles import (
@@ -516,3 +517,14 @@ def test_another_game_with_its_own_pieces_is_a_declaration() -> None:
 def test_an_unknown_option_is_named() -> None:
     with pytest.raises(RuleError, match="Rummikub has no option initial; its options are games"):
         RummikubOptions.of({"initial": 30})
+
+
+def test_the_start_moves_one_seat_on_each_game() -> None:
+    players = ("Budi", "Siti", "Andi")
+    # first_dealer names the player before the first starter
+    assert [starter(players, "Andi", game) for game in (1, 2, 3, 4)] == [
+        "Budi",
+        "Siti",
+        "Andi",
+        "Budi",
+    ]
