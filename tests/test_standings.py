@@ -113,6 +113,10 @@ def test_cli_replay_prints_a_line_for_the_rejoin(tmp_path: Any) -> None:
     assert "back at 47" in rejoin
     assert "+60 = 107" in out  # Andi's deal 3 from 47, not from 119
     assert "bonus" not in out
+    assert (
+        "Standings: 1. Siti 45, 2. Budi 106 (out after round 4), 3. Andi 107 (out after round 3)."
+        in lines
+    )
 
 
 def test_the_dealer_after_a_rejoin_counts_the_player_back_in() -> None:

@@ -24,7 +24,7 @@ from referee.messages import define_message
 
 if TYPE_CHECKING:
     from referee.match import MatchState, Reseating, RoundResult
-    from referee.standings import SheetRow
+    from referee.standings import SheetRow, Standing
 
 CANNOT_READ = define_message("cli.cannot_read", "cannot read {path}: {problem}")
 
@@ -119,6 +119,15 @@ def _sheet_row(row: SheetRow, players: list[str]) -> list[str]:
     return [str(result.number), result.dealer, describe_round(result), *cells]
 
 
+def _standing(standing: Standing) -> str:
+    text = f"{standing.place}. {standing.player} {standing.total}"
+    if standing.left_before is not None:
+        return text + f" (left before round {standing.left_before})"
+    if standing.out_after is not None:
+        return text + f" (out after round {standing.out_after})"
+    return text
+
+
 def score_sheet(state: MatchState) -> str:
     """The match as a score sheet: one line per round, seating change, rejoin and match-end
     bonus, each with the running totals after it (the engine's rows)."""
@@ -144,6 +153,7 @@ def score_sheet(state: MatchState) -> str:
     ]
     if unchecked:
         lines += ["Not checked (hands given as points):", *unchecked, ""]
+    lines.append("Standings: " + ", ".join(_standing(s) for s in state.standings()) + ".")
     if state.finished:
         verb = "wins" if len(state.winners) == 1 else "share"
         lines.append(f"Match over: {' and '.join(state.winners)} {verb} the match.")

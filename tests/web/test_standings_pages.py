@@ -130,3 +130,45 @@ def test_ratings_take_contracts_lowest_total_first(client):
     # Siti 52 won; Budi 58 before Andi 62.
     contract_match = match("contract", ["Budi", "Siti", "Andi"], CONTRACT_DEALS)
     assert ratings_order(client, contract_match) == ["Siti", "Budi", "Andi"]
+
+
+def test_contract_statistics_show_no_winners_points_nor_a_penalty_as_best_round(client):
+    # In contract the player who goes out scores 0 and the highest round score is the
+    # biggest penalty: neither is a figure to show ("–").  Siti went out in deals 1, 4, 6.
+    contract_match = match("contract", ["Budi", "Siti", "Andi"], CONTRACT_DEALS)
+    document = {
+        "format": "referee-table/1",
+        "name": "M",
+        "players": [],
+        "matches": [contract_match],
+    }
+    response = client.submit("/tables/import", {"document": json.dumps(document)})
+    assert response.status_code == 302, errors(response)
+    page = client.get(response.headers["Location"] + "stats").text
+    row = page.split('<tr data-player="Siti">')[1].split("</tr>")[0]
+    cells = [
+        re.sub(r"<[^>]+>", "", cell).strip()
+        for cell in re.findall(r"<td[^>]*>(.*?)</td>", row, re.S)
+    ]
+    # matches, won, win rate, rounds, rounds won, points per round won, best round
+    assert cells[:7] == ["1", "1", "100%", "7", "3", "–", "–"]
+
+
+def test_the_round_form_names_the_dealer_after_the_rejoin_it_asks_for(client):
+    # Budi deals first (Siti, Andi, Budi).  D1 (Budi): Siti shows; Andi 60, Budi 10.  D2 (Siti):
+    # Budi shows; Andi 110, out; Siti 10.  The deal passes from Siti to Budi, Andi skipped;
+    # with Andi back (at 10 + 1 = 11) it passes to Andi, at Siti's left.
+    rounds = [
+        {"cut": "3C", "show": "Siti", "hands": {"Andi": 60, "Budi": 10}},
+        {"cut": "3C", "show": "Budi", "hands": {"Andi": 50, "Siti": 10}},
+    ]
+    pool_match = match("indian", POOL, rounds, first_dealer="Budi")
+    document = {"format": "referee-table/1", "name": "M", "players": [], "matches": [pool_match]}
+    response = client.submit("/tables/import", {"document": json.dumps(document)})
+    assert response.status_code == 302, errors(response)
+    form = response.headers["Location"] + "m/1/rounds/new"
+    client.submit("/language", {"lang": "en", "next": "/"})
+    assert "Dealer: Budi" in text(client.get(form))
+    asked = text(client.get(form + "?rejoin=Andi"))
+    assert "Andi rejoins before this deal, at 11" in asked
+    assert "Dealer: Andi" in asked
