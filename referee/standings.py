@@ -142,7 +142,7 @@ def departures(state: MatchState) -> dict[str, int]:
 
 
 def eliminations(state: MatchState) -> dict[str, int]:
-    """Who is out of a pool (and seated): the last round they were dealt in."""
+    """Who is out of a pool (seated or gone since): the last round they were dealt in."""
     limit = elimination_limit(state.rules)
     if limit is None:
         return {}
@@ -153,7 +153,7 @@ def eliminations(state: MatchState) -> dict[str, int]:
                 last_dealt[player] = result.number
     return {
         player: last_dealt.get(player, 0)
-        for player in state.players
+        for player in state.everyone
         if state.totals[player] >= limit
     }
 

@@ -244,3 +244,30 @@ def test_rows_end_at_the_totals_with_the_match_end_bonuses() -> None:
     assert isinstance(last, BonusRow)
     assert {p: last.running[p] for p in last.bonuses} == {p: state.totals[p] for p in last.bonuses}
     assert not any(isinstance(row, (SeatingRow, RejoinRow)) for row in rows)
+
+
+def test_a_player_out_of_the_pool_who_then_leaves_went_out_when_eliminated() -> None:
+    # Four players, Siti deals first.  D1 (Siti): Andi shows wrongly (80), Budi and Dewi drop
+    # first (20).  D2 (Andi): Andi drops midway (120, out), Budi first (40), Dewi first (40).
+    # Andi leaves before deal 3.  D3 (Budi): Dewi shows wrongly (120, out), Budi drops midway
+    # (80): Siti 0 and Budi 80 are still in.  Dewi went out after deal 3, Andi after deal 2
+    # (his leaving later does not make him go out later).
+    doc = {
+        "rules": "indian",
+        "players": ["Siti", "Andi", "Budi", "Dewi"],
+        "first_dealer": "Siti",
+        "seating_changes": [{"before_round": 3, "players": ["Siti", "Budi", "Dewi"]}],
+        "rounds": [
+            {"cut": "5H", "wrong_shows": ["Andi"], "drops": {"Budi": "first", "Dewi": "first"}},
+            {"cut": "9S", "drops": {"Andi": "middle", "Budi": "first", "Dewi": "first"}},
+            {"cut": "KD", "wrong_shows": ["Dewi"], "drops": {"Budi": "middle"}},
+        ],
+    }
+    state = replay(doc)
+    assert state.leaders == ("Siti",)
+    assert [(s.place, s.player, s.total, s.out_after) for s in state.standings()] == [
+        (1, "Siti", 0, None),
+        (2, "Budi", 80, None),
+        (3, "Dewi", 120, 3),
+        (4, "Andi", 120, 2),
+    ]

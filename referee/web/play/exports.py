@@ -106,7 +106,9 @@ class Standing:
 
 def standings(sheet: Sheet) -> list[Standing]:
     """The engine's standings (the game's own order, shared places), with a note on who left
-    or went out of the pool."""
+    or went out of the pool (a match that does not replay has none: its players as seated)."""
+    if not sheet.standings:
+        return [Standing(1, name, sheet.totals.get(name, 0), False) for name in sheet.players]
     found = []
     for standing in sheet.standings:
         note = ""
