@@ -271,3 +271,21 @@ def test_a_player_out_of_the_pool_who_then_leaves_went_out_when_eliminated() -> 
         (3, "Dewi", 120, 3),
         (4, "Andi", 120, 2),
     ]
+
+
+def test_after_a_void_deal_the_same_dealer_deals_again_with_the_player_who_rejoined() -> None:
+    # Budi deals first (Siti, Andi, Budi).  D1 (Budi): Siti shows; Andi 60, Budi 10.  D2
+    # (Siti): Budi shows; Andi 110, out; Siti 10.  Budi deals next (Andi skipped); that deal is
+    # voided.  Andi rejoins before the deal played again: Budi deals it again (RULES.md: a void
+    # changes no dealer), Andi dealt in at 10 + 1 = 11.
+    rounds = [
+        show("Siti", Andi=60, Budi=10),
+        show("Budi", Andi=50, Siti=10),
+        {"end": "void"},
+        {"rejoin": ["Andi"], **show("Andi", Siti=20, Budi=30)},
+    ]
+    doc = pool(rounds)
+    doc["first_dealer"] = "Budi"
+    state = replay(doc)
+    assert [r.dealer for r in state.rounds] == ["Budi", "Siti", "Budi", "Budi"]
+    assert dict(state.totals) == {"Siti": 30, "Andi": 11, "Budi": 40}
