@@ -172,3 +172,32 @@ def test_the_round_form_names_the_dealer_after_the_rejoin_it_asks_for(client):
     asked = text(client.get(form + "?rejoin=Andi"))
     assert "Andi rejoins before this deal, at 11" in asked
     assert "Dealer: Andi" in asked
+
+
+def test_a_departure_that_leaves_one_player_in_a_pool_ends_it(client):
+    # Pool 101, Siti deals first.  D1 (Siti): Andi shows wrongly (80), Budi drops first (20).
+    # D2 (Andi): Andi drops midway (120, out), Budi first (40).  Budi leaves: Siti, the only
+    # player left in the pool, wins; Andi may not rejoin and no deal 3 is asked for.
+    rounds = [
+        {"cut": "5H", "wrong_shows": ["Andi"], "drops": {"Budi": "first"}},
+        {"cut": "9S", "drops": {"Andi": "middle", "Budi": "first"}},
+    ]
+    pool_match = match("indian", POOL, rounds, first_dealer="Siti")
+    document = {"format": "referee-table/1", "name": "M", "players": [], "matches": [pool_match]}
+    response = client.submit("/tables/import", {"document": json.dumps(document)})
+    assert response.status_code == 302, errors(response)
+    client.submit("/language", {"lang": "en", "next": "/"})
+    board = response.headers["Location"] + "m/1/"
+    left = client.submit(board + "seating/leave", {"leave-player": "Budi"}, page=board + "seating")
+    assert left.status_code == 302, errors(left)
+    page = text(client.get(board))
+    assert "Budi leaves the table with 40 points; the match is over: Siti won." in page
+    assert "Winner: Siti" in page
+    assert "Rejoin at" not in page
+    refused = client.get(board + "rounds/new?rejoin=Andi")
+    assert refused.status_code != 500  # the match is over: no deal form to fill
+    assert card_lines(client, response.headers["Location"], 1) == [
+        "🏆 Siti 0",
+        "2. Budi 40 (left before round 3)",
+        "3. Andi 120 (out of the pool after round 2)",
+    ]
