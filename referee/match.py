@@ -365,10 +365,12 @@ class MatchState:
         """The score sheet's rows: rounds, seating changes, rejoins, match-end bonuses."""
         return sheet_rows(self)
 
-    def rules_of_round(self, number: int) -> Ruleset:
+    def rules_of_round(self, number: int, inputs: Mapping[str, Any] | None = None) -> Ruleset:
         """The rules round ``number`` is (or will be) played by: its deal's contract and size
-        where they change from deal to deal (void rounds are no deal)."""
-        return self.rules.for_deal(self.deal_of(number))
+        where they change from deal to deal (void rounds are no deal), and, given the round's
+        inputs (gin's Oklahoma upcard), what they set (the knock limit)."""
+        rules = self.rules.for_deal(self.deal_of(number))
+        return rules.for_round(inputs) if inputs else rules
 
     def rejoin_total(self, player: str) -> int | None:
         """The total ``player`` would come back into the pool with before the next round, or

@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from referee.cards import Card
 from referee.errors import RefereeError
 from referee.match import replay
 from referee.standings import BonusRow, RejoinRow, RoundRow, SeatingRow
@@ -289,3 +290,10 @@ def test_after_a_void_deal_the_same_dealer_deals_again_with_the_player_who_rejoi
     state = replay(doc)
     assert [r.dealer for r in state.rounds] == ["Budi", "Siti", "Budi", "Budi"]
     assert dict(state.totals) == {"Siti": 30, "Andi": 11, "Budi": 40}
+
+
+def test_rules_of_round_with_an_oklahoma_upcard_set_the_knock_limit() -> None:
+    # RULES.md: the upcard's value is the round's knock limit (2-9 face value, 10 J Q K 10).
+    state = replay({"rules": "gin", "options": {"oklahoma": True}, "players": ["Budi", "Siti"]})
+    assert state.rules_of_round(1, {"upcard": Card.parse("7H")}).knock_limit == 7
+    assert state.rules_of_round(1, {"upcard": Card.parse("QD")}).knock_limit == 10
