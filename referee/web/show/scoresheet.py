@@ -42,7 +42,7 @@ class SheetRow:
     running: dict[str, int]
     result: RoundResult | None = None  # the replayed round: its verdicts (notes) and detail
     seating: Reseating | None = None  # who joined or left just before this round
-    rejoined: dict[str, int] = field(default_factory=dict)  # back in a pool before it, at
+    rejoined: dict[str, int] = field(default_factory=dict)  # back in a pool before it: at what
 
 
 @dataclass
