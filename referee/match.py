@@ -71,6 +71,7 @@ from referee.round_end import (  # re-exported: the web layer points at fields b
 from referee.rulesets import MatchProgress, Ruleset
 from referee.rulesets.base import best_players, seat_after
 from referee.scoring import Ending, Outcome, RoundScore, nobody_scores
+from referee.standings import SheetRow, Standing, leaders, lowest_leads, sheet_rows, standings
 
 if TYPE_CHECKING:
     from referee.gin import Adjudication
@@ -351,6 +352,47 @@ class MatchState:
         winners = join_reasons(list(self.winners)) if self.winners else Reason.of(NOBODY)
         return RuleError(MATCH_OVER, round=self.next_round, last=len(self.rounds), winners=winners)
 
+    def standings(self) -> tuple[Standing, ...]:
+        """Everyone who has sat at the table in the game's order (:mod:`referee.standings`)."""
+        return standings(self)
+
+    @property
+    def leaders(self) -> tuple[str, ...]:
+        """Who leads (the winners once the match is over; none before the first round)."""
+        return leaders(self)
+
+    def sheet_rows(self) -> tuple[SheetRow, ...]:
+        """The score sheet's rows: rounds, seating changes, rejoins, match-end bonuses."""
+        return sheet_rows(self)
+
+    def rules_of_round(self, number: int, inputs: Mapping[str, Any] | None = None) -> Ruleset:
+        """The rules round ``number`` is (or will be) played by: its deal's contract and size
+        where they change from deal to deal (void rounds are no deal), and, given the round's
+        inputs (gin's Oklahoma upcard), what they set (the knock limit)."""
+        rules = self.rules.for_deal(self.deal_of(number))
+        return rules.for_round(inputs) if inputs else rules
+
+    def rejoin_total(self, player: str) -> int | None:
+        """The total ``player`` would come back into the pool with before the next round, or
+        None when they may not come back."""
+        try:
+            return self.rejoin((player,), self.next_round).totals[player]
+        except RefereeError:
+            return None
+
+    def can_rejoin(self, player: str) -> bool:
+        return self.rejoin_total(player) is not None
+
+    def dealer_after_rejoin(self, players: Sequence[str]) -> str | None:
+        """Who deals the next round when ``players`` come back before it (the next dealer
+        when none does, or when they may not)."""
+        if not players:
+            return self.next_dealer
+        try:
+            return self.rejoin(tuple(players), self.next_round).next_dealer
+        except RefereeError:
+            return self.next_dealer
+
     def play(self, record: RoundRecord | Mapping[str, Any]) -> MatchState:
         """This match with one more round, or :class:`RefereeError` for that round.
 
@@ -379,7 +421,9 @@ class MatchState:
     def rejoin(self, players: tuple[str, ...], number: int) -> MatchState:
         """The match with ``players`` back in a pool before round ``number``, with the totals
         the ruleset gives them; the deal then moves on from the last deal's dealer as if
-        they had been in (:class:`RuleError` when they may not come back)."""
+        they had been in (:class:`RuleError` when they may not come back, or the match is over)."""
+        if self.finished:
+            raise self._over_error()
         counted = [result for result in self.rounds if not result.is_void]
         before = self.history[-2] if len(self.history) >= 2 else dict.fromkeys(self.totals, 0)
         came_back = frozenset(rejoin.player for rejoin in self.rejoins)
@@ -388,11 +432,12 @@ class MatchState:
         )
         totals = {**self.totals, **new}
         dealer = self.next_dealer
-        if counted:
+        after_void = bool(self.rounds) and self.rounds[-1].is_void  # the same dealer again
+        if counted and not after_void:
             last = counted[-1]
             progress = MatchProgress(
                 self.players,
-                last.dealer,
+                self._anchor(last),
                 RoundScore(last.outcome, last.winners, last.scores),
                 totals,
                 len(counted),
@@ -473,8 +518,10 @@ class MatchState:
         if self.finished or self.next_dealer is None:
             raise self._over_error()
         before, seated = self.header.seating(number - 1), change.players
-        lowest = min(self.totals[p] for p in before)
-        starting = {p: lowest for p in seated if p not in self.totals}
+        still_in = self.rules.deal_players(self.rules, self.totals, before) or before
+        pick = max if lowest_leads(self.rules) else min  # the least favourable total
+        least_favourable = pick(self.totals[p] for p in still_in)
+        starting = {p: least_favourable for p in seated if p not in self.totals}
         totals = {**self.totals, **starting}
         won = {**self.rounds_won, **dict.fromkeys(starting, 0)}
         counted = [result for result in self.rounds if not result.is_void]
@@ -483,13 +530,9 @@ class MatchState:
             dealer = due if due in seated else _taking_over(due, before, seated)
         else:
             last = counted[-1]
-            anchor = last.dealer
-            if anchor not in seated:
-                heir = _taking_over(anchor, self.header.seating(last.number), seated)
-                anchor = seat_after(seated, heir, -1)
             progress = MatchProgress(
                 seated,
-                anchor,
+                self._anchor(last, seated),
                 RoundScore(last.outcome, last.winners, last.scores),
                 totals,
                 len(counted),
@@ -504,13 +547,27 @@ class MatchState:
             tuple(p for p in before if p not in seated),
             starting,
         )
-        return replace(
+        reseated = replace(
             self,
             totals=totals,
             rounds_won=won,
             next_dealer=dealer,
             reseatings=self.reseatings + (reseating,),
         )
+        left_in = self.rules.deal_players(self.rules, totals, seated)
+        if len(left_in) == 1 and len(seated) > 1:  # a pool that a departure left to one player
+            return replace(reseated, finished=True, winners=left_in, next_dealer=None)
+        return reseated
+
+    def _anchor(self, last: RoundResult, seated: tuple[str, ...] | None = None) -> str:
+        """Whom the deal passes on from after round ``last``, to ``seated`` (the players of
+        the next round): its dealer, or, when they have left, the seat on the right of the
+        first player who stays clockwise after them."""
+        seated = self.players if seated is None else seated
+        if last.dealer in seated:
+            return last.dealer
+        heir = _taking_over(last.dealer, self.header.seating(last.number), seated)
+        return seat_after(seated, heir, -1)
 
     def facts(self, *, rounds: bool = True) -> dict[str, Any]:
         """The state as plain JSON values, all that the next round's replay reads of it (and

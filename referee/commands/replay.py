@@ -24,6 +24,7 @@ from referee.messages import define_message
 
 if TYPE_CHECKING:
     from referee.match import MatchState, Reseating, RoundResult
+    from referee.standings import SheetRow, Standing
 
 CANNOT_READ = define_message("cli.cannot_read", "cannot read {path}: {problem}")
 
@@ -88,43 +89,54 @@ def describe_round(result: RoundResult) -> str:
     return text
 
 
-def _seating_cell(reseating: Reseating, player: str, running: dict[str, int]) -> str:
+def _seating_cell(reseating: Reseating, player: str) -> str:
+    if player in reseating.starting_totals:
+        return f"joins at {reseating.starting_totals[player]}"
     if player in reseating.joined:
-        return f"joins at {running[player]}"
+        return "comes back"
     if player in reseating.left:
         return "leaves"
     return ""
 
 
+def _sheet_row(row: SheetRow, players: list[str]) -> list[str]:
+    from referee.standings import BonusRow, RejoinRow, SeatingRow
+
+    if isinstance(row, SeatingRow):
+        return ["", "", "seating", *(_seating_cell(row.change, p) for p in players)]
+    if isinstance(row, RejoinRow):
+        cells = (f"back at {row.running[p]}" if p in row.running else "" for p in players)
+        return ["", "", "rejoin", *cells]
+    if isinstance(row, BonusRow):
+        cells = (
+            f"{row.bonuses[p]:+d} = {row.running[p]}" if p in row.bonuses else "" for p in players
+        )
+        return ["", "", "match-end bonus", *cells]
+    result = row.result
+    cells = (
+        f"{result.scores[p]:+d} = {row.running[p]}" if p in result.scores else "" for p in players
+    )
+    return [str(result.number), result.dealer, describe_round(result), *cells]
+
+
+def _standing(standing: Standing) -> str:
+    text = f"{standing.place}. {standing.player} {standing.total}"
+    if standing.left_before is not None:
+        return text + f" (left before round {standing.left_before})"
+    if standing.out_after is not None:
+        return text + f" (out after round {standing.out_after})"
+    return text
+
+
 def score_sheet(state: MatchState) -> str:
-    """The match as a score sheet: one line per round with running totals."""
+    """The match as a score sheet: one line per round, seating change, rejoin and match-end
+    bonus, each with the running totals after it (the engine's rows)."""
     players = list(state.everyone)
     rules = state.rules
     seated = state.header.players
     lines = [f"{rules.name} ({rules.id}), {rules.describe_goal()}: {', '.join(seated)}", ""]
-    running: dict[str, int] = {player: 0 for player in seated}
     rows: list[list[str]] = [["round", "dealer", "outcome", *players]]
-    reseatings = {reseating.before_round: reseating for reseating in state.reseatings}
-    for number in range(1, state.next_round + 1):
-        reseating = reseatings.get(number)
-        if reseating is not None:
-            running.update(reseating.starting_totals)
-            rows.append(
-                ["", "", "seating", *(_seating_cell(reseating, p, running) for p in players)]
-            )
-        if number == state.next_round:
-            break
-        result = state.rounds[number - 1]
-        cells = []
-        for player in players:
-            if player not in result.scores:
-                cells.append("")
-                continue
-            running[player] += result.scores[player]
-            cells.append(f"{result.scores[player]:+d} = {running[player]}")
-        rows.append([str(result.number), result.dealer, describe_round(result), *cells])
-    if state.finished and any(state.bonuses.values()):
-        rows.append(["", "", "match-end bonus", *(f"{state.bonuses[p]:+d}" for p in players)])
+    rows += [_sheet_row(row, players) for row in state.sheet_rows()]
     rows.append(["", "", "totals", *(str(state.totals[p]) for p in players)])
     widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
     for row in rows:
@@ -141,6 +153,7 @@ def score_sheet(state: MatchState) -> str:
     ]
     if unchecked:
         lines += ["Not checked (hands given as points):", *unchecked, ""]
+    lines.append("Standings: " + ", ".join(_standing(s) for s in state.standings()) + ".")
     if state.finished:
         verb = "wins" if len(state.winners) == 1 else "share"
         lines.append(f"Match over: {' and '.join(state.winners)} {verb} the match.")

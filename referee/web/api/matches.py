@@ -76,6 +76,7 @@ def scoreboard_body(
                 "voided": bool(row.stored and row.stored.voided),
                 "version": row.stored.version if row.stored else None,
                 "unchecked": unchecked_texts(row.result),
+                "rejoined": row.rejoined,
             }
         )
     return {
@@ -95,6 +96,17 @@ def scoreboard_body(
         "winners": sheet.winners,
         "next_dealer": sheet.next_dealer,
         "leaders": sheet.leaders,
+        "standings": [
+            {
+                "place": standing.place,
+                "player": standing.player,
+                "total": standing.total,
+                "winner": standing.winner,
+                "out_after": standing.out_after,
+                "left_before": standing.left_before,
+            }
+            for standing in sheet.standings
+        ],
         "seated": sheet.seated,
         "seating_changes": [dict(change) for change in seating_changes or ()],
         "live": live,

@@ -457,6 +457,24 @@ class RoundRow(StrictSchema):
         fields.String(),
         metadata={"description": "what the referee could not check (hands given as points)"},
     )
+    rejoined = fields.Dict(
+        keys=fields.String(),
+        values=fields.Integer(),
+        metadata={"description": "players back in a pool before this round, at these totals"},
+    )
+
+
+class StandingRow(StrictSchema):
+    place = fields.Integer(required=True, metadata={"description": "1 first; equal places shared"})
+    player = fields.String(required=True)
+    total = fields.Integer(required=True)
+    winner = fields.Boolean(required=True)
+    out_after = fields.Integer(
+        allow_none=True, metadata={"description": "out of the pool after this round"}
+    )
+    left_before = fields.Integer(
+        allow_none=True, metadata={"description": "left the table before this round"}
+    )
 
 
 class LiveSummary(StrictSchema):
@@ -481,6 +499,10 @@ class Scoreboard(StrictSchema):
     winners = fields.List(fields.String(), required=True)
     next_dealer = fields.String(allow_none=True)
     leaders = fields.List(fields.String(), required=True)
+    standings = fields.List(
+        fields.Nested(StandingRow),
+        metadata={"description": "every player in the game's order (the referee's standings)"},
+    )
     seated = fields.List(
         fields.String(),
         metadata={"description": "the players at the table for the next round, clockwise"},

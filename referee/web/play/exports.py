@@ -43,6 +43,8 @@ def match_csv(sheet: Sheet) -> str:
     for row in sheet.rows:
         if row.seating is not None:
             writer.writerow(_seating_row(row.seating, players))
+        if row.rejoined:
+            writer.writerow(_rejoin_row(row.number, row.rejoined, players))
         writer.writerow(
             [row.number, _cell(row.dealer), _cell(row.outcome), _cell(", ".join(row.winners))]
             + [row.scores.get(name, "") for name in players]  # blank: not seated then
@@ -80,33 +82,43 @@ def _seating_row(change: Reseating, players: list[str]) -> list[Any]:
     )
 
 
+def _rejoin_row(number: int, rejoined: dict[str, int], players: list[str]) -> list[Any]:
+    """Players back in a pool before round ``number``: under each of them "comes back", and
+    under their total column the total they come back with."""
+    return (
+        [gettext("Before round %(number)s", number=number), "", gettext("rejoin"), ""]
+        + [gettext("comes back") if name in rejoined else "" for name in players]
+        + [rejoined.get(name, "") for name in players]
+    )
+
+
 # -- the results card --------------------------------------------------------------------------
 
 
-@dataclass
+@dataclass(frozen=True)
 class Standing:
     place: int
     name: str
     total: int
     winner: bool
-    note: str = ""  # "left before round 5": a player who left keeps their total, cannot win
+    note: str = ""  # "left before round 5", "out of the pool after round 3"
 
 
 def standings(sheet: Sheet) -> list[Standing]:
-    """The players by total, highest first; equal totals share a place."""
-    ordered = sorted(
-        sheet.players, key=lambda name: (name not in sheet.winners, -sheet.totals.get(name, 0))
-    )
-    found: list[Standing] = []
-    for index, name in enumerate(ordered):
-        total = sheet.totals.get(name, 0)
-        winner = name in sheet.winners
-        same = found and found[-1].total == total and found[-1].winner == winner
-        place = found[-1].place if same else index + 1
+    """The engine's standings (the game's own order, shared places), with a note on who left
+    or went out of the pool (a match that does not replay has none: its players as seated)."""
+    if not sheet.standings:
+        return [Standing(1, name, sheet.totals.get(name, 0), False) for name in sheet.players]
+    found = []
+    for standing in sheet.standings:
         note = ""
-        if name in sheet.left:
-            note = gettext("left before round %(number)s", number=sheet.left[name])
-        found.append(Standing(place, name, total, winner, note))
+        if standing.left_before is not None:
+            note = gettext("left before round %(number)s", number=standing.left_before)
+        elif standing.out_after is not None:
+            note = gettext("out of the pool after round %(number)s", number=standing.out_after)
+        found.append(
+            Standing(standing.place, standing.player, standing.total, standing.winner, note)
+        )
     return found
 
 

@@ -19,6 +19,7 @@ is offered again on the state as it is.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -75,10 +76,11 @@ def result_of(match: Match, same: SameDeal) -> Any:
     return seen.state.rounds[same.number - 1]
 
 
-def dealer_of_next_round(match: Match) -> str | None:
-    """Who deals the round a quick-round form enters now (None once the match is over)."""
+def dealer_of_next_round(match: Match, rejoining: Sequence[str] = ()) -> str | None:
+    """Who deals the round a quick-round form enters now, with ``rejoining`` back in the pool
+    before it (None once the match is over): the engine's answer."""
     seen = matchlog.playable(match)  # the kept state says who deals: no replay
-    return seen.state.next_dealer if seen.state is not None else None
+    return seen.state.dealer_after_rejoin(rejoining) if seen.state is not None else None
 
 
 def drop_mine(once: str | None, location: str) -> None:

@@ -32,7 +32,9 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.orm import aliased
 
-from referee.rulesets import RULESETS
+from referee.errors import RefereeError
+from referee.rulesets import RULESETS, find_ruleset
+from referee.standings import lowest_leads
 from referee.web.store import aggregates
 from referee.web.store.extensions import db
 from referee.web.store.models import (
@@ -291,8 +293,30 @@ class Figures:
         return self.won / self.finished if self.finished else None
 
     @property
+    def penalty_points(self) -> bool:
+        """The figures of a game whose lowest total leads (the engine's answer): a round's
+        winner scores nothing there, and the highest round score is the worst."""
+        return self.rules is not None and _lowest_leads(self.rules)
+
+    @property
     def points_per_round_won(self) -> float | None:
-        return self.points_won / self.rounds_won if self.rounds_won else None
+        if self.penalty_points or not self.rounds_won:
+            return None
+        return self.points_won / self.rounds_won
+
+    @property
+    def best_round_shown(self) -> int | None:
+        """The best round where the highest score is the best (the kept figure is the
+        highest round score)."""
+        return None if self.penalty_points else self.best_round
+
+
+@lru_cache(maxsize=64)
+def _lowest_leads(rules: str) -> bool:
+    try:
+        return lowest_leads(find_ruleset(rules))
+    except RefereeError:
+        return False
 
 
 def _counted(table_id: int, filters: Filters) -> list[Any]:

@@ -2,10 +2,12 @@
 
 A rating is OpenSkill's Plackett-Luce estimate of a player's skill (``mu``, 25 to start) and
 how unsure it is (``sigma``, 25/3 to start), updated after every finished match in the order
-the matches were played, by the order the players finished in: the winners first (sharing
-first place), then the others by their final total, highest first (equal totals share a
-place), as the statistics count "ahead" (:mod:`referee.web.show.history`).  A player who joined
-late or left counts with the total they finished with.
+the matches were played, by the order the players finished in: the engine's standings (the
+winners first, sharing first place, then the game's own order: the highest total first, the
+lowest where the lowest wins, a pool by elimination; equal places shared).  Where the highest
+total wins, the seat summaries' totals give that order; for the other games the places are
+read from the match's kept replay.  A player who joined late or left counts with the total
+they finished with.
 
 Ratings are not stored: they are worked out from the seat summaries (:class:`SeatSummary`),
 which are derived from the log and verified by ``flask history check``; a summary that no
@@ -34,9 +36,13 @@ from cachetools import LRUCache
 from flask import current_app
 from openskill.models import PlackettLuce
 
-from referee.web.store import aggregates
+from referee.errors import RefereeError
+from referee.match import Detail
+from referee.rulesets import find_ruleset
+from referee.standings import Order, order_of
+from referee.web.store import aggregates, matchlog
 from referee.web.store.extensions import db
-from referee.web.store.models import Player, SeatSummary
+from referee.web.store.models import Match, Player, SeatSummary
 
 MODEL = PlackettLuce()
 # Fewer rated matches than this: the rating is marked uncertain.
@@ -50,6 +56,7 @@ class Finisher:
     player_id: int
     won: bool
     total: int
+    place: int | None = None  # the engine's, where the total alone does not say it
 
 
 @dataclass
@@ -96,9 +103,46 @@ class RulesetRatings:
 
 
 def places(finishers: Sequence[Finisher]) -> list[int]:
-    """Each player's place (1 first): winners first, then by total; equal ones share."""
+    """Each player's place (1 first): the engine's where given, else the winners first,
+    then by total, highest first; equal ones share."""
+    if all(one.place is not None for one in finishers):
+        return [int(one.place or 0) for one in finishers]
     key = [(not one.won, -one.total) for one in finishers]
     return [1 + sum(other < mine for other in key) for mine in key]
+
+
+def finished_match(rules: str, match_id: int, seats: Sequence[Any]) -> list[Finisher]:
+    """The finishers of one finished match from its seat rows: in a game whose order is not
+    the highest total first (a pool, a lowest-wins game), with the places of the engine's
+    standings (the match's kept replay, read only for those games)."""
+    finishers = [Finisher(row.player_id, row.won, row.total) for row in seats]
+    if _ordered_by_highest_total(rules):
+        return finishers
+    match = db.session.get(Match, match_id)
+    state = matchlog.outlook(match, Detail.FACTS).state if match is not None else None
+    if match is None or state is None:
+        return finishers
+    place_of = {standing.player: standing.place for standing in state.standings()}
+    name_of = {seat.player_id: seat.player.name for seat in match.seats}
+    known = [
+        place_of[name_of[one.player_id]]
+        for one in finishers
+        if name_of.get(one.player_id) in place_of
+    ]
+    if len(known) != len(finishers):
+        return finishers
+    # The places among these finishers (1 first, equal ones share).
+    return [
+        Finisher(one.player_id, one.won, one.total, 1 + sum(other < mine for other in known))
+        for one, mine in zip(finishers, known, strict=True)
+    ]
+
+
+def _ordered_by_highest_total(rules: str) -> bool:
+    try:
+        return order_of(find_ruleset(rules)) is Order.HIGHEST_FIRST
+    except RefereeError:
+        return True
 
 
 def rated_match(
@@ -351,7 +395,7 @@ def _read_on(worked: _Worked, table_id: int) -> None:
         line = worked.lines.get(seated[0].rules)
         if line is None:
             line = worked.lines[seated[0].rules] = _Line()
-        line.add(key, [Finisher(row.player_id, row.won, row.total) for row in seated])
+        line.add(key, finished_match(seated[0].rules, match_id, seated))
         worked.read_to = key
 
 
@@ -375,8 +419,8 @@ def worked_out(table_id: int, rules: str | None, until: date | None) -> list[Rul
     found = []
     for ruleset, of_rules in groupby(rows, key=lambda row: row.rules):
         matches = tuple(
-            tuple(Finisher(row.player_id, row.won, row.total) for row in seats)
-            for _, seats in groupby(of_rules, key=lambda row: row.match_id)
+            tuple(finished_match(ruleset, match_id, list(seats)))
+            for match_id, seats in groupby(of_rules, key=lambda row: row.match_id)
         )
         ratings, steps = rate(matches)
         shown = [

@@ -10,6 +10,7 @@ from typing import Protocol
 from referee.errors import RefereeError
 from referee.match import MatchState, Reseating, RoundResult
 from referee.rulesets import Ruleset, find_ruleset
+from referee.standings import BonusRow, RejoinRow, SeatingRow, Standing
 from referee.web.show.cardview import CardFace, picker_deck
 from referee.web.show.labels import outcome_key, outcome_labels
 from referee.web.store import matchlog
@@ -41,6 +42,7 @@ class SheetRow:
     running: dict[str, int]
     result: RoundResult | None = None  # the replayed round: its verdicts (notes) and detail
     seating: Reseating | None = None  # who joined or left just before this round
+    rejoined: dict[str, int] = field(default_factory=dict)  # back in a pool before it: at what
 
 
 @dataclass
@@ -59,6 +61,7 @@ class Sheet:
     joined: dict[str, int] = field(default_factory=dict)  # a newcomer: the round they joined
     left: dict[str, int] = field(default_factory=dict)  # who is gone: the round they left before
     next_deal: Ruleset | None = None  # the rules of the next deal, where its contract changes
+    standings: tuple[Standing, ...] = ()  # the engine's, in the game's order
 
     @property
     def target(self) -> int | None:
@@ -100,8 +103,6 @@ def sheet_of(state: MatchState, rules: Ruleset | None, stored: Mapping[int, Stor
     """The score sheet of a match replayed, its complete rounds as stored by number."""
     players = list(state.everyone)
     sheet = Sheet(players=players, rules=rules, seated=list(state.players))
-    reseatings = {reseating.before_round: reseating for reseating in state.reseatings}
-    running = dict.fromkeys(state.header.players, 0)
     outcome_label = outcome_labels(state.rules)
     for reseating in state.reseatings:
         for name in reseating.joined:
@@ -109,45 +110,43 @@ def sheet_of(state: MatchState, rules: Ruleset | None, stored: Mapping[int, Stor
             sheet.left.pop(name, None)
         for name in reseating.left:
             sheet.left[name] = reseating.before_round
-    for result in state.rounds:
-        seating = reseatings.get(result.number)
-        if seating is not None:
-            running.update(seating.starting_totals)
-        scores = {name: int(score) for name, score in result.scores.items()}
-        for name, score in scores.items():
-            running[name] += score
-        sheet.rows.append(
-            SheetRow(
-                number=result.number,
-                stored=stored.get(result.number),
-                dealer=str(result.dealer),
-                outcome=outcome_label(result),
-                outcome_key=outcome_key(result),
-                winners=list(result.winners),
-                scores=scores,
-                running={name: running[name] for name in scores},
-                result=result,
-                seating=seating,
+    seating: Reseating | None = None
+    rejoined: dict[str, int] = {}
+    for line in state.sheet_rows():
+        if isinstance(line, SeatingRow):
+            seating = line.change
+        elif isinstance(line, RejoinRow):
+            rejoined = dict(line.running)
+        elif isinstance(line, BonusRow):
+            sheet.bonuses = {name: int(bonus) for name, bonus in line.bonuses.items()}
+        else:
+            result = line.result
+            sheet.rows.append(
+                SheetRow(
+                    number=result.number,
+                    stored=stored.get(result.number),
+                    dealer=str(result.dealer),
+                    outcome=outcome_label(result),
+                    outcome_key=outcome_key(result),
+                    winners=list(result.winners),
+                    scores={name: int(score) for name, score in result.scores.items()},
+                    running={name: int(total) for name, total in line.running.items()},
+                    result=result,
+                    seating=seating,
+                    rejoined=rejoined,
+                )
             )
-        )
-    sheet.pending = reseatings.get(state.next_round)
-    if sheet.pending is not None:
-        running.update(sheet.pending.starting_totals)
+            seating, rejoined = None, {}
+    sheet.pending = seating
     sheet.totals = {name: int(dict(state.totals).get(name, 0)) for name in players}
-    sheet.bonuses = {
-        name: sheet.totals[name] - running.get(name, 0)
-        for name in players
-        if sheet.totals[name] != running.get(name, 0)
-    }  # the match-end bonuses (the engine adds them to the totals only)
     sheet.finished = bool(state.finished)
     sheet.winners = list(state.winners)
     sheet.next_dealer = None if sheet.finished else state.next_dealer
     if rules is not None and rules.contract is not None and not sheet.finished:
         sheet.next_deal = rules.for_deal(state.next_deal)
+    sheet.standings = state.standings()
     if sheet.rows:
-        pick = min if rules is not None and rules.lowest_total_wins else max
-        best = pick(sheet.totals[name] for name in sheet.seated)
-        sheet.leaders = [name for name in sheet.seated if sheet.totals[name] == best]
+        sheet.leaders = list(state.leaders)
     return sheet
 
 
@@ -200,6 +199,6 @@ def deal_columns(sheet: Sheet) -> list[DealColumn]:
     ]
 
 
-def lowest_first(sheet: Sheet) -> list[str]:
-    """The players by total, lowest first (ties in seating order): penalty points."""
-    return sorted(sheet.players, key=lambda name: sheet.totals.get(name, 0))
+def in_order(sheet: Sheet) -> list[str]:
+    """The players in the game's order (the engine's standings), else as seated."""
+    return [standing.player for standing in sheet.standings] or list(sheet.players)

@@ -280,7 +280,7 @@ def _following_the_match(
         "live": {**following(access, match, page), "carry": "for_round"},
         "same_deal": same,
         "their_result": samedeal.result_of(match, same) if same is not None else None,
-        "dealer": samedeal.dealer_of_next_round(match),
+        "dealer": samedeal.dealer_of_next_round(match, request.args.getlist("rejoin")),
     }
 
 

@@ -189,6 +189,17 @@ def leave(access: Access, match_id: int) -> Any:
     state = _reseated(match, seated, form)
     if state is None:
         return _page(access, match, leave=form, status=400)
+    if state.finished:  # a pool left to one player has ended
+        flash(
+            gettext(
+                "%(name)s leaves the table with %(points)s points; the match is over:"
+                " %(winners)s won.",
+                name=name,
+                points=state.totals.get(name, 0),
+                winners=", ".join(state.winners),
+            )
+        )
+        return to_score_sheet(access, match)
     flash(
         gettext(
             "%(name)s leaves the table with %(points)s points; %(dealer)s deals round %(number)s.",

@@ -45,7 +45,7 @@ def install(app: Flask) -> None:
         contract_words=labels.contract_words,
         signed=labels.signed,
         deal_columns=scoresheet.deal_columns,
-        lowest_first=scoresheet.lowest_first,
+        in_order=scoresheet.in_order,
         deal_contracts=labels.deal_contracts,
         player_ranges=labels.player_ranges,
         LOW_RUN_ACE=LOW_RUN_ACE,
