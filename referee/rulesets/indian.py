@@ -37,7 +37,7 @@ from referee.rulesets.base import (
     card_values,
     seat_after,
 )
-from referee.rulesets.options import OptionType, RoundInput, option, preset
+from referee.rulesets.options import OptionType, RoundInput, one_of, option, preset
 from referee.scoring import Ending, Outcome, RoundEnding, RoundScore
 
 if TYPE_CHECKING:
@@ -108,6 +108,11 @@ COUNT_TOO_HIGH = define_message(
     "indian.count_too_high",
     "{player}'s count is given as {points}, but a count is at most the full count, {full}",
 )
+COUNT_IMPOSSIBLE = define_message(
+    "indian.count_impossible",
+    "{player}'s count is given as {points}, but no hand counts that: a count is 0, or from 2 "
+    "up to the full count, {full} (no card is worth 1)",
+)
 NOT_ONE_LEFT = define_message(
     "indian.not_one_left",
     "nobody showed, so exactly one player is left in the deal (not dropped, not a wrong "
@@ -117,11 +122,6 @@ NOBODY_LEFT = define_message(
     "indian.nobody_left",
     "nobody is left in the deal: one player must stay in (the winner) when the others drop "
     "or show wrongly",
-)
-OPTION_ORDER = define_message(
-    "indian.option_order",
-    "the penalties go up: first drop {first}, middle drop {middle} and full count {full} "
-    "must be in that order (each at most the next)",
 )
 NO_REJOIN_FORMAT = define_message(
     "indian.no_rejoin_format", "players come back only into a pool (101 or 201), not in {format}"
@@ -285,6 +285,8 @@ def check_deal(header: MatchHeader, record: RoundRecord, dealer: str, number: in
         if player in points:
             if points[player] > full:
                 raise RuleError(COUNT_TOO_HIGH, player=player, points=points[player], full=full)
+            if points[player] == 1:
+                raise RuleError(COUNT_IMPOSSIBLE, player=player, points=1, full=full)
             penalties[player] = points[player]
             notes.append(Reason.of(NOTE_COUNT_GIVEN, player=player, count=points[player]))
             unchecked.append(Reason.of(COUNT_UNCHECKED, player=player, points=points[player]))
@@ -472,10 +474,8 @@ def _apply_format(rules: Ruleset, value: str) -> Ruleset:
 
 def _apply_decks(rules: Ruleset, value: int | None) -> Ruleset:
     if value is None:
-        return replace(rules, decks=BY_PLAYERS, max_players=6)
-    if value == 1:
-        return replace(rules, decks={2: 1}, max_players=2)
-    return replace(rules, decks=dict.fromkeys(range(2, 7), 2), max_players=6)
+        return replace(rules, decks=BY_PLAYERS)
+    return replace(rules, decks=dict.fromkeys(range(2, 7), value))
 
 
 def _remember(name: str) -> Any:
@@ -483,14 +483,6 @@ def _remember(name: str) -> Any:
         return replace(rules, settings={**rules.settings, name: value})
 
     return apply
-
-
-def _apply_full_count(rules: Ruleset, value: int) -> Ruleset:
-    first = rules.settings.get("first_drop", 20)
-    middle = rules.settings.get("middle_drop", 40)
-    if not first <= middle <= value:
-        raise RuleError(OPTION_ORDER, first=first, middle=middle, full=value)
-    return replace(rules, settings={**rules.settings, "full_count": value})
 
 
 BY_PLAYERS = {2: 1, 3: 2, 4: 2, 5: 2, 6: 2}
@@ -542,6 +534,7 @@ OPTIONS = (
             "only with 2 players).",
         ),
         summary=define_text("option.indian.decks.summary", "{value} deck(s)"),
+        most_players={1: 2},
         apply=_apply_decks,
     ),
     option(
@@ -561,6 +554,7 @@ OPTIONS = (
         "rejoin",
         OptionType.SWITCH,
         True,
+        requires={"format": one_of(*POOLS)},
         label=define_text("option.indian.rejoin.label", "Rejoin"),
         explanation=define_text(
             "option.indian.rejoin.explanation",
@@ -582,6 +576,7 @@ OPTIONS = (
             "option.indian.first_drop.explanation", "Leaving a deal before the first draw."
         ),
         summary=define_text("option.indian.first_drop.summary", "A first drop costs {value}"),
+        at_most="middle_drop",
         apply=_remember("first_drop"),
     ),
     option(
@@ -597,6 +592,7 @@ OPTIONS = (
             "option.indian.middle_drop.explanation", "Leaving a deal after drawing."
         ),
         summary=define_text("option.indian.middle_drop.summary", "A middle drop costs {value}"),
+        at_most="full_count",
         apply=_remember("middle_drop"),
     ),
     option(
@@ -612,7 +608,7 @@ OPTIONS = (
             "The most a loser's count can be, and what a wrong show costs.",
         ),
         summary=define_text("option.indian.full_count.summary", "The full count is {value}"),
-        apply=_apply_full_count,
+        apply=_remember("full_count"),
     ),
 )
 
