@@ -544,3 +544,25 @@ def test_the_match_list_badge_and_the_statistics_by_house_rules(english):
     assert rounds_won("standard") == {"Budi": 1, "Siti": 0}
     assert rounds_won(str(set_id)) == {"Budi": 0, "Siti": 1}
     assert rounds_won("") == {"Budi": 1, "Siti": 1}
+
+
+def test_going_out_all_at_once_says_the_factor_of_the_house_rule(english):
+    # RULES.md (remi, option at_once): going out all at once multiplies the round's score by
+    # the option's value.  Budi goes out at once; Siti holds 10H 5C = 15: 15 x 3 = 45.
+    table = new_table(english, "Budi, Siti")
+    match = new_match(english, table, "remi", TWO, target=100, at_once=3)
+    form = text(english.get(match + "rounds/new"))
+    assert "All at once (nothing melded or laid off before): ×3" in form
+    assert "×2" not in form
+    hands = {"Budi": "", "Siti": "10H 5C"}
+    checked = save_round(
+        english, match, TWO, hands, ending="out", player="Budi", at_once="y", action="check"
+    )
+    assert checked.status_code == 200, errors(checked)
+    assert "went out at once ×3" in text(checked) and "×2" not in text(checked)
+    saved = save_round(english, match, TWO, hands, ending="out", player="Budi", at_once="y")
+    assert saved.status_code == 302, errors(saved)
+    assert export(english, match)["rounds"][0]["at_once"] is True
+    shown = text(english.get(match + "rounds/1"))
+    assert "went out at once ×3" in shown and "×2" not in shown
+    assert "count 3 times, 45" in shown

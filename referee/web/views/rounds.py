@@ -132,9 +132,7 @@ def _round_form(
     meanwhile (see :mod:`samedeal`); with "keep mine" chosen, ``stored`` is that round."""
     number = stored.number if stored is not None else match.next_round_number
     players = match.seating_at(number)
-    rules = find_ruleset(match.rules)
-    if rules.contract is not None:  # this deal's contract and deal size
-        rules = deal_rules(match, number) or rules
+    rules = deal_rules(match, number) or find_ruleset(match.rules)
     inputs = round_inputs(rules, match.options)
     readable = None
     if stored is not None and request.method == "GET":
