@@ -640,7 +640,7 @@ def test_readme_house_rules_table_is_the_generated_one() -> None:
     begin, end = "<!-- house-rules:begin -->\n", "<!-- house-rules:end -->"
     assert begin in readme and end in readme
     shown = readme.split(begin, 1)[1].split(end, 1)[0]
-    assert shown == markdown_table()
+    assert shown == markdown_table(list(RULESETS.values()))
     # every declared option of every ruleset is in it
     for rules in RULESETS.values():
         for name in rules.options:
@@ -648,8 +648,9 @@ def test_readme_house_rules_table_is_the_generated_one() -> None:
 
 
 def test_markdown_table_command(capsys: pytest.CaptureFixture[str]) -> None:
-    from referee.rulesets.options import main, markdown_table
+    from referee.rulesets.__main__ import main
+    from referee.rulesets.options import markdown_table
 
     assert main(["markdown"]) == 0
-    assert capsys.readouterr().out == markdown_table()
+    assert capsys.readouterr().out == markdown_table(list(RULESETS.values()))
     assert main([]) == 2

@@ -353,3 +353,11 @@ def test_a_count_of_one_is_refused() -> None:
     with pytest.raises(RefereeError, match="Siti's count is given as 1, but no hand counts that"):
         replay(match([points(Siti=1, Andi=2)]))
     assert replay(match([points(Siti=0, Andi=2)])).totals == {"Budi": 0, "Siti": 0, "Andi": 2}
+
+
+def test_a_count_given_for_the_last_player_left_is_refused_in_true_words() -> None:
+    # Budi dropped and Siti showed wrongly: Andi is the last left and wins with 0 (RULES.md),
+    # so no hand of his is counted; he did not show.
+    deal = {"cut": "3C", "drops": {"Budi": "first"}, "wrong_shows": ["Siti"], "hands": {"Andi": 5}}
+    with pytest.raises(RefereeError, match="Andi is the last left in the deal and wins it: no"):
+        replay(match([deal]))

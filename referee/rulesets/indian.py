@@ -20,6 +20,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
+from referee import indian
 from referee.cards import Card
 from referee.errors import MatchFileError, RefereeError, RuleError
 from referee.messages import Reason, define_message, define_text
@@ -38,11 +39,10 @@ from referee.rulesets.base import (
     seat_after,
 )
 from referee.rulesets.options import OptionType, RoundInput, one_of, option, preset
-from referee.scoring import Ending, Outcome, RoundEnding, RoundScore
+from referee.scoring import Ending, FinalState, Outcome, RoundEnding, RoundScore
 
 if TYPE_CHECKING:
     from referee.matchfile import MatchHeader, RoundRecord
-    from referee.round_end import FinalState
 
 FORMATS = ("pool101", "pool201", "deals", "points")
 POOLS = {"pool101": (101, 79), "pool201": (201, 174)}  # elimination at, rejoin while not above
@@ -92,6 +92,11 @@ SHOW_NOT_VALID_TYPED = define_message(
     "{player}'s show is not valid: {why} (as typed, {typed}). A wrong show is written under "
     '"wrong_shows"',
 )
+# The same refusals on a screen that offers to record the show as a wrong show itself.
+SHOW_REFUSED = define_message("indian.show_refused", "{player}'s show is not valid: {why}")
+SHOW_REFUSED_TYPED = define_message(
+    "indian.show_refused_typed", "{player}'s show is not valid: {why} (as typed, {typed})"
+)
 HAND_MISSING = define_message(
     "indian.hand_missing",
     '{player} lost the deal: give {player}\'s 13 cards, or their count, under "hands"',
@@ -103,6 +108,7 @@ NO_HAND_COUNTED = define_message(
 WHY_SHOWED = define_message("indian.why_showed", "showed")
 WHY_DROPPED = define_message("indian.why_dropped", "dropped")
 WHY_WRONG = define_message("indian.why_wrong", "showed wrongly")
+WHY_LAST_IN = define_message("indian.why_last_in", "is the last left in the deal and wins it")
 HAND_OF = define_message("indian.hand_of", "{player}'s hand: {why}")
 COUNT_TOO_HIGH = define_message(
     "indian.count_too_high",
@@ -196,9 +202,6 @@ def pool_limits(rules: Ruleset) -> tuple[int, int] | None:
 
 def check_deal(header: MatchHeader, record: RoundRecord, dealer: str, number: int) -> FinalState:
     """Check a deal as entered and find every player's penalty (see the module's text)."""
-    from referee import indian
-    from referee.round_end import FinalState
-
     rules, players = header.rules, header.players
     for key in ("turns", "out", "knock", "closer", "melds", "at_once", "closing_card"):
         if getattr(record, key) is not None:
@@ -245,9 +248,12 @@ def check_deal(header: MatchHeader, record: RoundRecord, dealer: str, number: in
             raise RuleError(NOT_ONE_LEFT, count=len(left), players=", ".join(left))
         winner = left[0]
         for player in [*(record.hands or {}), *(record.points or {})]:
-            raise RuleError(
-                NO_HAND_COUNTED, player=player, why=_why_not_counted(player, drops, wrong)
+            why = (
+                Reason.of(WHY_LAST_IN)
+                if player == winner
+                else _why_not_counted(player, drops, wrong)
             )
+            raise RuleError(NO_HAND_COUNTED, player=player, why=why)
         notes.insert(0, Reason.of(NOTE_LAST_IN, player=winner))
         ending = Ending.LAST_IN
     else:

@@ -18,7 +18,6 @@ from the declarations (:func:`markdown_table`).
 from __future__ import annotations
 
 import enum
-import sys
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
@@ -340,12 +339,8 @@ def _applies_column(declared: Option) -> str:
     return "; ".join(parts + _limits(declared))
 
 
-def markdown_table(rulesets: Sequence[Ruleset] | None = None) -> str:
-    """The house rules of every ruleset as a Markdown table (the README's), from the data."""
-    if rulesets is None:
-        from referee.rulesets import RULESETS
-
-        rulesets = list(RULESETS.values())
+def markdown_table(rulesets: Sequence[Ruleset]) -> str:
+    """The house rules of ``rulesets`` as a Markdown table (the README's), from the data."""
     lines = [
         "| ruleset | option | values (default first) | what it changes | applies |",
         "|---|---|---|---|---|",
@@ -357,12 +352,3 @@ def markdown_table(rulesets: Sequence[Ruleset] | None = None) -> str:
                 f"| {declared.explanation} | {_applies_column(declared)} |"
             )
     return "\n".join(lines) + "\n"
-
-
-def main(argv: Sequence[str]) -> int:
-    """``python -m referee.rulesets markdown``: print the README's table of house rules."""
-    if list(argv) != ["markdown"]:
-        print("usage: python -m referee.rulesets markdown", file=sys.stderr)
-        return 2
-    sys.stdout.write(markdown_table())
-    return 0

@@ -14,6 +14,7 @@ from werkzeug.wrappers import Response
 
 from referee.errors import RefereeError
 from referee.matchfile import NOT_A_MATCH, ROUND_NOT_OBJECT, load_document
+from referee.messages import Reason
 from referee.rulesets import Ruleset, find_ruleset
 from referee.rulesets import indian as indian_rules
 from referee.scoring import Ending
@@ -202,6 +203,8 @@ def _round_form(
                 hands = dict(zip(players, numbered(form, "hand"), strict=True))
                 if error.reason.key in INVALID_SHOW:
                     wrong_show = form.player.data
+                    refused = INVALID_SHOW[error.reason.key]
+                    error = RefereeError(Reason.of(refused, **error.reason.params))
             else:
                 chosen = ending_chosen(form, rules.round_form)
                 who = form.player.data if chosen and chosen.ending is Ending.OUT else None
@@ -321,9 +324,12 @@ def _merge_forms(
     return merges.MergeForms(make, fill, players)
 
 
-# The engine's refusals of a show whose cards have no valid arrangement: offered as a
-# wrong show instead.
-INVALID_SHOW = (indian_rules.SHOW_NOT_VALID, indian_rules.SHOW_NOT_VALID_TYPED)
+# The engine's refusals of a show whose cards have no valid arrangement, in the words of a
+# form that offers to record it as a wrong show: the match file's key is no word for it.
+INVALID_SHOW = {
+    indian_rules.SHOW_NOT_VALID: indian_rules.SHOW_REFUSED,
+    indian_rules.SHOW_NOT_VALID_TYPED: indian_rules.SHOW_REFUSED_TYPED,
+}
 
 
 def _ask_rejoin(form: Any, players: list[str], asked: list[str], pool: pools.Pool | None) -> None:
@@ -343,8 +349,10 @@ def _to_wrong_show(form: Any, players: list[str], pool: pools.Pool | None) -> st
         return "check"
     dealt = list(pool.dealt) if pool is not None else players
     left = still_in(form, players, dealt)
-    if len(left) == 1:
+    if len(left) == 1:  # the deal's end: no hand is counted, the last one left wins with 0
         form.ending.data = LAST_IN
+        for hand in numbered(form, "hand"):
+            hand.data = ""
         return "save"
     form.form_errors.append(
         gettext(
