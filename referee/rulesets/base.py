@@ -364,6 +364,10 @@ class FinalTable:
     table: Sequence[Mapping[str, Any]] = ()
 
 
+FINAL_TABLE = "final_table"  # the ending, the hands left and the table's melds
+DEAL_END = "deal_end"  # who showed, the others' counts, drops and wrong shows (indian)
+
+
 @dataclass(frozen=True)
 class RoundForm:
     """What a round entered as its final table asks for (MATCH_FORMAT.md, "final table only").
@@ -389,6 +393,7 @@ class RoundForm:
     knocker_melds: bool = False
     table: bool = False  # every meld at the end with its owners (rummy500, contract)
     table_required: bool = False  # without the table the round cannot be scored (rummy500)
+    kind: str = FINAL_TABLE  # which entry form a screen shows for the round
 
     def choice(self, key: str) -> EndingChoice:
         """The ending offered under ``key`` (``KeyError`` if there is none)."""
@@ -564,9 +569,6 @@ class Ruleset:
     match_end: MatchEndHook = field(default=first_to_target, compare=False, repr=False)
     # The ruleset for one round, given the round's inputs (gin's Oklahoma upcard).
     round_rules: RoundRulesHook = field(default=same_every_round, compare=False, repr=False)
-    # Deals ended by a show, drops and wrong shows (indian): the match file's round keys
-    # show, groups, finish, drops, wrong_shows and rejoin are read.
-    shows: bool = False
     open_ended: bool = False  # no fixed end: the players stop the match ("stopped": true)
     check_round: RoundCheckHook | None = field(default=None, compare=False, repr=False)
     deal_players: DealPlayersHook = field(default=everyone_plays, compare=False, repr=False)

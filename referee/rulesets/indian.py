@@ -26,6 +26,7 @@ from referee.errors import MatchFileError, RefereeError, RuleError
 from referee.messages import Reason, define_message, define_text
 from referee.notation import format_cards
 from referee.rulesets.base import (
+    DEAL_END,
     VOID,
     AceOrder,
     EndingChoice,
@@ -670,9 +671,8 @@ RULESET = Ruleset(
     presets=PRESETS,
     round_inputs=(CUT,),
     turn_style=TurnStyle.NONE,
-    round_form=RoundForm((SHOW, VOID)),
+    round_form=RoundForm((SHOW, VOID), kind=DEAL_END),
     final_hand_size=DEALT,
-    shows=True,
     check_round=check_deal,
     score_round=score_deal,
     next_dealer=dealer_skips_players_out,

@@ -566,3 +566,30 @@ def test_going_out_all_at_once_says_the_factor_of_the_house_rule(english):
     shown = text(english.get(match + "rounds/1"))
     assert "went out at once ×3" in shown and "×2" not in shown
     assert "count 3 times, 45" in shown
+
+
+def test_a_set_of_house_rules_no_match_can_use_is_refused_and_not_saved(app, english):
+    # RULES.md (indian): a first drop costs less than a middle drop, which costs less than
+    # the full count; a set with a first drop of 50 and a middle drop of 40 starts no match.
+    table = new_table(english, "Budi, Siti")
+    form = english.get(table + "house-rules/new/indian").text
+    assert 'name="first_drop"' in form and 'name="middle_drop"' in form
+    response = english.submit(
+        table + "house-rules/new/indian",
+        {
+            "name": "Naik",
+            "format": "pool101",
+            "wild": "y",
+            "rejoin": "y",
+            "first_drop": "50",
+            "middle_drop": "40",
+            "full_count": "80",
+        },
+    )
+    assert response.status_code == 400
+    assert any(
+        "First drop (first_drop: 50) is at most Middle drop (middle_drop: 40)" in message
+        for message in errors(response)
+    ), errors(response)
+    with app.app_context():
+        assert db.session.query(HouseRules).count() == 0
