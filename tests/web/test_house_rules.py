@@ -593,3 +593,15 @@ def test_a_set_of_house_rules_no_match_can_use_is_refused_and_not_saved(app, eng
     ), errors(response)
     with app.app_context():
         assert db.session.query(HouseRules).count() == 0
+
+
+def test_a_preset_tapped_on_a_filled_form_shows_its_own_target_and_values(app, english):
+    # A browser posts every box with the tap, the empty "other target" too; the preset's
+    # values are what the form shows again (gin with oklahoma: target 150, RULES.md).
+    table = new_table(english, "Budi, Siti")
+    data = {"seat_0": "Budi", "seat_1": "Siti", "first_dealer": "Budi", "target": "100"}
+    posted = data | {"custom_target": "", "gin_bonus": "30", "preset": "oklahoma"}
+    page = english.submit(table + "new/gin", posted).text
+    assert re.search(r'name="custom_target"[^>]*value="150"', page)
+    assert re.search(r'name="gin_bonus"[^>]*value="25"', page)
+    assert match_count(app) == 0

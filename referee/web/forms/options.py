@@ -144,6 +144,7 @@ def fill_options(form: Any, rules: Ruleset, options: Mapping[str, Any], goal: bo
         if field is None:
             continue
         value = options.get(option.name, option.default_for(options))
+        field.raw_data = None  # what was posted would be shown instead of the value
         if option.type is OptionType.CHOICE:
             field.data = choice_value(value)
         elif option.type is OptionType.SWITCH:
