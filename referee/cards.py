@@ -1,6 +1,7 @@
 """Cards, ranks and suits.
 
-A :class:`Card` is immutable and hashable.  A joker is a card too: in a hand it
+A :class:`Card` is immutable and hashable, read and written in the match-file notation
+(:func:`parse_card`, :func:`format_card`; :mod:`referee.notation` is their public home).  A joker is a card too: in a hand it
 is a bare joker (``JK``); inside a meld on the table it stands for a named card
 (``JK=7H``) and carries that card's rank and suit.
 """
@@ -8,8 +9,12 @@ is a bare joker (``JK``); inside a meld on the table it stands for a named card
 from __future__ import annotations
 
 import enum
-from collections.abc import Iterator
+import re
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
+
+from referee.errors import NotationError
+from referee.messages import define_message
 
 
 class Suit(enum.Enum):
@@ -114,8 +119,6 @@ class Card:
 
     @classmethod
     def parse(cls, text: str) -> Card:
-        from referee.notation import parse_card
-
         return parse_card(text)
 
     @classmethod
@@ -147,8 +150,6 @@ class Card:
         return (SUITS.index(self.suit), int(self.rank), int(self.is_joker))
 
     def __str__(self) -> str:
-        from referee.notation import format_card
-
         return format_card(self)
 
     def __repr__(self) -> str:
@@ -160,3 +161,73 @@ def standard_deck() -> Iterator[Card]:
     for suit in SUITS:
         for rank in RANKS:
             yield Card(rank, suit)
+
+
+# -- the notation (referee.notation says it) -------------------------------------------------
+
+NOT_A_CARD = define_message(
+    "notation.not_a_card",
+    '"{token}" is not a card: write a rank (A 2-10 J Q K) then a suit (S H D C), '
+    "like 10H or QS, or JK for a joker",
+)
+NOT_A_CARD_LIST = define_message(
+    "notation.not_a_card_list", "cards must be given as a list of card codes like 7S 8S 9S"
+)
+JOKER_NAMES_JOKER = define_message(
+    "notation.joker_names_joker", '"{token}" is not a card: a joker stands for a real card'
+)
+
+_RANKS = {rank.symbol: rank for rank in Rank} | {"T": Rank.TEN}
+_SUITS = {suit.value: suit for suit in Suit} | {suit.symbol: suit for suit in Suit}
+_SUITS |= {"♤": Suit.SPADES, "♡": Suit.HEARTS, "♢": Suit.DIAMONDS, "♧": Suit.CLUBS}
+_CARD = re.compile(r"^(10|[2-9AJQKT])(.)$")
+_SEPARATORS = re.compile(r"[\s,;]+")
+
+
+def _natural(token: str, whole: str) -> Card:
+    match = _CARD.match(token)
+    if not match or match.group(2) not in _SUITS:
+        raise NotationError(NOT_A_CARD, token=whole)
+    return Card(_RANKS[match.group(1)], _SUITS[match.group(2)])
+
+
+def parse_card(text: str) -> Card:
+    """One card from its notation; raise :class:`NotationError` naming the bad token."""
+    if not isinstance(text, str):
+        raise NotationError(NOT_A_CARD, token=repr(text))
+    token = text.strip()
+    upper = token.upper()
+    if upper in ("JK", "JOKER"):
+        return Card.joker()
+    if upper.startswith("JK="):
+        named = upper[3:]
+        if named in ("JK", "JOKER") or named.startswith("JK="):
+            raise NotationError(JOKER_NAMES_JOKER, token=token)
+        return Card.joker(_natural(named, token))
+    return _natural(upper, token)
+
+
+def parse_cards(cards: str | Card | Iterable[str | Card]) -> tuple[Card, ...]:
+    """Cards from a string (separated by spaces or commas), or a list of strings or cards."""
+    if isinstance(cards, Card):
+        return (cards,)
+    if isinstance(cards, str):
+        tokens: Iterable[str | Card] = [t for t in _SEPARATORS.split(cards) if t]
+    else:
+        try:
+            tokens = list(cards)
+        except TypeError:
+            raise NotationError(NOT_A_CARD_LIST) from None
+    return tuple(token if isinstance(token, Card) else parse_card(token) for token in tokens)
+
+
+def format_card(card: Card) -> str:
+    """The canonical notation of a card."""
+    if card.rank is None or card.suit is None:
+        return "JK"
+    natural = card.rank.symbol + card.suit.value
+    return "JK=" + natural if card.is_joker else natural
+
+
+def format_cards(cards: Sequence[Card] | Iterable[Card], separator: str = " ") -> str:
+    return separator.join(format_card(card) for card in cards)

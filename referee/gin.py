@@ -91,9 +91,9 @@ from typing import Any, NamedTuple, TypeAlias
 from referee.cards import JOKER_BIT, RANKS, SUITS, Card
 from referee.errors import RuleError
 from referee.melds import NUMBERED_MELD_ILLEGAL, check_meld
-from referee.messages import Reason, define_message
+from referee.messages import Reason, define_message, define_text
 from referee.notation import format_card, format_cards, parse_cards
-from referee.rulesets import Ruleset, find_ruleset
+from referee.rulesets.base import Bonuses, Ruleset, card_values
 from referee.scoring import Outcome
 
 CardsIn: TypeAlias = "str | Card | Iterable[str | Card]"
@@ -172,9 +172,27 @@ HAND_OF = define_message("gin.hand_of", "{who}'s hand")
 THE_KNOCKER = define_message("gin.the_knocker", "the knocker")
 THE_DEFENDER = define_message("gin.the_defender", "the defender")
 
-RULES = find_ruleset("gin")
-"""The ruleset the solver's card values come from; knock limit and bonuses are read
-from the ruleset each call is given (this one by default)."""
+DEALT = 10
+RULES = Ruleset(
+    id="gin",
+    name=define_text("ruleset.gin.name", "Gin Rummy"),
+    min_players=2,
+    max_players=2,
+    deal_sizes={2: DEALT},
+    values=card_values(1, None, 10, 10),
+    target=100,
+    big_gin_allowed=True,
+    knock_limit=10,
+    bonuses=Bonuses(gin=25, undercut=25),
+    final_hand_size=DEALT,
+    # A hand given as points is its deadwood after lay-offs; the most 10 cards can leave is
+    # 98 (K K Q Q J J 10 10 9 9 in suits that make no run).
+    most_deadwood=98,
+)
+"""Standard gin as the solver knows it: the card values, the deal, the knock limit and the
+bonuses.  :mod:`referee.rulesets.gin` makes the registered ruleset of it (texts, house rules,
+hooks); every call reads the knock limit and bonuses from the ruleset it is given (this
+one by default)."""
 
 
 # ---------------------------------------------------------------------------------------

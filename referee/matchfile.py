@@ -41,7 +41,7 @@ from referee.melds import in_rank_order
 from referee.messages import define_message
 from referee.notation import format_card, parse_card, parse_cards
 from referee.rulesets import Ruleset, find_ruleset
-from referee.rulesets.base import seat_after
+from referee.rulesets.base import DEAL_END, seat_after
 
 FORMAT = "referee-match/1"
 ENDS = ("blocked", "stock", "draw", "void")
@@ -331,7 +331,7 @@ class RoundRecord:
     (:attr:`~referee.rulesets.Ruleset.round_inputs`, gin's Oklahoma ``upcard``), read by
     their type (a card is a :class:`~referee.cards.Card`).
 
-    A deal ended by a show (``indian``: :attr:`~referee.rulesets.Ruleset.shows`) gives who
+    A deal ended by a show (``indian``: its round form's kind is ``DEAL_END``) gives who
     showed (``show``), optionally the cards shown as grouped (``groups``) and the finish
     card, who dropped (``drops``: ``first`` or ``middle``), who showed wrongly
     (``wrong_shows``), and the players who come back into a pool before it (``rejoin``).
@@ -588,7 +588,7 @@ def _read_round(raw: Any, header: MatchHeader, number: int | None) -> RoundRecor
         closer=_optional(raw, "closer", lambda value: _player(value, players, "closer")),
         closing_card=_optional(raw, "closing_card", lambda value: _card(value, "closing_card")),
         inputs=inputs,
-        **(_deal_keys(raw, header) if header.rules.shows else {}),
+        **(_deal_keys(raw, header) if header.rules.round_form.kind == DEAL_END else {}),
         table=_optional(raw, "table", lambda value: _table(value, players))
         if header.rules.round_form.table
         else None,

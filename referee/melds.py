@@ -5,6 +5,7 @@ they return a :class:`MeldVerdict` whose ``reason`` says, in words a player
 understands, what is wrong.  :func:`verify_meld` and :func:`verify_layoff`
 raise :class:`~referee.errors.RuleError` with the same reason instead.
 
+>>> from referee.rulesets import find_ruleset
 >>> check_meld('7S 9S 8S', find_ruleset('remi')).kind
 <MeldKind.RUN: 'run'>
 >>> print(check_meld('7S 9S 10S', find_ruleset('remi')).reason)
@@ -23,7 +24,7 @@ from referee.cards import SUITS, Card, Rank, Suit
 from referee.errors import RuleError
 from referee.messages import Reason, define_message
 from referee.notation import format_cards, parse_cards
-from referee.rulesets import AceOrder, Ruleset, find_ruleset
+from referee.rulesets.base import AceOrder, Ruleset
 
 TOO_FEW = define_message("meld.too_few", "a meld needs at least 3 cards; {cards} is only {count}")
 NO_JOKERS = define_message("meld.no_jokers", "there are no jokers in {rules}")
@@ -168,9 +169,8 @@ def _suit_names(suits: Iterable[Suit]) -> Reason:
     return joined
 
 
-def check_meld(cards: str | Iterable[str | Card], rules: Ruleset | str) -> MeldVerdict:
+def check_meld(cards: str | Iterable[str | Card], rules: Ruleset) -> MeldVerdict:
     """Whether ``cards`` form a legal set or run under ``rules``, and why not."""
-    rules = find_ruleset(rules) if isinstance(rules, str) else rules
     hand = parse_cards(cards)
     verdict = _check_structure(hand, rules)
     if verdict.legal or not any(card.is_joker for card in hand):
@@ -334,7 +334,7 @@ def in_rank_order(cards: Iterable[Card]) -> tuple[Card, ...]:
     return tuple(sorted(group, key=position))
 
 
-def verify_meld(cards: str | Iterable[str | Card], rules: Ruleset | str) -> Meld:
+def verify_meld(cards: str | Iterable[str | Card], rules: Ruleset) -> Meld:
     """The legal meld made of ``cards``, or :class:`RuleError` with the reason."""
     verdict = check_meld(cards, rules)
     if verdict.meld is None:
@@ -346,14 +346,14 @@ def verify_meld(cards: str | Iterable[str | Card], rules: Ruleset | str) -> Meld
 def check_layoff(
     meld: Meld | str | Iterable[str | Card],
     cards: str | Iterable[str | Card],
-    rules: Ruleset | str,
+    rules: Ruleset,
 ) -> MeldVerdict:
     """Whether ``cards`` may be added to ``meld`` on the table; the verdict is of the result.
 
-    >>> print(check_layoff('7S 8S 9S', 'JS', 'remi').reason)
+    >>> from referee.rulesets import find_ruleset
+    >>> print(check_layoff('7S 8S 9S', 'JS', find_ruleset('remi')).reason)
     JS cannot be laid off on 7S 8S 9S: 10S is missing between 9S and JS
     """
-    rules = find_ruleset(rules) if isinstance(rules, str) else rules
     if not rules.layoffs:
         return _refuse(LAYOFF_CLOSED, rules=rules.name)
     if not isinstance(meld, Meld):
@@ -415,7 +415,7 @@ def _layoff_reason(meld: Meld, added: tuple[Card, ...], rules: Ruleset) -> Reaso
 def verify_layoff(
     meld: Meld | str | Iterable[str | Card],
     cards: str | Iterable[str | Card],
-    rules: Ruleset | str,
+    rules: Ruleset,
 ) -> Meld:
     """The meld after the lay-off, or :class:`RuleError` with the reason."""
     verdict = check_layoff(meld, cards, rules)

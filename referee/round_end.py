@@ -17,7 +17,6 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
 
 from referee.cards import Card
 from referee.errors import MatchFileError, RuleError
@@ -44,7 +43,7 @@ from referee.round import (
     verify_contract,
 )
 from referee.rulesets import Ruleset, TurnStyle
-from referee.scoring import Ending, RoundEnding
+from referee.scoring import Ending, FinalState, RoundEnding
 
 ENDING_NOT_IN_RULES = define_message(
     "round.ending_not_in_rules", 'a round of {rules} cannot end "{ending}"'
@@ -229,19 +228,6 @@ def stated_ending(rules: Ruleset, record: RoundRecord) -> tuple[Ending | None, s
     if ending not in rules.endings:
         raise RuleError(ENDING_NOT_IN_RULES, rules=rules.name, ending=ending.value)
     return ending, player
-
-
-@dataclass(frozen=True)
-class FinalState:
-    """A round checked to its end: what its score depends on (``ending``), the round
-    replayed from its turns (``live``, ``None`` for a final table), the melds each
-    player laid (as laid, before lay-offs) and what the referee could not check
-    (``unchecked``: a reason per hand given as points)."""
-
-    ending: RoundEnding
-    live: RoundInProgress | None = None
-    melds: Mapping[str, tuple[Meld, ...]] = field(default_factory=dict)
-    unchecked: tuple[Reason, ...] = ()
 
 
 def final_state(header: MatchHeader, record: RoundRecord, dealer: str, number: int) -> FinalState:

@@ -32,7 +32,8 @@ from referee.messages import Reason, define_message
 
 if TYPE_CHECKING:
     from referee.gin import Adjudication
-    from referee.round import TableMeld
+    from referee.melds import Meld
+    from referee.round import RoundInProgress, TableMeld
     from referee.rulesets import Ruleset
 
 TAKES_HANDS = define_message(
@@ -143,6 +144,19 @@ class RoundEnding:
     def holds_nothing(self, player: str) -> bool:
         """Whether ``player``'s hand is empty (given as no cards, or as 0 points)."""
         return not self.hands.get(player) and not self.points.get(player)
+
+
+@dataclass(frozen=True)
+class FinalState:
+    """A round checked to its end: what its score depends on (``ending``), the round
+    replayed from its turns (``live``, ``None`` for a final table), the melds each
+    player laid (as laid, before lay-offs) and what the referee could not check
+    (``unchecked``: a reason per hand given as points)."""
+
+    ending: RoundEnding
+    live: RoundInProgress | None = None
+    melds: Mapping[str, tuple[Meld, ...]] = field(default_factory=dict)
+    unchecked: tuple[Reason, ...] = ()
 
 
 @dataclass(frozen=True)

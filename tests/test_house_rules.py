@@ -641,7 +641,7 @@ def test_docs_house_rules_table_is_the_generated_one() -> None:
     begin, end = "<!-- house-rules:begin -->\n", "<!-- house-rules:end -->"
     assert begin in text and end in text
     shown = text.split(begin, 1)[1].split(end, 1)[0]
-    assert shown == markdown_table()
+    assert shown == markdown_table(list(RULESETS.values()))
     # every declared option of every ruleset is in it
     for rules in RULESETS.values():
         for name in rules.options:
@@ -649,8 +649,9 @@ def test_docs_house_rules_table_is_the_generated_one() -> None:
 
 
 def test_markdown_table_command(capsys: pytest.CaptureFixture[str]) -> None:
-    from referee.rulesets.options import main, markdown_table
+    from referee.rulesets.__main__ import main
+    from referee.rulesets.options import markdown_table
 
     assert main(["markdown"]) == 0
-    assert capsys.readouterr().out == markdown_table()
+    assert capsys.readouterr().out == markdown_table(list(RULESETS.values()))
     assert main([]) == 2

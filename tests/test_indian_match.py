@@ -13,6 +13,7 @@ from referee.cli import main as cli
 from referee.errors import RefereeError
 from referee.match import replay
 from referee.matchfile import dump_match, read_match
+from referee.rulesets import find_ruleset
 
 SHOW = [["5S", "6S", "7S", "8S"], ["9H", "10H", "JH"], ["2D", "2C", "2H"], ["JD", "QD", "KD"]]
 # With 3C cut: 5S 6S 7S pure, 2D 2C 2H set, JK QD KD impure; 4H 9H 10H 8C left: 31.
@@ -96,7 +97,7 @@ def test_the_last_player_left_in_the_pool_wins() -> None:
     assert state.totals == {"Budi": 0, "Siti": 101, "Andi": 101}
     assert (state.finished, state.winners) == (True, ("Budi",))
     with pytest.raises(RefereeError, match="already over"):
-        replay(match([*rounds, points(Siti=1)], rejoin=False))
+        replay(match([*rounds, points(Siti=2)], rejoin=False))
 
 
 def test_a_rejoin_comes_back_with_the_highest_total_still_in_plus_one() -> None:
@@ -120,7 +121,7 @@ def test_a_rejoin_comes_back_with_the_highest_total_still_in_plus_one() -> None:
             [
                 points(Siti=80, Andi=80),
                 points(Siti=30, Andi=0),
-                {"rejoin": ["Siti"], **points(Andi=1)},
+                {"rejoin": ["Siti"], **points(Andi=2)},
             ],
             "Andi is still in with 80, above 79",
         ),
@@ -129,14 +130,14 @@ def test_a_rejoin_comes_back_with_the_highest_total_still_in_plus_one() -> None:
             [
                 points(Siti=80, Andi=0),
                 points(Siti=30, Andi=0),
-                points(Andi=1),
-                {"rejoin": ["Siti"], **points(Andi=1)},
+                points(Andi=2),
+                {"rejoin": ["Siti"], **points(Andi=2)},
             ],
             "right after going out",
         ),
         # Budi is still in
         (
-            [points(Siti=10, Andi=0), {"rejoin": ["Budi"], **points(Siti=1, Andi=0)}],
+            [points(Siti=10, Andi=0), {"rejoin": ["Budi"], **points(Siti=2, Andi=0)}],
             "still in the pool",
         ),
     ],
@@ -156,14 +157,14 @@ def test_a_player_comes_back_once_per_match() -> None:
     state = replay(match([*first, points(Siti=60, Andi=0)]))
     assert state.totals["Siti"] == 111
     with pytest.raises(RefereeError, match="once per match"):
-        replay(match([*first, points(Siti=60, Andi=0), {"rejoin": ["Siti"], **points(Andi=1)}]))
+        replay(match([*first, points(Siti=60, Andi=0), {"rejoin": ["Siti"], **points(Andi=2)}]))
 
 
 def test_no_rejoin_outside_pools_or_when_switched_off() -> None:
     rounds = [
         points(Siti=80, Andi=0),
         points(Siti=30, Andi=0),
-        {"rejoin": ["Siti"], **points(Andi=1)},
+        {"rejoin": ["Siti"], **points(Andi=2)},
     ]
     with pytest.raises(RefereeError, match="without rejoining"):
         replay(match(rounds, rejoin=False))
@@ -229,21 +230,21 @@ def test_the_match_file_round_trips_the_deal_keys() -> None:
 @pytest.mark.parametrize(
     ("deal", "words"),
     [
-        ({"show": "Budi", "hands": {"Siti": 1, "Andi": 2}}, 'give "cut" for this round'),
+        ({"show": "Budi", "hands": {"Siti": 2, "Andi": 3}}, 'give "cut" for this round'),
         ({"cut": "3C", "show": "Budi", "hands": {"Siti": 81, "Andi": 2}}, "at most the full count"),
-        ({"cut": "3C", "show": "Budi", "hands": {"Siti": 1}}, "give Andi's 13 cards"),
+        ({"cut": "3C", "show": "Budi", "hands": {"Siti": 2}}, "give Andi's 13 cards"),
         (
             {
                 "cut": "3C",
                 "show": "Budi",
                 "drops": {"Siti": "first"},
-                "hands": {"Siti": 1, "Andi": 2},
+                "hands": {"Siti": 2, "Andi": 3},
             },
             "Siti dropped",
         ),
         ({"cut": "3C", "drops": {"Budi": "first"}}, "exactly one player is left"),
         (
-            {"cut": "3C", "show": "Budi", "wrong_shows": ["Budi"], "hands": {"Siti": 1, "Andi": 2}},
+            {"cut": "3C", "show": "Budi", "wrong_shows": ["Budi"], "hands": {"Siti": 2, "Andi": 3}},
             "cannot both show and show wrongly",
         ),
         (
@@ -258,7 +259,7 @@ def test_the_match_file_round_trips_the_deal_keys() -> None:
                         ["2D", "2C", "2H"],
                     ]
                 },
-                "hands": {"Siti": 1, "Andi": 2},
+                "hands": {"Siti": 2, "Andi": 3},
             },
             "show is not valid",
         ),
@@ -275,10 +276,15 @@ def test_a_deal_refused(deal: dict[str, Any], words: str) -> None:
 
 
 def test_the_options() -> None:
-    with pytest.raises(RefereeError, match="in that order"):
+    with pytest.raises(
+        RefereeError,
+        match=r"First drop \(first_drop: 50\) is at most Middle drop \(middle_drop: 40\)",
+    ):
         replay(match([], first_drop=50, middle_drop=40))
-    with pytest.raises(RefereeError, match="exactly 2 players"):
+    # RULES.md: option decks 1 only with 2 players; the reason is the deck, not the game
+    with pytest.raises(RefereeError, match=r"Decks \(decks: 1\) is for at most 2 players, not 3"):
         replay(match([], decks=1))
+    assert replay(match([], ("Budi", "Siti"), decks=1)).rules.copies(2) == 1
     with pytest.raises(RefereeError, match="cut"):
         replay(match([{"cut": "3C", "drops": {"Budi": "first", "Siti": "first"}}], wild=False))
     # without wild cards no cut is named; the full count caps the wrong show
@@ -287,7 +293,7 @@ def test_the_options() -> None:
 
 
 def test_a_void_deal_scores_nothing_and_keeps_the_dealer() -> None:
-    state = replay(match([{"end": "void"}, points(Siti=1, Andi=2)]))
+    state = replay(match([{"end": "void"}, points(Siti=2, Andi=3)]))
     assert [r.dealer for r in state.rounds] == ["Budi", "Budi"]
 
 
@@ -313,3 +319,45 @@ def test_cli_count(capsys: pytest.CaptureFixture[str]) -> None:
     assert (out["count"], sorted(out["ungrouped"])) == (31, ["10H", "4H", "8C", "9H"])
     assert cli(["indian", "count", "5S", "6S", "--cut", "3C"]) == 2
     assert "13 cards, not 2" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        {"first_drop": 50, "middle_drop": 40},
+        {"middle_drop": 90},  # above the full count, 80
+        {"format": "pool201", "first_drop": 60},  # above pool201's middle drop, 50
+        {"full_count": 30},  # below the middle drop, 40
+    ],
+)
+def test_the_drops_order_is_checked_with_the_options_before_any_match(
+    options: dict[str, Any],
+) -> None:
+    # RULES.md: first drop 20 < middle drop 40 < full count 80 (pool201: 25, 50); a set of
+    # house rules that breaks the order can start no match, so check_options refuses it.
+    with pytest.raises(RefereeError, match="is at most"):
+        find_ruleset("indian").check_options(options)
+
+
+@pytest.mark.parametrize("format_", ["deals", "points"])
+def test_rejoin_is_refused_outside_a_pool(format_: str) -> None:
+    # RULES.md: `rejoin` applies to pools only and is refused with `deals` or `points`.
+    for rejoin in (True, False):
+        with pytest.raises(RefereeError, match=r"only applies with Match \(format: pool101 or"):
+            find_ruleset("indian").check_options({"format": format_, "rejoin": rejoin})
+    assert find_ruleset("indian").check_options({"format": "pool201", "rejoin": False})
+
+
+def test_a_count_of_one_is_refused() -> None:
+    # RULES.md: a count given as points is 0 or 2 up to the full count (no card is worth 1).
+    with pytest.raises(RefereeError, match="Siti's count is given as 1, but no hand counts that"):
+        replay(match([points(Siti=1, Andi=2)]))
+    assert replay(match([points(Siti=0, Andi=2)])).totals == {"Budi": 0, "Siti": 0, "Andi": 2}
+
+
+def test_a_count_given_for_the_last_player_left_is_refused_in_true_words() -> None:
+    # Budi dropped and Siti showed wrongly: Andi is the last left and wins with 0 (RULES.md),
+    # so no hand of his is counted; he did not show.
+    deal = {"cut": "3C", "drops": {"Budi": "first"}, "wrong_shows": ["Siti"], "hands": {"Andi": 5}}
+    with pytest.raises(RefereeError, match="Andi is the last left in the deal and wins it: no"):
+        replay(match([deal]))

@@ -1,13 +1,21 @@
-"""The engine stands alone: importing it loads nothing of the web layer."""
+"""The engine stands alone (importing it loads nothing of the web layer), its modules and the
+web layer's packages import in layers, and no module of referee imports round a circle."""
 
 from __future__ import annotations
 
 import ast
+import pkgutil
 import subprocess
 import sys
+import tomllib
 from pathlib import Path
 
+import grimp
+
 import referee
+from referee import rulesets
+
+ROOT = Path(__file__).resolve().parents[1]
 
 WEB_PACKAGES = (
     "flask",
@@ -40,56 +48,86 @@ def test_engine_imports_no_web_package() -> None:
     assert not [name for name in loaded if name.startswith("referee.web")]
 
 
-# The web layer's packages, lowest first: a module imports only from its own rank or below.
-# The app factory (``referee.web``) and the entry points (``serve``, ``restore``) sit above all.
-WEB_RANKS = {
-    "serving": 0,  # how the app meets the machine: paths, settings, addresses, headers, logs
-    "store": 1,  # the database, the replays, the summaries and the one write path
-    "show": 2,  # what a player reads: words, labels, score sheets, statistics
-    "play": 3,  # what a change to a table means: rounds, seats, names, links, documents
-    "forms": 4,  # the interface: forms, pages and the API
-    "views": 4,
-    "api": 4,
-}
+def test_the_import_contracts_are_kept() -> None:
+    """The layers declared in pyproject.toml ([tool.importlinter]): the engine imports
+    nothing of the web layer, the shared types load no solver or game, the solvers call no
+    game's hooks, and the web layer's packages import downwards only (imports inside
+    functions count)."""
+    linter = Path(sys.executable).with_name("lint-imports")
+    run = subprocess.run(
+        [str(linter), "--no-cache"], capture_output=True, text=True, cwd=ROOT, check=False
+    )
+    assert run.returncode == 0, run.stdout + run.stderr
 
 
-def _web_imports(path: Path) -> list[tuple[int, str]]:
-    """Every ``referee.web`` package or module that this file imports (at any depth), by line."""
-    found = []
-    for node in ast.walk(ast.parse(path.read_text())):
-        if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("referee.web"):
-            parts = (node.module or "").split(".")
-            if len(parts) > 2:
-                found.append((node.lineno, parts[2]))
-            else:
-                found += [(node.lineno, alias.name) for alias in node.names]
-        elif isinstance(node, ast.Import):
-            found += [
-                (node.lineno, alias.name.split(".")[2])
-                for alias in node.names
-                if alias.name.startswith("referee.web.")
-            ]
+def test_every_web_package_has_its_layer() -> None:
+    web = Path(referee.__file__).parent / "web"
+    packages = {path.name for path in web.iterdir() if (path / "__init__.py").exists()}
+    contracts = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["importlinter"]
+    (layers,) = [
+        c["layers"] for c in contracts["contracts"] if c.get("containers") == ["referee.web"]
+    ]
+    layered = {name.strip() for layer in layers for name in layer.split(":")}
+    assert layered == packages, "a new web package needs its layer in pyproject.toml"
+
+
+def import_graph() -> grimp.ImportGraph:
+    """Every import among referee's modules, those inside functions included (not those for
+    type checking only), and the registry's: it imports each game it finds by name."""
+    graph = grimp.build_graph("referee", exclude_type_checking_imports=True, cache_dir=None)
+    for game in pkgutil.iter_modules(rulesets.__path__):
+        if not game.name.startswith("_"):
+            graph.add_import(importer="referee.rulesets", imported=f"referee.rulesets.{game.name}")
+    return graph
+
+
+def cycles(graph: grimp.ImportGraph) -> list[list[str]]:
+    """The modules that import each other round a circle, circle by circle (Tarjan)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    found: list[list[str]] = []
+
+    def visit(module: str) -> None:
+        index[module] = low[module] = len(index)
+        stack.append(module)
+        for imported in sorted(graph.find_modules_directly_imported_by(module)):
+            if imported not in index:
+                visit(imported)
+                low[module] = min(low[module], low[imported])
+            elif imported in stack:
+                low[module] = min(low[module], index[imported])
+        if low[module] == index[module]:
+            circle = []
+            while True:
+                member = stack.pop()
+                circle.append(member)
+                if member == module:
+                    break
+            if len(circle) > 1:
+                found.append(sorted(circle))
+
+    for module in sorted(graph.modules):
+        if module.startswith("referee") and module not in index:
+            visit(module)
     return found
 
 
-def test_web_packages_import_downwards_only() -> None:
-    web = Path(referee.__file__).parent / "web"
-    packages = {path.name for path in web.iterdir() if (path / "__init__.py").exists()}
-    assert packages == set(WEB_RANKS), "a new web package needs its rank in WEB_RANKS"
-    wrong = []
-    for package, rank in WEB_RANKS.items():
-        for path in sorted((web / package).rglob("*.py")):
-            for line, target in _web_imports(path):
-                if WEB_RANKS.get(target, len(WEB_RANKS)) > rank:
-                    wrong.append(f"{path.relative_to(web)}:{line} imports {target}")
-    assert not wrong, "imports against the layers:\n" + "\n".join(wrong)
+def test_no_module_of_referee_imports_itself_round_a_circle() -> None:
+    assert cycles(import_graph()) == []
 
 
-def test_layer_check_sees_an_upward_import(tmp_path: Path) -> None:
-    upward = tmp_path / "upward.py"
-    upward.write_text("def late():\n    from referee.web.views import pages\n")
-    assert _web_imports(upward) == [(2, "views")]
-    assert WEB_RANKS["views"] > WEB_RANKS["store"]
+def test_the_circle_check_sees_a_circle_through_the_registry() -> None:
+    graph = import_graph()
+    graph.add_import(importer="referee.melds", imported="referee.rulesets")  # the old melds.py
+    assert ["referee.gin", "referee.melds", "referee.rulesets", "referee.rulesets.gin"] in [
+        [
+            m
+            for m in circle
+            if m in {"referee.gin", "referee.melds", "referee.rulesets", "referee.rulesets.gin"}
+        ]
+        for circle in cycles(graph)
+    ]
 
 
 # Every write ends in the unit of work (referee/web/store/work.py): it alone commits.

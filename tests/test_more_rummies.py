@@ -167,24 +167,24 @@ def test_five_players_play_three_decks_and_two_jokers() -> None:
 
 
 def test_contract_sets_repeat_suits_and_have_no_size_limit() -> None:
-    assert check_meld("7H 7H 7S 7D 7C", "contract").legal
-    assert check_layoff("7H 7H 7S", "7S 7H", "contract").legal
-    assert not check_meld("7H 7S", "contract").legal
+    assert check_meld("7H 7H 7S 7D 7C", find_ruleset("contract")).legal
+    assert check_layoff("7H 7H 7S", "7S 7H", find_ruleset("contract")).legal
+    assert not check_meld("7H 7S", find_ruleset("contract")).legal
 
 
 def test_contract_runs_have_four_cards_or_more_and_the_ace_high_or_low() -> None:
-    verdict = check_meld("8C 9C 10C", "contract")
+    verdict = check_meld("8C 9C 10C", find_ruleset("contract"))
     assert not verdict.legal and "at least 4 cards" in str(verdict.reason)
-    assert check_meld("JH QH KH AH", "contract").legal
-    assert check_meld("AH 2H 3H JK=4H", "contract").legal
-    assert not check_meld("QH KH AH 2H", "contract").legal
+    assert check_meld("JH QH KH AH", find_ruleset("contract")).legal
+    assert check_meld("AH 2H 3H JK=4H", find_ruleset("contract")).legal
+    assert not check_meld("QH KH AH 2H", find_ruleset("contract")).legal
 
 
 def test_rummy500_sets_are_of_different_suits_and_runs_of_three() -> None:
-    assert check_meld("QS KS AS", "rummy500").legal
-    assert check_meld("AS 2S 3S", "rummy500").legal
-    assert not check_meld("7H 7H 7S", "rummy500").legal
-    assert not check_meld("7H JK=7S 7D", "rummy500").legal  # no jokers
+    assert check_meld("QS KS AS", find_ruleset("rummy500")).legal
+    assert check_meld("AS 2S 3S", find_ruleset("rummy500")).legal
+    assert not check_meld("7H 7H 7S", find_ruleset("rummy500")).legal
+    assert not check_meld("7H JK=7S 7D", find_ruleset("rummy500")).legal  # no jokers
 
 
 def test_rummy500_values_ace_fifteen_in_hand() -> None:

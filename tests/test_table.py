@@ -15,6 +15,7 @@ from referee.cards import SUITS, Card, Rank
 from referee.errors import RuleError
 from referee.melds import check_meld
 from referee.notation import parse_cards
+from referee.rulesets import find_ruleset
 from referee.table import (
     arrange,
     best_play,
@@ -504,7 +505,7 @@ def test_constructed_tables_are_always_solved(rng: random.Random, count: int, jo
     kept.update(name for name in bound if name[3:] not in real)
     assert not kept - Counter(map(str, again.cards))
     assert Counter(c.in_hand for c in again.cards) == Counter(c.in_hand for c in cards)
-    assert all(check_meld(meld.cards, "manipulation").legal for meld in again.melds)
+    assert all(check_meld(meld.cards, find_ruleset("manipulation")).legal for meld in again.melds)
 
 
 @settings(max_examples=150, deadline=None)
@@ -586,4 +587,4 @@ def test_hint_with_copies_of_the_cards_jokers_stand_for(
 def test_meld_checker_agrees_with_the_arrangements() -> None:
     found = arrange([], "AS 2S 3S QD KD AD 5C 5H 5S JK", 3)
     assert found is not None
-    assert all(check_meld(meld.cards, "manipulation").legal for meld in found.melds)
+    assert all(check_meld(meld.cards, find_ruleset("manipulation")).legal for meld in found.melds)

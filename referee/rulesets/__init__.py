@@ -3,7 +3,10 @@
 Each ruleset is one module of this package holding its :class:`Ruleset`
 value as ``RULESET`` (data plus its hooks: how a round is scored, who deals
 next, when the match ends).  The package finds the modules by itself, so
-adding a sixth ruleset touches one new file (and its tests).  The shared
+adding a sixth ruleset touches one new file (and its tests).  It finds them the
+first time the registry is asked (``RULESETS``, :func:`find_ruleset`), never on
+import: the shared types (:mod:`referee.rulesets.base`) sit below the solvers
+that the rulesets' hooks call, and importing them loads no ruleset.  The shared
 machinery is in :mod:`referee.rulesets.base`; the shared ways of scoring a
 round are in :mod:`referee.scoring`.
 
@@ -70,27 +73,47 @@ def _discover() -> dict[str, Ruleset]:
     return {rules.id: rules for rules in found}
 
 
-RULESETS: dict[str, Ruleset] = _discover()
+_REGISTRY: dict[str, Ruleset] = {}
+_DISCOVERED = threading.Event()
+_DISCOVERY_LOCK = threading.RLock()
+
+
+def _registry() -> dict[str, Ruleset]:
+    """Every ruleset by id, the package's own found the first time it is asked."""
+    if not _DISCOVERED.is_set():
+        with _DISCOVERY_LOCK:
+            if not _DISCOVERED.is_set():
+                _REGISTRY.update({**_discover(), **_REGISTRY})
+                _sort_registry()
+                _DISCOVERED.set()
+    return _REGISTRY
+
+
+def __getattr__(name: str) -> dict[str, Ruleset]:
+    if name == "RULESETS":
+        return _registry()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def _sort_registry() -> None:
-    ordered = sorted(RULESETS.values(), key=lambda rules: (rules.menu_order, rules.id))
-    RULESETS.clear()
-    RULESETS.update((rules.id, rules) for rules in ordered)
+    ordered = sorted(_REGISTRY.values(), key=lambda rules: (rules.menu_order, rules.id))
+    _REGISTRY.clear()
+    _REGISTRY.update((rules.id, rules) for rules in ordered)
 
 
 def register_ruleset(rules: Ruleset) -> Ruleset:
     """Add a ruleset defined outside this package (``ValueError`` if its id is taken)."""
-    if rules.id in RULESETS:
+    registry = _registry()
+    if rules.id in registry:
         raise ValueError(f"a ruleset {rules.id!r} is already registered")
-    RULESETS[rules.id] = rules
+    registry[rules.id] = rules
     _sort_registry()
     return rules
 
 
 def unregister_ruleset(ruleset_id: str) -> None:
     """Remove a ruleset added with :func:`register_ruleset`."""
-    RULESETS.pop(ruleset_id, None)
+    _registry().pop(ruleset_id, None)
 
 
 @contextmanager
@@ -112,9 +135,10 @@ def find_ruleset(
     >>> find_ruleset('rummy', {'ace': 'high-low'}).value(Card.parse('AS'))
     15
     """
-    rules = RULESETS.get(ruleset_id) if isinstance(ruleset_id, str) else None
+    registry = _registry()
+    rules = registry.get(ruleset_id) if isinstance(ruleset_id, str) else None
     if rules is None:
-        raise RuleError(UNKNOWN_RULESET, rules=ruleset_id, known=", ".join(RULESETS))
+        raise RuleError(UNKNOWN_RULESET, rules=ruleset_id, known=", ".join(registry))
     try:
         chosen = json.dumps(options, sort_keys=True) if options else ""
     except (TypeError, ValueError):  # not options a match file could hold: not worth keeping
@@ -147,7 +171,6 @@ __all__ = [
     "KNOCK",
     "OUT",
     "OUTCOME_LABELS",
-    "RULESETS",
     "STOCK",
     "VOID",
     "AceOrder",

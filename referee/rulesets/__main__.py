@@ -1,8 +1,22 @@
 """``python -m referee.rulesets markdown``: the house rules table of docs/house-rules.md."""
 
-import sys
+from __future__ import annotations
 
-from referee.rulesets.options import main
+import sys
+from collections.abc import Sequence
+
+from referee.rulesets import RULESETS
+from referee.rulesets.options import markdown_table
+
+
+def main(argv: Sequence[str]) -> int:
+    """Print docs/house-rules.md's table of house rules of every registered ruleset."""
+    if list(argv) != ["markdown"]:
+        print("usage: python -m referee.rulesets markdown", file=sys.stderr)
+        return 2
+    sys.stdout.write(markdown_table(list(RULESETS.values())))
+    return 0
+
 
 if __name__ == "__main__":
     sys.exit(main(sys.argv[1:]))

@@ -72,6 +72,14 @@ OPTION_EXCLUDED = define_message(
     "rules.option_excluded",
     "the house rule {label} ({option}) cannot be used with {condition}",
 )
+OPTION_ABOVE = define_message(
+    "rules.option_above",
+    "the house rule {label} ({option}: {value}) is at most {other_label} ({other}: {other_value})",
+)
+OPTION_PLAYERS = define_message(
+    "rules.option_players",
+    "the house rule {label} ({option}: {value}) is for at most {most} players, not {count}",
+)
 OPTION_SETTING = define_message("rules.option_setting", "{label} ({option}: {value})")
 PLAYER_COUNT = define_message(
     "rules.player_count", "{rules} is played by {low} to {high} players, not {count}"
@@ -356,6 +364,10 @@ class FinalTable:
     table: Sequence[Mapping[str, Any]] = ()
 
 
+FINAL_TABLE = "final_table"  # the ending, the hands left and the table's melds
+DEAL_END = "deal_end"  # who showed, the others' counts, drops and wrong shows (indian)
+
+
 @dataclass(frozen=True)
 class RoundForm:
     """What a round entered as its final table asks for (MATCH_FORMAT.md, "final table only").
@@ -381,6 +393,7 @@ class RoundForm:
     knocker_melds: bool = False
     table: bool = False  # every meld at the end with its owners (rummy500, contract)
     table_required: bool = False  # without the table the round cannot be scored (rummy500)
+    kind: str = FINAL_TABLE  # which entry form a screen shows for the round
 
     def choice(self, key: str) -> EndingChoice:
         """The ending offered under ``key`` (``KeyError`` if there is none)."""
@@ -556,9 +569,6 @@ class Ruleset:
     match_end: MatchEndHook = field(default=first_to_target, compare=False, repr=False)
     # The ruleset for one round, given the round's inputs (gin's Oklahoma upcard).
     round_rules: RoundRulesHook = field(default=same_every_round, compare=False, repr=False)
-    # Deals ended by a show, drops and wrong shows (indian): the match file's round keys
-    # show, groups, finish, drops, wrong_shows and rejoin are read.
-    shows: bool = False
     open_ended: bool = False  # no fixed end: the players stop the match ("stopped": true)
     check_round: RoundCheckHook | None = field(default=None, compare=False, repr=False)
     deal_players: DealPlayersHook = field(default=everyone_plays, compare=False, repr=False)
@@ -689,6 +699,19 @@ class Ruleset:
         return max(self.joker_count(n) for n in range(self.min_players, self.max_players + 1))
 
     def verify_players(self, count: int) -> None:
+        """Refuse a number of players the game, or an option in force, is not for."""
+        for declared in self.option_table:
+            value = self.settings.get(declared.name, declared.default_for(self.settings))
+            most = next((n for v, n in declared.most_players.items() if same_value(value, v)), None)
+            if most is not None and count > most:
+                raise RuleError(
+                    OPTION_PLAYERS,
+                    label=_label(declared),
+                    option=declared.name,
+                    value=show_value(value),
+                    most=most,
+                    count=count,
+                )
         if not self.min_players <= count <= self.max_players:
             if self.min_players == self.max_players:
                 raise RuleError(
@@ -761,7 +784,27 @@ class Ruleset:
                     option=name,
                     condition=self._settings(declared.excludes),
                 )
+        self._check_order(everything)
         return checked
+
+    def _check_order(self, everything: Mapping[str, Any]) -> None:
+        """Refuse an option above the one it may not exceed (its ``at_most``), defaults
+        counting as given."""
+        for declared in self.option_table:
+            if not declared.at_most or not declared.applies(everything):
+                continue
+            other = self.declared(declared.at_most)
+            value, other_value = everything[declared.name], everything[other.name]
+            if value is not None and other_value is not None and value > other_value:
+                raise RuleError(
+                    OPTION_ABOVE,
+                    label=_label(declared),
+                    option=declared.name,
+                    value=show_value(value),
+                    other_label=_label(other),
+                    other=other.name,
+                    other_value=show_value(other_value),
+                )
 
     def _with_defaults(self, options: Mapping[str, Any]) -> dict[str, Any]:
         """Every option's value, given or default (dependent defaults applied), whether it

@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
+from referee import gin
 from referee.cards import Card, Rank, Suit
 from referee.errors import RuleError
 from referee.messages import Reason, define_message, define_text
@@ -19,13 +20,11 @@ from referee.rulesets.base import (
     DRAW,
     KNOCK,
     VOID,
-    Bonuses,
     MatchEnd,
     MatchProgress,
     RoundForm,
     Ruleset,
     TurnStyle,
-    card_values,
 )
 from referee.rulesets.options import (
     OptionType,
@@ -93,12 +92,10 @@ def score_gin_round(rules: Ruleset, ending: RoundEnding) -> RoundScore:
     """
     if ending.ending is Ending.DRAW:
         return nobody_scores(ending, Outcome.DRAW)
-    from referee.gin import adjudicate_round
-
     assert ending.ending is Ending.KNOCK and ending.player is not None
     if ending.points:
         return _multiplied(rules, score_counted_knock(rules, ending))
-    result = adjudicate_round(ending.player, ending.hands, ending.knocker_melds, rules=rules)
+    result = gin.adjudicate_round(ending.player, ending.hands, ending.knocker_melds, rules=rules)
     knocker, defender = result.names
     scores = {knocker: result.knocker_points, defender: result.defender_points}
     winner = result.winner_name
@@ -127,13 +124,11 @@ def _multiplied(rules: Ruleset, score: RoundScore) -> RoundScore:
 def score_counted_knock(rules: Ruleset, ending: RoundEnding) -> RoundScore:
     """A knock scored from the deadwoods the players counted (both hands given as points):
     the knocker's 0 is gin, a defender's deadwood not higher is an undercut."""
-    from referee.gin import settle
-
     knocker = ending.player
     assert knocker is not None
     defender = next(player for player in ending.players if player != knocker)
     deadwoods = ending.points
-    outcome, side, points, why = settle(
+    outcome, side, points, why = gin.settle(
         deadwoods[knocker], deadwoods[defender], (knocker, defender), rules
     )
     winner = knocker if side == "knocker" else defender
@@ -337,31 +332,18 @@ UPCARD = RoundInput(
 )
 
 
-RULESET = Ruleset(
-    id="gin",
-    name=define_text("ruleset.gin.name", "Gin Rummy"),
+RULESET = replace(
+    gin.RULES,
     description=define_text(
         "ruleset.gin.description", "Two players, knock at 10 or less, gin and undercut bonus 25"
     ),
-    min_players=2,
-    max_players=2,
-    deal_sizes={2: 10},
-    values=card_values(1, None, 10, 10),
-    target=100,
     target_presets=(50,),
     option_table=OPTIONS,
     presets=PRESETS,
     round_inputs=(UPCARD,),
     round_rules=oklahoma_round,
-    big_gin_allowed=True,
     turn_style=TurnStyle.NONE,
     round_form=RoundForm((KNOCK, DRAW, VOID), knocker_melds=True),
-    knock_limit=10,
-    bonuses=Bonuses(gin=25, undercut=25),
-    final_hand_size=10,
-    # A hand given as points is its deadwood after lay-offs; the most 10 cards can leave is
-    # 98 (K K Q Q J J 10 10 9 9 in suits that make no run).
-    most_deadwood=98,
     points_unchecked=POINTS_UNCHECKED,
     score_round=score_gin_round,
     next_dealer=loser_deals,

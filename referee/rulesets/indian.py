@@ -20,11 +20,13 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
+from referee import indian
 from referee.cards import Card
 from referee.errors import MatchFileError, RefereeError, RuleError
 from referee.messages import Reason, define_message, define_text
 from referee.notation import format_cards
 from referee.rulesets.base import (
+    DEAL_END,
     VOID,
     AceOrder,
     EndingChoice,
@@ -37,12 +39,11 @@ from referee.rulesets.base import (
     card_values,
     seat_after,
 )
-from referee.rulesets.options import OptionType, RoundInput, option, preset
-from referee.scoring import Ending, Outcome, RoundEnding, RoundScore
+from referee.rulesets.options import OptionType, RoundInput, one_of, option, preset
+from referee.scoring import Ending, FinalState, Outcome, RoundEnding, RoundScore
 
 if TYPE_CHECKING:
     from referee.matchfile import MatchHeader, RoundRecord
-    from referee.round_end import FinalState
 
 FORMATS = ("pool101", "pool201", "deals", "points")
 POOLS = {"pool101": (101, 79), "pool201": (201, 174)}  # elimination at, rejoin while not above
@@ -92,6 +93,11 @@ SHOW_NOT_VALID_TYPED = define_message(
     "{player}'s show is not valid: {why} (as typed, {typed}). A wrong show is written under "
     '"wrong_shows"',
 )
+# The same refusals on a screen that offers to record the show as a wrong show itself.
+SHOW_REFUSED = define_message("indian.show_refused", "{player}'s show is not valid: {why}")
+SHOW_REFUSED_TYPED = define_message(
+    "indian.show_refused_typed", "{player}'s show is not valid: {why} (as typed, {typed})"
+)
 HAND_MISSING = define_message(
     "indian.hand_missing",
     '{player} lost the deal: give {player}\'s 13 cards, or their count, under "hands"',
@@ -103,10 +109,16 @@ NO_HAND_COUNTED = define_message(
 WHY_SHOWED = define_message("indian.why_showed", "showed")
 WHY_DROPPED = define_message("indian.why_dropped", "dropped")
 WHY_WRONG = define_message("indian.why_wrong", "showed wrongly")
+WHY_LAST_IN = define_message("indian.why_last_in", "is the last left in the deal and wins it")
 HAND_OF = define_message("indian.hand_of", "{player}'s hand: {why}")
 COUNT_TOO_HIGH = define_message(
     "indian.count_too_high",
     "{player}'s count is given as {points}, but a count is at most the full count, {full}",
+)
+COUNT_IMPOSSIBLE = define_message(
+    "indian.count_impossible",
+    "{player}'s count is given as {points}, but no hand counts that: a count is 0, or from 2 "
+    "up to the full count, {full} (no card is worth 1)",
 )
 NOT_ONE_LEFT = define_message(
     "indian.not_one_left",
@@ -117,11 +129,6 @@ NOBODY_LEFT = define_message(
     "indian.nobody_left",
     "nobody is left in the deal: one player must stay in (the winner) when the others drop "
     "or show wrongly",
-)
-OPTION_ORDER = define_message(
-    "indian.option_order",
-    "the penalties go up: first drop {first}, middle drop {middle} and full count {full} "
-    "must be in that order (each at most the next)",
 )
 NO_REJOIN_FORMAT = define_message(
     "indian.no_rejoin_format", "players come back only into a pool (101 or 201), not in {format}"
@@ -196,9 +203,6 @@ def pool_limits(rules: Ruleset) -> tuple[int, int] | None:
 
 def check_deal(header: MatchHeader, record: RoundRecord, dealer: str, number: int) -> FinalState:
     """Check a deal as entered and find every player's penalty (see the module's text)."""
-    from referee import indian
-    from referee.round_end import FinalState
-
     rules, players = header.rules, header.players
     for key in ("turns", "out", "knock", "closer", "melds", "at_once", "closing_card"):
         if getattr(record, key) is not None:
@@ -245,9 +249,12 @@ def check_deal(header: MatchHeader, record: RoundRecord, dealer: str, number: in
             raise RuleError(NOT_ONE_LEFT, count=len(left), players=", ".join(left))
         winner = left[0]
         for player in [*(record.hands or {}), *(record.points or {})]:
-            raise RuleError(
-                NO_HAND_COUNTED, player=player, why=_why_not_counted(player, drops, wrong)
+            why = (
+                Reason.of(WHY_LAST_IN)
+                if player == winner
+                else _why_not_counted(player, drops, wrong)
             )
+            raise RuleError(NO_HAND_COUNTED, player=player, why=why)
         notes.insert(0, Reason.of(NOTE_LAST_IN, player=winner))
         ending = Ending.LAST_IN
     else:
@@ -285,6 +292,8 @@ def check_deal(header: MatchHeader, record: RoundRecord, dealer: str, number: in
         if player in points:
             if points[player] > full:
                 raise RuleError(COUNT_TOO_HIGH, player=player, points=points[player], full=full)
+            if points[player] == 1:
+                raise RuleError(COUNT_IMPOSSIBLE, player=player, points=1, full=full)
             penalties[player] = points[player]
             notes.append(Reason.of(NOTE_COUNT_GIVEN, player=player, count=points[player]))
             unchecked.append(Reason.of(COUNT_UNCHECKED, player=player, points=points[player]))
@@ -472,10 +481,8 @@ def _apply_format(rules: Ruleset, value: str) -> Ruleset:
 
 def _apply_decks(rules: Ruleset, value: int | None) -> Ruleset:
     if value is None:
-        return replace(rules, decks=BY_PLAYERS, max_players=6)
-    if value == 1:
-        return replace(rules, decks={2: 1}, max_players=2)
-    return replace(rules, decks=dict.fromkeys(range(2, 7), 2), max_players=6)
+        return replace(rules, decks=BY_PLAYERS)
+    return replace(rules, decks=dict.fromkeys(range(2, 7), value))
 
 
 def _remember(name: str) -> Any:
@@ -483,14 +490,6 @@ def _remember(name: str) -> Any:
         return replace(rules, settings={**rules.settings, name: value})
 
     return apply
-
-
-def _apply_full_count(rules: Ruleset, value: int) -> Ruleset:
-    first = rules.settings.get("first_drop", 20)
-    middle = rules.settings.get("middle_drop", 40)
-    if not first <= middle <= value:
-        raise RuleError(OPTION_ORDER, first=first, middle=middle, full=value)
-    return replace(rules, settings={**rules.settings, "full_count": value})
 
 
 BY_PLAYERS = {2: 1, 3: 2, 4: 2, 5: 2, 6: 2}
@@ -542,6 +541,7 @@ OPTIONS = (
             "only with 2 players).",
         ),
         summary=define_text("option.indian.decks.summary", "{value} deck(s)"),
+        most_players={1: 2},
         apply=_apply_decks,
     ),
     option(
@@ -561,6 +561,7 @@ OPTIONS = (
         "rejoin",
         OptionType.SWITCH,
         True,
+        requires={"format": one_of(*POOLS)},
         label=define_text("option.indian.rejoin.label", "Rejoin"),
         explanation=define_text(
             "option.indian.rejoin.explanation",
@@ -582,6 +583,7 @@ OPTIONS = (
             "option.indian.first_drop.explanation", "Leaving a deal before the first draw."
         ),
         summary=define_text("option.indian.first_drop.summary", "A first drop costs {value}"),
+        at_most="middle_drop",
         apply=_remember("first_drop"),
     ),
     option(
@@ -597,6 +599,7 @@ OPTIONS = (
             "option.indian.middle_drop.explanation", "Leaving a deal after drawing."
         ),
         summary=define_text("option.indian.middle_drop.summary", "A middle drop costs {value}"),
+        at_most="full_count",
         apply=_remember("middle_drop"),
     ),
     option(
@@ -612,7 +615,7 @@ OPTIONS = (
             "The most a loser's count can be, and what a wrong show costs.",
         ),
         summary=define_text("option.indian.full_count.summary", "The full count is {value}"),
-        apply=_apply_full_count,
+        apply=_remember("full_count"),
     ),
 )
 
@@ -668,9 +671,8 @@ RULESET = Ruleset(
     presets=PRESETS,
     round_inputs=(CUT,),
     turn_style=TurnStyle.NONE,
-    round_form=RoundForm((SHOW, VOID)),
+    round_form=RoundForm((SHOW, VOID), kind=DEAL_END),
     final_hand_size=DEALT,
-    shows=True,
     check_round=check_deal,
     score_round=score_deal,
     next_dealer=dealer_skips_players_out,

@@ -18,7 +18,6 @@ generated from the declarations (:func:`markdown_table`).
 from __future__ import annotations
 
 import enum
-import sys
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
@@ -61,8 +60,14 @@ class Option:
     they have these values (gin's ``knock_limit`` excludes ``{"oklahoma": True}``).
     ``default_when`` holds defaults that depend on other options, as (condition, default)
     pairs, the first whose condition holds winning (gin's target is 150 with Oklahoma).
-    ``apply`` gives the ruleset with the option's value in force; it sets what it changes
-    (never adds to it), so that applying the options again gives the same ruleset.
+    ``at_most`` names another number option this one may not exceed (Indian rummy's first
+    drop is at most its middle drop); ``most_players`` gives, by value, the most players a
+    match with that value is for (one deck of Indian rummy: 2).  Both are checked with the
+    other rules of options (:meth:`~referee.rulesets.base.Ruleset.check_options`,
+    :meth:`~referee.rulesets.base.Ruleset.verify_players`), never in ``apply``.
+    ``apply`` gives the ruleset with the option's value in force; it only sets what it
+    changes (never adds to it, never refuses), so that applying the options again gives the
+    same ruleset.
     """
 
     name: str
@@ -79,6 +84,8 @@ class Option:
     summary: str = ""
     default_when: tuple[tuple[Mapping[str, Any], Any], ...] = ()
     text_key: str = ""  # the texts' keys start with it (see :func:`option`), if registered
+    at_most: str = ""
+    most_players: Mapping[Any, int] = field(default_factory=lambda: NOTHING)
     apply: OptionEffect = field(default=_unchanged, compare=False, repr=False)
 
     def default_for(self, options: Mapping[str, Any]) -> Any:
@@ -176,17 +183,38 @@ def same_value(value: Any, choice: Any) -> bool:
     return type(value) is type(choice) and value == choice
 
 
+@dataclass(frozen=True)
+class OneOf:
+    """A condition's value met by any of ``values`` (``rejoin`` applies in either pool)."""
+
+    values: tuple[Any, ...]
+
+    def __str__(self) -> str:
+        return " or ".join(show_value(value) for value in self.values)
+
+
+def one_of(*values: Any) -> OneOf:
+    return OneOf(values)
+
+
+def meets(value: Any, wanted: Any) -> bool:
+    """Whether an option's ``value`` is the ``wanted`` one of a condition (or one of them)."""
+    if isinstance(wanted, OneOf):
+        return any(same_value(value, choice) for choice in wanted.values)
+    return same_value(value, wanted)
+
+
 def holds(condition: Mapping[str, Any], options: Mapping[str, Any]) -> bool:
     """Whether every option named in ``condition`` has that value in ``options``."""
-    return all(
-        name in options and same_value(options[name], value) for name, value in condition.items()
-    )
+    return all(name in options and meets(options[name], value) for name, value in condition.items())
 
 
 def show_value(value: Any) -> str:
     """A value as the match file writes it: ``true``, ``null``, ``5-10-15``, ``20``."""
     if value is None:
         return "null"
+    if isinstance(value, OneOf):
+        return str(value)
     if isinstance(value, bool):
         return "true" if value else "false"
     return str(value)
@@ -293,21 +321,26 @@ def _condition(condition: Mapping[str, Any]) -> str:
     return " and ".join(f"`{name}` {show_value(value)}" for name, value in condition.items())
 
 
+def _limits(declared: Option) -> list[str]:
+    limits = [f"at most `{declared.at_most}`"] if declared.at_most else []
+    limits += [
+        f"{_code(value)} for at most {most} players"
+        for value, most in declared.most_players.items()
+    ]
+    return limits
+
+
 def _applies_column(declared: Option) -> str:
     parts = []
     if declared.requires:
         parts.append(f"only with {_condition(declared.requires)}")
     if declared.excludes:
         parts.append(f"refused with {_condition(declared.excludes)}")
-    return "; ".join(parts)
+    return "; ".join(parts + _limits(declared))
 
 
-def markdown_table(rulesets: Sequence[Ruleset] | None = None) -> str:
-    """The house rules of every ruleset as a Markdown table (docs/house-rules.md), from the data."""
-    if rulesets is None:
-        from referee.rulesets import RULESETS
-
-        rulesets = list(RULESETS.values())
+def markdown_table(rulesets: Sequence[Ruleset]) -> str:
+    """The house rules of ``rulesets`` as a Markdown table (docs/house-rules.md), from the data."""
     lines = [
         "| ruleset | option | values (default first) | what it changes | applies |",
         "|---|---|---|---|---|",
@@ -319,12 +352,3 @@ def markdown_table(rulesets: Sequence[Ruleset] | None = None) -> str:
                 f"| {declared.explanation} | {_applies_column(declared)} |"
             )
     return "\n".join(lines) + "\n"
-
-
-def main(argv: Sequence[str]) -> int:
-    """``python -m referee.rulesets markdown``: print docs/house-rules.md's table of house rules."""
-    if list(argv) != ["markdown"]:
-        print("usage: python -m referee.rulesets markdown", file=sys.stderr)
-        return 2
-    sys.stdout.write(markdown_table())
-    return 0

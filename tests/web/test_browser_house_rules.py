@@ -49,3 +49,16 @@ def test_a_tables_house_rules_start_a_match_that_a_second_phone_sees(
         expect(card).to_contain_text("An undercut pays 10")
     finally:
         context.close()
+
+
+def test_the_oklahoma_preset_starts_a_match_played_to_150(page: Page):
+    # RULES.md (gin): with oklahoma the default target is 150.
+    english(page)
+    table = create_table(page, "Budi, Siti")
+    page.goto(table + "new/gin")
+    page.get_by_role("button", name="Oklahoma", exact=True).click()
+    expect(page.locator("input[name=oklahoma]")).to_be_checked()
+    expect(page.locator("input[name=custom_target]")).to_have_value("150")
+    page.get_by_role("button", name="Start the match").click()
+    expect(page.locator(".totals")).to_be_visible()
+    expect(page.locator("body")).to_contain_text("150")  # the target the match is played to

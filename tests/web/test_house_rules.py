@@ -544,3 +544,64 @@ def test_the_match_list_badge_and_the_statistics_by_house_rules(english):
     assert rounds_won("standard") == {"Budi": 1, "Siti": 0}
     assert rounds_won(str(set_id)) == {"Budi": 0, "Siti": 1}
     assert rounds_won("") == {"Budi": 1, "Siti": 1}
+
+
+def test_going_out_all_at_once_says_the_factor_of_the_house_rule(english):
+    # RULES.md (remi, option at_once): going out all at once multiplies the round's score by
+    # the option's value.  Budi goes out at once; Siti holds 10H 5C = 15: 15 x 3 = 45.
+    table = new_table(english, "Budi, Siti")
+    match = new_match(english, table, "remi", TWO, target=100, at_once=3)
+    form = text(english.get(match + "rounds/new"))
+    assert "All at once (nothing melded or laid off before): ×3" in form
+    assert "×2" not in form
+    hands = {"Budi": "", "Siti": "10H 5C"}
+    checked = save_round(
+        english, match, TWO, hands, ending="out", player="Budi", at_once="y", action="check"
+    )
+    assert checked.status_code == 200, errors(checked)
+    assert "went out at once ×3" in text(checked) and "×2" not in text(checked)
+    saved = save_round(english, match, TWO, hands, ending="out", player="Budi", at_once="y")
+    assert saved.status_code == 302, errors(saved)
+    assert export(english, match)["rounds"][0]["at_once"] is True
+    shown = text(english.get(match + "rounds/1"))
+    assert "went out at once ×3" in shown and "×2" not in shown
+    assert "count 3 times, 45" in shown
+
+
+def test_a_set_of_house_rules_no_match_can_use_is_refused_and_not_saved(app, english):
+    # RULES.md (indian): a first drop costs less than a middle drop, which costs less than
+    # the full count; a set with a first drop of 50 and a middle drop of 40 starts no match.
+    table = new_table(english, "Budi, Siti")
+    form = english.get(table + "house-rules/new/indian").text
+    assert 'name="first_drop"' in form and 'name="middle_drop"' in form
+    response = english.submit(
+        table + "house-rules/new/indian",
+        {
+            "name": "Naik",
+            "format": "pool101",
+            "wild": "y",
+            "rejoin": "y",
+            "first_drop": "50",
+            "middle_drop": "40",
+            "full_count": "80",
+        },
+    )
+    assert response.status_code == 400
+    assert any(
+        "First drop (first_drop: 50) is at most Middle drop (middle_drop: 40)" in message
+        for message in errors(response)
+    ), errors(response)
+    with app.app_context():
+        assert db.session.query(HouseRules).count() == 0
+
+
+def test_a_preset_tapped_on_a_filled_form_shows_its_own_target_and_values(app, english):
+    # A browser posts every box with the tap, the empty "other target" too; the preset's
+    # values are what the form shows again (gin with oklahoma: target 150, RULES.md).
+    table = new_table(english, "Budi, Siti")
+    data = {"seat_0": "Budi", "seat_1": "Siti", "first_dealer": "Budi", "target": "100"}
+    posted = data | {"custom_target": "", "gin_bonus": "30", "preset": "oklahoma"}
+    page = english.submit(table + "new/gin", posted).text
+    assert re.search(r'name="custom_target"[^>]*value="150"', page)
+    assert re.search(r'name="gin_bonus"[^>]*value="25"', page)
+    assert match_count(app) == 0

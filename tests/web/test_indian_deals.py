@@ -277,3 +277,25 @@ def test_a_saved_deal_opens_again_in_the_deal_form_and_a_void_deal_counts_nothin
     assert voided.status_code == 302, errors(voided)
     assert export(english, match)["rounds"][1] == {"end": "void"}
     assert totals(english.get(match)) == [80, 0, 40]
+
+
+def test_one_tap_wrong_show_with_one_player_left_saves_the_deal_in_the_players_words(english):
+    """Two players: Budi's show (the wrong one above) is refused; one tap records it as a
+    wrong show, which leaves Siti alone in the deal: she wins it with 0 and Budi pays the
+    full count, 80 (RULES.md: a wrong show costs the full count; a deal ends when one player
+    is left).  The count typed for Siti is not hers to pay."""
+    two = ["Budi", "Siti"]
+    fields = {"format": "pool101", "decks": "", "wild": "y", "rejoin": "y", "deals": 2}
+    match = new_match(english, new_table(english, "Budi, Siti"), "indian", two, "Budi", **fields)
+    shown = {"cut": "3C", "player": "Budi", "groups": WRONG_SHOW}
+    refused = deal(english, match, **shown, hand_1="15")
+    assert refused.status_code == 400
+    page = text(refused)
+    assert "Budi's show is not valid" in page and "Record Budi's show as a wrong show" in page
+    assert "wrong_shows" not in page  # a match file's key is no word for a player
+    tapped = english.submit(
+        match + "rounds/new", {"ending": "show", "action": "wrong_show", **shown, "hand_1": "15"}
+    )
+    assert tapped.status_code == 302, errors(tapped)
+    assert export(english, match)["rounds"] == [{"cut": "3C", "wrong_shows": ["Budi"]}]
+    assert totals(english.get(match)) == [80, 0]

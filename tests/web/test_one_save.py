@@ -54,6 +54,7 @@ from referee.errors import RefereeError
 from referee.match import replay
 from referee.notation import format_card
 from referee.rulesets import RULESETS, FinalTable, Ruleset
+from referee.rulesets.base import DEAL_END
 from referee.scoring import Ending
 from referee.web.forms.finaltable import TableRows
 from referee.web.forms.indian import deal_form_class, fill_deal
@@ -270,7 +271,11 @@ def played_matches(draw: st.DrawFn, rules: Ruleset) -> dict[str, Any]:
             break
         for _attempt in range(4):
             deal = 1 + sum(not is_void(entry) for entry in document["rounds"])
-            entry = draw(indian_deal(players) if rules.shows else final_table(rules, players, deal))
+            entry = draw(
+                indian_deal(players)
+                if rules.round_form.kind == DEAL_END
+                else final_table(rules, players, deal)
+            )
             if legal({**document, "rounds": [*document["rounds"], entry]}):
                 document["rounds"].append(entry)
                 break
@@ -376,7 +381,7 @@ def form_fields(app: Flask, match: Match, entry: dict[str, Any]) -> dict[str, st
     players = match.seating_at(number)
     inputs = round_inputs(rules, match.options)
     with app.test_request_context():
-        if rules.shows:
+        if rules.round_form.kind == DEAL_END:
             form = deal_form_class(players, inputs)(meta={"csrf": False})
             assert fill_deal(form, players, entry, inputs), f"{rules.id}: no deal form for {entry}"
         else:

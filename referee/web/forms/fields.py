@@ -11,11 +11,12 @@ import re
 from typing import Any
 
 from flask_babel import lazy_gettext as _l
-from wtforms import StringField, TextAreaField
-from wtforms.validators import ValidationError
+from wtforms import IntegerField, StringField, TextAreaField
+from wtforms.validators import NumberRange, StopValidation, ValidationError
 
 from referee.errors import NotationError
 from referee.notation import format_card, parse_cards
+from referee.web.play.limits import NUMBER_DIGITS_MAX
 from referee.web.show.i18n import reason_text
 
 # More cards than two decks and their jokers in one box is a mistake (or an attack).
@@ -244,3 +245,32 @@ def hand_text(hand: Any) -> str:
     if isinstance(hand, int) and not isinstance(hand, bool):
         return str(hand)
     return " ".join(hand or [])
+
+
+class NumberField(IntegerField):
+    """A whole number; something else typed is one translated message, not two."""
+
+    def process_formdata(self, valuelist: list[Any]) -> None:
+        if valuelist and not str(valuelist[0]).strip():
+            self.data = None  # left empty: Optional() decides
+            return
+        if (
+            valuelist
+            and len(str(valuelist[0]).strip().lstrip("+-").lstrip("0")) > NUMBER_DIGITS_MAX
+        ):
+            self.data = None  # int() would take it, but WTForms' range check cannot
+            raise ValueError(self._out_of_range())
+        try:
+            super().process_formdata(valuelist)
+        except ValueError:
+            raise ValueError(_l("Enter a whole number, like 250.")) from None
+
+    def _out_of_range(self) -> Any:
+        for validator in self.validators:
+            if isinstance(validator, NumberRange) and validator.message:
+                return validator.message % {"min": validator.min, "max": validator.max}
+        return _l("That number is too big.")
+
+    def pre_validate(self, form: Any) -> None:
+        if self.process_errors:  # not a number: the range check has nothing to say
+            raise StopValidation()

@@ -16,7 +16,6 @@ from flask_wtf.file import FileField
 from wtforms import (
     BooleanField,
     HiddenField,
-    IntegerField,
     RadioField,
     SelectField,
     StringField,
@@ -27,17 +26,22 @@ from wtforms.validators import (
     Length,
     NumberRange,
     Optional,
-    StopValidation,
     ValidationError,
 )
 
 from referee.rulesets import RULESETS, Ruleset
 from referee.web.forms.base import Form, OneTimeForm
-from referee.web.forms.fields import CardField, CardsField, MeldsField, add_numbered, choices
+from referee.web.forms.fields import (
+    CardField,
+    CardsField,
+    MeldsField,
+    NumberField,
+    add_numbered,
+    choices,
+)
 from referee.web.play.limits import (
     NAME_MAX,
     NAMES_TEXT_MAX,
-    NUMBER_DIGITS_MAX,
     OPTION_LIMITS,
     OPTION_MESSAGES,
     TABLE_NAME_MAX,
@@ -50,35 +54,6 @@ ACE_CHOICES = [("low", _l("low only (A-2-3)")), ("high-low", _l("low or high (Q-
 
 # Most cards a hand may have for the "what can I play" hint (the search grows with the hand).
 HINT_MAX_CARDS = 30
-
-
-class NumberField(IntegerField):
-    """A whole number; something else typed is one translated message, not two."""
-
-    def process_formdata(self, valuelist: list[Any]) -> None:
-        if valuelist and not str(valuelist[0]).strip():
-            self.data = None  # left empty: Optional() decides
-            return
-        if (
-            valuelist
-            and len(str(valuelist[0]).strip().lstrip("+-").lstrip("0")) > NUMBER_DIGITS_MAX
-        ):
-            self.data = None  # int() would take it, but WTForms' range check cannot
-            raise ValueError(self._out_of_range())
-        try:
-            super().process_formdata(valuelist)
-        except ValueError:
-            raise ValueError(_l("Enter a whole number, like 250.")) from None
-
-    def _out_of_range(self) -> Any:
-        for validator in self.validators:
-            if isinstance(validator, NumberRange) and validator.message:
-                return validator.message % {"min": validator.min, "max": validator.max}
-        return _l("That number is too big.")
-
-    def pre_validate(self, form: Any) -> None:
-        if self.process_errors:  # not a number: the range check has nothing to say
-            raise StopValidation()
 
 
 def ruleset_choices() -> list[Any]:

@@ -19,8 +19,7 @@ from wtforms.validators import NumberRange, Optional
 
 from referee.rulesets import Ruleset
 from referee.rulesets.options import Option, OptionType, holds
-from referee.web.forms.fields import choices
-from referee.web.forms.general import NumberField
+from referee.web.forms.fields import NumberField, choices
 from referee.web.show.houserules import value_words
 
 # The options the setup's "target score" fieldset asks for.
@@ -145,6 +144,7 @@ def fill_options(form: Any, rules: Ruleset, options: Mapping[str, Any], goal: bo
         if field is None:
             continue
         value = options.get(option.name, option.default_for(options))
+        field.raw_data = None  # what was posted would be shown instead of the value
         if option.type is OptionType.CHOICE:
             field.data = choice_value(value)
         elif option.type is OptionType.SWITCH:
@@ -173,7 +173,7 @@ def house_rules_form_class(rules: Ruleset) -> type[Any]:
     from wtforms.validators import DataRequired, Length
 
     from referee.web.forms.base import OneTimeForm
-    from referee.web.forms.general import NAME_MAX
+    from referee.web.play.limits import NAME_MAX
     from referee.web.play.names import clean_name
 
     class HouseRulesForm(OneTimeForm):

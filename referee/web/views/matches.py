@@ -251,6 +251,7 @@ def _show_target(form: Any, target: Any) -> None:
     if target is None or getattr(form, "target", None) is None:
         return
     values = [next(iter(choice)) for choice in form.target.choices]
+    form.custom_target.raw_data = None  # what was posted would be shown instead of the value
     if str(target) in values:
         form.target.data, form.custom_target.data = str(target), None
     else:

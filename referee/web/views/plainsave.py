@@ -31,9 +31,9 @@ from werkzeug.wrappers import Response
 
 from referee.errors import RefereeError
 from referee.rulesets import Ruleset, find_ruleset
+from referee.web.forms.entry import entry_form
 from referee.web.forms.finaltable import TableRows
-from referee.web.forms.indian import build_deal, deal_form_class
-from referee.web.forms.rounds import build_round, quick_form_class, round_inputs
+from referee.web.forms.rounds import round_inputs
 from referee.web.play import appending
 from referee.web.play.access import EDIT, check_key, remember
 from referee.web.show.scoresheet import rules_of_deal
@@ -93,18 +93,15 @@ def _saved(key: str, match_id: int) -> tuple[int, str] | None:
         inputs = round_inputs(rules, log.options)
         # The POST's CSRF token was checked before the view (CSRFProtect): the form is not
         # given a token of its own to make and check again.
-        if rules.shows:
-            form = deal_form_class(players, inputs)(meta=NO_CSRF)
-        else:
-            rows = TableRows.posted(posted, TableRows.default(rules, len(players)))
-            form = quick_form_class(rules, players, inputs, rows)(meta=NO_CSRF)
+        entering = entry_form(rules)
+        rows = TableRows.posted(posted, TableRows.default(rules, len(players)))
+        form = entering.form_class(rules, players, inputs, rows if entering.rows else None)(
+            meta=NO_CSRF
+        )
         if not form.validate():
             return None
         try:
-            if rules.shows:
-                entry = build_deal(form, players, inputs)
-            else:
-                entry = build_round(form, rules, players, inputs)
+            entry = entering.build(form, rules, players, inputs)
             state: Any = matchlog.call_engine(seen.state.play, entry)
         except RefereeError:
             return None
@@ -122,9 +119,6 @@ def _saved(key: str, match_id: int) -> tuple[int, str] | None:
 
 def _round_rules(log: summary.MatchLog, state: MatchState) -> Ruleset:
     """The rules the form of the next round is made with, as the ORM path makes it: the
-    ruleset, or with a contract per deal the next deal's rules and the match's options."""
-    rules = find_ruleset(log.rules)
-    if rules.contract is None:
-        return rules
+    match's, with its options (and its next deal's contract where contracts change)."""
     played = find_ruleset(log.rules, log.options, as_played=True)
     return rules_of_deal(played, len(state.rounds) + 1, state)

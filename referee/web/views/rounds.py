@@ -15,30 +15,16 @@ from werkzeug.wrappers import Response
 from referee.errors import RefereeError
 from referee.matchfile import NOT_A_MATCH, ROUND_NOT_OBJECT, load_document
 from referee.rulesets import Ruleset, find_ruleset
-from referee.rulesets import indian as indian_rules
-from referee.scoring import Ending
 from referee.web.forms import ActionForm, RoundJsonForm
+from referee.web.forms.entry import entry_form
 from referee.web.forms.feedback import field_cards, show_error
-from referee.web.forms.fields import numbered
-from referee.web.forms.finaltable import TableRows, fill_table, has_gaps
-from referee.web.forms.indian import (
-    LAST_IN,
-    as_wrong_show,
-    build_deal,
-    deal_form_class,
-    fill_deal,
-    still_in,
-)
+from referee.web.forms.finaltable import TableRows
 from referee.web.forms.rounds import (
-    build_round,
     card_fields,
-    ending_chosen,
-    fill_from_round,
     input_fields,
-    quick_form_class,
     round_inputs,
 )
-from referee.web.play import changes, pools, samedeal
+from referee.web.play import changes, samedeal
 from referee.web.play.access import (
     Access,
     edit_page,
@@ -132,24 +118,17 @@ def _round_form(
     meanwhile (see :mod:`samedeal`); with "keep mine" chosen, ``stored`` is that round."""
     number = stored.number if stored is not None else match.next_round_number
     players = match.seating_at(number)
-    rules = find_ruleset(match.rules)
-    if rules.contract is not None:  # this deal's contract and deal size
-        rules = deal_rules(match, number) or rules
+    rules = deal_rules(match, number) or find_ruleset(match.rules)
+    entering = entry_form(rules)
     inputs = round_inputs(rules, match.options)
     readable = None
     if stored is not None and request.method == "GET":
         readable = matchlog.readable_entry(match, stored.number, stored.entry)
-    pool = pools.pool_before(match, number) if rules.shows else None
-    if rules.shows:
-        form = deal_form_class(players, inputs)()
-    else:
-        form = quick_form_class(rules, players, inputs, _table_rows(rules, players, readable))()
+    pool = entering.before(match, number)
+    rows = _table_rows(rules, players, readable) if entering.rows else None
+    form = entering.form_class(rules, players, inputs, rows)()
     if stored is not None and request.method == "GET":
-        if readable is None or not (
-            fill_deal(form, players, readable, inputs)
-            if rules.shows
-            else fill_from_round(form, rules, players, readable, inputs)
-        ):
+        if readable is None or not entering.fill(form, rules, players, readable, inputs):
             return redirect(
                 url_for(
                     "rounds.edit_json",
@@ -161,8 +140,7 @@ def _round_form(
         form.for_round.data = str(number)
         form.match_version.data = str(match.version)
         form.round_version.data = str(stored.version) if stored else ""
-        if rules.shows:
-            _ask_rejoin(form, players, request.args.getlist("rejoin"), pool)
+        entering.opened(form, players, request.args.getlist("rejoin"), pool)
     elif stored is None and (done := writes.receipt(form.once.data)):
         flash(gettext("This round was saved already."))
         return redirect(done)
@@ -188,31 +166,16 @@ def _round_form(
         elif unsettled and loaded is not None:
             merge = merges.choices_left(form, forms, loaded, unsettled)
             conflict = [*conflict, merges.choose_first()]
-    if rules.shows and action == "wrong_show" and form.is_submitted() and not conflict:
-        action = _to_wrong_show(form, players, pool)
+    if action == "wrong_show" and form.is_submitted() and not conflict:
+        action = entering.wrong_show(form, players, pool) or action
     if form.is_submitted() and not conflict and action != "more_rows" and form.validate():
         try:
-            if rules.shows:
-                entry = build_deal(form, players, inputs)
-            else:
-                entry = build_round(form, rules, players, inputs)
-                if rules.round_form.table and has_gaps(form):
-                    fill_table(form, entry.get("table") or [])  # rows numbered as the melds
+            entry = entering.build(form, rules, players, inputs)
             state, later = changes.verify_round(match, entry, number)
         except RefereeError as error:
-            if rules.shows:
-                hands = dict(zip(players, numbered(form, "hand"), strict=True))
-                if error.reason.key in INVALID_SHOW:
-                    wrong_show = form.player.data
-            else:
-                chosen = ending_chosen(form, rules.round_form)
-                who = form.player.data if chosen and chosen.ending is Ending.OUT else None
-                hands = {
-                    name: field
-                    for name, field in zip(players, numbered(form, "hand"), strict=True)
-                    if name != who
-                }
-            show_error(form, card_fields(form), error, number, hands)
+            refusal = entering.refusal(form, rules, players, error)
+            wrong_show = refusal.wrong_show
+            show_error(form, card_fields(form), refusal.error, number, refusal.hands)
         else:
             if action == "save" and not later or action == "save_cut" and later:
                 location = url_for("matches.scoreboard", match_id=match.id)
@@ -240,7 +203,7 @@ def _round_form(
                 return redirect(location)
             preview = state.rounds[number - 1]
     page = render_page(
-        "matches/indian_deal_form.html" if rules.shows else "matches/round_form.html",
+        entering.template,
         pool=pool,
         wrong_show=wrong_show,
         access=access,
@@ -306,56 +269,19 @@ def _merge_forms(
 ) -> merges.MergeForms:
     """How this round's form is made and filled, for merging a correction onto the round."""
 
+    entering = entry_form(rules)
+
     def make(rows: TableRows | None, posted: bool) -> Any:
         reading = {} if posted else {"formdata": None}
-        if rules.shows:
-            return deal_form_class(players, inputs)(**reading)
-        return quick_form_class(rules, players, inputs, rows)(**reading)
+        return entering.form_class(rules, players, inputs, rows)(**reading)
 
     def fill(form: Any, entry: dict[str, Any]) -> bool:
         readable = matchlog.readable_entry(match, number, entry)
         if readable is None:
             return False
-        if rules.shows:
-            return fill_deal(form, players, readable, inputs)
-        return fill_from_round(form, rules, players, readable, inputs)
+        return entering.fill(form, rules, players, readable, inputs)
 
     return merges.MergeForms(make, fill, players)
-
-
-# The engine's refusals of a show whose cards have no valid arrangement: offered as a
-# wrong show instead.
-INVALID_SHOW = (indian_rules.SHOW_NOT_VALID, indian_rules.SHOW_NOT_VALID_TYPED)
-
-
-def _ask_rejoin(form: Any, players: list[str], asked: list[str], pool: pools.Pool | None) -> None:
-    """Tick the rejoin box of the players a "rejoin" link names, when they may rejoin."""
-    if pool is None:
-        return
-    for name, box in zip(players, numbered(form, "rejoin"), strict=True):
-        if name in asked and name in pool.rejoin_at:
-            box.data = True
-
-
-def _to_wrong_show(form: Any, players: list[str], pool: pools.Pool | None) -> str:
-    """Record the refused show as a wrong show: saved at once when that leaves one player
-    in the deal (who wins it), else the form comes back asking who won (the next action)."""
-    shower = as_wrong_show(form, players)
-    if shower is None:
-        return "check"
-    dealt = list(pool.dealt) if pool is not None else players
-    left = still_in(form, players, dealt)
-    if len(left) == 1:
-        form.ending.data = LAST_IN
-        return "save"
-    form.form_errors.append(
-        gettext(
-            "%(player)s's show is now a wrong show (the full count). Play went on: say who"
-            " showed next, or how the deal ended, then save.",
-            player=shower,
-        )
-    )
-    return "check"
 
 
 def _table_rows(rules: Ruleset, players: list[str], stored: dict[str, Any] | None) -> TableRows:

@@ -35,6 +35,7 @@ def install(app: Flask) -> None:
         error_text=i18n.error_text,
         LANGUAGES=i18n.LANGUAGES,
         outcome_label=labels.outcome_label,
+        match_rules=scoresheet.ruleset_of,
         gin_outcome=labels.gin_outcome,
         gin_verdict=labels.gin_verdict,
         picker_deck=cardview.picker_deck,
