@@ -264,7 +264,7 @@ class RefereeServer(BaseApplication):
 
     def load(self) -> Any:
         from referee.web import create_app, warm_up
-        from referee.web.store import backups
+        from referee.web.store import backups, servers
 
         app = create_app()
         warm_up(app)
@@ -274,6 +274,8 @@ class RefereeServer(BaseApplication):
         app_log.propagate = False
         # In every worker (after the fork): the one that takes the lock makes the backups.
         backups.start_schedule(app)
+        # Whatever its settings: a restore is refused while this server serves the database.
+        servers.announce(app)
         # What the worker holds from now on (the app, its templates, the engine: some 270,000
         # objects) is left out of the garbage collector's full passes, which otherwise walked
         # it all and held up a request every few dozen for 150-200 ms.
