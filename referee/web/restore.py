@@ -333,16 +333,26 @@ def _stage_in_file(prepared: Prepared) -> URL:
         backups.copy_sqlite(backup.path, prepared.staging)
     else:
         assert backup.document is not None
-        _load_document(staging_url, backup.document)
+        _load_document(staging_url, backup.document, backup.path)
     _migrate(staging_url)
     return staging_url
 
 
-def _load_document(url: URL, document: dict[str, Any]) -> None:
+def _load_document(url: URL, document: dict[str, Any], source: Path) -> None:
     _migrate(url, document["revision"])
     engine = sa.create_engine(url)
     try:
         with engine.begin() as connection:
+            missing = sorted(
+                set(sa.inspect(connection).get_table_names())
+                - set(document["tables"])
+                - {portable.VERSION_TABLE}
+            )
+            if missing:
+                raise Refused(
+                    f"{source} is incomplete: it has no table {', '.join(missing)}. "
+                    "Nothing was changed."
+                )
             portable.load(connection, document)
     finally:
         engine.dispose()
@@ -373,7 +383,7 @@ def _stage_in_schema(prepared: Prepared) -> URL:
                 source.dispose()
         assert document is not None
         _run(url, f'CREATE SCHEMA "{schema}"')
-        _load_document(staging_url, document)
+        _load_document(staging_url, document, backup.path)
     _migrate(staging_url)
     return staging_url
 

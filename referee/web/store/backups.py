@@ -665,6 +665,8 @@ def try_lock(path: Path) -> int | None:
 
 def in_use(place: Place) -> bool:
     """Whether a process is making this database's backups (a server with backups on)."""
+    if place.url.get_backend_name() != "postgresql" and not place.lock_path.exists():
+        return False  # nobody took it (and asking would leave the file behind)
     try:
         lock = ScheduleLock.take(place)
     except OSError:
