@@ -243,15 +243,21 @@ def partial_path(target: Path) -> Path:
     """Where ``target`` is written before it is checked: hidden, beside it (so the rename
     into place is one step), named by this machine, this process and a random token (two
     backups, even on two machines sharing the folder, never write one file)."""
-    host = re.sub(r"[^A-Za-z0-9-]", "-", socket.gethostname()) or "host"
-    return target.with_name(f".{target.name}.{host}.{os.getpid()}.{secrets.token_hex(4)}.partial")
+    return target.with_name(
+        f".{target.name}.{host_label()}.{os.getpid()}.{secrets.token_hex(4)}.partial"
+    )
+
+
+def host_label() -> str:
+    """This machine's name, as it goes in a partial copy's name."""
+    return re.sub(r"[^A-Za-z0-9-]", "-", socket.gethostname()) or "host"
 
 
 def remove_partials(folder: Path) -> list[Path]:
     """The partial copies in ``folder`` that no backup is writing any more, removed: those
     of a process of this machine that has ended, and any a day old (another machine's)."""
     removed = []
-    host = re.sub(r"[^A-Za-z0-9-]", "-", socket.gethostname()) or "host"
+    host = host_label()
     try:
         names = os.listdir(folder)
     except OSError:
