@@ -1,25 +1,23 @@
-"""Putting a backup back: checked first, refused when it is not ours, migrated forward.
+"""Putting a backup back: read whole and checked in a staging copy, then swapped in.
 
 :func:`inspect` reads a file and says what it is, or refuses it with a sentence: not a
 backup at all, damaged (SQLite's integrity check), a database that is not Remi
 Referee's (no Alembic version table), or of a schema this app does not know (a
 revision missing from ``migrations/versions``: made by a newer app).
-:func:`prepare` readies the restore without touching the database in use, and
-:func:`apply` carries it out after the player's confirmation:
+:func:`prepare` reads the whole backup into a staging copy without touching the
+database in use (SQLite: a file beside it; PostgreSQL: a schema of its own in the same
+database), migrates it forward and checks it (integrity, every table and column of
+this schema, readable, at this revision); :func:`apply` swaps it in after the player's
+confirmation, in one step: SQLite's backup API (through SQLite's own locking, never a
+file moved over a database that may have a WAL beside it); on PostgreSQL two schema
+renames in one transaction, the replaced schema kept.  Nothing is dropped first.
 
-- **into SQLite**: the backup is copied to a file beside the database, migrated forward
-  there (Flask-Migrate's upgrade) and checked (the summaries against the log, as
-  ``history check`` does); then it goes into the database in one step of SQLite's
-  backup API, which writes through SQLite's own locking (never a file moved over a
-  database that may have a WAL beside it).  A running server is refused first: its
-  workers hold the backups' lock (:func:`referee.web.store.backups.in_use`).
-- **into PostgreSQL**: the tables are dropped, then a ``pg_dump`` archive goes back
-  with ``pg_restore``, and a document (or a SQLite backup, read into one) is loaded
-  into the schema of its revision; then it is migrated forward.
-
-Before anything is replaced the database in use is itself copied into the backup
-folder (``remi-before-restore-<when>``), so a restore chosen by mistake is undone
-with another one.
+Both refuse while any server serves the database (:mod:`referee.web.store.servers`),
+and the database in use is first copied into the backup folder
+(``remi-before-restore-<when>``), so a restore chosen by mistake is undone with another
+one.  The staged copy gets a new generation (``database_identity``): what was kept per
+match version before the restore is not served after it.  ``docs/restore.md`` says it
+for the people who run it.
 """
 
 from __future__ import annotations

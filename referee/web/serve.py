@@ -17,7 +17,8 @@ Settings, from the command line or the environment:
 - ``--workers`` / ``WORKERS``: 2 processes; ``--threads`` / ``THREADS``: 8 each.
 
 Every worker starts the automatic backups' thread; the one holding their lock makes
-them (:mod:`referee.web.store.backups`).
+them (:mod:`referee.web.store.backups`).  Every worker also announces its server in the
+database (:mod:`referee.web.store.servers`), so a restore is refused while it serves.
 
 At start it prints every address a phone can use and a QR code of the first.
 The access log masks the table keys (:mod:`referee.web.serving.logmask`); the server

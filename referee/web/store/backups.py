@@ -14,15 +14,20 @@
   each of the last 4 ISO weeks that have one (the rule of ``restic forget
   --keep-daily 7 --keep-weekly 4``).  Only files named as this module names them
   (``remi-YYYYMMDD-HHMMSS.db``, ``.dump``, ``.json.gz``; UTC) are ever removed.
-- **One process makes them.**  ``referee serve`` runs several worker processes; each
-  starts a :class:`Schedule` thread, which first takes an exclusive ``flock`` on a
-  file beside the database (``remi.db-backups.lock``) without waiting.  The one that
-  gets it makes the backups; the others try again every few minutes, so when that
-  worker is restarted (a crash, a timeout) another takes over.  We chose the lock over
-  gunicorn's arbiter hooks: the arbiter forks the workers, and a thread of its own
-  could hold a lock (SQLite's, logging's) at the moment of a fork, leaving it held
-  forever in the child; a lock dies with its process, and it also keeps two servers
-  (or ``flask run`` beside ``referee serve``) on one database from doubling the work.
+- **One schedule per database.**  ``referee serve`` runs several worker processes, and
+  several servers may share one database; each worker starts a :class:`Schedule`
+  thread, which first takes the database's :class:`ScheduleLock` without waiting: on
+  PostgreSQL an advisory lock in the database itself (servers on several machines make
+  one schedule between them), on SQLite an exclusive ``flock`` on a file beside the
+  database (``remi.db-backups.lock``).  The one that gets it makes the backups; the
+  others try again every few minutes, so when that worker or server stops another takes
+  over.  We chose a lock over gunicorn's arbiter hooks: the arbiter forks the workers,
+  and a thread of its own could hold a lock (SQLite's, logging's) at the moment of a
+  fork, leaving it held forever in the child; a lock dies with its process (or its
+  connection).
+- **Partial copies** are written beside where they go under a hidden name of this
+  machine, process and a random token, and removed by the next backup into that folder
+  once their process has ended.
 - **Scheduling** is a plain thread waiting on an :class:`threading.Event`: it wakes
   every few minutes and backs up when the newest copy is a day old (a laptop that
   slept through the due time backs up when it wakes).  APScheduler would add a
