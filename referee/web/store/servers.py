@@ -25,6 +25,7 @@ from typing import cast
 
 import sqlalchemy as sa
 from sqlalchemy.engine import URL, Connection, Engine
+from sqlalchemy.pool import NullPool
 
 from referee.web.store.models import ServingServer
 
@@ -125,16 +126,18 @@ class Heartbeat:
                 SERVERS.delete().where((SERVERS.c.host == self.host) & (SERVERS.c.pid == self.pid))
             )
 
+    def try_beat(self) -> None:
+        try:
+            self.beat()
+        except Exception as error:  # the database busy or away a moment: the next beat tries
+            log.warning("this server could not announce itself in the database: %s", error)
+
     def run(self) -> None:
-        while not self.stopping.is_set():
-            try:
-                self.beat()
-            except Exception as error:  # the database away a moment: the next beat tries again
-                log.warning("this server could not announce itself in the database: %s", error)
-            self.stopping.wait(BEAT_EVERY)
+        while not self.stopping.wait(BEAT_EVERY):
+            self.try_beat()
 
     def start(self) -> None:
-        self.beat()  # before the first request is served
+        self.try_beat()  # before the first request is served
         self.thread = threading.Thread(target=self.run, name="remi-heartbeat", daemon=True)
         self.thread.start()
         atexit.register(self.stop)
@@ -150,6 +153,15 @@ class Heartbeat:
                 log.warning("this server could not say it stopped: %s", error)
 
 
+def own_engine(url: URL) -> Engine:
+    """The heartbeat's connections, apart from the app's pool and its SQLite write queue: a
+    beat that finds SQLite's write lock taken gives up after a second (the next one tries
+    again) instead of holding a connection through the app's long busy timeout."""
+    if url.get_backend_name() == "sqlite":
+        return sa.create_engine(url, poolclass=NullPool, connect_args={"timeout": 1})
+    return sa.create_engine(url, poolclass=NullPool, connect_args={"connect_timeout": 10})
+
+
 def announce(app: object, pid: int | None = None) -> Heartbeat:
     """Start announcing this worker's server in ``app``'s database (``pid``: the server's
     main process, by default this worker's parent: gunicorn's arbiter)."""
@@ -159,7 +171,7 @@ def announce(app: object, pid: int | None = None) -> Heartbeat:
 
     assert isinstance(app, Flask)
     with app.app_context():
-        engine = db.engine
-    heartbeat = Heartbeat(engine, pid if pid is not None else os.getppid())
+        url = db.engine.url
+    heartbeat = Heartbeat(own_engine(url), pid if pid is not None else os.getppid())
     heartbeat.start()
     return heartbeat
