@@ -303,7 +303,7 @@ def prepare(app: Flask, backup: Backup) -> Prepared:
             staging_url = _stage_in_schema(prepared)
         else:
             staging_url = _stage_in_file(prepared)
-        _check_staged(staging_url, backup)
+        _check_staged(staging_url, backup, versions_in_use(place.url))
     except Refused:
         prepared.discard()
         raise
@@ -454,7 +454,38 @@ def _pg_restore_into(url: URL, archive: Path, schema: str) -> None:
         )
 
 
-def _check_staged(url: URL, backup: Backup) -> None:
+# Every version a phone or a form may have seen (an ETag, a form's hidden field, a kept
+# state's match version): raised past the highest in use by the restored copy.
+VERSIONS = (
+    ("matches", "version"),
+    ("rounds", "version"),
+    ("house_rules", "version"),
+    ("match_replays", "match_version"),
+    ("statistics_versions", "version"),
+)
+
+
+def versions_in_use(url: URL) -> int:
+    """The highest version of anything in the database at ``url`` (0: none, or no database)."""
+    if url.get_backend_name() == "sqlite" and not Path(str(url.database)).exists():
+        return 0
+    engine = sa.create_engine(url)
+    try:
+        with engine.connect() as connection:
+            present = set(sa.inspect(connection).get_table_names())
+            return max(
+                (
+                    connection.execute(sa.text(f"SELECT max({column}) FROM {table}")).scalar() or 0
+                    for table, column in VERSIONS
+                    if table in present
+                ),
+                default=0,
+            )
+    finally:
+        engine.dispose()
+
+
+def _check_staged(url: URL, backup: Backup, above: int = 0) -> None:
     """The staged copy is whole: SQLite's integrity check, every table and column of this
     version's schema there and readable, at this version's revision."""
     from referee.web.store.extensions import db
@@ -499,6 +530,16 @@ def _check_staged(url: URL, backup: Backup) -> None:
             connection.execute(identity.delete())
             connection.execute(identity.insert().values(id=1, generation=secrets.token_hex(16)))
             connection.execute(db.metadata.tables["serving_servers"].delete())
+            # A restore brings back versions that were used already: a phone holding the
+            # match at version 7 must not be told "not modified" by another match at 7,
+            # nor a form seen at 7 be saved over it.  Every restored version goes past
+            # the highest in use (``above``), so none from before names anything now.
+            if above:
+                for table, column in VERSIONS:
+                    connection.execute(
+                        sa.text(f"UPDATE {table} SET {column} = {column} + :above"),
+                        {"above": above},
+                    )
     finally:
         engine.dispose()
 

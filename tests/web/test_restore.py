@@ -312,8 +312,9 @@ def test_a_server_that_stops_says_so(live):
 def test_after_a_restore_no_page_or_answer_kept_from_before_is_served(
     tmp_path, monkeypatch, capsys
 ):
-    """A restore brings back version numbers used already: the match at version v after
-    the restore is not the one at version v before it."""
+    """A restore brings back version numbers used already (the match at version v after it
+    would not be the one at version v before): kept pages and answers are keyed by the
+    database's generation, and every version restored goes past those used before."""
     url = f"sqlite:///{tmp_path / 'remi.db'}"
     monkeypatch.setenv("DATABASE_URL", url)
     monkeypatch.setenv("BACKUP_DIR", str(tmp_path / "kept"))
@@ -343,8 +344,16 @@ def test_after_a_restore_no_page_or_answer_kept_from_before_is_served(
         db.engine.dispose()
     assert cli.main(["restore", str(backup), "--yes"]) == 0
     capsys.readouterr()
-    then_budi = round_won_by("Budi", etag)
-    assert then_budi == siti_twice  # the same version number, another match
+    # The phone still holds the ETag of the match before the restore (Siti twice).
+    checked = client.get(path + "/version", headers={"If-None-Match": f'"{siti_twice}"'})
+    assert checked.status_code == 200  # not "not modified": it is another match now
+    refused = client.post(
+        path + "/rounds",
+        json={"out": "Budi", "hands": {"Siti": ["KH", "QS"]}},
+        headers={"If-Match": f'"{etag}"'},  # a version seen before the restore
+    )
+    assert refused.status_code == 409, refused.get_data(True)
+    round_won_by("Budi", client.get(path).json["etag"])
     page_after = client.get(f"/t/{key}/m/{made['id']}/", headers={"Accept-Language": "en"})
     board_after = client.get(path).json
     # Who went out wins the round: Siti then Siti before, Siti then Budi after.
