@@ -535,9 +535,9 @@ def _check_staged(url: URL, backup: Backup, above: int = 0) -> None:
             # nor a form seen at 7 be saved over it.  Every restored version goes past
             # the highest in use (``above``), so none from before names anything now.
             if above:
-                for table, column in VERSIONS:
+                for name, column in VERSIONS:
                     connection.execute(
-                        sa.text(f"UPDATE {table} SET {column} = {column} + :above"),
+                        sa.text(f"UPDATE {name} SET {column} = {column} + :above"),
                         {"above": above},
                     )
     finally:
