@@ -309,13 +309,18 @@ def test_a_server_that_stops_says_so(live):
 # -- nothing kept from before is served -----------------------------------------------------------
 
 
+@pytest.mark.parametrize("kind", DATABASE_KINDS)
 def test_after_a_restore_no_page_or_answer_kept_from_before_is_served(
-    tmp_path, monkeypatch, capsys
+    kind, tmp_path, monkeypatch, capsys
 ):
     """A restore brings back version numbers used already (the match at version v after it
     would not be the one at version v before): kept pages and answers are keyed by the
     database's generation, and every version restored goes past those used before."""
-    url = f"sqlite:///{tmp_path / 'remi.db'}"
+    with fresh_database(kind, tmp_path) as url:
+        restored_after_a_change(url, tmp_path, monkeypatch, capsys)
+
+
+def restored_after_a_change(url: str, tmp_path: Path, monkeypatch, capsys) -> None:
     monkeypatch.setenv("DATABASE_URL", url)
     monkeypatch.setenv("BACKUP_DIR", str(tmp_path / "kept"))
     app = migrated_app(url, PAGES_DIR=str(tmp_path / "pages"))
@@ -336,7 +341,8 @@ def test_after_a_restore_no_page_or_answer_kept_from_before_is_served(
         ).json["etag"]  # fmt: skip
 
     etag = round_won_by("Siti", made["etag"])
-    backup = backups.back_up(backups.place_of(app), target=tmp_path / "friday.db")
+    suffix = backups.SUFFIXES[backups.kind_of(sa.make_url(url))]
+    backup = backups.back_up(backups.place_of(app), target=tmp_path / f"friday{suffix}")
     siti_twice = round_won_by("Siti", etag)
     page_before = client.get(f"/t/{key}/m/{made['id']}/", headers={"Accept-Language": "en"})
     board_before = client.get(path).json
