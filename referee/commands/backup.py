@@ -3,7 +3,7 @@
 ::
 
     referee backup                      # into the backup folder (BACKUP_DIR, else instance/backups)
-    referee backup /media/usb/          # into a folder, named by the time it was made
+    referee backup /media/usb/          # into a folder (made if missing), named by the time
     referee backup friday.db            # to a file of that name (never over an existing one)
 
 SQLite: SQLite's online backup, checked with ``PRAGMA integrity_check``; PostgreSQL:
@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import argparse
 import sys
-from pathlib import Path
 from typing import Any
 
 
@@ -44,8 +43,8 @@ def run(args: argparse.Namespace) -> int:
         print(f"referee backup: {error}", file=sys.stderr)
         return 2
     place = backups.place_of(app)
-    target = Path(args.path).expanduser() if args.path else None
     try:
+        target = backups.backup_target(args.path) if args.path else None
         path = backups.back_up(place, target=target)
     except backups.BackupError as error:
         print(f"referee backup: the backup failed: {error}", file=sys.stderr)

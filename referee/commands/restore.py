@@ -2,15 +2,18 @@
 
 It says what the file holds and what it replaces, and asks before replacing
 anything (``--yes``: do not ask).  A file that is not a Remi Referee backup of a
-known schema is refused with the reason; an older one is migrated forward.  The
-database in use is first copied to the backup folder (``remi-before-restore-...``).
-Stop the server first: a running one is refused.
+known schema is refused with the reason; an older one is migrated forward.  The file
+is read back whole and checked in a staging copy before anything in use is touched
+(docs/restore.md says exactly what is checked and kept).  The database in use is first
+copied to the backup folder (``remi-before-restore-...``).  Refused while any server
+serves the database, on any machine: stop them first.
 """
 
 from __future__ import annotations
 
 import argparse
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -38,22 +41,24 @@ def run(args: argparse.Namespace) -> int:
     from referee.web import create_app, restore
     from referee.web.serving.settings import SettingError
 
+    started = time.time()
     try:
-        app = create_app()
+        # No migration here: a database that is not there yet stays so until the restore.
+        app = create_app({"AUTO_MIGRATE": False, "SECRET_KEY": "restore", "BACKUPS": "off"})
     except SettingError as error:
         print(f"referee restore: {error}", file=sys.stderr)
         return 2
+    made_now = _made_by_create_app(app, started)
+    prepared = None
     try:
         backup = restore.inspect(Path(args.path).expanduser())
         print(f"{backup.path}: {backup.describe()}.")
         prepared = restore.prepare(app, backup)
-    except restore.Refused as error:
-        print(f"referee restore: {error}", file=sys.stderr)
-        return 2
-    try:
         database = prepared.place.sqlite_file or prepared.place.url.render_as_string()
-        holds = restore._counted(prepared.current).removeprefix(": ") or "nothing yet"
-        print(f"It replaces everything in {database} (now: {holds}).")
+        holds = restore.counted(prepared.current).removeprefix(": ") or "nothing yet"
+        print(
+            f"It was read back whole and checked. It replaces everything in {database} (now: {holds})."
+        )
         if prepared.current.get("tables"):
             print(f"The database in use is first copied to {prepared.place.folder}.")
         if prepared.migrated_from:
@@ -66,10 +71,15 @@ def run(args: argparse.Namespace) -> int:
         print(f"referee restore: {error}", file=sys.stderr)
         return 2
     finally:
-        prepared.discard()
+        if prepared is not None:
+            prepared.discard()
+        if made_now is not None and made_now.exists() and made_now.stat().st_size == 0:
+            made_now.unlink()  # the empty file the app made on its way: nothing was restored
     if restored.safety_copy:
         print(f"The database as it was is kept in {restored.safety_copy}.")
-    print(f"Restored{restore._counted(restored.counts)}.")
+    if restored.replaced_schema:
+        print(f"Its tables are also kept in the schema {restored.replaced_schema}.")
+    print(f"Restored{restore.counted(restored.counts)}.")
     if restored.differences:
         for difference in restored.differences:
             print(difference)
@@ -79,3 +89,16 @@ def run(args: argparse.Namespace) -> int:
         return 1
     print("history check: every summary agrees with the log.")
     return 0
+
+
+def _made_by_create_app(app: Any, started: float) -> Path | None:
+    """The SQLite file the app created empty when it was made (None: it was there before)."""
+    from referee.web.store.extensions import sqlite_path
+
+    path = sqlite_path(app)
+    try:
+        if path is not None and path.stat().st_size == 0 and path.stat().st_mtime >= started - 1:
+            return path
+    except OSError:
+        pass
+    return None

@@ -18,7 +18,8 @@ Settings, from the command line or the environment:
 - ``--workers`` / ``WORKERS``: 2 processes; ``--threads`` / ``THREADS``: 8 each.
 
 Every worker starts the automatic backups' thread; the one holding their lock makes
-them (:mod:`referee.web.store.backups`).
+them (:mod:`referee.web.store.backups`).  Every worker also announces its server in the
+database (:mod:`referee.web.store.servers`), so a restore is refused while it serves.
 
 At start it prints every address a phone can use and a QR code of the first.
 The access log masks the table keys (:mod:`referee.web.serving.logmask`); the server
@@ -273,7 +274,7 @@ class RefereeServer(BaseApplication):
 
     def load(self) -> Any:
         from referee.web import create_app, warm_up
-        from referee.web.store import backups
+        from referee.web.store import backups, servers
 
         app = create_app()
         warm_up(app)
@@ -283,6 +284,8 @@ class RefereeServer(BaseApplication):
         app_log.propagate = False
         # In every worker (after the fork): the one that takes the lock makes the backups.
         backups.start_schedule(app)
+        # Whatever its settings: a restore is refused while this server serves the database.
+        servers.announce(app)
         # What the worker holds from now on (the app, its templates, the engine: some 270,000
         # objects) is left out of the garbage collector's full passes, which otherwise walked
         # it all and held up a request every few dozen for 150-200 ms.

@@ -10,16 +10,20 @@ the backup at start.
 
 from __future__ import annotations
 
+import os
 import sqlite3
 import threading
 import time
 from pathlib import Path
 
+import pytest
 import requests
 import sqlalchemy as sa
 
-from referee.web.store import backups, summary
+from referee import cli
+from referee.web.store import backups, servers, summary
 
+from .conftest import DATABASE_KINDS
 from .realserver import fresh_database, start_server
 
 PHONES = 4
@@ -120,3 +124,101 @@ def test_backups_while_four_phones_save_rounds_lose_nothing_and_hold_nobody_up(t
         log = server.log.read_text()
         assert "Traceback" not in log, log
         assert log.count("Backup made: ") == 1, log  # the copy at start, by one worker
+
+
+@pytest.mark.parametrize("kind", DATABASE_KINDS)
+def test_a_restore_while_three_phones_save_is_refused_and_loses_no_round(
+    kind, tmp_path, monkeypatch, capsys
+):
+    """The server runs with its backups off (no lock to hold): it announces itself in the
+    database, and the restore names it and changes nothing."""
+    with fresh_database(kind, tmp_path) as database:
+        server = start_server(database, tmp_path, environment={"BACKUPS": "off"})
+        try:
+            monkeypatch.setenv("DATABASE_URL", database)
+            monkeypatch.setenv("BACKUP_DIR", str(tmp_path / "kept"))
+            place = backups.Place(sa.make_url(database), tmp_path / "kept", tmp_path / "state")
+            suffix = backups.SUFFIXES[backups.kind_of(place.url)]
+            before = backups.back_up(place, target=tmp_path / f"before{suffix}")
+            matches = [new_match(server.url, n) for n in range(3)]
+            acknowledged: list[tuple[int, int]] = []
+            going, done = threading.Barrier(4), threading.Event()
+
+            def phone(path: str, etag: str) -> None:
+                match_id = int(path.rsplit("/", 1)[1])
+                going.wait()
+                number = 0
+                while number < 60 and (number < 4 or not done.is_set()):
+                    number += 1
+                    out, other = ("Siti", "Budi") if number % 2 else ("Budi", "Siti")
+                    answer = requests.post(
+                        path + "/rounds",
+                        json={"out": out, "hands": {other: ["10H", "QS"]}},
+                        headers={"If-Match": f'"{etag}"'},
+                        timeout=60,
+                    )
+                    assert answer.status_code == 201, answer.text
+                    acknowledged.append((match_id, number))
+                    etag = answer.json()["etag"]
+
+            threads = [threading.Thread(target=phone, args=match) for match in matches]
+            for thread in threads:
+                thread.start()
+            going.wait()
+            capsys.readouterr()
+            at_start = len(acknowledged)
+            refused = cli.main(["restore", str(before), "--yes"])
+            said = capsys.readouterr().err
+            during = len(acknowledged)
+            done.set()
+            for thread in threads:
+                thread.join(120)
+        finally:
+            server.stop()
+        assert refused == 2
+        assert (
+            f"The server on host {servers.this_host()}, pid {server.process.pid}, seen" in said
+        ), said
+        assert "is serving this database: stop it first." in said
+        assert at_start < during  # rounds were acknowledged while the restore ran
+        engine = sa.create_engine(database)
+        with engine.connect() as connection:
+            saved = set(connection.execute(sa.text("SELECT match_id, number FROM rounds")).all())
+            assert servers.serving(connection) == []  # the server said it stopped
+        engine.dispose()
+        assert set(acknowledged) <= saved
+        assert "Traceback" not in server.log.read_text()
+
+
+def test_three_servers_on_one_postgresql_make_one_backup_between_them(tmp_path):
+    if not os.environ.get("TEST_PG_URL"):
+        pytest.skip("TEST_PG_URL not set")
+    with fresh_database("postgresql", tmp_path) as database:
+        shared = tmp_path / "shared-backups"
+        started = []
+        try:
+            for machine in ("kitchen", "garage", "attic"):  # an instance folder each
+                started.append(
+                    start_server(
+                        database,
+                        tmp_path,
+                        workers=2,
+                        environment={
+                            "BACKUP_DIR": str(shared),
+                            "INSTANCE_DIR": str(tmp_path / machine),
+                        },
+                    )
+                )
+            deadline = time.monotonic() + 60
+            while not backups.copies_in(shared) and time.monotonic() < deadline:
+                time.sleep(0.2)
+            time.sleep(3)  # time for another schedule to make one too, if it would
+            made = backups.copies_in(shared)
+        finally:
+            for server in started:
+                server.stop()
+        assert len(made) == 1, made
+        logs = "".join(server.log.read_text() for server in started)
+        assert logs.count("Backup made: ") == 1, logs
+        assert "Backup failed" not in logs and "Traceback" not in logs
+        assert [p.name for p in shared.iterdir() if p.name.startswith(".")] == []

@@ -255,14 +255,7 @@ sys.meta_path.insert(0, NoFcntl())
 sys.modules.pop("fcntl", None)
 """
 
-BACKUPS_NEED_FCNTL = "\nimport fcntl\n" in (ROOT / "referee/web/store/backups.py").read_text()
 
-
-@pytest.mark.xfail(
-    BACKUPS_NEED_FCNTL,
-    reason="store/backups.py imports fcntl (its lock belongs in store/filelock.py)",
-    strict=True,
-)
 def test_without_fcntl_referee_serve_serves_with_waitress(tmp_path):
     blocker = tmp_path / "no-fcntl"
     blocker.mkdir()

@@ -162,8 +162,8 @@ def scoreboard(mode: str | None, key: str | None, match_id: int) -> Any:
     found = versions.match_row(match_id, edit_key, view_key)
     if found is None or found[2] is not None:  # not the table's, or deleted: as any read says
         _access, match = match_of(mode, key, match_id)
-    version, created_at = int(found[0]), found[1]
-    made = (match_id, version, str(created_at), str(get_locale()))
+    version, created_at, generation = int(found[0]), found[1], found[3]
+    made = (match_id, version, str(created_at), generation, str(get_locale()))
     body = SCOREBOARDS.get(made)
     if body is None:
         _access, match = match_of(mode, key, match_id)

@@ -14,15 +14,20 @@
   each of the last 4 ISO weeks that have one (the rule of ``restic forget
   --keep-daily 7 --keep-weekly 4``).  Only files named as this module names them
   (``remi-YYYYMMDD-HHMMSS.db``, ``.dump``, ``.json.gz``; UTC) are ever removed.
-- **One process makes them.**  ``referee serve`` runs several worker processes; each
-  starts a :class:`Schedule` thread, which first takes an exclusive ``flock`` on a
-  file beside the database (``remi.db-backups.lock``) without waiting.  The one that
-  gets it makes the backups; the others try again every few minutes, so when that
-  worker is restarted (a crash, a timeout) another takes over.  We chose the lock over
-  gunicorn's arbiter hooks: the arbiter forks the workers, and a thread of its own
-  could hold a lock (SQLite's, logging's) at the moment of a fork, leaving it held
-  forever in the child; a lock dies with its process, and it also keeps two servers
-  (or ``flask run`` beside ``referee serve``) on one database from doubling the work.
+- **One schedule per database.**  ``referee serve`` runs several worker processes, and
+  several servers may share one database; each worker starts a :class:`Schedule`
+  thread, which first takes the database's :class:`ScheduleLock` without waiting: on
+  PostgreSQL an advisory lock in the database itself (servers on several machines make
+  one schedule between them), on SQLite an exclusive ``flock`` on a file beside the
+  database (``remi.db-backups.lock``).  The one that gets it makes the backups; the
+  others try again every few minutes, so when that worker or server stops another takes
+  over.  We chose a lock over gunicorn's arbiter hooks: the arbiter forks the workers,
+  and a thread of its own could hold a lock (SQLite's, logging's) at the moment of a
+  fork, leaving it held forever in the child; a lock dies with its process (or its
+  connection).
+- **Partial copies** are written beside where they go under a hidden name of this
+  machine, process and a random token, and removed by the next backup into that folder
+  once their process has ended.
 - **Scheduling** is a plain thread waiting on an :class:`threading.Event`: it wakes
   every few minutes and backs up when the newest copy is a day old (a laptop that
   slept through the due time backs up when it wakes).  APScheduler would add a
@@ -35,12 +40,13 @@
 
 from __future__ import annotations
 
-import fcntl
 import json
 import logging
 import os
 import re
+import secrets
 import shutil
+import socket
 import sqlite3
 import subprocess
 import threading
@@ -56,6 +62,7 @@ from flask import Flask, request
 from sqlalchemy.engine import URL, make_url
 
 from referee.web.serving import addresses
+from referee.web.store.filelock import locked_file
 
 log = logging.getLogger("referee.backups")
 
@@ -210,8 +217,8 @@ def make_copy(place: Place, target: Path) -> Path:
     target.parent.mkdir(parents=True, exist_ok=True)
     if target.exists():
         raise BackupError(f"{target} exists already: choose another name or remove it")
-    partial = target.with_name(f".{target.name}.partial")
-    partial.unlink(missing_ok=True)
+    remove_partials(target.parent)
+    partial = partial_path(target)
     _private(partial)
     try:
         if kind == "sqlite":
@@ -231,6 +238,59 @@ def make_copy(place: Place, target: Path) -> Path:
         partial.unlink(missing_ok=True)
         raise BackupError(f"the copy could not be made: {error}") from error
     return target
+
+
+PARTIAL_NAME = re.compile(r"\.(?P<name>.+)\.(?P<host>[^.]+)\.(?P<pid>\d+)\.[0-9a-f]{8}\.partial")
+PARTIAL_FORGOTTEN_AFTER = timedelta(days=1)
+
+
+def partial_path(target: Path) -> Path:
+    """Where ``target`` is written before it is checked: hidden, beside it (so the rename
+    into place is one step), named by this machine, this process and a random token (two
+    backups, even on two machines sharing the folder, never write one file)."""
+    return target.with_name(
+        f".{target.name}.{host_label()}.{os.getpid()}.{secrets.token_hex(4)}.partial"
+    )
+
+
+def host_label() -> str:
+    """This machine's name, as it goes in a partial copy's name."""
+    return re.sub(r"[^A-Za-z0-9-]", "-", socket.gethostname()) or "host"
+
+
+def remove_partials(folder: Path) -> list[Path]:
+    """The partial copies in ``folder`` that no backup is writing any more, removed: those
+    of a process of this machine that has ended, and any a day old (another machine's)."""
+    removed = []
+    host = host_label()
+    try:
+        names = os.listdir(folder)
+    except OSError:
+        return []
+    for name in names:
+        found = PARTIAL_NAME.fullmatch(name)
+        if found is None:
+            continue
+        path = folder / name
+        try:
+            age = utcnow() - datetime.fromtimestamp(path.stat().st_mtime, UTC)
+        except OSError:
+            continue
+        ours_ended = found["host"] == host and not _running(int(found["pid"]))
+        if ours_ended or age > PARTIAL_FORGOTTEN_AFTER:
+            path.unlink(missing_ok=True)
+            removed.append(path)
+    return removed
+
+
+def _running(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:
+        return True  # another user's process
+    return True
 
 
 def _private(path: Path) -> None:
@@ -374,7 +434,9 @@ def write_status(place: Place, status: Status) -> None:
         "failed_at": status.failed_at.isoformat() if status.failed_at else None,
         "reason": status.reason,
     }
-    aside = place.status_path.with_name(f".{place.status_path.name}.{os.getpid()}")
+    aside = place.status_path.with_name(
+        f".{place.status_path.name}.{os.getpid()}.{secrets.token_hex(4)}"
+    )
     try:
         aside.write_text(json.dumps(saved))
         os.replace(aside, place.status_path)
@@ -383,6 +445,32 @@ def write_status(place: Place, status: Status) -> None:
 
 
 # -- one backup -------------------------------------------------------------------------------
+
+
+def backup_target(given: str) -> Path:
+    """Where ``referee backup GIVEN`` writes: into a folder (made if missing) when ``given``
+    ends with a slash or is a folder; else a new file, named as a backup is.  Raises
+    BackupError when it would be neither."""
+    path = Path(given).expanduser()
+    if given.endswith(("/", os.sep)) or path.is_dir():
+        if path.exists() and not path.is_dir():
+            raise BackupError(f"{path} is a file, not a folder: name a folder or a new file")
+        try:
+            path.mkdir(parents=True, exist_ok=True)
+        except OSError as error:
+            raise BackupError(f"the folder {path} could not be made: {error}") from error
+        return path
+    if not any(path.name.endswith(suffix) for suffix in SUFFIXES.values()):
+        raise BackupError(
+            f"{path} is neither a folder nor a backup's name: write {given}/ for a folder "
+            "(made if missing), or end the file's name with "
+            + ", ".join(sorted(set(SUFFIXES.values())))
+        )
+    if not path.parent.is_dir():
+        raise BackupError(
+            f"the folder {path.parent} does not exist: make it first, or write it with a / at the end"
+        )
+    return path
 
 
 def back_up(
@@ -395,7 +483,6 @@ def back_up(
     try:
         if target is None:
             place.folder.mkdir(parents=True, exist_ok=True)
-            _remove_partials(place.folder)
             target = new_copy_path(place.folder, made, kind_of(place.url))
         elif target.is_dir():
             target = new_copy_path(target, made, kind_of(place.url))
@@ -416,12 +503,6 @@ def fail(place: Place, reason: str, when: datetime) -> None:
     before = read_status(place)
     write_status(place, Status(before.made_at, before.path, when, reason))
     log.error("Backup failed: %s", reason)
-
-
-def _remove_partials(folder: Path) -> None:
-    """Copies left half made by a process that stopped (only the lock's holder writes here)."""
-    for partial in folder.glob(".remi-*.partial"):
-        partial.unlink(missing_ok=True)
 
 
 def due(place: Place, now: datetime) -> bool:
@@ -449,15 +530,16 @@ class Schedule:
         self.clock = clock
         self.wake_every = wake_every
         self.stopping = threading.Event()
-        self.lock: int | None = None
+        self.lock: ScheduleLock | None = None
         self.thread: threading.Thread | None = None
 
     def take_lock(self) -> bool:
         """Whether this process makes the backups (it keeps the lock until it ends)."""
-        if self.lock is not None:
+        if self.lock is not None and self.lock.held():
             return True
+        self.lock = None
         try:
-            self.lock = try_lock(self.place.lock_path)
+            self.lock = ScheduleLock.take(self.place)
         except OSError as error:
             raise BackupError(f"backups cannot start: {error}") from error
         return self.lock is not None
@@ -493,8 +575,89 @@ class Schedule:
         if self.thread is not None:
             self.thread.join(30)
         if self.lock is not None:
-            os.close(self.lock)
+            self.lock.release()
             self.lock = None
+
+
+# The key of PostgreSQL's advisory lock on the backup schedule (any fixed number of ours).
+PG_SCHEDULE_LOCK = 0x52454D49_4241434B  # "REMIBACK"
+PG_SCHEDULE_LOCK -= 1 << 64 if PG_SCHEDULE_LOCK >= 1 << 63 else 0
+
+
+class ScheduleLock:
+    """Who makes a database's backups: one process of all the servers of that database.
+
+    SQLite: an exclusive lock (``store/filelock``) on a file beside the database (every server of a SQLite
+    file runs on the machine that holds it).  PostgreSQL: a session advisory lock in the
+    database itself, so servers on several machines make one schedule between them; held
+    by a connection of its own, and released when that connection ends (the process too).
+    """
+
+    def __init__(self, descriptor: int | None = None, connection: Any = None) -> None:
+        self.descriptor = descriptor
+        self.connection = connection
+
+    @classmethod
+    def take(cls, place: Place) -> ScheduleLock | None:
+        """The lock if no other process holds it, else None; OSError when it cannot be asked."""
+        if place.url.get_backend_name() != "postgresql":
+            descriptor = try_lock(place.lock_path)
+            return None if descriptor is None else cls(descriptor=descriptor)
+        import psycopg
+
+        try:
+            connection = psycopg.connect(
+                **pg_connect_arguments(place.url), autocommit=True, connect_timeout=10
+            )
+        except psycopg.Error as error:
+            raise OSError(f"the database cannot be reached: {error}") from error
+        try:
+            taken = connection.execute(
+                "SELECT pg_try_advisory_lock(%s)", (PG_SCHEDULE_LOCK,)
+            ).fetchone()
+        except psycopg.Error as error:
+            connection.close()
+            raise OSError(f"the database cannot be reached: {error}") from error
+        if not (taken and taken[0]):
+            connection.close()
+            return None
+        return cls(connection=connection)
+
+    def held(self) -> bool:
+        """Whether it is still held (a PostgreSQL connection that was cut lost it)."""
+        if self.connection is None:
+            return self.descriptor is not None
+        try:
+            self.connection.execute("SELECT 1")
+        except Exception:
+            self.release()
+            return False
+        return True
+
+    def release(self) -> None:
+        if self.descriptor is not None:
+            os.close(self.descriptor)
+            self.descriptor = None
+        if self.connection is not None:
+            try:
+                self.connection.close()
+            except Exception:
+                pass
+            self.connection = None
+
+
+def pg_connect_arguments(url: URL) -> dict[str, Any]:
+    """psycopg's keyword arguments for ``url``."""
+    given = {
+        "host": url.host,
+        "port": url.port,
+        "user": url.username,
+        "password": url.password,
+        "dbname": url.database,
+    }
+    return {name: value for name, value in given.items() if value not in (None, "")} | dict(
+        url.query
+    )
 
 
 def try_lock(path: Path) -> int | None:
@@ -502,24 +665,20 @@ def try_lock(path: Path) -> int | None:
 
     Raises OSError when the lock's file cannot be opened at all."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    descriptor = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
-    try:
-        fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except OSError:
-        os.close(descriptor)
-        return None
-    return descriptor
+    return locked_file(path, wait=False)
 
 
 def in_use(place: Place) -> bool:
-    """Whether a server (a process making this database's backups) is running."""
+    """Whether a process is making this database's backups (a server with backups on)."""
+    if place.url.get_backend_name() != "postgresql" and not place.lock_path.exists():
+        return False  # nobody took it (and asking would leave the file behind)
     try:
-        descriptor = try_lock(place.lock_path)
+        lock = ScheduleLock.take(place)
     except OSError:
         return False  # nobody could have taken it either
-    if descriptor is None:
+    if lock is None:
         return True
-    os.close(descriptor)
+    lock.release()
     return False
 
 

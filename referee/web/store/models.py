@@ -668,3 +668,29 @@ class StatisticsVersion(Model):
     ratings_epoch: Mapped[int] = mapped_column(server_default="0")
     ratings_from_played_at: Mapped[datetime | None] = mapped_column(sa.DateTime(timezone=True))
     ratings_from_match: Mapped[int | None]
+
+
+class ServingServer(Model):
+    """A server serving this database, wherever it runs: one row per server (its host and
+    the process id of its main process), written at start and refreshed every few seconds
+    by each of its workers (``store/servers.py``); a restore is refused while one is fresh."""
+
+    __tablename__ = "serving_servers"
+    __table_args__ = (sa.UniqueConstraint("host", "pid"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    host: Mapped[str] = mapped_column(sa.String(255))
+    pid: Mapped[int]
+    started_at: Mapped[datetime] = mapped_column(sa.DateTime(timezone=True))
+    seen_at: Mapped[datetime] = mapped_column(sa.DateTime(timezone=True), index=True)
+
+
+class DatabaseIdentity(Model):
+    """Which database this is, as far as what is kept outside it goes: a random value written
+    when it is made and again by every restore.  A restore brings back version numbers that
+    were used already, so pages and answers kept per match version are kept under this too."""
+
+    __tablename__ = "database_identity"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    generation: Mapped[str] = mapped_column(sa.String(64))

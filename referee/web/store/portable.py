@@ -144,6 +144,7 @@ def load(connection: Connection, document: dict[str, Any]) -> int:
             }
             for row in tables[table.name]["rows"]
         ]
+        connection.execute(table.delete())  # what the migrations wrote (its generation)
         for start in range(0, len(rows), 1000):
             connection.execute(table.insert(), rows[start : start + 1000])
         count += len(rows)

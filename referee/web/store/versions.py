@@ -29,21 +29,31 @@ from typing import Any
 
 from cachetools import LRUCache
 from flask import Flask, current_app, request
-from sqlalchemy import or_, select
+from sqlalchemy import literal_column, or_, select
 from sqlalchemy.engine import Engine
 from sqlalchemy.sql import bindparam
 from werkzeug.http import parse_etags
 
 from referee.web.serving.security import ROUTE_INT_MAX
 from referee.web.store.extensions import db
-from referee.web.store.models import KEY_FORMAT, CardTable, Match
+from referee.web.store.models import KEY_FORMAT, CardTable, DatabaseIdentity, Match
 
 ID_MAX = ROUTE_INT_MAX
 
 MATCHES, TABLES = Match.__table__, CardTable.__table__
+IDENTITY = DatabaseIdentity.__table__
+# Which database this is (a restore writes a new one): versions repeat across a restore.
+GENERATION = (
+    select(IDENTITY.c.generation).where(IDENTITY.c.id == literal_column("1")).scalar_subquery()
+)
 # A key given as None matches no table: the bearer form gives both, the paths one.
 MATCH_VERSION = (
-    select(MATCHES.c.version, MATCHES.c.created_at, MATCHES.c.deleted_at)
+    select(
+        MATCHES.c.version,
+        MATCHES.c.created_at,
+        MATCHES.c.deleted_at,
+        GENERATION.label("generation"),
+    )
     .join(TABLES, MATCHES.c.table_id == TABLES.c.id)
     .where(
         MATCHES.c.id == bindparam("match_id"),
@@ -66,7 +76,7 @@ class VersionQuery:
         self.names = list(compiled.positiontup or []) if compiled.positional else None
 
     def __call__(self, match_id: int, edit_key: str | None, view_key: str | None) -> Any:
-        """The match's row (version, created_at, deleted_at), or None."""
+        """The match's row (version, created_at, deleted_at, the database's generation), or None."""
         if not 0 < match_id <= ID_MAX:
             return None
         keys = [key for key in (edit_key, view_key) if key is not None]
@@ -100,7 +110,7 @@ class VersionQuery:
 
 
 def match_row(match_id: int, edit_key: str | None, view_key: str | None) -> Any:
-    """The match's (version, created_at, deleted_at), if it belongs to the table of one of
+    """The match's (version, created_at, deleted_at, generation), if it belongs to the table of one of
     these keys (as :class:`ChangeCheck` found it for this request already, if it looked)."""
     asked = (match_id, edit_key, view_key)
     looked = request.environ.get(FOUND)
@@ -175,7 +185,8 @@ class ByVersion:
     seats, names, options, archiving), so an answer made at one version stays true
     while the version read from the database (every request reads it) is the same.
     The key also holds the match's creation time (SQLite may give a purged match's id
-    to a new one) and whatever else the answer depends on (its language).
+    to a new one), the database's generation (a restore brings back versions that were
+    used already) and whatever else the answer depends on (its language).
     """
 
     def __init__(self, size: int = 256) -> None:

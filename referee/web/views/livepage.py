@@ -177,6 +177,7 @@ COUNTING = threading.Lock()
 def page_key(
     match_id: int,
     created_at: Any,
+    generation: str | None,
     version: int,
     language: str,
     mode: str,
@@ -185,10 +186,22 @@ def page_key(
     table_name: str,
 ) -> Hashable:
     """What a kept page depends on: the match at this version (its creation time too: SQLite
-    may give a purged match's id to a new one), the language, the link it was opened with
+    may give a purged match's id to a new one; and the database's generation: a restore
+    brings back versions that were used already), the language, the link it was opened with
     (the key is in every address on it; a view link has no controls), where the app is
     mounted and the table's name (in the crumbs; renaming a table changes no match)."""
-    return ("scoreboard", match_id, str(created_at), version, language, mode, key, root, table_name)
+    return (
+        "scoreboard",
+        match_id,
+        str(created_at),
+        generation,
+        version,
+        language,
+        mode,
+        key,
+        root,
+        table_name,
+    )
 
 
 def kept_pages_folder(app: Flask) -> Path:

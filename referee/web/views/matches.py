@@ -304,6 +304,7 @@ def scoreboard(access: Access, match_id: int) -> Any:
     made = livepage.page_key(
         match_id,
         found[1],
+        found[3],
         version,
         i18n.current(),
         access.mode,
