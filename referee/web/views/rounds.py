@@ -163,7 +163,7 @@ def _round_form(
         form.round_version.data = str(stored.version) if stored else ""
         if rules.shows:
             _ask_rejoin(form, players, request.args.getlist("rejoin"), pool)
-    elif stored is None and (done := writes.receipt(form.once.data)):
+    elif done := writes.receipt(form.once.data):
         flash(gettext("This round was saved already."))
         return redirect(done)
     conflict: list[str] = []
@@ -222,7 +222,7 @@ def _round_form(
                     entry,
                     remove_after=bool(later),
                     state=state,
-                    once=form.once.data if stored is None or same is not None else None,
+                    once=form.once.data,
                     location=location,
                 )
                 flash(gettext("Round %(number)s saved.", number=number))

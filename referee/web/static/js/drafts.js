@@ -153,8 +153,10 @@
     document.querySelectorAll("form[data-draft]").forEach(save);
   }
 
-  function receipt(token) {
-    return fetch(texts.receipts.replace("TOKEN", encodeURIComponent(token)), { cache: "no-store", credentials: "same-origin" })
+  function receipt(token, form) {
+    var at = new URL(form.action, location.href).pathname;
+    var url = texts.receipts.replace("TOKEN", encodeURIComponent(token)) + "?at=" + encodeURIComponent(at);
+    return fetch(url, { cache: "no-store", credentials: "same-origin" })
       .then(function (response) {
         if (!response.ok) throw new Error("no answer");
         return response.json();
@@ -208,7 +210,7 @@
     }
     var token = once(draft.values);
     if (draft.sent && token) {
-      receipt(token).then(function (answer) {
+      receipt(token, form).then(function (answer) {
         if (answer.saved) drop(name); else bringBack(form, draft);
       }, function () { bringBack(form, draft); }).then(start);
       return;
