@@ -154,7 +154,8 @@
   }
 
   function receipt(token, form) {
-    var at = new URL(form.action, location.href).pathname;
+    // The attribute: form.action would be a field named "action" (the save buttons).
+    var at = new URL(form.getAttribute("action") || "", location.href).pathname;
     var url = texts.receipts.replace("TOKEN", encodeURIComponent(token)) + "?at=" + encodeURIComponent(at);
     return fetch(url, { cache: "no-store", credentials: "same-origin" })
       .then(function (response) {
