@@ -5,6 +5,8 @@ its key's receipt like a new round does.  On SQLite and PostgreSQL."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from flask import Flask
 from sqlalchemy import func, select
@@ -236,3 +238,38 @@ def test_a_landed_corrections_key_answers_saved_and_its_repeat_undoes_nothing(
     with api_app.app_context():
         assert db.session.get(Match, match_id_of(match)).version >= 3
         db.session.remove()
+
+
+def test_a_table_files_token_sent_again_with_another_file_is_refused(phone, api_app):
+    import io
+
+    from werkzeug.datastructures import FileStorage
+    from werkzeug.test import encode_multipart
+
+    from .history_fixture import TABLE
+
+    hidden = phone.hidden_fields("/tables/import")
+
+    def sent(document: dict) -> object:
+        values = {
+            "csrf_token": phone.csrf(),
+            **hidden,
+            "file": FileStorage(
+                io.BytesIO(json.dumps(document).encode()), "table.json", "application/json"
+            ),
+        }
+        boundary, encoded = encode_multipart(values)
+        return phone.post(
+            "/tables/import",
+            data=encoded,
+            content_type=f"multipart/form-data; boundary={boundary}",
+        )
+
+    first = sent(TABLE)
+    assert first.status_code == 302
+    tables = count(api_app, CardTable)
+    again = sent(TABLE)  # the same file again (a double tap): where the first one went
+    assert again.status_code == 302 and again.headers["Location"] == first.headers["Location"]
+    other = sent({**TABLE, "name": "Meja Lain"})
+    assert other.status_code == 409
+    assert count(api_app, CardTable) == tables

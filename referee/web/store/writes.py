@@ -379,11 +379,12 @@ def request_fingerprint() -> dict[str, str]:
         body = json.dumps(
             request.get_json(silent=True), sort_keys=True, separators=(",", ":"), default=str
         ).encode()
-    elif request.form:
+    elif request.form or request.files:
         fields = sorted(
             (item for item in request.form.items(multi=True) if item[0] not in NOT_THE_WRITE),
             key=lambda item: item[0],
         )
+        fields += [(name, _file_digest(sent)) for name, sent in request.files.items(multi=True)]
         body = json.dumps(fields, separators=(",", ":")).encode()
     else:
         body = request.get_data(cache=True)
@@ -392,6 +393,18 @@ def request_fingerprint() -> dict[str, str]:
         "target": request.path[:400],
         "digest": hashlib.sha256(body).hexdigest(),
     }
+
+
+def _file_digest(sent: Any) -> str:
+    """A file sent with a form, by its whole content (read, then left where the view's
+    reading of it was)."""
+    digest = hashlib.sha256()
+    where = sent.stream.tell()
+    sent.stream.seek(0)
+    for chunk in iter(lambda: sent.stream.read(65536), b""):
+        digest.update(chunk)
+    sent.stream.seek(where)
+    return digest.hexdigest()
 
 
 def _kept(token: str | None) -> WriteReceipt | None:
