@@ -467,7 +467,9 @@ def keep_receipt(token: str | None, location: str) -> None:
     if not token or not KEY_FORMAT.fullmatch(token):  # no NUL reaches PostgreSQL
         return
     if has_request_context():
-        if g.get(RECEIPT_KEPT_FOR) == token:
+        # A request that commits twice keeps its receipt once (still there: not rolled back);
+        # a receipt of another request is left to the database's unique key (a conflict).
+        if g.get(RECEIPT_KEPT_FOR) == token and db.session.get(WriteReceipt, token) is not None:
             return
         setattr(g, RECEIPT_KEPT_FOR, token)
     db.session.add(WriteReceipt(token=token, location=location[:400], **request_fingerprint()))
