@@ -972,10 +972,16 @@ def meaning(document: Mapping[str, Any]) -> dict[str, Any]:
     }
 
 
+# A round's flags that say nothing when false (MATCH_FORMAT.md: their default).
+FALSE_BY_DEFAULT = frozenset({"at_once", "concealed"})
+
+
 def _round_meaning(entry: Any) -> Any:
     if not isinstance(entry, Mapping):
         return entry
-    found = {key: value for key, value in entry.items() if not (key == "at_once" and not value)}
+    found = {
+        key: value for key, value in entry.items() if not (key in FALSE_BY_DEFAULT and not value)
+    }
     hands = found.get("hands")
     if isinstance(hands, Mapping):
         found["hands"] = {
