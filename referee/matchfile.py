@@ -940,6 +940,57 @@ def dump_match(match: Match) -> dict[str, Any]:
     return dump_header(match.header) | {"rounds": rounds}
 
 
+def meaning(document: Mapping[str, Any]) -> dict[str, Any]:
+    """What a canonical document (:func:`dump_match`'s) says, however it was written: the
+    same match written two ways has one meaning.  A hand's cards are a set (sorted); every
+    option is given, its default filled in (dependent defaults applied); a default written
+    out (``at_once: false``, a first dealer or seating left as they were) is as one left out.
+
+    >>> a = read_match({"rules": "remi", "players": ["Budi", "Siti"],
+    ...                 "rounds": [{"out": "Siti", "hands": {"Budi": ["QS", "10H"]}}]})
+    >>> b = read_match({"rules": "remi", "players": ["Budi", "Siti"], "options": {"target": 100},
+    ...                 "rounds": [{"out": "Siti", "at_once": False,
+    ...                             "hands": {"Budi": ["th", "qs"]}}]})
+    >>> meaning(dump_match(a)) == meaning(dump_match(b))
+    True
+    """
+    rules_id = str(document.get("rules"))
+    options = dict(document.get("options") or {})
+    try:
+        options = dict(find_ruleset(rules_id, options, as_played=True).settings)
+    except RefereeError:
+        pass  # not a ruleset's options: they mean what they say
+    players = list(document.get("players") or ())
+    return {
+        "rules": rules_id,
+        "options": options,
+        "players": players,
+        "first_dealer": document.get("first_dealer") or (players[0] if players else None),
+        "seating_changes": list(document.get("seating_changes") or ()),
+        "stopped": bool(document.get("stopped")),
+        "rounds": [_round_meaning(entry) for entry in document.get("rounds") or ()],
+    }
+
+
+# A round's flags that say nothing when false (MATCH_FORMAT.md: their default).
+FALSE_BY_DEFAULT = frozenset({"at_once", "concealed"})
+
+
+def _round_meaning(entry: Any) -> Any:
+    if not isinstance(entry, Mapping):
+        return entry
+    found = {
+        key: value for key, value in entry.items() if not (key in FALSE_BY_DEFAULT and not value)
+    }
+    hands = found.get("hands")
+    if isinstance(hands, Mapping):
+        found["hands"] = {
+            player: sorted(cards, key=str) if isinstance(cards, list) else cards
+            for player, cards in sorted(hands.items())
+        }
+    return found
+
+
 __all__ = [
     "FORMAT",
     "Buy",
@@ -957,6 +1008,7 @@ __all__ = [
     "dump_seating_change",
     "dump_turn",
     "load_document",
+    "meaning",
     "read_header",
     "read_match",
     "read_round",

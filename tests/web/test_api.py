@@ -191,7 +191,7 @@ def test_a_table_is_created_with_its_keys(api):
 
 
 def test_the_same_table_request_twice_makes_one_table(api):
-    headers = {"Idempotency-Key": "table-once"}
+    headers = {"Idempotency-Key": "table-once-3f9c2b7e1a"}
     first = api.post(f"{API}/tables", json={"name": "Sekali"}, headers=headers)
     again = api.post(f"{API}/tables", json={"name": "Sekali"}, headers=headers)
     assert first.status_code == again.status_code == 201

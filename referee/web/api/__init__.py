@@ -83,8 +83,11 @@ manipulation turns, and keep a card table's matches, round by round or turn by t
 `If-Match: "m{id}v{version}"`, the `etag` of every read of the match (and its `ETag`
 header). Missing: 428; stale: 409 with the current version; nothing is saved.
 
-**Repeats.** Send `Idempotency-Key: <any text>` with a write: the same key again
-answers what the first request made (`Idempotent-Replayed: true`), doing nothing twice.
+**Repeats.** Send `Idempotency-Key: <any text>` with a write: the same key again, with
+the same request (operation, path and body), answers what the first request made
+(`Idempotent-Replayed: true`), doing nothing twice; the key sent with another request is a
+409 (`key_used`). A new table's key is a secret of at least 16 characters (its repeat
+answers the table's edit key).
 
 **Errors** are `{"error": {"code", "status", "message", "round", "turn", ...}}`, with the
 referee's reason in the language of `Accept-Language` (`id` by default, or `en`):

@@ -60,7 +60,10 @@ IDEMPOTENCY_KEY = {
     "name": "Idempotency-Key",
     "required": False,
     "schema": {"type": "string", "maxLength": core.IDEMPOTENCY_KEY_MAX},
-    "description": "Any text: the same write sent again with it is carried out once",
+    "description": (
+        "Any text: the same write (operation, path and body) sent again with it is carried"
+        " out once; the key sent with another write is a 409"
+    ),
 }
 ACCEPT_LANGUAGE = {
     "in": "header",

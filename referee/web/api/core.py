@@ -11,7 +11,8 @@
   version in the body; nothing is saved either way.
 - **Repeats.**  A write with an ``Idempotency-Key`` header is carried out once:
   the same key again (a retry after a lost answer) answers with what the first
-  one made, marked ``Idempotent-Replayed: true``.  The key is kept as a
+  one made, marked ``Idempotent-Replayed: true``; sent with another request (another
+  operation, path or body) it is a 409.  The key is kept as a
   :class:`~referee.web.store.models.WriteReceipt` of the table, like the pages'
   one-time tokens.
 - **Errors** are JSON, ``{"error": {"code", "status", "message", ...}}``, with
@@ -44,6 +45,9 @@ from referee.web.store.models import CardTable, Match
 
 PREFIX = "/api/v1"
 IDEMPOTENCY_KEY_MAX = 200
+# A repeat of a new table's request answers its edit key: only to a client that holds a
+# key nobody else could have chosen.
+NEW_TABLE_KEY_MIN = 16
 
 
 def is_api_request() -> bool:
@@ -238,6 +242,18 @@ def idempotency_token(table: CardTable) -> str | None:
     return "api-" + digest[:60]
 
 
+def key_used() -> ApiError:
+    """409: the Idempotency-Key already carried out another request."""
+    return ApiError(
+        409,
+        "key_used",
+        gettext(
+            "This Idempotency-Key was already used for another request (another operation, "
+            "another target or another body): nothing was done. Send this request with a new key."
+        ),
+    )
+
+
 def replayed(token: str | None) -> Response | None:
     """What the write carried out with this token answered, if it was carried out: the
     same status, and what its path reads now."""
@@ -279,6 +295,17 @@ def idempotency_token_global() -> str | None:
             400,
             "malformed",
             gettext("An Idempotency-Key has at most %(max)s characters.", max=IDEMPOTENCY_KEY_MAX),
+        )
+    if len(key) < NEW_TABLE_KEY_MIN:
+        raise ApiError(
+            422,
+            "refused",
+            gettext(
+                "A new table's Idempotency-Key is a secret of at least %(min)s characters "
+                "(a repeat of the request is answered with the table's edit key): send a "
+                "random one.",
+                min=NEW_TABLE_KEY_MIN,
+            ),
         )
     return "api-" + hashlib.sha256(f"new table:{key}".encode()).hexdigest()[:60]
 

@@ -17,7 +17,7 @@ from referee.web.api import core, schemas
 from referee.web.api.base import ApiBlueprint, engine_call
 from referee.web.forms import NAME_MAX
 from referee.web.play import appending, changes
-from referee.web.play.access import EDIT, Access, open_match
+from referee.web.play.access import EDIT, Access, check_key, open_match
 from referee.web.play.names import clean_name, name_key
 from referee.web.show import i18n, labels, scoresheet
 from referee.web.store import matchlog, versions, work
@@ -190,12 +190,13 @@ def version(mode: str | None, key: str | None, match_id: int) -> Any:
     """Has the match changed? Its version as an ETag: 304 while If-None-Match still names it.
 
     It reads one small row and writes nothing: ask it as often as once a second."""
-    if mode is not None and key is not None:
+    key = key if mode is not None and key is not None else core.bearer_key()
+    check_key(key)  # an address stopped for guessing keys is refused, as everywhere
+    if mode is not None:
         found = versions.match_version(
             match_id, key if mode == EDIT else None, key if mode != EDIT else None
         )
     else:
-        key = core.bearer_key()
         found = versions.match_version(match_id, key, key)
     if found is None:
         core.table_access(mode, key)  # a key that opens no table (replaced, say) answers as such

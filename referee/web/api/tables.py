@@ -51,12 +51,14 @@ def table_of(access: Access) -> dict[str, Any]:
 @blp.route("/tables", methods=["POST"])
 @blp.arguments(schemas.NewTable, example={"name": "Friday at Budi's", "players": ["Budi", "Siti"]})
 @blp.response(201, schemas.Table)
-@blp.errors(422)
+@blp.errors(409, 422)
 @blp.doc(parameters=[])
 def create_table(asked: dict[str, Any]) -> Any:
     """Create a card table (with its first players): its edit and view keys come back.
 
-    With an ``Idempotency-Key`` header, the same request again answers the table it made.
+    With an ``Idempotency-Key`` header (a secret of at least 16 characters), the same
+    request again answers the table it made, edit key included; another request with that
+    key is a 409 and shows no key.
     """
     key = core.idempotency_token_global()
     if done := core.replayed(key):
@@ -84,7 +86,7 @@ def table(mode: str | None, key: str | None) -> Any:
 @blp.table_route("/players", methods=["POST"])
 @blp.arguments(schemas.NewPlayers)
 @blp.response(201, schemas.Table)
-@blp.errors(404, 422, writes=True)
+@blp.errors(404, 409, 422, writes=True)
 def add_players(asked: dict[str, Any], mode: str | None, key: str | None) -> Any:
     """Add players to the table (needs the edit key). A name already there is refused (422)."""
     access = core.table_access(mode, key, edit=True)

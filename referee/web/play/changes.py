@@ -321,11 +321,13 @@ def end_live_round(
     """Verify the live round's round object on the whole match and store it as complete."""
     state = matchlog.verify(match, matchlog.entries(match) + [entry])
     stored = match.live_round
-    if stored is None:
+    if stored is None:  # ended before its first turn: a new round, as a round entered whole
         stored = Round(number=match.next_round_number, entry=entry, complete=True)
         writes.add_round(match, stored)
-    stored.entry, stored.complete = entry, True
-    writes.changed_round(match, stored)
+        writes.changed(match)
+    else:
+        stored.entry, stored.complete = entry, True
+        writes.changed_round(match, stored)
     work.commit(match, state=state, once=once, location=location)
     return stored
 

@@ -1,13 +1,15 @@
 """The same match imported twice: a match's fingerprint, and the match of a table it repeats.
 
 A match's fingerprint is a hash of what makes it the same match: its ruleset,
-options, players, first dealer, seating changes and rounds, in the engine's
-canonical form (the times the export adds are not part of it).  An imported
+options, players, first dealer, seating changes and rounds, as the engine reads
+their meaning (:func:`referee.matchfile.meaning`: a hand's cards in any order, a
+default written out or left out; the times the export adds are not part of it).  An imported
 match keeps the fingerprint of the document it came from (``Match.fingerprint``,
 unique within a table), so that two imports of the same document, even at the
 same moment, make one match; a copy the player asked for is stored without one.
 A match set up in the app has none: an import is compared with those of the
-table's matches that could be the same (same ruleset and number of rounds).
+table's matches that could be the same (same ruleset and number of rounds), and so is a
+match whose fingerprint was made before the meaning of a match was what it is now.
 """
 
 from __future__ import annotations
@@ -21,20 +23,18 @@ import sqlalchemy as sa
 from sqlalchemy import select, update
 
 from referee.errors import RefereeError
-from referee.matchfile import dump_match, read_match
+from referee.matchfile import dump_match, meaning, read_match
 from referee.web.store import matchlog
 from referee.web.store.extensions import db
 from referee.web.store.models import CardTable, Match, MatchSummary
 
 MATCHES = cast(sa.Table, Match.__table__)
-CONTENT = ("rules", "options", "players", "first_dealer", "seating_changes", "rounds")
 
 
 def fingerprint(document: Mapping[str, Any]) -> str:
-    """The hash of a match document's content (a canonical document: the engine's writing)."""
-    content = {key: document.get(key) or None for key in CONTENT}
-    content["stopped"] = bool(document.get("stopped"))
-    text = json.dumps(content, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+    """The hash of what a match document means (a canonical document, the engine's
+    writing; its meaning is the engine's too: :func:`referee.matchfile.meaning`)."""
+    text = json.dumps(meaning(document), sort_keys=True, ensure_ascii=False, separators=(",", ":"))
     return hashlib.sha256(text.encode()).hexdigest()
 
 
@@ -56,7 +56,9 @@ def existing_match(table: CardTable, document: Mapping[str, Any], printed: str) 
         .join(MatchSummary, MatchSummary.match_id == Match.id)
         .where(
             Match.table_id == table.id,
-            Match.fingerprint.is_(None),
+            # A match imported with the fingerprint of an earlier version of its meaning is
+            # compared too: stored fingerprints are not rewritten.
+            Match.fingerprint.is_distinct_from(printed),
             Match.deleted_at.is_(None),
             Match.rules == document.get("rules"),
             MatchSummary.rounds == len(document.get("rounds") or ()),

@@ -291,11 +291,29 @@ def count_wrong_key() -> None:
 def guessing_stopped() -> bool:
     """Whether this address has tried too many wrong keys for now: then a key is looked up
     only if this browser opened its table before (the caller's to tell)."""
-    limiter = _limiter()
-    if limiter is None:
+    return address_stopped(current_app, get_remote_address())
+
+
+def address_stopped(app: Flask, address: str) -> bool:
+    """Whether ``address`` has tried too many wrong keys for now (False with the limits
+    off); outside a request too (the change check's middleware asks before the app)."""
+    extension = app.extensions.get("rate_limiter")
+    if extension is None or not extension.enabled:
         return False
-    address = get_remote_address()
-    return not all(limiter.test(item, WRONG_KEYS, address) for item in _wrong_keys())
+    limits = _parsed_limits(str(app.config["RATELIMIT_UNKNOWN_LINKS"]))
+    return not all(extension.limiter.test(item, WRONG_KEYS, address) for item in limits)
+
+
+def client_address(environ: Mapping[str, Any], hops: int) -> str:
+    """The address a request came from as the app reads it behind ``hops`` proxies
+    (Werkzeug's ``ProxyFix``: the ``hops``-th address of X-Forwarded-For from the right)."""
+    if hops:
+        forwarded = [
+            part.strip() for part in str(environ.get("HTTP_X_FORWARDED_FOR", "")).split(",")
+        ]
+        if len(forwarded) >= hops and forwarded[-hops]:
+            return forwarded[-hops]
+    return str(environ.get("REMOTE_ADDR") or "127.0.0.1")
 
 
 def stop_guessing() -> NoReturn:

@@ -354,13 +354,20 @@ class WriteReceipt(Model):
     A form that creates something (a table, players, a match, a round, a turn)
     carries a token made when the page was rendered; a second request with the
     same token (a double tap, a retry after a lost answer) finds its receipt and
-    is sent to what the first one made instead of doing it again.
+    is sent to what the first one made instead of doing it again.  The token belongs to
+    that write: sent with another operation, target or body it is refused (409).
     """
 
     __tablename__ = "write_receipts"
 
     token: Mapped[str] = mapped_column(sa.String(64), primary_key=True)
     location: Mapped[str] = mapped_column(sa.String(400))
+    # What the write was (:func:`referee.web.store.writes.request_fingerprint`): the token
+    # answers only the same operation on the same target with the same body.  None: a
+    # receipt kept before they were recorded (it answers any request, as it did then).
+    operation: Mapped[str | None] = mapped_column(sa.String(120))
+    target: Mapped[str | None] = mapped_column(sa.String(400))
+    digest: Mapped[str | None] = mapped_column(sa.String(64))
     created_at: Mapped[datetime] = mapped_column(
         sa.DateTime(timezone=True), default=now, index=True
     )

@@ -14,7 +14,8 @@ headers for a body there is none of, the rate limiter, the session): nothing is
 cached, so no worker answers from a stale state.  Every other case (a first
 look, a change, a wrong key, any odd path) goes on to the app's own views,
 which answer 200 or 404 with every header and count a wrong key against the
-rate limit.
+rate limit; so does a check from an address stopped for guessing keys (the app refuses it
+unless its browser opened the table).
 
 The same query tells the API's scoreboard whether the answer it made for the
 match at this version (:class:`ByVersion`) still holds.
@@ -34,7 +35,7 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.sql import bindparam
 from werkzeug.http import parse_etags
 
-from referee.web.serving.security import ROUTE_INT_MAX
+from referee.web.serving.security import ROUTE_INT_MAX, address_stopped, client_address
 from referee.web.store.extensions import db
 from referee.web.store.models import KEY_FORMAT, CardTable, DatabaseIdentity, Match
 
@@ -143,9 +144,15 @@ FOUND = "referee.change_check"
 class ChangeCheck:
     """WSGI middleware answering "not modified" to a change check whose ETag is current."""
 
-    def __init__(self, app: Callable[..., Iterable[bytes]], query: VersionQuery) -> None:
+    def __init__(
+        self,
+        app: Callable[..., Iterable[bytes]],
+        query: VersionQuery,
+        stopped: Callable[[dict[str, Any]], bool] = lambda _environ: False,
+    ) -> None:
         self.app = app
         self.query = query
+        self.stopped = stopped  # whether the request's address guessed too many keys
 
     def __call__(self, environ: dict[str, Any], start_response: Callable[..., Any]) -> Any:
         seen = environ.get("HTTP_IF_NONE_MATCH")
@@ -161,7 +168,9 @@ class ChangeCheck:
                 environ[FOUND] = (asked, row)  # the view needs not ask again
                 if row is not None:
                     current = etag(asked[0], int(row[0]))
-                    if parse_etags(seen).contains_weak(current):
+                    # A guesser stopped is answered by the app, as any of its requests is:
+                    # a right key and version teach it nothing the app would not tell.
+                    if parse_etags(seen).contains_weak(current) and not self.stopped(environ):
                         start_response(
                             "304 NOT MODIFIED",
                             [("ETag", f'"{current}"'), ("Cache-Control", "no-cache")],
@@ -175,7 +184,12 @@ def init_app(app: Flask) -> None:
     with app.app_context():
         query = VersionQuery(db.engine)
     app.extensions["referee-change-check"] = query
-    app.wsgi_app = ChangeCheck(app.wsgi_app, query)  # type: ignore[method-assign]
+    hops = int(app.config.get("FORWARDED_HOPS") or 0)
+
+    def stopped(environ: dict[str, Any]) -> bool:
+        return address_stopped(app, client_address(environ, hops))
+
+    app.wsgi_app = ChangeCheck(app.wsgi_app, query, stopped)  # type: ignore[method-assign]
 
 
 class ByVersion:

@@ -139,7 +139,8 @@ def commit(
     once: str | None = None,
     location: str = "",
 ) -> None:
-    """Keep the receipt of ``once`` (leading to ``location``), recount the summaries of
+    """Keep the receipt of ``once`` (leading to ``location``; by default the one-time
+    token of the form this request posted), recount the summaries of
     ``matches`` (the matches whose log, seats or header this write changed; a match
     deleted for good has its summary removed) and commit.
 
@@ -159,7 +160,9 @@ def commit(
 
     event.listen(session, "after_flush", as_flushed)
     try:
-        keep_receipt(once, location)  # its DELETE of old receipts flushes the write
+        # Every write a form carries out keeps its one-time token (a correction too: the
+        # phone's drafts ask for it), once per request.
+        keep_receipt(writes.once_of_request(once), location)  # its DELETE flushes the write
         ids = list(dict.fromkeys(i for m in matches if (i := _id_of(m)) is not None))
         if state is not None and matches and isinstance(matches[0], Match):
             matchlog.remember(matches[0], state)  # flushes

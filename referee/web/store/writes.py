@@ -33,6 +33,8 @@ How a write is kept safe, from the outside in:
 
 from __future__ import annotations
 
+import hashlib
+import json
 import logging
 import os
 import secrets
@@ -351,18 +353,122 @@ def version_of(field: Any) -> int | None:
 # -- receipts -----------------------------------------------------------------------------
 
 
-def receipt(token: str | None) -> str | None:
-    """Where the write carried out with this one-time token led, if it was carried out."""
+class KeyUsed(Exception):
+    """A one-time key (a form's token, an Idempotency-Key) that already carried out another
+    write: another operation, another target or another body.  Nothing is done: the key
+    belongs to the write that used it first."""
+
+
+# The fields of a form that are not what it asks for (a new page has a new CSRF token).
+NOT_THE_WRITE = frozenset({"csrf_token"})
+
+
+def request_fingerprint() -> dict[str, str]:
+    """What this request's write is: its operation (method and endpoint: a key in the
+    path and one in a Bearer header are one operation), its target (the path it was sent
+    to) and a digest of its body (a JSON body canonical, a form's fields in order of their
+    names); empty outside a request."""
+    if not has_request_context():
+        return {}
+    operation = f"{request.method} {(request.endpoint or '').removesuffix('_bearer')}"
+    if request.is_json:
+        body = json.dumps(
+            request.get_json(silent=True), sort_keys=True, separators=(",", ":"), default=str
+        ).encode()
+    elif request.form or request.files:
+        fields = sorted(
+            (item for item in request.form.items(multi=True) if item[0] not in NOT_THE_WRITE),
+            key=lambda item: item[0],
+        )
+        fields += [(name, _file_digest(sent)) for name, sent in request.files.items(multi=True)]
+        body = json.dumps(fields, separators=(",", ":")).encode()
+    else:
+        body = request.get_data(cache=True)
+    return {
+        "operation": operation[:120],
+        "target": request.path[:400],
+        "digest": hashlib.sha256(body).hexdigest(),
+    }
+
+
+def _file_digest(sent: Any) -> str:
+    """A file sent with a form, by its whole content (read, then left where the view's
+    reading of it was)."""
+    digest = hashlib.sha256()
+    where = sent.stream.tell()
+    sent.stream.seek(0)
+    for chunk in iter(lambda: sent.stream.read(65536), b""):
+        digest.update(chunk)
+    sent.stream.seek(where)
+    return digest.hexdigest()
+
+
+def _kept(token: str | None) -> WriteReceipt | None:
     if not token or not KEY_FORMAT.fullmatch(token):  # no NUL reaches PostgreSQL
         return None
-    return db.session.scalar(select(WriteReceipt.location).where(WriteReceipt.token == token))
+    return db.session.get(WriteReceipt, token)
+
+
+def receipt(token: str | None) -> str | None:
+    """Where the write carried out with this one-time token led, if it was carried out.
+
+    Raises :class:`KeyUsed` when that write was another one than this request's (its
+    operation, target or body): the token answers only the write it carried out."""
+    kept = _kept(token)
+    if kept is None:
+        return None
+    if kept.digest is not None and has_request_context() and writing_request_method():
+        if request_fingerprint() != {
+            "operation": kept.operation,
+            "target": kept.target,
+            "digest": kept.digest,
+        }:
+            raise KeyUsed()
+    return kept.location
+
+
+def carried_out(token: str | None, target: str | None) -> bool | None:
+    """Whether the write of this token was carried out (a phone asks for its draft):
+    None when ``target`` (the path the draft is sent to) is not the one it was carried out
+    at; without a target, whether it was carried out anywhere."""
+    kept = _kept(token)
+    if kept is None:
+        return False
+    if target and kept.target is not None and kept.target != target:
+        return None
+    return True
+
+
+def writing_request_method() -> bool:
+    return request.method not in READ_ONLY_METHODS
+
+
+ONCE_FIELD = "once"
+RECEIPT_KEPT_FOR = "referee_receipt_kept"
+
+
+def once_of_request(token: str | None) -> str | None:
+    """``token``, or else the one-time token of the form this request posted: a receipt is
+    kept for every write a form carries out, whether its view names the token or not."""
+    if token is not None or not has_request_context() or request.method != "POST":
+        return token
+    if request.is_json:
+        return None
+    return request.form.get(ONCE_FIELD) or None
 
 
 def keep_receipt(token: str | None, location: str) -> None:
-    """Record that the write of this token was carried out (in the same transaction)."""
+    """Record that the write of this token was carried out (in the same transaction), once
+    per request."""
     if not token or not KEY_FORMAT.fullmatch(token):  # no NUL reaches PostgreSQL
         return
-    db.session.add(WriteReceipt(token=token, location=location[:400]))
+    if has_request_context():
+        # A request that commits twice keeps its receipt once (still there: not rolled back);
+        # a receipt of another request is left to the database's unique key (a conflict).
+        if g.get(RECEIPT_KEPT_FOR) == token and db.session.get(WriteReceipt, token) is not None:
+            return
+        setattr(g, RECEIPT_KEPT_FOR, token)
+    db.session.add(WriteReceipt(token=token, location=location[:400], **request_fingerprint()))
     db.session.execute(
         delete(WriteReceipt).where(WriteReceipt.created_at < now() - RECEIPT_LIFETIME)
     )
@@ -375,6 +481,9 @@ RECEIPT_PARAMETERS = {
     "token": "receipt_token",
     "location": "receipt_location",
     "created_at": "receipt_at",
+    "operation": "receipt_operation",
+    "target": "receipt_target",
+    "digest": "receipt_digest",
 }
 RECEIPT_KEPT = RECEIPTS.insert().values(
     {column: bindparam(parameter) for column, parameter in RECEIPT_PARAMETERS.items()}
@@ -399,7 +508,8 @@ def receipt_of(token: str | None, location: str) -> dict[str, Any] | None:
     to keep)."""
     if not token or not KEY_FORMAT.fullmatch(token):
         return None
-    values = {"token": token, "location": location[:400], "created_at": now()}
+    fingerprint = request_fingerprint() or dict.fromkeys(("operation", "target", "digest"))
+    values = {"token": token, "location": location[:400], "created_at": now(), **fingerprint}
     return {RECEIPT_PARAMETERS[column]: value for column, value in values.items()}
 
 

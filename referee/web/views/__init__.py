@@ -18,6 +18,7 @@ from referee.web.play.access import UnknownLink, unknown_link_text
 from referee.web.serving.security import NotUtf8, referrer_path
 from referee.web.show import i18n
 from referee.web.store.extensions import db
+from referee.web.store.writes import KeyUsed
 from referee.web.views import templating
 
 log = logging.getLogger(__name__)
@@ -77,6 +78,18 @@ def register(app: Flask) -> None:
             "errors/referee.html", message=i18n.error_text(error), back=referrer_path()
         )
         return page, 400
+
+    @app.errorhandler(KeyUsed)
+    def key_used(_error: KeyUsed) -> Any:
+        """A one-time key sent again with another write: it belongs to the first one."""
+        db.session.rollback()
+        if api.is_api_request():
+            return api.error_response(api.key_used())
+        message = gettext(
+            "This form was already sent once with other contents or to another page, and "
+            "that was saved. Open the page again to make this change."
+        )
+        return render_template("errors/referee.html", message=message, back=referrer_path()), 409
 
     @app.errorhandler(StaleDataError)
     @app.errorhandler(IntegrityError)

@@ -62,8 +62,15 @@ def language() -> Response:
 def receipt(token: str) -> Response:
     """Whether the write sent with this one-time token was carried out: a phone that kept a
     draft asks before showing it again (the token is its own secret: the answer says nothing
-    else)."""
-    response = jsonify(saved=writes.receipt(token) is not None)
+    else).  ``at``: the path the draft is sent to; a token carried out at another path
+    answers 409: it is not this draft's."""
+    saved = writes.carried_out(token, request.args.get("at"))
+    if saved is None:
+        message = gettext("This one-time key belongs to a change of another page.")
+        response = jsonify(saved=False, error=message)
+        response.status_code = 409
+    else:
+        response = jsonify(saved=saved)
     response.headers["Cache-Control"] = "no-store"
     return response
 

@@ -141,7 +141,7 @@ def _round_form(
         form.match_version.data = str(match.version)
         form.round_version.data = str(stored.version) if stored else ""
         entering.opened(form, players, request.args.getlist("rejoin"), pool)
-    elif stored is None and (done := writes.receipt(form.once.data)):
+    elif done := writes.receipt(form.once.data):
         flash(gettext("This round was saved already."))
         return redirect(done)
     conflict: list[str] = []
@@ -185,7 +185,7 @@ def _round_form(
                     entry,
                     remove_after=bool(later),
                     state=state,
-                    once=form.once.data if stored is None or same is not None else None,
+                    once=form.once.data,
                     location=location,
                 )
                 flash(gettext("Round %(number)s saved.", number=number))

@@ -1,7 +1,7 @@
 """The settings every server of one database shares: the secret that signs the forms.
 
 Revision ID: 0019_settings
-Revises: 0016_savealone
+Revises: 0018_receipts
 Create Date: 2026-12-06 19:40:00
 """
 
@@ -10,7 +10,7 @@ from alembic import op
 
 
 revision = "0019_settings"
-down_revision = "0016_savealone"
+down_revision = "0018_receipts"
 branch_labels = None
 depends_on = None
 

@@ -153,8 +153,11 @@
     document.querySelectorAll("form[data-draft]").forEach(save);
   }
 
-  function receipt(token) {
-    return fetch(texts.receipts.replace("TOKEN", encodeURIComponent(token)), { cache: "no-store", credentials: "same-origin" })
+  function receipt(token, form) {
+    // The attribute: form.action would be a field named "action" (the save buttons).
+    var at = new URL(form.getAttribute("action") || "", location.href).pathname;
+    var url = texts.receipts.replace("TOKEN", encodeURIComponent(token)) + "?at=" + encodeURIComponent(at);
+    return fetch(url, { cache: "no-store", credentials: "same-origin" })
       .then(function (response) {
         if (!response.ok) throw new Error("no answer");
         return response.json();
@@ -208,7 +211,7 @@
     }
     var token = once(draft.values);
     if (draft.sent && token) {
-      receipt(token).then(function (answer) {
+      receipt(token, form).then(function (answer) {
         if (answer.saved) drop(name); else bringBack(form, draft);
       }, function () { bringBack(form, draft); }).then(start);
       return;
