@@ -419,6 +419,39 @@
     update();
   }
 
+  // The cards are one Tab stop (the card last moved to); the arrow keys move between them as
+  // they are laid out, Home and End go to the ends of a row; Enter or Space taps a card.
+  function cardsByKeyboard(picker) {
+    var grid = picker.querySelector("[data-picker-grid]");
+    if (!grid) return;
+    var rows = Array.prototype.map.call(grid.querySelectorAll(".picker-row"), function (row) {
+      return Array.prototype.slice.call(row.querySelectorAll(".pick"));
+    });
+    var all = [].concat.apply([], rows);
+    all.forEach(function (b, i) { b.tabIndex = i === 0 ? 0 : -1; });
+    grid.addEventListener("keydown", function (event) {
+      var here = event.target.closest && event.target.closest(".pick");
+      if (!here) return;
+      var r = -1, c = -1;
+      rows.forEach(function (row, i) { var j = row.indexOf(here); if (j >= 0) { r = i; c = j; } });
+      if (r < 0) return;
+      var at = all.indexOf(here), next = null;
+      function inRow(i) { var row = rows[i]; return row && row[Math.min(c, row.length - 1)]; }
+      if (event.key === "ArrowRight") next = all[at + 1];
+      else if (event.key === "ArrowLeft") next = all[at - 1];
+      else if (event.key === "ArrowDown") next = inRow(r + 1);
+      else if (event.key === "ArrowUp") next = inRow(r - 1);
+      else if (event.key === "Home") next = rows[r][0];
+      else if (event.key === "End") next = rows[r][rows[r].length - 1];
+      else return;
+      event.preventDefault();
+      if (!next) return;
+      here.tabIndex = -1;
+      next.tabIndex = 0;
+      next.focus();
+    });
+  }
+
   function setUpPicker(picker) {
     var scope = picker.closest("form") || document;
     var fields = Array.prototype.slice.call(scope.querySelectorAll("[data-cards]"));
@@ -532,6 +565,7 @@
       if (event.target.closest("button")) event.preventDefault();
     });
     if (target) mark(target);
+    cardsByKeyboard(picker);
 
     // Jokers are all alike: the joker key is used once every joker of the deck is.
     var jokers = picker.hasAttribute("data-jokers") ? parseInt(picker.getAttribute("data-jokers"), 10) : 0;
