@@ -84,6 +84,7 @@
       button.addEventListener("click", function () { window.print(); });
     });
     root.querySelectorAll("[data-only-for-rules]").forEach(showOnlyForRules);
+    root.querySelectorAll("[data-requires]").forEach(askOnlyWhenItApplies);
     root.querySelectorAll("[data-seat-move]").forEach(seatMover);
     root.querySelectorAll("[data-seat-handle]").forEach(seatDragger);
     if (!document.querySelector(".picker.docked")) undockPage();  // a docked picker replaced by an update
@@ -450,6 +451,29 @@
       next.tabIndex = 0;
       next.focus();
     });
+  }
+
+  // A house rule that needs another one (the number of deals, only for a match of deals) is
+  // asked only while that one is chosen; without JavaScript it is asked and, unneeded, ignored.
+  function askOnlyWhenItApplies(input) {
+    var form = input.form;
+    var box = input.closest(".field") || input;
+    var needs = JSON.parse(input.getAttribute("data-requires") || "{}");
+    var names = Object.keys(needs);
+    function chosen(name) {
+      var control = form.elements[name];
+      if (!control) return null;
+      if (control.type === "checkbox") return control.checked ? "true" : "false";
+      return control.value;
+    }
+    function update() {
+      box.hidden = !names.every(function (name) { return chosen(name) === null || chosen(name) === needs[name]; });
+    }
+    names.forEach(function (name) {
+      var control = form.elements[name];
+      if (control && control.addEventListener) control.addEventListener("change", update);
+    });
+    update();
   }
 
   function setUpPicker(picker) {
