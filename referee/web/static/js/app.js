@@ -421,29 +421,41 @@
   }
 
   // The cards are one Tab stop (the card last moved to); the arrow keys move between them as
-  // they are laid out, Home and End go to the ends of a row; Enter or Space taps a card.
-  function cardsByKeyboard(picker) {
+  // they are seen on the screen, Home and End go to the ends of a line; Enter or Space taps.
+  function cardsByKeyboard(picker, reached) {
     var grid = picker.querySelector("[data-picker-grid]");
     if (!grid) return;
-    var rows = Array.prototype.map.call(grid.querySelectorAll(".picker-row"), function (row) {
-      return Array.prototype.slice.call(row.querySelectorAll(".pick"));
-    });
-    var all = [].concat.apply([], rows);
+    grid.addEventListener("focusin", reached);
+    var all = Array.prototype.slice.call(grid.querySelectorAll(".pick"));
     all.forEach(function (b, i) { b.tabIndex = i === 0 ? 0 : -1; });
+    function box(b) { var r = b.getBoundingClientRect(); return { top: Math.round(r.top), x: r.left + r.width / 2 }; }
+    // The card on the nearest line above (-1) or below (+1), closest to the same column.
+    function across(here, way) {
+      var at = box(here), best = null, bestLine = null, bestGap = Infinity;
+      all.forEach(function (b) {
+        var p = box(b);
+        if ((p.top - at.top) * way <= 2) return;
+        if (bestLine === null || (p.top - bestLine) * way < 0) { bestLine = p.top; best = null; bestGap = Infinity; }
+        if (p.top !== bestLine) return;
+        var gap = Math.abs(p.x - at.x);
+        if (gap < bestGap) { best = b; bestGap = gap; }
+      });
+      return best;
+    }
+    function line(here) {
+      var top = box(here).top;
+      return all.filter(function (b) { return box(b).top === top; });
+    }
     grid.addEventListener("keydown", function (event) {
       var here = event.target.closest && event.target.closest(".pick");
       if (!here) return;
-      var r = -1, c = -1;
-      rows.forEach(function (row, i) { var j = row.indexOf(here); if (j >= 0) { r = i; c = j; } });
-      if (r < 0) return;
       var at = all.indexOf(here), next = null;
-      function inRow(i) { var row = rows[i]; return row && row[Math.min(c, row.length - 1)]; }
       if (event.key === "ArrowRight") next = all[at + 1];
       else if (event.key === "ArrowLeft") next = all[at - 1];
-      else if (event.key === "ArrowDown") next = inRow(r + 1);
-      else if (event.key === "ArrowUp") next = inRow(r - 1);
-      else if (event.key === "Home") next = rows[r][0];
-      else if (event.key === "End") next = rows[r][rows[r].length - 1];
+      else if (event.key === "ArrowDown") next = across(here, 1);
+      else if (event.key === "ArrowUp") next = across(here, -1);
+      else if (event.key === "Home") next = line(here)[0];
+      else if (event.key === "End") { var same = line(here); next = same[same.length - 1]; }
       else return;
       event.preventDefault();
       if (!next) return;
@@ -517,7 +529,7 @@
       var label = field.id && scope.querySelector("label[for='" + field.id + "']");
       var text = label ? label.textContent.trim() : field.name;
       var block = field.closest(".player-block");
-      var who = block && block.querySelector("h3");
+      var who = block && block.querySelector("h2, h3");
       return who ? who.textContent.trim() + " · " + text : text;
     }
     function shown(field) { return field.offsetParent !== null; }
@@ -589,7 +601,9 @@
       if (event.target.closest("button")) event.preventDefault();
     });
     if (target) mark(target);
-    cardsByKeyboard(picker);
+    // A card reached from the keyboard docks the picker: its head says which field the cards
+    // go to, and its buttons before the cards choose another field.
+    cardsByKeyboard(picker, function () { if (target && !typing) choose(target); });
 
     // Jokers are all alike: the joker key is used once every joker of the deck is.
     var jokers = picker.hasAttribute("data-jokers") ? parseInt(picker.getAttribute("data-jokers"), 10) : 0;
