@@ -22,23 +22,58 @@
     fullScreenButtons();
   });
 
-  // The score sheet and the live round keep the phone awake while they are open
-  // (Screen Wake Lock, where the browser has it; the lock goes when the page is hidden).
+  // The score sheet and the live round keep the phone awake while they are open: Screen Wake
+  // Lock where the browser has it (a secure origin; the lock goes when the page is hidden).
+  // Over the table's Wi-Fi the phones open the host by plain http://192.168.x.x, which has no
+  // Wake Lock API: there a tiny muted video loops unseen, as NoSleep.js does (its media,
+  // static/media/), and a playing video keeps the screen on.
   function keepAwake() {
-    if (!document.querySelector("[data-keep-awake]") || !navigator.wakeLock) return;
+    var marker = document.querySelector("[data-keep-awake]");
+    if (!marker) return;
+    var root = document.documentElement;
     var lock = null;
+    var video = null;
+    function byVideo() {
+      if (!video) {
+        video = document.createElement("video");
+        video.muted = true;
+        video.loop = true;
+        video.setAttribute("muted", "");
+        video.setAttribute("playsinline", "");
+        video.setAttribute("aria-hidden", "true");
+        ["webm", "mp4"].forEach(function (kind) {
+          var url = marker.getAttribute("data-keep-awake-" + kind);
+          if (!url) return;
+          var source = document.createElement("source");
+          source.src = url;
+          source.type = "video/" + kind;
+          video.appendChild(source);
+        });
+        video.addEventListener("playing", function () { root.setAttribute("data-awake", "video"); });
+        video.addEventListener("pause", function () { root.removeAttribute("data-awake"); });
+      }
+      if (!video.paused) return;
+      var playing = video.play();
+      if (playing && playing.catch) playing.catch(function () { /* wants a tap first: see below */ });
+    }
     function acquire() {
-      if (lock || document.visibilityState !== "visible") return;
+      if (document.visibilityState !== "visible") return;
+      if (!navigator.wakeLock) { byVideo(); return; }
+      if (lock) return;
       navigator.wakeLock.request("screen").then(function (sentinel) {
         lock = sentinel;
-        document.documentElement.setAttribute("data-awake", "");
+        root.setAttribute("data-awake", "");
         sentinel.addEventListener("release", function () {
           lock = null;
-          document.documentElement.removeAttribute("data-awake");
+          root.removeAttribute("data-awake");
         });
-      }, function () { /* refused (battery saver, no permission): the page works the same */ });
+      }, byVideo);  // refused (battery saver, a policy): the video tries
     }
     document.addEventListener("visibilitychange", acquire);
+    // A browser that plays no video before the first tap plays it then.
+    ["pointerdown", "keydown"].forEach(function (kind) {
+      document.addEventListener(kind, function () { if (!root.hasAttribute("data-awake")) acquire(); }, true);
+    });
     acquire();
   }
 
@@ -136,9 +171,34 @@
             return fetchPage(false).then(function (whole) { etag = next; update(whole.html); });
           });
         })
-        .then(function () { delay = 1000; }, function () { delay = Math.min(delay * 2, 15000); })
+        .then(function () { delay = 1000; reached(); }, function (error) {
+          delay = Math.min(delay * 2, 15000);
+          if (error instanceof TypeError || /^5/.test(error.message)) unreachable();
+        })
         .then(function () { busy = false; schedule(delay); });
     }
+
+    // The host out of reach (the Wi-Fi dropped, the host's laptop asleep): the page says so
+    // and since when, keeps asking, and catches up by itself once it answers again.
+    var since = null;
+    function notice() { return main.querySelector("[data-live-offline]"); }
+    function unreachable() {
+      if (since === null) since = new Date();
+      var box = notice();
+      if (!box) return;
+      var time = since.toLocaleTimeString(document.documentElement.lang || undefined, { hour: "2-digit", minute: "2-digit" });
+      box.textContent = box.getAttribute("data-text").replace("{time}", time);
+      box.hidden = false;
+      root.setAttribute("data-offline", "");
+    }
+    function reached() {
+      since = null;
+      var box = notice();
+      if (box) box.hidden = true;
+      root.removeAttribute("data-offline");
+    }
+    var root = document.documentElement;
+    window.addEventListener("online", function () { delay = 1000; schedule(0); });
 
     // A page may carry a field of its form along (data-live-carry): the quick-round form says
     // which round it was opened for, so that the page fetched again can show that round when
