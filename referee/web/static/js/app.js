@@ -120,6 +120,7 @@
     });
     root.querySelectorAll("[data-only-for-rules]").forEach(showOnlyForRules);
     root.querySelectorAll("[data-requires]").forEach(askOnlyWhenItApplies);
+    root.querySelectorAll("[data-share-picture]").forEach(sharePicture);
     root.querySelectorAll("[data-seat-move]").forEach(seatMover);
     root.querySelectorAll("[data-seat-handle]").forEach(seatDragger);
     if (!document.querySelector(".picker.docked")) undockPage();  // a docked picker replaced by an update
@@ -522,6 +523,24 @@
       here.tabIndex = -1;
       next.tabIndex = 0;
       next.focus();
+    });
+  }
+
+  // The results card to the phone's share sheet (a chat app, with its preview), where the
+  // browser can share files; elsewhere the button stays hidden and the download link serves.
+  function sharePicture(button) {
+    if (!navigator.share || !navigator.canShare || !window.File || !window.fetch) return;
+    var probe = new File([""], "probe.png", { type: "image/png" });
+    if (!navigator.canShare({ files: [probe] })) return;
+    button.hidden = false;
+    button.addEventListener("click", function () {
+      fetch(button.getAttribute("data-share-picture"), { credentials: "same-origin" })
+        .then(function (answer) { if (!answer.ok) throw new Error(answer.status); return answer.blob(); })
+        .then(function (blob) {
+          var file = new File([blob], button.getAttribute("data-share-name"), { type: "image/png" });
+          return navigator.share({ files: [file], title: button.getAttribute("data-share-title") });
+        })
+        .catch(function () { /* dismissed, or not shared: the download link is still there */ });
     });
   }
 
