@@ -121,6 +121,7 @@
     root.querySelectorAll("[data-only-for-rules]").forEach(showOnlyForRules);
     root.querySelectorAll("[data-requires]").forEach(askOnlyWhenItApplies);
     root.querySelectorAll("[data-share-picture]").forEach(sharePicture);
+    root.querySelectorAll("form").forEach(winnerFromTheEmptyHand);
     root.querySelectorAll("[data-seat-move]").forEach(seatMover);
     root.querySelectorAll("[data-seat-handle]").forEach(seatDragger);
     if (!document.querySelector(".picker.docked")) undockPage();  // a docked picker replaced by an update
@@ -526,6 +527,34 @@
     });
   }
 
+  // A round that ended with a player going out: the one hand left empty once the others are
+  // filled in is the winner's, so "Who?" answers itself (one question and two taps fewer).
+  // A winner chosen by the player stays as chosen.
+  function winnerFromTheEmptyHand(form) {
+    var who = form.querySelector("select[name=player]");
+    var hands = Array.prototype.slice.call(form.querySelectorAll("[data-cards][data-player]"));
+    if (!who || hands.length < 2) return;
+    var answered = false;  // "Who?" was answered here, not by the player
+    function ending() {
+      var chosen = form.querySelector("input[name=ending]:checked");
+      return chosen ? chosen.value : null;
+    }
+    function update() {
+      if (ending() !== "out" || (who.value && !answered)) return;
+      var empty = hands.filter(function (hand) { return !hand.value.trim(); });
+      var winner = empty.length === 1 ? empty[0].getAttribute("data-player") : "";
+      var offered = Array.prototype.some.call(who.options, function (o) { return o.value === winner; });
+      who.value = offered ? winner : "";
+      answered = !!who.value;
+    }
+    who.addEventListener("change", function () { answered = false; });
+    hands.forEach(function (hand) {
+      hand.addEventListener("input", update);
+      hand.addEventListener("referee:picked", update);
+    });
+    form.querySelectorAll("input[name=ending]").forEach(function (r) { r.addEventListener("change", update); });
+  }
+
   // The results card to the phone's share sheet (a chat app, with its preview), where the
   // browser can share files; elsewhere the button stays hidden and the download link serves.
   function sharePicture(button) {
@@ -759,6 +788,7 @@
       var value = field.value.replace(/[ \t]+$/, "");
       var sep = value === "" || /\n$/.test(value) ? "" : " ";
       field.value = value + sep + code;
+      field.dispatchEvent(new CustomEvent("referee:picked"));
     }
 
     picker.addEventListener("click", function (event) {
@@ -791,6 +821,7 @@
       }
       if (event.target.closest("[data-picker-back]") && target) {
         target.value = target.value.replace(/\s*\S+\s*$/, "");
+        target.dispatchEvent(new CustomEvent("referee:picked"));
         refresh(); highlight(null);
       }
       if (event.target.closest("[data-picker-newline]") && target && target.tagName === "TEXTAREA") {
