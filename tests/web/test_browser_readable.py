@@ -129,3 +129,15 @@ def test_every_score_sheet_reads_whole_on_a_360_px_phone(page: Page, rules: str,
     expect(page.locator("html")).to_have_attribute("lang", "id")
     page.screenshot(path=str(ARTIFACTS / f"sheet-{rules}-{scheme}-id.png"), full_page=True)
     assert (in_english, sheet_problems(page)) == ([], [])
+
+
+def test_the_number_of_deals_is_asked_only_for_a_match_of_deals(page: Page):
+    english(page)
+    keys = page.request.post("/api/v1/tables", data={"name": "Meja", "players": ["Budi", "Siti"]})
+    page.goto(f"/t/{keys.json()['edit_key']}/new/indian")
+    deals = page.get_by_label("Deals", exact=True)
+    expect(deals).to_be_hidden()  # pool 101, the usual format
+    page.get_by_label("Match", exact=True).select_option(label="a set number of deals")
+    expect(deals).to_be_visible()
+    page.get_by_label("Match", exact=True).select_option(label="pool 201")
+    expect(deals).to_be_hidden()
