@@ -44,3 +44,4 @@ def test_a_deal_is_putaran_and_a_round_babak(client):
     match = new_match(client, new_table(client), "contract", ["Budi", "Siti", "Andi"])
     page = text(client.get(match))  # Indonesian
     assert "Putaran 1: dua seri" in page and "Babak 1: dua seri" not in page
+    assert "7 putaran ·" in page and "7 babak" not in page
