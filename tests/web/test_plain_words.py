@@ -7,7 +7,8 @@ import re
 
 import pytest
 
-from .helpers import new_match, new_table, text, to_english
+from .helpers import new_match, new_table, text, to_english, view_url
+from .test_rummies import turn
 
 RAW = re.compile(r"\b(null|false|none|pool101|pool201):|>(pool101|pool201|deals|points)<")
 
@@ -45,3 +46,14 @@ def test_a_deal_is_putaran_and_a_round_babak(client):
     page = text(client.get(match))  # Indonesian
     assert "Putaran 1: dua seri" in page and "Babak 1: dua seri" not in page
     assert "7 putaran ·" in page and "7 babak" not in page
+
+
+def test_a_live_round_has_one_way_to_it_on_each_phone(client):
+    table = new_table(client)
+    match = new_match(client, table, "remi", ["Budi", "Siti", "Andi"], target=200)
+    to_english(client)
+    assert turn(client, match, player="Siti", discard="7H").status_code == 302
+    editing = text(client.get(match))
+    assert "Continue the live round" in editing and "Open the live round" not in editing
+    watching = text(client.get(view_url(client, table) + "m/" + match.split("/m/")[1]))
+    assert "Open the live round" in watching and "Continue the live round" not in watching
