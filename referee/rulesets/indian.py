@@ -505,9 +505,9 @@ OPTIONS = (
         label=define_text("option.indian.format.label", "Match"),
         explanation=define_text(
             "option.indian.format.explanation",
-            "pool101: out at 101, the last player left wins; pool201: out at 201; deals: a "
-            "fixed number of deals, the winner of each collects the others' points; points: "
-            "as deals, until the players stop.",
+            "In a pool a player is out at 101 (or 201) and the last one left wins; otherwise "
+            "the winner of each deal collects the others' points, over a set number of deals "
+            "or until the players stop.",
         ),
         summary=define_text("option.indian.format.summary", "Played as {value}"),
         apply=_apply_format,
@@ -537,8 +537,8 @@ OPTIONS = (
         label=define_text("option.indian.decks.label", "Decks"),
         explanation=define_text(
             "option.indian.decks.explanation",
-            "Decks with their printed joker (null: one for 2 players, two for 3-6; one deck "
-            "only with 2 players).",
+            "Decks with their printed joker (as the rules say: one for 2 players, two for "
+            "3-6; one deck only with 2 players).",
         ),
         summary=define_text("option.indian.decks.summary", "{value} deck(s)"),
         most_players={1: 2},
@@ -552,7 +552,7 @@ OPTIONS = (
         label=define_text("option.indian.wild.label", "Cut joker"),
         explanation=define_text(
             "option.indian.wild.explanation",
-            "A card is cut each deal and its rank is wild; false: printed jokers only.",
+            "A card is cut each deal and its rank is wild; unticked: printed jokers only.",
         ),
         summary=define_text("option.indian.wild.summary", "No cut joker: printed jokers only"),
     ),

@@ -60,7 +60,7 @@ OPTIONS = (
         label=define_text("option.remi.lay_off.label", "Lay-offs"),
         explanation=define_text(
             "option.remi.lay_off.explanation",
-            "none: no lay-offs at all, every card goes out in melds of one's own.",
+            "Without lay-offs every card goes out in melds of one's own.",
         ),
         summary=define_text(
             "option.remi.lay_off.summary", "No lay-offs: every card goes out in melds of one's own"
@@ -77,7 +77,7 @@ OPTIONS = (
         label=define_text("option.remi.hand_size.label", "Cards dealt"),
         explanation=define_text(
             "option.remi.hand_size.explanation",
-            "Cards dealt to each player (null: 10 with 2 players, 7 with 3-4).",
+            "Cards dealt to each player (as the rules say: 10 with 2 players, 7 with 3-4).",
         ),
         summary=define_text("option.remi.hand_size.summary", "{value} cards dealt to each player"),
         apply=lambda rules, value: replace(

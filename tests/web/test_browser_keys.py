@@ -55,7 +55,7 @@ def test_the_edit_link_replaced_on_one_phone_sends_the_other_to_the_replaced_pag
     expect(other.locator("h1")).to_have_text(
         "This link does not exist or was replaced", timeout=NEXT_CHECK_MS
     )
-    expect(other.locator("main")).to_contain_text("ask them for the new one")
+    expect(other.locator("main")).to_contain_text("Ask the table's owner for the new one.")
     expect(other.locator("main")).not_to_contain_text("Friday")
     assert other.url == scoreboard
     other.screenshot(path=str(ARTIFACTS / "keys-old-link.png"), full_page=True)

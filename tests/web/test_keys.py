@@ -26,6 +26,8 @@ from .qr_reading import picture, read_codes, svg_modules
 API = "/api/v1"
 EN = {"Accept-Language": "en"}
 GONE = "This link does not exist or was replaced by the table's owner; ask them for the new one."
+# The page says it once: its heading, then what to do.
+GONE_PAGE = "Ask the table's owner for the new one."
 # Names that appear nowhere in the app's own texts: seen on a page, they came from the table.
 TABLE_NAME = "Zanzibar Nights"
 PLAYERS = ["Quillon", "Marisol"]
@@ -86,7 +88,7 @@ def test_replacing_the_edit_link_gives_this_phone_the_new_one_and_the_old_one_op
 
     old = client.get(table["edit"])
     assert old.status_code == 404
-    assert GONE in text(old) and TABLE_NAME not in text(old)
+    assert GONE_PAGE in text(old) and TABLE_NAME not in text(old)
     assert client.get(table["view"]).status_code == 200
     assert client.get(new + "stats").status_code == 200
 
@@ -100,7 +102,7 @@ def test_replacing_the_view_link_keeps_the_edit_link(client, table):
     assert new_view != table["view"]
     assert client.get(new_view).status_code == 200
     old = client.get(table["view"])
-    assert old.status_code == 404 and GONE in text(old) and TABLE_NAME not in text(old)
+    assert old.status_code == 404 and GONE_PAGE in text(old) and TABLE_NAME not in text(old)
 
 
 def test_only_the_edit_link_replaces_a_link(client, table):
@@ -271,7 +273,7 @@ def test_an_old_key_answers_every_route_as_a_key_that_never_was(app, client, tab
         if answer.is_json:
             assert answer.get_json()["error"]["message"] == GONE, where
         else:
-            assert GONE in text(answer), where
+            assert GONE_PAGE in text(answer), where
     # The enumeration saw the pages, the API's paths and its bearer form, this work's own too.
     assert {"tables.show", "matches.version", "api_matches.add_round"} <= seen_routes
     assert {"api_matches.scoreboard_bearer", "tables.replace_link"} <= seen_routes
@@ -287,7 +289,7 @@ def test_the_change_check_sends_an_old_key_to_the_page_even_with_a_current_etag(
     # Before the app, a small middleware answers 304 for a current ETag: not to an old key.
     for url in (match + "version", match):
         answer = client.get(url, headers={"If-None-Match": etag})
-        assert answer.status_code == 404 and GONE in text(answer)
+        assert answer.status_code == 404 and GONE_PAGE in text(answer)
     number = re.search(r"/m/(\d+)/", match).group(1)
     api = f"{API}/t/{key_of(match)}/m/{number}/version"
     answer = client.get(api, headers={"If-None-Match": etag, **EN})

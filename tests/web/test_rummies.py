@@ -42,8 +42,8 @@ def test_contract_rules_page_lists_the_seven_contracts_from_the_data(client):
 
 def test_contract_rules_page_in_indonesian(client):
     page = article(client.get("/rules/contract"))
-    assert "Babak 5: dua seri dan satu urutan (12 kartu per orang)" in page
-    assert "paling banyak 3 kali per babak" in page
+    assert "Putaran 5: dua seri dan satu urutan (12 kartu per orang)" in page
+    assert "paling banyak 3 kali per putaran" in page
 
 
 def test_rummy500_rules_page_numbers(client):

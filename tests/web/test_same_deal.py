@@ -61,6 +61,8 @@ def test_a_deal_saved_meanwhile_is_shown_with_the_choice_and_nothing_is_saved(cl
     assert conflict.status_code == 409
     page = text(conflict)
     assert "Round 1 was just saved from another phone" in page
+    # The page is about round 1, not about round 2 that comes next.
+    assert "<title>Round 1" in conflict.text and "<h1>Round 1</h1>" in conflict.text
     assert "Hand of Siti: KH" in page  # theirs, beside...
     assert 'value="2C 3C"' in conflict.text  # ...what this phone typed, kept
     for label in ("Keep theirs", "Keep mine", "Save yours as round 2"):

@@ -68,14 +68,15 @@ def _bounded(value: Any, fallback: int) -> int:
 
 def add_table_fields(form_class: Any, players: list[str], rows: TableRows) -> None:
     """The meld rows and the lay-off rows of a final-table form."""
-    names = choices([(name, name) for name in players])
     form_class.meld_rows = HiddenField(default=str(rows.melds))
     form_class.layoff_rows = HiddenField(default=str(rows.layoffs))
+    # "nobody" takes back an owner tapped on a row that stays empty (a radio cannot be unticked).
+    owners = choices([(name, name) for name in players] + [("", _l("nobody"))])
     add_numbered(
         form_class,
         "table_by",
         rows.melds,
-        lambda i: RadioField(_l("Laid by"), choices=names, validate_choice=False),
+        lambda i: RadioField(_l("Laid by"), choices=owners, validate_choice=False),
     )
     add_numbered(form_class, "table_cards", rows.melds, lambda i: CardsField(_l("Cards")))
     melds = choices([("", "—")] + [(str(n), str(n)) for n in range(1, rows.melds + 1)])
@@ -83,7 +84,7 @@ def add_table_fields(form_class: Any, players: list[str], rows: TableRows) -> No
         form_class,
         "layoff_by",
         rows.layoffs,
-        lambda i: RadioField(_l("Laid off by"), choices=names, validate_choice=False),
+        lambda i: RadioField(_l("Laid off by"), choices=owners, validate_choice=False),
     )
     add_numbered(form_class, "layoff_cards", rows.layoffs, lambda i: CardsField(_l("Cards")))
     add_numbered(
@@ -214,8 +215,12 @@ def fill_table(form: Any, table: Sequence[Mapping[str, Any]]) -> None:
         meld = table[index] if index < len(table) else None
         row.by.data = meld["by"] if meld else None
         row.cards.data = " ".join(meld["cards"]) if meld else ""
+        # The cards move with their meld: a refusal about them goes next to the row they
+        # are shown in (feedback.point_at), which has the meld's number.
+        row.cards.cards = list(meld["cards"]) if meld else []
     for index, lay in enumerate(lays):
         given = layoffs[index] if index < len(layoffs) else None
         lay.by.data = given[0] if given else None
         lay.cards.data = " ".join(given[1]) if given else ""
+        lay.cards.cards = list(given[1]) if given else []
         lay.onto.data = str(given[2]) if given else ""

@@ -9,6 +9,7 @@ is the engine's to say (``Ruleset.check_options``).  The match goal (``target``,
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable, Mapping
 from typing import Any
 
@@ -49,9 +50,15 @@ def choice_value(value: Any) -> str:
 
 
 def option_field(option: Option) -> Any:
-    """The field that asks one option."""
+    """The field that asks one option (shown only while the options it needs are chosen:
+    ``data-requires``, app.js)."""
     label = _l(option.label)
     explanation = _l(option.explanation) if option.explanation else ""
+    shown_when = (
+        {"data-requires": json.dumps({k: choice_value(v) for k, v in option.requires.items()})}
+        if option.requires
+        else {}
+    )
     if option.type is OptionType.NUMBER:
         low, high = option.minimum, option.maximum
         return NumberField(
@@ -59,10 +66,12 @@ def option_field(option: Option) -> Any:
             validators=[Optional(), NumberRange(low, high, NUMBER_MESSAGE)],
             default=option.default,
             description=explanation,
-            render_kw={"inputmode": "numeric", "min": low, "max": high},
+            render_kw={"inputmode": "numeric", "min": low, "max": high, **shown_when},
         )
     if option.type is OptionType.SWITCH:
-        return BooleanField(label, default=bool(option.default), description=explanation)
+        return BooleanField(
+            label, default=bool(option.default), description=explanation, render_kw=shown_when
+        )
     return SelectField(
         label,
         choices=choices(
@@ -70,6 +79,7 @@ def option_field(option: Option) -> Any:
         ),
         default=choice_value(option.default),
         description=explanation,
+        render_kw=shown_when,
     )
 
 

@@ -30,6 +30,10 @@ CHOICE_WORDS = {
     "anyone": _l("onto anyone's melds"),
     "none": _l("none"),
     "standard": _l("standard"),
+    "pool101": _l("pool 101"),
+    "pool201": _l("pool 201"),
+    "deals": _l("a set number of deals"),
+    "points": _l("deals until the players stop"),
 }
 
 

@@ -14,7 +14,7 @@ from werkzeug.exceptions import Conflict, HTTPException, InternalServerError
 
 from referee.errors import RefereeError
 from referee.web.api import core as api
-from referee.web.play.access import UnknownLink, unknown_link_text
+from referee.web.play.access import UnknownLink
 from referee.web.serving.security import NotUtf8, referrer_path
 from referee.web.show import i18n
 from referee.web.store.extensions import db
@@ -117,7 +117,7 @@ def register(app: Flask) -> None:
         if api.is_api_request():
             return api.http_error(error)
         if isinstance(error, UnknownLink):
-            return render_template("errors/unknown_link.html", message=unknown_link_text()), 404
+            return render_template("errors/unknown_link.html"), 404
         code = error.code or 500
         title = error.player_message() if isinstance(error, NotUtf8) else _title(code)
         page = render_template("errors/http.html", code=code, title=title)

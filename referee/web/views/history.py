@@ -31,7 +31,7 @@ from referee.web.forms.history import (
     PeriodForm,
     TableImportForm,
 )
-from referee.web.play import exports, tablefile
+from referee.web.play import cardpicture, exports, tablefile
 from referee.web.play.access import EDIT, Access, open_match, remember, table_blueprint, table_page
 from referee.web.show import charts, history, houserules, indianstats, ratings, scoresheet
 from referee.web.store import matchlog, summary, work, writes
@@ -206,6 +206,23 @@ def card(access: Access, match_id: int) -> Response:
     response = Response(body, mimetype="image/svg+xml")
     if request.args.get("download"):
         filename = f"{match.rules}-{match.id}-results.svg"
+        response.headers["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response
+
+
+@bp.get(PREFIX + "/m/<int:match_id>/card.png")
+@table_page
+def card_png(access: Access, match_id: int) -> Response:
+    """The results card as a PNG, the picture a chat app previews."""
+    match = open_match(access, match_id)
+    sheet = _sheet(match)
+    title, subtitle = exports.card_heading(match, access.table, sheet)
+    body = cardpicture.results_png(
+        title, subtitle, exports.standings(sheet), gettext("Remi Referee")
+    )
+    response = Response(body, mimetype="image/png")
+    if request.args.get("download"):
+        filename = f"{match.rules}-{match.id}-results.png"
         response.headers["Content-Disposition"] = f'attachment; filename="{filename}"'
     return response
 

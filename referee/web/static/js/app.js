@@ -22,23 +22,58 @@
     fullScreenButtons();
   });
 
-  // The score sheet and the live round keep the phone awake while they are open
-  // (Screen Wake Lock, where the browser has it; the lock goes when the page is hidden).
+  // The score sheet and the live round keep the phone awake while they are open: Screen Wake
+  // Lock where the browser has it (a secure origin; the lock goes when the page is hidden).
+  // Over the table's Wi-Fi the phones open the host by plain http://192.168.x.x, which has no
+  // Wake Lock API: there a tiny muted video loops unseen, as NoSleep.js does (its media,
+  // static/media/), and a playing video keeps the screen on.
   function keepAwake() {
-    if (!document.querySelector("[data-keep-awake]") || !navigator.wakeLock) return;
+    var marker = document.querySelector("[data-keep-awake]");
+    if (!marker) return;
+    var root = document.documentElement;
     var lock = null;
+    var video = null;
+    function byVideo() {
+      if (!video) {
+        video = document.createElement("video");
+        video.muted = true;
+        video.loop = true;
+        video.setAttribute("muted", "");
+        video.setAttribute("playsinline", "");
+        video.setAttribute("aria-hidden", "true");
+        ["webm", "mp4"].forEach(function (kind) {
+          var url = marker.getAttribute("data-keep-awake-" + kind);
+          if (!url) return;
+          var source = document.createElement("source");
+          source.src = url;
+          source.type = "video/" + kind;
+          video.appendChild(source);
+        });
+        video.addEventListener("playing", function () { root.setAttribute("data-awake", "video"); });
+        video.addEventListener("pause", function () { root.removeAttribute("data-awake"); });
+      }
+      if (!video.paused) return;
+      var playing = video.play();
+      if (playing && playing.catch) playing.catch(function () { /* wants a tap first: see below */ });
+    }
     function acquire() {
-      if (lock || document.visibilityState !== "visible") return;
+      if (document.visibilityState !== "visible") return;
+      if (!navigator.wakeLock) { byVideo(); return; }
+      if (lock) return;
       navigator.wakeLock.request("screen").then(function (sentinel) {
         lock = sentinel;
-        document.documentElement.setAttribute("data-awake", "");
+        root.setAttribute("data-awake", "");
         sentinel.addEventListener("release", function () {
           lock = null;
-          document.documentElement.removeAttribute("data-awake");
+          root.removeAttribute("data-awake");
         });
-      }, function () { /* refused (battery saver, no permission): the page works the same */ });
+      }, byVideo);  // refused (battery saver, a policy): the video tries
     }
     document.addEventListener("visibilitychange", acquire);
+    // A browser that plays no video before the first tap plays it then.
+    ["pointerdown", "keydown"].forEach(function (kind) {
+      document.addEventListener(kind, function () { if (!root.hasAttribute("data-awake")) acquire(); }, true);
+    });
     acquire();
   }
 
@@ -84,6 +119,9 @@
       button.addEventListener("click", function () { window.print(); });
     });
     root.querySelectorAll("[data-only-for-rules]").forEach(showOnlyForRules);
+    root.querySelectorAll("[data-requires]").forEach(askOnlyWhenItApplies);
+    root.querySelectorAll("[data-share-picture]").forEach(sharePicture);
+    root.querySelectorAll("form").forEach(winnerFromTheEmptyHand);
     root.querySelectorAll("[data-seat-move]").forEach(seatMover);
     root.querySelectorAll("[data-seat-handle]").forEach(seatDragger);
     if (!document.querySelector(".picker.docked")) undockPage();  // a docked picker replaced by an update
@@ -135,9 +173,34 @@
             return fetchPage(false).then(function (whole) { etag = next; update(whole.html); });
           });
         })
-        .then(function () { delay = 1000; }, function () { delay = Math.min(delay * 2, 15000); })
+        .then(function () { delay = 1000; reached(); }, function (error) {
+          delay = Math.min(delay * 2, 15000);
+          if (error instanceof TypeError || /^5/.test(error.message)) unreachable();
+        })
         .then(function () { busy = false; schedule(delay); });
     }
+
+    // The host out of reach (the Wi-Fi dropped, the host's laptop asleep): the page says so
+    // and since when, keeps asking, and catches up by itself once it answers again.
+    var since = null;
+    function notice() { return main.querySelector("[data-live-offline]"); }
+    function unreachable() {
+      if (since === null) since = new Date();
+      var box = notice();
+      if (!box) return;
+      var time = since.toLocaleTimeString(document.documentElement.lang || undefined, { hour: "2-digit", minute: "2-digit" });
+      box.textContent = box.getAttribute("data-text").replace("{time}", time);
+      box.hidden = false;
+      root.setAttribute("data-offline", "");
+    }
+    function reached() {
+      since = null;
+      var box = notice();
+      if (box) box.hidden = true;
+      root.removeAttribute("data-offline");
+    }
+    var root = document.documentElement;
+    window.addEventListener("online", function () { delay = 1000; schedule(0); });
 
     // A page may carry a field of its form along (data-live-carry): the quick-round form says
     // which round it was opened for, so that the page fetched again can show that round when
@@ -419,6 +482,120 @@
     update();
   }
 
+  // The cards are one Tab stop (the card last moved to); the arrow keys move between them as
+  // they are seen on the screen, Home and End go to the ends of a line; Enter or Space taps.
+  function cardsByKeyboard(picker, reached) {
+    var grid = picker.querySelector("[data-picker-grid]");
+    if (!grid) return;
+    grid.addEventListener("focusin", reached);
+    var all = Array.prototype.slice.call(grid.querySelectorAll(".pick"));
+    all.forEach(function (b, i) { b.tabIndex = i === 0 ? 0 : -1; });
+    function box(b) { var r = b.getBoundingClientRect(); return { top: Math.round(r.top), x: r.left + r.width / 2 }; }
+    // The card on the nearest line above (-1) or below (+1), closest to the same column.
+    function across(here, way) {
+      var at = box(here), best = null, bestLine = null, bestGap = Infinity;
+      all.forEach(function (b) {
+        var p = box(b);
+        if ((p.top - at.top) * way <= 2) return;
+        if (bestLine === null || (p.top - bestLine) * way < 0) { bestLine = p.top; best = null; bestGap = Infinity; }
+        if (p.top !== bestLine) return;
+        var gap = Math.abs(p.x - at.x);
+        if (gap < bestGap) { best = b; bestGap = gap; }
+      });
+      return best;
+    }
+    function line(here) {
+      var top = box(here).top;
+      return all.filter(function (b) { return box(b).top === top; });
+    }
+    grid.addEventListener("keydown", function (event) {
+      var here = event.target.closest && event.target.closest(".pick");
+      if (!here) return;
+      var at = all.indexOf(here), next = null;
+      if (event.key === "ArrowRight") next = all[at + 1];
+      else if (event.key === "ArrowLeft") next = all[at - 1];
+      else if (event.key === "ArrowDown") next = across(here, 1);
+      else if (event.key === "ArrowUp") next = across(here, -1);
+      else if (event.key === "Home") next = line(here)[0];
+      else if (event.key === "End") { var same = line(here); next = same[same.length - 1]; }
+      else return;
+      event.preventDefault();
+      if (!next) return;
+      here.tabIndex = -1;
+      next.tabIndex = 0;
+      next.focus();
+    });
+  }
+
+  // A round that ended with a player going out: the one hand left empty once the others are
+  // filled in is the winner's, so "Who?" answers itself (one question and two taps fewer).
+  // A winner chosen by the player stays as chosen.
+  function winnerFromTheEmptyHand(form) {
+    var who = form.querySelector("select[name=player]");
+    var hands = Array.prototype.slice.call(form.querySelectorAll("[data-cards][data-player]"));
+    if (!who || hands.length < 2) return;
+    var answered = false;  // "Who?" was answered here, not by the player
+    function ending() {
+      var chosen = form.querySelector("input[name=ending]:checked");
+      return chosen ? chosen.value : null;
+    }
+    function update() {
+      if (ending() !== "out" || (who.value && !answered)) return;
+      var empty = hands.filter(function (hand) { return !hand.value.trim(); });
+      var winner = empty.length === 1 ? empty[0].getAttribute("data-player") : "";
+      var offered = Array.prototype.some.call(who.options, function (o) { return o.value === winner; });
+      who.value = offered ? winner : "";
+      answered = !!who.value;
+    }
+    who.addEventListener("change", function () { answered = false; });
+    hands.forEach(function (hand) {
+      hand.addEventListener("input", update);
+      hand.addEventListener("referee:picked", update);
+    });
+    form.querySelectorAll("input[name=ending]").forEach(function (r) { r.addEventListener("change", update); });
+  }
+
+  // The results card to the phone's share sheet (a chat app, with its preview), where the
+  // browser can share files; elsewhere the button stays hidden and the download link serves.
+  function sharePicture(button) {
+    if (!navigator.share || !navigator.canShare || !window.File || !window.fetch) return;
+    var probe = new File([""], "probe.png", { type: "image/png" });
+    if (!navigator.canShare({ files: [probe] })) return;
+    button.hidden = false;
+    button.addEventListener("click", function () {
+      fetch(button.getAttribute("data-share-picture"), { credentials: "same-origin" })
+        .then(function (answer) { if (!answer.ok) throw new Error(answer.status); return answer.blob(); })
+        .then(function (blob) {
+          var file = new File([blob], button.getAttribute("data-share-name"), { type: "image/png" });
+          return navigator.share({ files: [file], title: button.getAttribute("data-share-title") });
+        })
+        .catch(function () { /* dismissed, or not shared: the download link is still there */ });
+    });
+  }
+
+  // A house rule that needs another one (the number of deals, only for a match of deals) is
+  // asked only while that one is chosen; without JavaScript it is asked and, unneeded, ignored.
+  function askOnlyWhenItApplies(input) {
+    var form = input.form;
+    var box = input.closest(".field") || input;
+    var needs = JSON.parse(input.getAttribute("data-requires") || "{}");
+    var names = Object.keys(needs);
+    function chosen(name) {
+      var control = form.elements[name];
+      if (!control) return null;
+      if (control.type === "checkbox") return control.checked ? "true" : "false";
+      return control.value;
+    }
+    function update() {
+      box.hidden = !names.every(function (name) { return chosen(name) === null || chosen(name) === needs[name]; });
+    }
+    names.forEach(function (name) {
+      var control = form.elements[name];
+      if (control && control.addEventListener) control.addEventListener("change", update);
+    });
+    update();
+  }
+
   function setUpPicker(picker) {
     var scope = picker.closest("form") || document;
     var fields = Array.prototype.slice.call(scope.querySelectorAll("[data-cards]"));
@@ -460,7 +637,7 @@
       var label = field.id && scope.querySelector("label[for='" + field.id + "']");
       var text = label ? label.textContent.trim() : field.name;
       var block = field.closest(".player-block");
-      var who = block && block.querySelector("h3");
+      var who = block && block.querySelector("h2, h3");
       return who ? who.textContent.trim() + " · " + text : text;
     }
     function shown(field) { return field.offsetParent !== null; }
@@ -532,6 +709,9 @@
       if (event.target.closest("button")) event.preventDefault();
     });
     if (target) mark(target);
+    // A card reached from the keyboard docks the picker: its head says which field the cards
+    // go to, and its buttons before the cards choose another field.
+    cardsByKeyboard(picker, function () { if (target && !typing) choose(target); });
 
     // Jokers are all alike: the joker key is used once every joker of the deck is.
     var jokers = picker.hasAttribute("data-jokers") ? parseInt(picker.getAttribute("data-jokers"), 10) : 0;
@@ -608,6 +788,7 @@
       var value = field.value.replace(/[ \t]+$/, "");
       var sep = value === "" || /\n$/.test(value) ? "" : " ";
       field.value = value + sep + code;
+      field.dispatchEvent(new CustomEvent("referee:picked"));
     }
 
     picker.addEventListener("click", function (event) {
@@ -640,6 +821,7 @@
       }
       if (event.target.closest("[data-picker-back]") && target) {
         target.value = target.value.replace(/\s*\S+\s*$/, "");
+        target.dispatchEvent(new CustomEvent("referee:picked"));
         refresh(); highlight(null);
       }
       if (event.target.closest("[data-picker-newline]") && target && target.tagName === "TEXTAREA") {
