@@ -356,7 +356,25 @@ RED_THREE_IN_HAND = define_message(
     "down at once and counted as the side's red 3s",
 )
 NOT_A_COUNT = define_message(
-    "canasta.not_a_count", "{what} is a whole number of 0 or more, not {value}"
+    "canasta.not_a_count", "{what} must be a whole number of 0 or more, not {value}"
+)
+COUNT_OF_HAND = define_message("canasta.count.hand", "{player}'s hand")
+COUNT_OF_RED_THREES = define_message("canasta.count.red_threes", "{side}'s red 3s")
+COUNT_OF_NATURAL = define_message("canasta.count.natural", "{side}'s natural canastas")
+COUNT_OF_MIXED = define_message("canasta.count.mixed", "{side}'s mixed canastas")
+COUNT_OF_POINTS = define_message("canasta.count.points", "the value of {side}'s melded cards")
+COUNT_OF_TIER = {
+    "jokers": define_message("canasta.count.jokers", "{side}'s melded jokers"),
+    "aces_and_twos": define_message("canasta.count.aces_and_twos", "{side}'s melded aces and 2s"),
+    "eights_to_kings": define_message(
+        "canasta.count.eights_to_kings", "{side}'s melded 8s to kings"
+    ),
+    "fours_to_sevens": define_message("canasta.count.fours_to_sevens", "{side}'s melded 4s to 7s"),
+    "black_threes": define_message("canasta.count.black_threes", "{side}'s melded black 3s"),
+}
+MELDS_NOT_A_LIST = define_message(
+    "canasta.melds_not_a_list",
+    "give {side}'s melds as a list of melds, each a list of cards like KS KH KD, or as counts",
 )
 TOO_MANY_RED_THREES = define_message(
     "canasta.too_many_red_threes",
@@ -409,7 +427,7 @@ NOT_ENOUGH_CANASTAS = define_message(
 )
 CONCEALED_WITHOUT_OUT = define_message(
     "canasta.concealed_without_out",
-    "a hand is gone out concealed only by a player going out: nobody went out",
+    "going out concealed needs a player who went out, and nobody went out",
 )
 
 MELDS_AS_COUNTS = define_message(
@@ -515,9 +533,9 @@ def check_meld(
 # Refereeing a hand
 
 
-def _count(value: object, what: str) -> int:
+def _count(value: object, what: str, **params: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-        raise RuleError(NOT_A_COUNT, what=what, value=repr(value))
+        raise RuleError(NOT_A_COUNT, what=Reason.of(what, **params), value=repr(value))
     return value
 
 
@@ -574,7 +592,7 @@ def _hand_points(side: Side, out: str | None, deck: _Deck, notes: list[Reason]) 
             raise RuleError(HAND_MISSING, player=player)
         hand = side.hands[player]
         if isinstance(hand, int) and not isinstance(hand, bool):
-            value = _count(hand, f"{player}'s hand")
+            value = _count(hand, COUNT_OF_HAND, player=player)
             if player == out and value:
                 raise RuleError(OUT_HAND_NOT_EMPTY, player=player, cards=value)
             if player != out:
@@ -601,23 +619,17 @@ def _melds(
     """The side's meld points, natural canastas and mixed canastas."""
     if isinstance(side.melds, MeldCounts):
         counts = side.melds
-        natural = _count(counts.natural, f"{side.name}'s natural canastas")
-        mixed = _count(counts.mixed, f"{side.name}'s mixed canastas")
-        points = _count(counts.points, f"{side.name}'s melded points")
+        natural = _count(counts.natural, COUNT_OF_NATURAL, side=side.name)
+        mixed = _count(counts.mixed, COUNT_OF_MIXED, side=side.name)
+        points = _count(counts.points, COUNT_OF_POINTS, side=side.name)
         if points % 5:
             raise RuleError(POINTS_NOT_FIVES, side=side.name, points=points)
         if (natural or mixed) and not points:
             raise RuleError(CANASTAS_WITHOUT_POINTS, side=side.name)
         if counts.tiers is not None:
             tiers = counts.tiers
-            for name in (
-                "jokers",
-                "aces_and_twos",
-                "eights_to_kings",
-                "fours_to_sevens",
-                "black_threes",
-            ):
-                _count(getattr(tiers, name), f"{side.name}'s {name.replace('_', ' ')}")
+            for name in COUNT_OF_TIER:
+                _count(getattr(tiers, name), COUNT_OF_TIER[name], side=side.name)
             if tiers.cards < CANASTA_LENGTH * (natural + mixed):
                 raise RuleError(
                     CANASTAS_WITHOUT_CARDS,
@@ -634,7 +646,7 @@ def _melds(
         notes.append(Reason.of(MELDS_AS_COUNTS, side=side.name))
         return points, natural, mixed
     if isinstance(side.melds, str):
-        raise RuleError(NOT_A_COUNT, what=f"{side.name}'s melds", value=repr(side.melds))
+        raise RuleError(MELDS_NOT_A_LIST, side=side.name)
     melds = [check_meld(cards, side.name, options, went_out=went_out) for cards in side.melds]
     ranks: set[Rank] = set()
     for meld in melds:
@@ -665,7 +677,7 @@ def referee_hand(hand: CanastaHand, options: CanastaOptions | None = None) -> Ha
         raise RuleError(CONCEALED_WITHOUT_OUT)
     deck = _Deck()
     notes: list[Reason] = []
-    red_threes = sum(_count(s.red_threes, f"{s.name}'s red 3s") for s in hand.sides)
+    red_threes = sum(_count(s.red_threes, COUNT_OF_RED_THREES, side=s.name) for s in hand.sides)
     if red_threes > RED_THREES:
         raise RuleError(TOO_MANY_RED_THREES, count=red_threes)
     scores: dict[str, SideScore] = {}

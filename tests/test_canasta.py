@@ -228,9 +228,18 @@ def test_counts_refusals() -> None:
     jokers = MeldCounts.from_tiers(1, 0, TierCounts(jokers=4, eights_to_kings=7))
     # Kita's melds hold 4 jokers and Mereka's Siti one more.
     assert "5 jokers" in refusal(hand(kita(melds=jokers), mereka()))
-    assert "a whole number of 0 or more" in refusal(
+    assert "Kita's mixed canastas must be a whole number of 0 or more, not -1" in refusal(
         hand(kita(melds=MeldCounts(1, -1, 100)), mereka())
     )
+    bad_tier = MeldCounts.from_tiers(1, 0, TierCounts(eights_to_kings=7, jokers=-1))
+    assert "Kita's melded jokers must be a whole number" in refusal(
+        hand(kita(melds=bad_tier), mereka())
+    )
+    assert "Mereka's red 3s must be a whole number" in refusal(hand(kita(), mereka(red_threes=-1)))
+    assert "Siti's hand must be a whole number of 0 or more, not -5" in refusal(
+        hand(kita(), mereka(hands={"Siti": -5, "Dewi": "AD"}))
+    )
+    assert "give Kita's melds as a list of melds" in refusal(hand(kita(melds="KS KH KD"), mereka()))
 
 
 # -- refusals --------------------------------------------------------------------
