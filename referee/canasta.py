@@ -411,6 +411,17 @@ OUT_HAND_NOT_EMPTY = define_message(
     "canasta.out_hand_not_empty",
     "{player} went out, so their hand is empty, but it holds {cards}",
 )
+OUT_HAND_WORTH = define_message(
+    "canasta.out_hand_worth",
+    "{player} went out, so their hand is worth 0, not {points}",
+)
+HAND_POINTS_NOT_FIVES = define_message(
+    "canasta.hand_points_not_fives",
+    "{player}'s hand is worth {points}: every card is worth a multiple of 5",
+)
+SIDE_NAME_TWICE = define_message(
+    "canasta.side_name_twice", "two sides are named {side}: each side has its own name"
+)
 EMPTY_HAND_NOT_OUT = define_message(
     "canasta.empty_hand_not_out",
     "{player}'s hand is empty, but only the player who went out has no cards left",
@@ -571,6 +582,10 @@ def _check_sides(sides: Sequence[Side]) -> int:
     if sizes not in ([2, 2], [1, 1], [1, 1, 1]):
         shape = " + ".join(str(len(side.players)) for side in sides) or "0"
         raise RuleError(SIDES_SHAPE, sides=shape)
+    names = Counter(side.name for side in sides)
+    for name, count in names.items():
+        if count > 1:
+            raise RuleError(SIDE_NAME_TWICE, side=name)
     seen: set[str] = set()
     for side in sides:
         for player in side.players:
@@ -594,7 +609,11 @@ def _hand_points(side: Side, out: str | None, deck: _Deck, notes: list[Reason]) 
         if isinstance(hand, int) and not isinstance(hand, bool):
             value = _count(hand, COUNT_OF_HAND, player=player)
             if player == out and value:
-                raise RuleError(OUT_HAND_NOT_EMPTY, player=player, cards=value)
+                raise RuleError(OUT_HAND_WORTH, player=player, points=value)
+            if player != out and not value:
+                raise RuleError(EMPTY_HAND_NOT_OUT, player=player)
+            if value % 5:
+                raise RuleError(HAND_POINTS_NOT_FIVES, player=player, points=value)
             if player != out:
                 notes.append(Reason.of(HAND_AS_POINTS, player=player, points=value))
             points += value
@@ -713,6 +732,113 @@ def referee_hand(hand: CanastaHand, options: CanastaOptions | None = None) -> Ha
     if hand.concealed:
         notes.append(Reason.of(CONCEALED_ON_WORD, player=hand.out))
     return HandResult(scores, tuple(notes))
+
+
+# ---------------------------------------------------------------------------
+# A hand from a match file's round (MATCH_FORMAT, ``canasta``)
+
+ROUND_NOT_AN_OBJECT = define_message(
+    "canasta.round_not_an_object", "a Canasta hand is an object with its melds, red 3s and hands"
+)
+ROUND_KEY_NOT_AN_OBJECT = define_message(
+    "canasta.round_key_not_an_object",
+    '"{field}" must be an object keyed by side, like {{"{side}": ...}}',
+)
+UNKNOWN_SIDE = define_message(
+    "canasta.unknown_side", '"{field}" names {name}, which is not a side: the sides are {sides}'
+)
+UNKNOWN_PLAYER = define_message(
+    "canasta.unknown_player",
+    '"hands" names {name}, who plays in no side: the players are {players}',
+)
+SIDE_MELDS_MISSING = define_message(
+    "canasta.side_melds_missing",
+    '"melds" must give every side, and {side} is missing (write [] for a side with no meld)',
+)
+UNKNOWN_COUNT = define_message(
+    "canasta.unknown_count",
+    "{side}'s melds as counts take natural, mixed and points, not {field}",
+)
+OUT_AND_END = define_message(
+    "canasta.out_and_end",
+    "a hand ends with a player going out or with the stock run out, not both",
+)
+NEITHER_OUT_NOR_END = define_message(
+    "canasta.neither_out_nor_end",
+    'say how the hand ended: "out" with the player who went out, or "end": "stock"',
+)
+END_NOT_STOCK = define_message(
+    "canasta.end_not_stock", '"end" of a Canasta hand is "stock", not {value}'
+)
+CONCEALED_NOT_A_FLAG = define_message(
+    "canasta.concealed_not_a_flag", '"concealed" is true or false, not {value}'
+)
+COUNT_KEYS = ("natural", "mixed", "points")
+
+
+def _keyed_by(facts: Mapping[str, Any], key: str, names: Sequence[str]) -> Mapping[str, Any]:
+    value = facts.get(key, {})
+    if not isinstance(value, Mapping):
+        raise RuleError(ROUND_KEY_NOT_AN_OBJECT, field=key, side=names[0])
+    for name in value:
+        if name not in names:
+            raise RuleError(UNKNOWN_SIDE, field=key, name=name, sides=", ".join(names))
+    return value
+
+
+def _side_melds(name: str, melds: object) -> MeldsInput:
+    if isinstance(melds, Mapping):
+        for key in melds:
+            if key not in COUNT_KEYS:
+                raise RuleError(UNKNOWN_COUNT, side=name, field=key)
+        return MeldCounts(**{key: melds.get(key, 0) for key in COUNT_KEYS})
+    if isinstance(melds, str) or not isinstance(melds, Sequence):
+        raise RuleError(MELDS_NOT_A_LIST, side=name)
+    return tuple(melds)
+
+
+def read_hand(facts: object, sides: Mapping[str, Sequence[str]]) -> CanastaHand:
+    """The hand of a final-table round (MATCH_FORMAT's ``canasta`` keys) for the sides
+    named with their players (a team's name and its two players, or each player alone)."""
+    if not isinstance(facts, Mapping):
+        raise RuleError(ROUND_NOT_AN_OBJECT)
+    names = list(sides)
+    players = [player for side in sides.values() for player in side]
+    melds = _keyed_by(facts, "melds", names)
+    red_threes = _keyed_by(facts, "red_threes", names)
+    hands = facts.get("hands", {})
+    if not isinstance(hands, Mapping):
+        raise RuleError(ROUND_KEY_NOT_AN_OBJECT, field="hands", side=players[0] if players else "")
+    for player in hands:
+        if player not in players:
+            raise RuleError(UNKNOWN_PLAYER, name=player, players=", ".join(players))
+    out = facts.get("out")
+    end = facts.get("end")
+    if out is not None and end is not None:
+        raise RuleError(OUT_AND_END)
+    if out is None and end is None:
+        raise RuleError(NEITHER_OUT_NOR_END)
+    if end is not None and end != "stock":
+        raise RuleError(END_NOT_STOCK, value=repr(end))
+    if out is not None and out not in players:
+        raise RuleError(OUT_NOT_A_PLAYER, player=str(out))
+    concealed = facts.get("concealed", False)
+    if not isinstance(concealed, bool):
+        raise RuleError(CONCEALED_NOT_A_FLAG, value=repr(concealed))
+    read: list[Side] = []
+    for name, members in sides.items():
+        if name not in melds:
+            raise RuleError(SIDE_MELDS_MISSING, side=name)
+        read.append(
+            Side(
+                name=name,
+                players=tuple(members),
+                melds=_side_melds(name, melds[name]),
+                red_threes=red_threes.get(name, 0),
+                hands={player: hands[player] for player in members if player in hands},
+            )
+        )
+    return CanastaHand(tuple(read), out=out, concealed=concealed)
 
 
 # ---------------------------------------------------------------------------

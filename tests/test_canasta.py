@@ -20,6 +20,7 @@ from referee.canasta import (
     card_value,
     check_meld,
     first_meld_minimum,
+    read_hand,
     referee_hand,
     running_totals,
     winners,
@@ -309,6 +310,13 @@ def test_hands_are_checked() -> None:
         hand(kita(hands={"Budi": "4D", "Andi": "5S"}), mereka())
     )
     assert "Dewi's hand is empty" in refusal(hand(kita(), mereka(hands={"Siti": "4D", "Dewi": []})))
+    assert "Dewi's hand is empty" in refusal(hand(kita(), mereka(hands={"Siti": "4D", "Dewi": 0})))
+    assert "Budi went out, so their hand is worth 0, not 15" in refusal(
+        hand(kita(hands={"Budi": 15, "Andi": "5S"}), mereka())
+    )
+    assert "Siti's hand is worth 12: every card is worth a multiple of 5" in refusal(
+        hand(kita(), mereka(hands={"Siti": 12, "Dewi": "4D"}))
+    )
     assert "give Dewi's hand" in refusal(hand(kita(), mereka(hands={"Siti": "4D"})))
     assert "Budi is not a player of Mereka" in refusal(
         hand(kita(), mereka(hands={"Siti": "4D", "Dewi": "5D", "Budi": "6D"}))
@@ -322,6 +330,7 @@ def test_the_hand_as_a_whole_is_checked() -> None:
     )
     trio = Side("Kita", ("Budi", "Andi", "Rudi"), (KINGS,), 0, {})
     assert "not by 3 + 2" in refusal(hand(trio, mereka()))
+    assert "two sides are named Kita" in refusal(hand(kita(), mereka(name="Kita")))
     twice = mereka(players=("Siti", "Budi"))
     assert "Budi is named in more than one side" in refusal(hand(kita(), twice))
 
@@ -395,3 +404,59 @@ def test_a_side_past_the_target_but_behind_loses() -> None:
     scores = [{"Kita": 5200, "Mereka": 5600}]
     assert winners(running_totals(scores), CanastaOptions()) == ("Mereka",)
     assert winners(running_totals(scores), CanastaOptions(target=6000)) == ()
+
+
+# -- a hand from a match file's round ----------------------------------------------
+
+TEAMS = {"Kita": ("Budi", "Andi"), "Mereka": ("Siti", "Dewi")}
+
+
+def test_a_round_of_the_match_file_is_read_and_scored() -> None:
+    facts = {
+        "melds": {"Kita": [KINGS.split(), EIGHTS.split(), ACES.split()], "Mereka": []},
+        "red_threes": {"Kita": 1, "Mereka": 2},
+        "out": "Budi",
+        "concealed": True,
+        "hands": {"Andi": ["5S", "9D"], "Siti": 40, "Dewi": "4C"},
+    }
+    result = referee_hand(read_hand(facts, TEAMS))
+    assert result.totals == {
+        "Kita": 250 + 800 + 100 + 200 - 15,
+        "Mereka": -200 - 40 - 5,  # nothing melded: its two red 3s count against it
+    }
+
+
+def test_a_round_with_counts_and_the_stock_run_out() -> None:
+    facts = {
+        "melds": {
+            "Kita": {"natural": 1, "mixed": 2, "points": 340},
+            "Mereka": [["7S", "7H", "7D"]],
+        },
+        "end": "stock",
+        "hands": {"Budi": "4D", "Andi": "5S 9D", "Siti": "QS", "Dewi": "AD"},
+    }
+    result = referee_hand(read_hand(facts, TEAMS))
+    assert result.totals == {"Kita": 340 + 1100 - 5 - 15, "Mereka": 15 - 10 - 20}
+
+
+@pytest.mark.parametrize(
+    ("facts", "words"),
+    [
+        ([], "a Canasta hand is an object"),
+        ({"melds": [], "out": "Budi"}, '"melds" must be an object keyed by side'),
+        ({"melds": {"Kita": [], "Mereka": [], "Lain": []}, "out": "Budi"}, "names Lain, which"),
+        ({"melds": {"Kita": []}, "out": "Budi"}, "Mereka is missing"),
+        ({"melds": {"Kita": [], "Mereka": []}}, "say how the hand ended"),
+        ({"melds": {"Kita": [], "Mereka": []}, "out": "Budi", "end": "stock"}, "not both"),
+        ({"melds": {"Kita": [], "Mereka": []}, "end": "draw"}, "is \"stock\", not 'draw'"),
+        ({"melds": {"Kita": [], "Mereka": []}, "out": "Rudi"}, "Rudi went out but plays in no"),
+        ({"melds": {"Kita": [], "Mereka": []}, "out": "Budi", "concealed": "yes"}, "true or false"),
+        ({"melds": {"Kita": [], "Mereka": []}, "out": "Budi", "hands": {"Rudi": []}}, "Rudi, who"),
+        ({"melds": {"Kita": {"canastas": 2}, "Mereka": []}, "out": "Budi"}, "not canastas"),
+        ({"melds": {"Kita": "KS KH KD", "Mereka": []}, "out": "Budi"}, "give Kita's melds as"),
+    ],
+)
+def test_a_round_refused_says_why(facts: object, words: str) -> None:
+    with pytest.raises(RuleError) as error:
+        read_hand(facts, TEAMS)
+    assert words in str(error.value)
