@@ -735,6 +735,80 @@ def referee_hand(hand: CanastaHand, options: CanastaOptions | None = None) -> Ha
 
 
 # ---------------------------------------------------------------------------
+# The sides of a match (MATCH_FORMAT, ``teams``)
+
+PLAYER_COUNT = define_message(
+    "canasta.player_count", "Canasta is played by 2, 3 or 4 players, not {count}"
+)
+TEAMS_NEEDED = define_message(
+    "canasta.teams_needed",
+    "four players play Canasta in two teams: name them, like "
+    '{{"Kita": ["{first}", "{third}"], "Mereka": ["{second}", "{fourth}"]}}',
+)
+TEAMS_ONLY_FOR_FOUR = define_message(
+    "canasta.teams_only_for_four",
+    "with {count} players each plays alone: teams are only for four players",
+)
+TWO_TEAMS = define_message(
+    "canasta.two_teams", "four players make two teams of two: name exactly two teams, not {count}"
+)
+TEAM_NAME = define_message(
+    "canasta.team_name",
+    "a team's name is a non-empty text that is no player's name, not {name}",
+)
+TEAM_OF_TWO = define_message(
+    "canasta.team_of_two", "team {team} must be two players of this match, not {members}"
+)
+PARTNERS_OPPOSITE = define_message(
+    "canasta.partners_opposite",
+    "partners sit opposite: {first} and {third} are one team, {second} and {fourth} the other",
+)
+
+
+def sides_of(
+    players: Sequence[str], teams: Mapping[str, Sequence[str]] | None = None
+) -> dict[str, tuple[str, ...]]:
+    """Each side's name and players: the two teams with 4 players (partners opposite, so
+    the teams alternate in ``players``), or each player alone with 2 or 3."""
+    if len(players) not in PLAYERS:
+        raise RuleError(PLAYER_COUNT, count=len(players))
+    if len(players) < 4:
+        if teams:
+            raise RuleError(TEAMS_ONLY_FOR_FOUR, count=len(players))
+        return {player: (player,) for player in players}
+    if not teams or not isinstance(teams, Mapping):
+        first, second, third, fourth = players
+        raise RuleError(TEAMS_NEEDED, first=first, second=second, third=third, fourth=fourth)
+    if len(teams) != 2:
+        raise RuleError(TWO_TEAMS, count=len(teams))
+    sides: dict[str, tuple[str, ...]] = {}
+    for name, members in teams.items():
+        if not isinstance(name, str) or not name.strip() or name in players:
+            raise RuleError(TEAM_NAME, name=repr(name))
+        if (
+            isinstance(members, str)
+            or not isinstance(members, Sequence)
+            or len(members) != 2
+            or len(set(members)) != 2
+            or any(member not in players for member in members)
+        ):
+            raise RuleError(TEAM_OF_TWO, team=name, members=repr(members))
+        sides[name] = tuple(members)
+    (one, other) = sides.values()
+    if set(one) & set(other):
+        raise RuleError(PLAYER_TWICE, player=sorted(set(one) & set(other))[0])
+    if {players[0], players[2]} not in ({*one}, {*other}):
+        first, second, third, fourth = players
+        raise RuleError(PARTNERS_OPPOSITE, first=first, second=second, third=third, fourth=fourth)
+    return sides
+
+
+def next_minimums(totals: Mapping[str, int]) -> dict[str, int]:
+    """Each side's first-meld minimum for the next hand, by its total."""
+    return {side: first_meld_minimum(total) for side, total in totals.items()}
+
+
+# ---------------------------------------------------------------------------
 # A hand from a match file's round (MATCH_FORMAT, ``canasta``)
 
 ROUND_NOT_AN_OBJECT = define_message(

@@ -20,9 +20,11 @@ from referee.canasta import (
     card_value,
     check_meld,
     first_meld_minimum,
+    next_minimums,
     read_hand,
     referee_hand,
     running_totals,
+    sides_of,
     winners,
 )
 from referee.cards import Card
@@ -460,3 +462,49 @@ def test_a_round_refused_says_why(facts: object, words: str) -> None:
     with pytest.raises(RuleError) as error:
         read_hand(facts, TEAMS)
     assert words in str(error.value)
+
+
+# -- the sides of a match ----------------------------------------------------------
+
+PLAYERS4 = ["Budi", "Siti", "Andi", "Dewi"]
+
+
+def test_the_sides_of_a_match() -> None:
+    assert sides_of(PLAYERS4, {"Kita": ["Budi", "Andi"], "Mereka": ["Siti", "Dewi"]}) == {
+        "Kita": ("Budi", "Andi"),
+        "Mereka": ("Siti", "Dewi"),
+    }
+    assert sides_of(["Budi", "Siti", "Andi"]) == {
+        "Budi": ("Budi",),
+        "Siti": ("Siti",),
+        "Andi": ("Andi",),
+    }
+
+
+@pytest.mark.parametrize(
+    ("players", "teams", "words"),
+    [
+        (["Budi"], None, "2, 3 or 4 players, not 1"),
+        (PLAYERS4, ["Kita", "Mereka"], "name them, like"),
+        (PLAYERS4, None, 'name them, like {"Kita": ["Budi", "Andi"], "Mereka": ["Siti", "Dewi"]}'),
+        (["Budi", "Siti"], {"Kita": ["Budi", "Siti"]}, "with 2 players each plays alone"),
+        (PLAYERS4, {"Kita": ["Budi", "Andi"]}, "name exactly two teams, not 1"),
+        (PLAYERS4, {"Budi": ["Budi", "Andi"], "Mereka": ["Siti", "Dewi"]}, "no player's name"),
+        (PLAYERS4, {"": ["Budi", "Andi"], "Mereka": ["Siti", "Dewi"]}, "non-empty"),
+        (PLAYERS4, {"Kita": ["Budi", "Rudi"], "Mereka": ["Siti", "Dewi"]}, "team Kita must be"),
+        (PLAYERS4, {"Kita": ["Budi", "Andi"], "Mereka": ["Siti", "Andi"]}, "Andi is named in"),
+        (
+            PLAYERS4,
+            {"Kita": ["Budi", "Siti"], "Mereka": ["Andi", "Dewi"]},
+            "partners sit opposite: Budi and Andi are one team, Siti and Dewi the other",
+        ),
+    ],
+)
+def test_sides_refused(players: list[str], teams: dict[str, list[str]] | None, words: str) -> None:
+    with pytest.raises(RuleError) as error:
+        sides_of(players, teams)
+    assert words in str(error.value)
+
+
+def test_minimums_shown_for_each_side() -> None:
+    assert next_minimums({"Kita": 1520, "Mereka": -40}) == {"Kita": 90, "Mereka": 15}
