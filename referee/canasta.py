@@ -400,6 +400,11 @@ CANASTAS_WITHOUT_CARDS = define_message(
     "canasta.canastas_without_cards",
     "{side} has {canastas} canastas but only {cards} melded cards: a canasta is 7 cards or more",
 )
+TIERS_NOT_POINTS = define_message(
+    "canasta.tiers_not_points",
+    "{side}'s melded cards counted by value are worth {tiers}, but its melds are given as "
+    "worth {points}",
+)
 CANASTAS_WITHOUT_POINTS = define_message(
     "canasta.canastas_without_points",
     "{side} has canastas but its melded cards are worth nothing",
@@ -485,10 +490,6 @@ class Meld:
         return sum(card_value(card) for card in self.cards)
 
 
-def _rank_name(rank: Rank) -> str:
-    return rank.symbol
-
-
 def check_meld(
     cards: Sequence[Card | str] | str,
     side: str,
@@ -511,7 +512,7 @@ def check_meld(
         raise RuleError(WILD_ALONE, side=side, cards=shown)
     if len(ranks) > 1:
         raise RuleError(
-            MIXED_RANKS, side=side, cards=shown, ranks=", ".join(_rank_name(r) for r in ranks)
+            MIXED_RANKS, side=side, cards=shown, ranks=", ".join(r.symbol for r in ranks)
         )
     rank = ranks[0]
     for card in meld:
@@ -521,7 +522,7 @@ def check_meld(
                 side=side,
                 cards=shown,
                 joker=format_card(card),
-                rank=_rank_name(rank),
+                rank=rank.symbol,
             )
     wild = len(meld) - len(naturals)
     if rank is Rank.THREE:
@@ -647,6 +648,8 @@ def _melds(
             raise RuleError(CANASTAS_WITHOUT_POINTS, side=side.name)
         if counts.tiers is not None:
             tiers = counts.tiers
+            if tiers.points != points:
+                raise RuleError(TIERS_NOT_POINTS, side=side.name, tiers=tiers.points, points=points)
             for name in COUNT_OF_TIER:
                 _count(getattr(tiers, name), COUNT_OF_TIER[name], side=side.name)
             if tiers.cards < CANASTA_LENGTH * (natural + mixed):
@@ -670,7 +673,7 @@ def _melds(
     ranks: set[Rank] = set()
     for meld in melds:
         if meld.rank in ranks:
-            raise RuleError(TWO_MELDS_OF_RANK, side=side.name, rank=_rank_name(meld.rank))
+            raise RuleError(TWO_MELDS_OF_RANK, side=side.name, rank=meld.rank.symbol)
         ranks.add(meld.rank)
         deck.add(meld.cards)
     canastas = [meld for meld in melds if meld.is_canasta]

@@ -224,6 +224,10 @@ def test_melds_as_tiers_count_their_points() -> None:
 def test_counts_refusals() -> None:
     assert "multiple of 5" in refusal(hand(kita(melds=MeldCounts(1, 0, 343)), mereka()))
     assert "has 0 canasta(s)" in refusal(hand(kita(melds=MeldCounts(0, 0, 100)), mereka()))
+    mismatch = MeldCounts(1, 0, 100, TierCounts(eights_to_kings=7))
+    assert "worth 70, but its melds are given as worth 100" in refusal(
+        hand(kita(melds=mismatch), mereka())
+    )
     few = MeldCounts.from_tiers(2, 0, TierCounts(eights_to_kings=13))
     assert "only 13 melded cards" in refusal(hand(kita(melds=few), mereka()))
     threes = MeldCounts.from_tiers(0, 0, TierCounts(black_threes=3, fours_to_sevens=3))
