@@ -607,7 +607,7 @@ def _hand_points(side: Side, out: str | None, deck: _Deck, notes: list[Reason]) 
                 continue
             raise RuleError(HAND_MISSING, player=player)
         hand = side.hands[player]
-        if isinstance(hand, int) and not isinstance(hand, bool):
+        if isinstance(hand, int):  # a bool too, which _count refuses
             value = _count(hand, COUNT_OF_HAND, player=player)
             if player == out and value:
                 raise RuleError(OUT_HAND_WORTH, player=player, points=value)
@@ -619,7 +619,7 @@ def _hand_points(side: Side, out: str | None, deck: _Deck, notes: list[Reason]) 
                 notes.append(Reason.of(HAND_AS_POINTS, player=player, points=value))
             points += value
             continue
-        cards = parse_cards(hand)  # type: ignore[arg-type]
+        cards = parse_cards(hand)
         if player == out and cards:
             raise RuleError(OUT_HAND_NOT_EMPTY, player=player, cards=format_cards(cards))
         if player != out and not cards:

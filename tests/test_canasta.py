@@ -246,6 +246,9 @@ def test_counts_refusals() -> None:
     assert "Siti's hand must be a whole number of 0 or more, not -5" in refusal(
         hand(kita(), mereka(hands={"Siti": -5, "Dewi": "AD"}))
     )
+    assert "Siti's hand must be a whole number of 0 or more, not True" in refusal(
+        hand(kita(), mereka(hands={"Siti": True, "Dewi": "AD"}))
+    )
     assert "give Kita's melds as a list of melds" in refusal(hand(kita(melds="KS KH KD"), mereka()))
 
 
