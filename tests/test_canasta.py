@@ -515,3 +515,15 @@ def test_sides_refused(players: list[str], teams: dict[str, list[str]] | None, w
 
 def test_minimums_shown_for_each_side() -> None:
     assert next_minimums({"Kita": 1520, "Mereka": -40}) == {"Kita": 90, "Mereka": 15}
+
+
+def test_an_evening_the_minimum_rises_with_the_total() -> None:
+    first = referee_hand(hand()).totals  # Kita 1235, Mereka -75 (worked out above)
+    second = referee_hand(hand(kita(), mereka(), concealed=True)).totals  # Kita 1335
+    history = running_totals([first, second])
+    assert history[0] == {"Kita": 1235, "Mereka": -75}
+    assert next_minimums(history[0]) == {"Kita": 50, "Mereka": 15}
+    assert history[1] == {"Kita": 2570, "Mereka": -150}
+    assert next_minimums(history[1]) == {"Kita": 90, "Mereka": 15}
+    assert winners(history, CanastaOptions()) == ()
+    assert winners(history, CanastaOptions(target=2500)) == ("Kita",)
