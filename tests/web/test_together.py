@@ -116,7 +116,7 @@ def test_two_corrections_of_the_same_round_the_second_is_refused_and_kept(client
     match = new_match(client, table, "remi", TWO, target=200)
     save_round(client, match, TWO, {"Siti": "KH"}, ending="out", player="Budi")
     phone_a = client.hidden_fields(match + "rounds/1/edit")
-    phone_b = dict(phone_a)
+    phone_b = client.hidden_fields(match + "rounds/1/edit")  # its own form, its own one-time key
     a = {**phone_a, **round_data(TWO, {"Siti": "KH QH"}, ending="out", player="Budi")}
     b = {**phone_b, **round_data(TWO, {"Budi": "2C"}, ending="out", player="Siti")}
     assert client.submit(match + "rounds/1/edit", a, fresh=False).status_code == 302
