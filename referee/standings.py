@@ -41,12 +41,7 @@ class Order(enum.Enum):
 
 def elimination_limit(rules: Ruleset) -> int | None:
     """The total that puts a player out of the match (an Indian pool's 101 or 201), if any."""
-    if rules.id != "indian":
-        return None
-    from referee.rulesets.indian import pool_limits
-
-    limits = pool_limits(rules)
-    return limits[0] if limits is not None else None
+    return rules.elimination_limit
 
 
 def order_of(rules: Ruleset) -> Order:

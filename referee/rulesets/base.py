@@ -182,28 +182,27 @@ RejoinHook = Callable[
     ],
     dict[str, int],
 ]
+# rules -> (the total that puts a player out, the highest total still in for a rejoin),
+# or None when the options in force play no pool.
+PoolLimitsHook = Callable[["Ruleset"], "tuple[int, int] | None"]
 
 NO_REJOIN = define_message(
     "rules.no_rejoin", "players come back into a match only in a pool of {rules}"
 )
 
 
-def everyone_plays(
-    rules: Ruleset, totals: Mapping[str, int], seated: tuple[str, ...]
-) -> tuple[str, ...]:
-    """Every seated player is dealt in."""
-    return seated
+@dataclass(frozen=True)
+class Pool:
+    """A game whose penalty totals put players out and may let them back in (Indian
+    rummy's pool 101/201).  Its hooks read the options in force: with a format that
+    plays no pool, ``limits`` is None, everyone is dealt in and a rejoin is refused in
+    the game's own words."""
 
-
-def no_rejoin(
-    rules: Ruleset,
-    players: tuple[str, ...],
-    totals: Mapping[str, int],
-    before: Mapping[str, int],
-    seated: tuple[str, ...],
-    came_back: frozenset[str],
-) -> dict[str, int]:
-    raise RuleError(NO_REJOIN, rules=rules.name)
+    limits: PoolLimitsHook
+    deal_players: DealPlayersHook
+    rejoin_totals: RejoinHook
+    # rules -> the number of deals a format without a pool plays (Indian's deals), or None.
+    fixed_deals: Callable[[Ruleset], int | None] = lambda rules: None
 
 
 DealRulesHook = Callable[["Ruleset", int], "Ruleset"]
@@ -571,8 +570,7 @@ class Ruleset:
     round_rules: RoundRulesHook = field(default=same_every_round, compare=False, repr=False)
     open_ended: bool = False  # no fixed end: the players stop the match ("stopped": true)
     check_round: RoundCheckHook | None = field(default=None, compare=False, repr=False)
-    deal_players: DealPlayersHook = field(default=everyone_plays, compare=False, repr=False)
-    rejoin_totals: RejoinHook = field(default=no_rejoin, compare=False, repr=False)
+    pool: Pool | None = field(default=None, compare=False, repr=False)  # players put out
     # Added for rummy500 and contract.
     min_run: int = 3  # the fewest cards of a run (contract: 4)
     sets_repeat_suits: bool = False  # a set is 3 or more of one rank, suits may repeat
@@ -604,6 +602,38 @@ class Ruleset:
         """Whether players may join or leave a match between rounds (not in a game for an
         exact number of players, such as gin)."""
         return self.min_players != self.max_players
+
+    @property
+    def changes_by_deal(self) -> bool:
+        """Whether each deal is played by rules of its own (contract rummy's contracts and
+        deal sizes): see :meth:`for_deal`."""
+        return self.deal_rules is not same_every_deal
+
+    @property
+    def elimination_limit(self) -> int | None:
+        """The total that puts a player out of the match (a pool's 101 or 201), if any."""
+        limits = self.pool.limits(self) if self.pool is not None else None
+        return limits[0] if limits is not None else None
+
+    def players_dealt(self, totals: Mapping[str, int], seated: tuple[str, ...]) -> tuple[str, ...]:
+        """The seated players dealt in: all of them, but in a pool those still in it."""
+        if self.pool is None:
+            return seated
+        return self.pool.deal_players(self, totals, seated)
+
+    def rejoin_totals(
+        self,
+        players: tuple[str, ...],
+        totals: Mapping[str, int],
+        before: Mapping[str, int],
+        seated: tuple[str, ...],
+        came_back: frozenset[str],
+    ) -> dict[str, int]:
+        """The totals ``players`` come back into a pool with (``before``: the totals before
+        the last counted deal), or :class:`RuleError` saying why they may not."""
+        if self.pool is None:
+            raise RuleError(NO_REJOIN, rules=self.name)
+        return self.pool.rejoin_totals(self, players, totals, before, seated, came_back)
 
     @property
     def jokers(self) -> bool:
