@@ -669,6 +669,7 @@ class MatchState:
             out["seating_changes"] = [reseating.to_json() for reseating in self.reseatings]
         if self.rejoins:
             out["rejoins"] = [rejoin.to_json() for rejoin in self.rejoins]
+        out["standings"] = [standing.to_json() for standing in self.standings()]
         return out
 
 
