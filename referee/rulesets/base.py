@@ -264,6 +264,16 @@ def first_to_target(rules: Ruleset, progress: MatchProgress) -> MatchEnd:
 
 
 @dataclass(frozen=True)
+class Deadwood:
+    """Gin's knock: the knocker's unmelded cards are deadwood.  A hand given as points is
+    its deadwood after lay-offs, as the players counted it, at most ``most``; with
+    ``big_gin`` a knocker may hold one card more, all of them melded."""
+
+    most: int
+    big_gin: bool = False
+
+
+@dataclass(frozen=True)
 class Bonuses:
     """Every bonus number of a ruleset; 0 (or a factor of 1) where it has none."""
 
@@ -538,7 +548,6 @@ class Ruleset:
     settings: Mapping[str, Any] = field(default_factory=dict, compare=False)
     layoff_after_own_meld: bool = False  # lay off only after an own meld in an earlier turn
     round_multiplier: int = 1  # every score of the round counts this many times (Oklahoma)
-    big_gin_allowed: bool = False  # a knocker may hold one card more, all melded (gin)
     turn_style: TurnStyle = TurnStyle.MELDS
     hand_never_grows: bool = False  # each turn draws one card and discards one
     run_first: bool = False  # a set only after the player's first run of the round
@@ -556,9 +565,7 @@ class Ruleset:
     # {cards} (the most cards a hand holds) and {rules}; for gin's deadwoods one message
     # for the round with {counted} ("Budi 7, Siti 22").
     points_unchecked: str = POINTS_UNCHECKED
-    # gin: a hand entered as points is its deadwood after lay-offs, as the players counted
-    # it, at most this much (None: points are what the cards in hand count).
-    most_deadwood: int | None = None
+    deadwood: Deadwood | None = None  # a knock's deadwood (gin); None: hands count their cards
     leader_offset: int = 1  # the first turn is this many seats after the dealer
     at_once_outcome: str = "at_once"  # what going out all at once is called (rummy: "rummy")
     menu_order: int = 100  # where the ruleset comes in lists
@@ -674,7 +681,7 @@ class Ruleset:
     @property
     def points_are_deadwood(self) -> bool:
         """Whether a hand entered as points is a deadwood after lay-offs (gin)."""
-        return self.most_deadwood is not None
+        return self.deadwood is not None
 
     def deck_size(self, players: int) -> int:
         return 52 * self.copies(players) + self.joker_count(players)
@@ -700,14 +707,14 @@ class Ruleset:
 
     def most_hand_points(self, players: int) -> int:
         """The most a hand entered as points can count (gin: the most deadwood)."""
-        if self.most_deadwood is not None:
-            return self.most_deadwood
+        if self.deadwood is not None:
+            return self.deadwood.most
         return sum(self.deck_values(players)[: self.most_cards_held(players)])
 
     def possible_hand_points(self, players: int) -> frozenset[int]:
         """Every total that the cards of one hand can count (gin: ``range`` of deadwoods)."""
-        if self.most_deadwood is not None:
-            return frozenset(range(self.most_deadwood + 1))
+        if self.deadwood is not None:
+            return frozenset(range(self.deadwood.most + 1))
         return _sums_of_at_most(self.deck_values(players), self.most_cards_held(players))
 
     def copies(self, players: int) -> int:
