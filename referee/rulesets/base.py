@@ -264,6 +264,14 @@ def first_to_target(rules: Ruleset, progress: MatchProgress) -> MatchEnd:
 
 
 @dataclass(frozen=True)
+class Buying:
+    """A discard the player in turn does not take may be bought by another player (contract
+    rummy), at most ``per_deal`` times by each player in one deal."""
+
+    per_deal: int
+
+
+@dataclass(frozen=True)
 class Deadwood:
     """Gin's knock: the knocker's unmelded cards are deadwood.  A hand given as points is
     its deadwood after lay-offs, as the players counted it, at most ``most``; with
@@ -586,7 +594,7 @@ class Ruleset:
     # or a lay-off (rummy500).
     deepest_taken_used: bool = False
     taken_top_discard_kept: bool = True  # the top discard taken may not be discarded at once
-    buys_per_deal: int = 0  # how often a player may buy a refused discard in one deal
+    buying: Buying | None = None  # refused discards may be bought
     lowest_total_wins: bool = False  # scores are penalty points: the lowest total leads
     contract: Contract | None = None  # what going down lays in this deal
     # The ruleset for one deal, given its number among the deals counted (contract's deals).
@@ -609,6 +617,11 @@ class Ruleset:
         """Whether players may join or leave a match between rounds (not in a game for an
         exact number of players, such as gin)."""
         return self.min_players != self.max_players
+
+    @property
+    def buys_per_deal(self) -> int:
+        """How often a player may buy a refused discard in one deal (0: never)."""
+        return self.buying.per_deal if self.buying is not None else 0
 
     @property
     def changes_by_deal(self) -> bool:
