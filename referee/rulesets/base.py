@@ -264,6 +264,24 @@ def first_to_target(rules: Ruleset, progress: MatchProgress) -> MatchEnd:
 
 
 @dataclass(frozen=True)
+class DiscardPile:
+    """What taking from the discard pile allows and asks: ``depth`` how deep a player may
+    take (0: there is no pile, as in manipulation); each flag one game's rule about the
+    card taken, false in every other game."""
+
+    depth: int = 1
+    # The top discard taken may not be discarded again in the same turn.
+    top_kept: bool = True
+    # May not leave the taken discard as the hand's last card (remi).
+    not_left_last: bool = False
+    # The deepest card taken is melded in the same turn (remi-indonesia).
+    melded_at_once: bool = False
+    # A take of more than the top discard uses the deepest card taken at once, in a new meld
+    # or a lay-off (rummy500).
+    deepest_used: bool = False
+
+
+@dataclass(frozen=True)
 class Buying:
     """A discard the player in turn does not take may be bought by another player (contract
     rummy), at most ``per_deal`` times by each player in one deal."""
@@ -559,9 +577,7 @@ class Ruleset:
     turn_style: TurnStyle = TurnStyle.MELDS
     hand_never_grows: bool = False  # each turn draws one card and discards one
     run_first: bool = False  # a set only after the player's first run of the round
-    discard_depth: int = 1  # how deep into the discard pile a player may take
-    taken_discard_not_last: bool = False  # may not leave the taken discard as the last card
-    taken_discard_melded_at_once: bool = False  # the deepest taken card is melded at once
+    discard: DiscardPile = DiscardPile()  # taking from the discard pile
     closing_card: bool = False  # the round is closed by discarding a closing card, which scores
     knock_limit: int | None = None
     bonuses: Bonuses = Bonuses()
@@ -590,10 +606,6 @@ class Ruleset:
     min_run: int = 3  # the fewest cards of a run (contract: 4)
     sets_repeat_suits: bool = False  # a set is 3 or more of one rank, suits may repeat
     joker_counts: Mapping[int, int] = field(default_factory=dict)  # jokers by players, if given
-    # A take of more than the top discard uses the deepest card taken at once, in a new meld
-    # or a lay-off (rummy500).
-    deepest_taken_used: bool = False
-    taken_top_discard_kept: bool = True  # the top discard taken may not be discarded at once
     buying: Buying | None = None  # refused discards may be bought
     lowest_total_wins: bool = False  # scores are penalty points: the lowest total leads
     contract: Contract | None = None  # what going down lays in this deal
@@ -707,7 +719,7 @@ class Ruleset:
             return self.hand_limit
         if self.hand_never_grows:
             return self.deal_size(players)
-        if self.discard_depth == 0:  # no discard pile: only the own deal and the stock
+        if self.discard.depth == 0:  # no discard pile: only the own deal and the stock
             return self.deck_size(players) - self.deal_size(players) * (players - 1)
         return self.deck_size(players)
 
