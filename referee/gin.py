@@ -93,7 +93,7 @@ from referee.errors import RuleError
 from referee.melds import NUMBERED_MELD_ILLEGAL, check_meld
 from referee.messages import Reason, define_message, define_text
 from referee.notation import format_card, format_cards, parse_cards
-from referee.rulesets.base import Bonuses, Ruleset, card_values
+from referee.rulesets.base import Bonuses, Deadwood, Ruleset, card_values
 from referee.scoring import Outcome
 
 CardsIn: TypeAlias = "str | Card | Iterable[str | Card]"
@@ -181,13 +181,12 @@ RULES = Ruleset(
     deal_sizes={2: DEALT},
     values=card_values(1, None, 10, 10),
     target=100,
-    big_gin_allowed=True,
     knock_limit=10,
     bonuses=Bonuses(gin=25, undercut=25),
     final_hand_size=DEALT,
-    # A hand given as points is its deadwood after lay-offs; the most 10 cards can leave is
-    # 98 (K K Q Q J J 10 10 9 9 in suits that make no run).
-    most_deadwood=98,
+    # The most deadwood 10 cards can leave is 98 (K K Q Q J J 10 10 9 9 in suits that make
+    # no run).
+    deadwood=Deadwood(most=98, big_gin=True),
 )
 """Standard gin as the solver knows it: the card values, the deal, the knock limit and the
 bonuses.  :mod:`referee.rulesets.gin` makes the registered ruleset of it (texts, house rules,
@@ -955,7 +954,7 @@ def adjudicate_knock(
     k_whose, d_whose = _possessive(knocker_name), _possessive(defender_name)
     k_hand, k_mask = _hand(knocker, k_whose)
     d_hand, d_mask = _hand(defender, d_whose)
-    big_gin = len(k_hand) == 11 and rules.big_gin_allowed
+    big_gin = len(k_hand) == 11 and rules.deadwood is not None and rules.deadwood.big_gin
     if len(k_hand) != 10 and not big_gin:
         raise RuleError(KNOCK_HAND_SIZE, who=knocker_name, count=len(k_hand))
     # 11 cards knock without a discard: big gin, every card melded

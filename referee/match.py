@@ -409,7 +409,7 @@ class MatchState:
                 state = self.rejoin(record.rejoin, number)
             header = state.header.at_round(number)
             header = replace(header, rules=header.rules.for_deal(state.next_deal))
-            dealt = state.rules.deal_players(state.rules, state.totals, header.players)
+            dealt = state.rules.players_dealt(state.totals, header.players)
             if dealt != header.players:
                 header = replace(header, players=dealt, seated=header.players)
             assert state.next_dealer is not None
@@ -427,9 +427,7 @@ class MatchState:
         counted = [result for result in self.rounds if not result.is_void]
         before = self.history[-2] if len(self.history) >= 2 else dict.fromkeys(self.totals, 0)
         came_back = frozenset(rejoin.player for rejoin in self.rejoins)
-        new = self.rules.rejoin_totals(
-            self.rules, players, self.totals, before, self.players, came_back
-        )
+        new = self.rules.rejoin_totals(players, self.totals, before, self.players, came_back)
         totals = {**self.totals, **new}
         dealer = self.next_dealer
         after_void = bool(self.rounds) and self.rounds[-1].is_void  # the same dealer again
@@ -518,7 +516,7 @@ class MatchState:
         if self.finished or self.next_dealer is None:
             raise self._over_error()
         before, seated = self.header.seating(number - 1), change.players
-        still_in = self.rules.deal_players(self.rules, self.totals, before) or before
+        still_in = self.rules.players_dealt(self.totals, before) or before
         pick = max if lowest_leads(self.rules) else min  # the least favourable total
         least_favourable = pick(self.totals[p] for p in still_in)
         starting = {p: least_favourable for p in seated if p not in self.totals}
@@ -554,7 +552,7 @@ class MatchState:
             next_dealer=dealer,
             reseatings=self.reseatings + (reseating,),
         )
-        left_in = self.rules.deal_players(self.rules, totals, seated)
+        left_in = self.rules.players_dealt(totals, seated)
         if len(left_in) == 1 and len(seated) > 1:  # a pool that a departure left to one player
             return replace(reseated, finished=True, winners=left_in, next_dealer=None)
         return reseated
@@ -671,6 +669,7 @@ class MatchState:
             out["seating_changes"] = [reseating.to_json() for reseating in self.reseatings]
         if self.rejoins:
             out["rejoins"] = [rejoin.to_json() for rejoin in self.rejoins]
+        out["standings"] = [standing.to_json() for standing in self.standings()]
         return out
 
 

@@ -482,15 +482,15 @@ class RoundInProgress:
             number = self._all_copies_on_table(card)
             if number is not None:
                 raise RuleError(TAKEN_FROM_TABLE, player=turn.player, card=str(card), number=number)
-        if rules.discard_depth == 0:
+        if rules.discard.depth == 0:
             raise RuleError(NO_DISCARD_PILE, rules=rules.name)
-        if len(taken) > rules.discard_depth:
-            if rules.discard_depth == 1:
+        if len(taken) > rules.discard.depth:
+            if rules.discard.depth == 1:
                 raise RuleError(TOP_DISCARD_ONLY, rules=rules.name, cards=format_cards(taken))
             raise RuleError(
                 TOP_THREE_ONLY,
                 rules=rules.name,
-                depth=rules.discard_depth,
+                depth=rules.discard.depth,
                 count=len(taken),
                 cards=format_cards(taken),
             )
@@ -499,13 +499,13 @@ class RoundInProgress:
         rules, taken, player = self.rules, turn.took_discard, turn.player
         if not taken:
             return
-        if rules.discard_depth == 1 and rules.taken_top_discard_kept and turn.discard == taken[0]:
+        if rules.discard.depth == 1 and rules.discard.top_kept and turn.discard == taken[0]:
             raise RuleError(DISCARDED_TAKEN, player=player, card=str(taken[0]))
-        if rules.deepest_taken_used and len(taken) > 1 and taken[-1] not in put_down:
+        if rules.discard.deepest_used and len(taken) > 1 and taken[-1] not in put_down:
             raise RuleError(
                 DEEPEST_TAKEN_UNUSED, player=player, count=len(taken), card=str(taken[-1])
             )
-        if rules.taken_discard_melded_at_once:
+        if rules.discard.melded_at_once:
             deepest = taken[-1]
             taken_counts = Counter(taken)
             for meld in turn.melds:
@@ -534,21 +534,16 @@ class RoundInProgress:
         if left == 0:
             if turn.discard is not None:
                 raise RuleError(NOTHING_TO_DISCARD, player=player)
-            if rules.taken_discard_melded_at_once and turn.took_discard:
+            if rules.discard.melded_at_once and turn.took_discard:
                 raise RuleError(
                     TAKE_LEAVES_NO_DISCARD, player=player, cards=format_cards(turn.took_discard)
                 )
             if rules.must_discard:
                 raise RuleError(MUST_DISCARD, rules=rules.name, player=player)
-        if (
-            left == 1
-            and rules.discard_depth == 1
-            and rules.taken_top_discard_kept
-            and turn.took_discard
-        ):
+        if left == 1 and rules.discard.depth == 1 and rules.discard.top_kept and turn.took_discard:
             card = turn.took_discard[0]
             if card not in put_down:  # it is the last card, which must be discarded
-                key = TAKEN_LEFT_LAST if rules.taken_discard_not_last else DISCARDED_TAKEN
+                key = TAKEN_LEFT_LAST if rules.discard.not_left_last else DISCARDED_TAKEN
                 raise RuleError(key, player=player, card=str(card))
         if left <= 1:
             gone = put_down + ((turn.discard,) if turn.discard is not None else ())

@@ -614,7 +614,11 @@ def _verify_hand_sizes(
     hands never grow, and exactly what the turns leave when the round was entered turn by turn."""
     if rules.final_hand_size is not None:
         for p, cards in hands.items():
-            big_gin = rules.big_gin_allowed and ending is Ending.KNOCK and p == player
+            big_gin = (
+                bool(rules.deadwood and rules.deadwood.big_gin)
+                and ending is Ending.KNOCK
+                and p == player
+            )
             if big_gin and len(cards) == rules.final_hand_size + 1:
                 continue  # all melded, or the adjudication refuses it
             if len(cards) != rules.final_hand_size:

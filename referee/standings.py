@@ -23,7 +23,7 @@ from __future__ import annotations
 import enum
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from referee.rulesets import Ruleset
 
@@ -41,12 +41,7 @@ class Order(enum.Enum):
 
 def elimination_limit(rules: Ruleset) -> int | None:
     """The total that puts a player out of the match (an Indian pool's 101 or 201), if any."""
-    if rules.id != "indian":
-        return None
-    from referee.rulesets.indian import pool_limits
-
-    limits = pool_limits(rules)
-    return limits[0] if limits is not None else None
+    return rules.elimination_limit
 
 
 def order_of(rules: Ruleset) -> Order:
@@ -71,6 +66,21 @@ class Standing:
     winner: bool = False
     out_after: int | None = None
     left_before: int | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        """The standing as ``referee replay --json`` gives it (``out_after`` and
+        ``left_before`` only when they say something)."""
+        out: dict[str, Any] = {
+            "place": self.place,
+            "player": self.player,
+            "total": self.total,
+            "winner": self.winner,
+        }
+        if self.out_after is not None:
+            out["out_after"] = self.out_after
+        if self.left_before is not None:
+            out["left_before"] = self.left_before
+        return out
 
     @property
     def still_in(self) -> bool:

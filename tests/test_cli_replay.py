@@ -59,6 +59,12 @@ def test_bundled_example_replays_to_a_finished_match(capsys: pytest.CaptureFixtu
         "finished": True,
         "winners": ["Budi"],
         "next_dealer": None,
+        # Remi: the highest total first.
+        "standings": [
+            {"place": 1, "player": "Budi", "total": 139, "winner": True},
+            {"place": 2, "player": "Andi", "total": 38, "winner": False},
+            {"place": 3, "player": "Siti", "total": 0, "winner": False},
+        ],
     }
 
 

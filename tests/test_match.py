@@ -80,6 +80,11 @@ def test_remi_format_example_going_out_all_at_once_doubles_the_other_hands() -> 
         "finished": False,
         "winners": [],
         "next_dealer": "Siti",
+        "standings": [  # not over: the highest total first, Siti and Andi sharing 2nd
+            {"place": 1, "player": "Budi", "total": 126, "winner": False},
+            {"place": 2, "player": "Siti", "total": 0, "winner": False},
+            {"place": 2, "player": "Andi", "total": 0, "winner": False},
+        ],
     }
     assert state.rounds[0].at_once
 

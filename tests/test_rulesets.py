@@ -179,9 +179,9 @@ def test_turn_styles_and_turn_rules_as_data() -> None:
     assert find_ruleset("manipulation").turn_style is TurnStyle.TABLE
     assert find_ruleset("gin").turn_style is TurnStyle.NONE
     indo = find_ruleset("remi-indonesia")
-    assert indo.run_first and indo.discard_depth == 3 and not indo.layoffs
+    assert indo.run_first and indo.discard.depth == 3 and not indo.layoffs
     assert indo.leader_offset == 0  # play starts with the dealer
-    assert find_ruleset("remi").taken_discard_not_last
+    assert find_ruleset("remi").discard.not_left_last
     assert find_ruleset("remi").hand_never_grows and find_ruleset("rummy").hand_never_grows
     assert not find_ruleset("manipulation").hand_never_grows
 
@@ -332,3 +332,30 @@ def test_round_form_refuses_what_it_does_not_offer() -> None:
         form.entry(FinalTable("out", None, HANDS))
     assert form.answers({"end": "blocked"}) is None
     assert form.answers({"turns": [], "end": "void"}) is None
+
+
+def test_only_a_game_with_a_pool_puts_players_out_and_takes_them_back() -> None:
+    remi = find_ruleset("remi")
+    assert remi.pool is None and remi.elimination_limit is None
+    assert remi.players_dealt({"Budi": 500, "Siti": 0}, ("Budi", "Siti")) == ("Budi", "Siti")
+    with pytest.raises(RuleError, match="only in a pool"):
+        remi.rejoin_totals(("Budi",), {"Budi": 500}, {"Budi": 0}, ("Budi",), frozenset())
+    # RULES.md, Indian pool 101: a player at 101 or more is out and is not dealt in.
+    pool = find_ruleset("indian", {"format": "pool101"})
+    assert pool.elimination_limit == 101 and pool.pool is not None
+    assert pool.players_dealt({"Budi": 101, "Siti": 100}, ("Budi", "Siti")) == ("Siti",)
+    assert pool.pool.fixed_deals(pool) is None
+    deals = find_ruleset("indian", {"format": "deals", "deals": 3})
+    assert deals.elimination_limit is None and deals.pool is not None
+    assert deals.players_dealt({"Budi": 300, "Siti": 0}, ("Budi", "Siti")) == ("Budi", "Siti")
+    assert deals.pool.fixed_deals(deals) == 3
+
+
+def test_parts_are_declared_by_the_games_that_have_them() -> None:
+    assert find_ruleset("contract").buys_per_deal == 3 and find_ruleset("remi").buys_per_deal == 0
+    gin = find_ruleset("gin")
+    assert gin.deadwood is not None and gin.deadwood.big_gin
+    assert gin.most_hand_points(2) == 98  # K K Q Q J J 10 10 9 9: no run, no set of three
+    assert find_ruleset("remi").deadwood is None
+    assert find_ruleset("manipulation").discard.depth == 0
+    assert find_ruleset("contract").changes_by_deal and not find_ruleset("remi").changes_by_deal

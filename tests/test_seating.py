@@ -419,6 +419,13 @@ def test_match_file_round_trip_and_replay_output() -> None:
             {"before_round": 2, "joined": ["Dewi"], "left": [], "starting_totals": {"Dewi": 0}},
             {"before_round": 3, "joined": [], "left": ["Budi"], "starting_totals": {}},
         ],
+        # Every total is 0 and nobody won: one shared first place, Budi having left before 3.
+        "standings": [
+            {"place": 1, "player": "Budi", "total": 0, "winner": False, "left_before": 3},
+            {"place": 1, "player": "Siti", "total": 0, "winner": False},
+            {"place": 1, "player": "Andi", "total": 0, "winner": False},
+            {"place": 1, "player": "Dewi", "total": 0, "winner": False},
+        ],
     }
 
 

@@ -118,6 +118,10 @@ EXPECTED = {
     "finished": True,
     "winners": ["Ben"],
     "next_dealer": None,
+    "standings": [  # the highest total first, as for every game that does not say otherwise
+        {"place": 1, "player": "Ben", "total": 54, "winner": True},
+        {"place": 2, "player": "Ana", "total": 20, "winner": False},
+    ],
 }
 
 

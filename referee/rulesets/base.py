@@ -182,28 +182,27 @@ RejoinHook = Callable[
     ],
     dict[str, int],
 ]
+# rules -> (the total that puts a player out, the highest total still in for a rejoin),
+# or None when the options in force play no pool.
+PoolLimitsHook = Callable[["Ruleset"], "tuple[int, int] | None"]
 
 NO_REJOIN = define_message(
     "rules.no_rejoin", "players come back into a match only in a pool of {rules}"
 )
 
 
-def everyone_plays(
-    rules: Ruleset, totals: Mapping[str, int], seated: tuple[str, ...]
-) -> tuple[str, ...]:
-    """Every seated player is dealt in."""
-    return seated
+@dataclass(frozen=True)
+class Pool:
+    """A game whose penalty totals put players out and may let them back in (Indian
+    rummy's pool 101/201).  Its hooks read the options in force: with a format that
+    plays no pool, ``limits`` is None, everyone is dealt in and a rejoin is refused in
+    the game's own words."""
 
-
-def no_rejoin(
-    rules: Ruleset,
-    players: tuple[str, ...],
-    totals: Mapping[str, int],
-    before: Mapping[str, int],
-    seated: tuple[str, ...],
-    came_back: frozenset[str],
-) -> dict[str, int]:
-    raise RuleError(NO_REJOIN, rules=rules.name)
+    limits: PoolLimitsHook
+    deal_players: DealPlayersHook
+    rejoin_totals: RejoinHook
+    # rules -> the number of deals a format without a pool plays (Indian's deals), or None.
+    fixed_deals: Callable[[Ruleset], int | None] = lambda rules: None
 
 
 DealRulesHook = Callable[["Ruleset", int], "Ruleset"]
@@ -262,6 +261,42 @@ def first_to_target(rules: Ruleset, progress: MatchProgress) -> MatchEnd:
     if any(progress.totals[player] >= rules.target for player in progress.players):
         return MatchEnd(True, best_players(progress.totals, progress.players))
     return MatchEnd(False)
+
+
+@dataclass(frozen=True)
+class DiscardPile:
+    """What taking from the discard pile allows and asks: ``depth`` how deep a player may
+    take (0: there is no pile, as in manipulation); each flag one game's rule about the
+    card taken, false in every other game."""
+
+    depth: int = 1
+    # The top discard taken may not be discarded again in the same turn.
+    top_kept: bool = True
+    # May not leave the taken discard as the hand's last card (remi).
+    not_left_last: bool = False
+    # The deepest card taken is melded in the same turn (remi-indonesia).
+    melded_at_once: bool = False
+    # A take of more than the top discard uses the deepest card taken at once, in a new meld
+    # or a lay-off (rummy500).
+    deepest_used: bool = False
+
+
+@dataclass(frozen=True)
+class Buying:
+    """A discard the player in turn does not take may be bought by another player (contract
+    rummy), at most ``per_deal`` times by each player in one deal."""
+
+    per_deal: int
+
+
+@dataclass(frozen=True)
+class Deadwood:
+    """Gin's knock: the knocker's unmelded cards are deadwood.  A hand given as points is
+    its deadwood after lay-offs, as the players counted it, at most ``most``; with
+    ``big_gin`` a knocker may hold one card more, all of them melded."""
+
+    most: int
+    big_gin: bool = False
 
 
 @dataclass(frozen=True)
@@ -539,13 +574,10 @@ class Ruleset:
     settings: Mapping[str, Any] = field(default_factory=dict, compare=False)
     layoff_after_own_meld: bool = False  # lay off only after an own meld in an earlier turn
     round_multiplier: int = 1  # every score of the round counts this many times (Oklahoma)
-    big_gin_allowed: bool = False  # a knocker may hold one card more, all melded (gin)
     turn_style: TurnStyle = TurnStyle.MELDS
     hand_never_grows: bool = False  # each turn draws one card and discards one
     run_first: bool = False  # a set only after the player's first run of the round
-    discard_depth: int = 1  # how deep into the discard pile a player may take
-    taken_discard_not_last: bool = False  # may not leave the taken discard as the last card
-    taken_discard_melded_at_once: bool = False  # the deepest taken card is melded at once
+    discard: DiscardPile = DiscardPile()  # taking from the discard pile
     closing_card: bool = False  # the round is closed by discarding a closing card, which scores
     knock_limit: int | None = None
     bonuses: Bonuses = Bonuses()
@@ -557,9 +589,7 @@ class Ruleset:
     # {cards} (the most cards a hand holds) and {rules}; for gin's deadwoods one message
     # for the round with {counted} ("Budi 7, Siti 22").
     points_unchecked: str = POINTS_UNCHECKED
-    # gin: a hand entered as points is its deadwood after lay-offs, as the players counted
-    # it, at most this much (None: points are what the cards in hand count).
-    most_deadwood: int | None = None
+    deadwood: Deadwood | None = None  # a knock's deadwood (gin); None: hands count their cards
     leader_offset: int = 1  # the first turn is this many seats after the dealer
     at_once_outcome: str = "at_once"  # what going out all at once is called (rummy: "rummy")
     menu_order: int = 100  # where the ruleset comes in lists
@@ -571,17 +601,12 @@ class Ruleset:
     round_rules: RoundRulesHook = field(default=same_every_round, compare=False, repr=False)
     open_ended: bool = False  # no fixed end: the players stop the match ("stopped": true)
     check_round: RoundCheckHook | None = field(default=None, compare=False, repr=False)
-    deal_players: DealPlayersHook = field(default=everyone_plays, compare=False, repr=False)
-    rejoin_totals: RejoinHook = field(default=no_rejoin, compare=False, repr=False)
+    pool: Pool | None = field(default=None, compare=False, repr=False)  # players put out
     # Added for rummy500 and contract.
     min_run: int = 3  # the fewest cards of a run (contract: 4)
     sets_repeat_suits: bool = False  # a set is 3 or more of one rank, suits may repeat
     joker_counts: Mapping[int, int] = field(default_factory=dict)  # jokers by players, if given
-    # A take of more than the top discard uses the deepest card taken at once, in a new meld
-    # or a lay-off (rummy500).
-    deepest_taken_used: bool = False
-    taken_top_discard_kept: bool = True  # the top discard taken may not be discarded at once
-    buys_per_deal: int = 0  # how often a player may buy a refused discard in one deal
+    buying: Buying | None = None  # refused discards may be bought
     lowest_total_wins: bool = False  # scores are penalty points: the lowest total leads
     contract: Contract | None = None  # what going down lays in this deal
     # The ruleset for one deal, given its number among the deals counted (contract's deals).
@@ -604,6 +629,43 @@ class Ruleset:
         """Whether players may join or leave a match between rounds (not in a game for an
         exact number of players, such as gin)."""
         return self.min_players != self.max_players
+
+    @property
+    def buys_per_deal(self) -> int:
+        """How often a player may buy a refused discard in one deal (0: never)."""
+        return self.buying.per_deal if self.buying is not None else 0
+
+    @property
+    def changes_by_deal(self) -> bool:
+        """Whether each deal is played by rules of its own (contract rummy's contracts and
+        deal sizes): see :meth:`for_deal`."""
+        return self.deal_rules is not same_every_deal
+
+    @property
+    def elimination_limit(self) -> int | None:
+        """The total that puts a player out of the match (a pool's 101 or 201), if any."""
+        limits = self.pool.limits(self) if self.pool is not None else None
+        return limits[0] if limits is not None else None
+
+    def players_dealt(self, totals: Mapping[str, int], seated: tuple[str, ...]) -> tuple[str, ...]:
+        """The seated players dealt in: all of them, but in a pool those still in it."""
+        if self.pool is None:
+            return seated
+        return self.pool.deal_players(self, totals, seated)
+
+    def rejoin_totals(
+        self,
+        players: tuple[str, ...],
+        totals: Mapping[str, int],
+        before: Mapping[str, int],
+        seated: tuple[str, ...],
+        came_back: frozenset[str],
+    ) -> dict[str, int]:
+        """The totals ``players`` come back into a pool with (``before``: the totals before
+        the last counted deal), or :class:`RuleError` saying why they may not."""
+        if self.pool is None:
+            raise RuleError(NO_REJOIN, rules=self.name)
+        return self.pool.rejoin_totals(self, players, totals, before, seated, came_back)
 
     @property
     def jokers(self) -> bool:
@@ -644,7 +706,7 @@ class Ruleset:
     @property
     def points_are_deadwood(self) -> bool:
         """Whether a hand entered as points is a deadwood after lay-offs (gin)."""
-        return self.most_deadwood is not None
+        return self.deadwood is not None
 
     def deck_size(self, players: int) -> int:
         return 52 * self.copies(players) + self.joker_count(players)
@@ -657,7 +719,7 @@ class Ruleset:
             return self.hand_limit
         if self.hand_never_grows:
             return self.deal_size(players)
-        if self.discard_depth == 0:  # no discard pile: only the own deal and the stock
+        if self.discard.depth == 0:  # no discard pile: only the own deal and the stock
             return self.deck_size(players) - self.deal_size(players) * (players - 1)
         return self.deck_size(players)
 
@@ -670,14 +732,14 @@ class Ruleset:
 
     def most_hand_points(self, players: int) -> int:
         """The most a hand entered as points can count (gin: the most deadwood)."""
-        if self.most_deadwood is not None:
-            return self.most_deadwood
+        if self.deadwood is not None:
+            return self.deadwood.most
         return sum(self.deck_values(players)[: self.most_cards_held(players)])
 
     def possible_hand_points(self, players: int) -> frozenset[int]:
         """Every total that the cards of one hand can count (gin: ``range`` of deadwoods)."""
-        if self.most_deadwood is not None:
-            return frozenset(range(self.most_deadwood + 1))
+        if self.deadwood is not None:
+            return frozenset(range(self.deadwood.most + 1))
         return _sums_of_at_most(self.deck_values(players), self.most_cards_held(players))
 
     def copies(self, players: int) -> int:

@@ -32,6 +32,7 @@ from referee.rulesets.base import (
     EndingChoice,
     MatchEnd,
     MatchProgress,
+    Pool,
     RoundForm,
     Ruleset,
     TurnStyle,
@@ -196,6 +197,11 @@ def setting(rules: Ruleset, name: str) -> Any:
 def pool_limits(rules: Ruleset) -> tuple[int, int] | None:
     """(elimination total, rejoin ceiling) of a pool, ``None`` for deals and points."""
     return POOLS.get(setting(rules, "format"))
+
+
+def fixed_deals(rules: Ruleset) -> int | None:
+    """The number of deals the format ``deals`` plays; None for a pool or points."""
+    return int(setting(rules, "deals")) if setting(rules, "format") == "deals" else None
 
 
 # -- a deal ------------------------------------------------------------------------------
@@ -677,8 +683,7 @@ RULESET = Ruleset(
     score_round=score_deal,
     next_dealer=dealer_skips_players_out,
     match_end=indian_match_end,
-    deal_players=players_in_pool,
-    rejoin_totals=rejoin_totals,
+    pool=Pool(pool_limits, players_in_pool, rejoin_totals, fixed_deals),
     no_ending_message=NO_ENDING,
     menu_order=6,
 )

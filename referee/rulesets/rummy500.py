@@ -9,7 +9,16 @@ tie at the top plays on.
 from __future__ import annotations
 
 from referee.messages import define_message, define_text
-from referee.rulesets.base import OUT, STOCK, VOID, AceOrder, RoundForm, Ruleset, card_values
+from referee.rulesets.base import (
+    OUT,
+    STOCK,
+    VOID,
+    AceOrder,
+    DiscardPile,
+    RoundForm,
+    Ruleset,
+    card_values,
+)
 from referee.rulesets.options import target_option
 from referee.rulesets.remi_indonesia import highest_total_once_target_reached
 from referee.scoring import table_minus_hand
@@ -45,8 +54,7 @@ RULESET = Ruleset(
     option_table=(target_option("rummy500", 500, 100, 10000),),
     target_presets=(300, 1000),
     round_form=RoundForm((OUT, STOCK, VOID), table=True, table_required=True),
-    discard_depth=WHOLE_PILE,
-    deepest_taken_used=True,
+    discard=DiscardPile(depth=WHOLE_PILE, deepest_used=True),
     points_unchecked=POINTS_UNCHECKED,
     score_round=table_minus_hand,
     match_end=highest_total_once_target_reached,

@@ -40,6 +40,13 @@ LEGAL = [(name, doc, expected) for name, doc, expected in SCENARIO_LIST if "erro
 REFUSED = [(name, doc, expected) for name, doc, expected in SCENARIO_LIST if "error" in expected]
 
 
+def pinned(output: dict, expected: dict) -> dict:
+    """A replay's JSON with only the standings a scenario pins (tests/test_scenarios.py)."""
+    if "standings" in expected:
+        return output
+    return {key: value for key, value in output.items() if key != "standings"}
+
+
 def english(client) -> None:
     client.submit("/language", {"lang": "en", "next": "/"})
 
@@ -414,7 +421,7 @@ def test_every_legal_scenario_round_trips_as_a_match(client, name, document, exp
     assert response.status_code == 302, (name, errors(response))
     exported = json.loads(client.get(response.headers["Location"] + "export").data)
     assert exported == dump_match(read_match(document))
-    assert replay(exported).to_json() == expected
+    assert pinned(replay(exported).to_json(), expected) == expected
 
 
 @pytest.mark.parametrize(("name", "document", "expected"), REFUSED, ids=[s[0] for s in REFUSED])
@@ -440,7 +447,7 @@ def test_every_legal_scenario_round_trips_in_one_table(client):
     for (name, document, expected), back in zip(LEGAL, exported["matches"], strict=True):
         match_only = {k: v for k, v in back.items() if k not in ("started", "played")}
         assert match_only == dump_match(read_match(document)), name
-        assert replay(match_only).to_json() == expected, name
+        assert pinned(replay(match_only).to_json(), expected) == expected, name
 
 
 def test_a_table_import_sent_twice_makes_one_table(client, app):

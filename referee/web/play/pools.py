@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 
 from referee.errors import RefereeError
 from referee.match import Detail, MatchState
-from referee.rulesets.indian import pool_limits, setting
+from referee.rulesets import find_ruleset
 from referee.web.store import matchlog
 from referee.web.store.models import Match
 
@@ -42,14 +42,14 @@ def state_before(match: Match, number: int) -> MatchState | None:
 def pool_before(match: Match, number: int) -> Pool | None:
     """Where an Indian rummy match stands before deal ``number`` (None for other rulesets
     or a match that does not replay)."""
-    if match.rules != "indian":
+    if find_ruleset(match.rules).pool is None:
         return None
     state = state_before(match, number)
     if state is None or state.finished:
         return None
     rules = state.rules
     seated = state.players
-    dealt = rules.deal_players(rules, state.totals, seated)
+    dealt = rules.players_dealt(state.totals, seated)
     out = tuple(name for name in seated if name not in dealt)
     rejoin_at: dict[str, int] = {}
     for name in out:
@@ -58,14 +58,14 @@ def pool_before(match: Match, number: int) -> Pool | None:
         except RefereeError:
             continue
         rejoin_at[name] = back.totals[name]
-    limits = pool_limits(rules)
+    assert rules.pool is not None
     return Pool(
         number,
-        limits[0] if limits else None,
+        rules.elimination_limit,
         {name: state.totals.get(name, 0) for name in seated},
         dealt,
         out,
         rejoin_at,
-        setting(rules, "deals") if setting(rules, "format") == "deals" else None,
+        rules.pool.fixed_deals(rules),
         rules.open_ended,
     )

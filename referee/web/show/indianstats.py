@@ -62,7 +62,7 @@ def match_counts(state: MatchState) -> dict[str, IndianCounts]:
                 else:
                     of(player).middle_drops += 1
         dealt = tuple(result.scores)
-        still_in = rules.deal_players(rules, totals_after, dealt)
+        still_in = rules.players_dealt(totals_after, dealt)
         for player in dealt:
             if player not in still_in:
                 of(player).eliminations += 1

@@ -108,7 +108,7 @@ def signed(number: int) -> str:
 def deal_contracts(rules: Ruleset) -> list[tuple[str, int]]:
     """Every deal's contract in words and the cards dealt to each player in it, in order
     (empty for a ruleset without contracts)."""
-    if rules.contract is None or rules.hands is None:
+    if not rules.changes_by_deal or rules.hands is None:
         return []
     deals = [rules.for_deal(number) for number in range(1, rules.hands + 1)]
     return [(contract_label(deal), max(deal.deal_sizes.values())) for deal in deals]

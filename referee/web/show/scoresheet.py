@@ -94,7 +94,7 @@ def build(match: Match, state: MatchState | None) -> Sheet:
     if state is None:
         rules = ruleset_of(match)
         sheet = Sheet(players=match.everyone, rules=rules, seated=match.seated_names)
-        sheet.next_deal = rules if rules is not None and rules.contract is not None else None
+        sheet.next_deal = rules if rules is not None and rules.changes_by_deal else None
         return sheet
     return sheet_of(state, ruleset_of(match), {r.number: r for r in match.complete_rounds})
 
@@ -142,7 +142,7 @@ def sheet_of(state: MatchState, rules: Ruleset | None, stored: Mapping[int, Stor
     sheet.finished = bool(state.finished)
     sheet.winners = list(state.winners)
     sheet.next_dealer = None if sheet.finished else state.next_dealer
-    if rules is not None and rules.contract is not None and not sheet.finished:
+    if rules is not None and rules.changes_by_deal and not sheet.finished:
         sheet.next_deal = rules.for_deal(state.next_deal)
     sheet.standings = state.standings()
     if sheet.rows:
@@ -160,7 +160,7 @@ def deal_rules(match: Match, number: int, state: MatchState | None = None) -> Ru
     """The rules of round ``number`` of a match, with its options: the contract and deal size
     of its deal where they change from deal to deal (void rounds are no deal)."""
     rules = ruleset_of(match)
-    if rules is None or rules.contract is None:
+    if rules is None or not rules.changes_by_deal:
         return rules
     if state is None:
         state = matchlog.outlook(match).state
@@ -170,9 +170,9 @@ def deal_rules(match: Match, number: int, state: MatchState | None = None) -> Ru
 def rules_of_deal(rules: Ruleset, number: int, state: MatchState | None) -> Ruleset:
     """``rules`` (a match's, with its options) for round ``number`` of the match ``state``
     has played so far: its deal's contract and size where they change from deal to deal."""
-    if rules.contract is None or state is None:
+    if state is None:
         return rules
-    return rules.for_deal(state.deal_of(number))
+    return state.rules_of_round(number)
 
 
 @dataclass
@@ -188,7 +188,7 @@ def deal_columns(sheet: Sheet) -> list[DealColumn]:
     """Every deal of the match in order, each with the round that played it (void rounds are
     no deal); empty for a ruleset without contracts."""
     rules = sheet.rules
-    if rules is None or rules.contract is None or rules.hands is None:
+    if rules is None or not rules.changes_by_deal or rules.hands is None:
         return []
     played = [row for row in sheet.rows if row.outcome_key != "void"]
     return [

@@ -153,7 +153,7 @@ def discard_pile(state: RoundInProgress) -> list[str]:
 
 def takes_deep(state: RoundInProgress) -> bool:
     """Whether a player may take more than the top discard (rummy500: the pile is spread)."""
-    return state.rules.discard_depth > 1 and not rearranges_table(state)
+    return state.rules.discard.depth > 1 and not rearranges_table(state)
 
 
 def make_turn_form(match: Match, state: RoundInProgress, **kwargs: Any) -> FlaskForm:
