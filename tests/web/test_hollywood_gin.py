@@ -99,3 +99,14 @@ def test_the_api_answers_the_columns(client):
     assert board["totals"] == {"Budi": 420, "Siti": 555}
     assert board["winners"] == ["Siti"] and board["finished"] is True
     assert [s["player"] for s in board["standings"]] == ["Siti", "Budi"]
+
+
+def test_the_rules_page_of_a_hollywood_match_says_how_the_games_close(client):
+    to_english(client)
+    match = hollywood_match(client)
+    page = text(client.get(match + "rules"))
+    assert "Hollywood scoring" in page
+    assert "reaches 50. That player adds 100 to it, each player adds 20" in page
+    assert "doubled when the other player has no entry" in page
+    plain = text(client.get("/rules/gin"))
+    assert "Hollywood scoring" not in plain and "First to the target" in plain
