@@ -665,11 +665,17 @@ class MatchState:
             ),
         )
 
+    def _round_json(self, result: RoundResult) -> dict[str, Any]:
+        out = result.to_json()
+        if self.rules.round_facts is not None and not result.is_void:
+            out |= self.rules.round_facts(self.rules_of_round(result.number))
+        return out
+
     def to_json(self) -> dict[str, Any]:
         """Exactly the output of ``referee replay --json`` (with ``seating_changes`` and
         the ``players`` seated last when the seating changed)."""
         out = {
-            "rounds": [result.to_json() for result in self.rounds],
+            "rounds": [self._round_json(result) for result in self.rounds],
             "totals": dict(self.totals),
             "finished": self.finished,
             "winners": list(self.winners),
