@@ -62,6 +62,7 @@ class Sheet:
     left: dict[str, int] = field(default_factory=dict)  # who is gone: the round they left before
     next_deal: Ruleset | None = None  # the rules of the next deal, where its contract changes
     standings: tuple[Standing, ...] = ()  # the engine's, in the game's order
+    deal_facts: dict[str, Any] = field(default_factory=dict)  # the next deal's (Three Thirteen)
     columns: Any = None  # Hollywood gin's three games (referee.hollywood.HollywoodSheet)
     counted_rounds: list[int] = field(default_factory=list)  # the non-void rounds' numbers
 
@@ -100,6 +101,8 @@ def build(match: Match, state: MatchState | None) -> Sheet:
     if state is None:
         rules = ruleset_of(match)
         sheet = Sheet(players=match.everyone, rules=rules, seated=match.seated_names)
+        if rules is not None and rules.round_facts is not None:
+            sheet.deal_facts = dict(rules.round_facts(rules.for_deal(1)))
         sheet.next_deal = rules if rules is not None and rules.contract is not None else None
         return sheet
     return sheet_of(state, ruleset_of(match), {r.number: r for r in match.complete_rounds})
@@ -155,6 +158,8 @@ def sheet_of(state: MatchState, rules: Ruleset | None, stored: Mapping[int, Stor
     sheet.next_dealer = None if sheet.finished else state.next_dealer
     if rules is not None and rules.contract is not None and not sheet.finished:
         sheet.next_deal = rules.for_deal(state.next_deal)
+    if state.rules.round_facts is not None and not sheet.finished:
+        sheet.deal_facts = dict(state.rules.round_facts(state.rules_of_round(state.next_round)))
     sheet.standings = state.standings()
     if sheet.rows:
         sheet.leaders = list(state.leaders)
