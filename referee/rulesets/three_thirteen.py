@@ -145,7 +145,11 @@ APPLY = {"decks": _decks, "jokers": _jokers, "joker_value": _joker_value}
 def _applied(declared: Option) -> Option:
     """The core's option, with what it sets in the ruleset."""
     apply = APPLY.get(declared.name)
-    return declared if apply is None else replace(declared, apply=apply)
+    if apply is None:
+        return declared
+    if declared.name == "decks":  # one deck holds the hands of 2 or 3 players only
+        return replace(declared, apply=apply, most_players={1: 3})
+    return replace(declared, apply=apply)
 
 
 RULESET = rules_of_deal(
