@@ -110,3 +110,15 @@ def test_the_rules_page_of_a_hollywood_match_says_how_the_games_close(client):
     assert "doubled when the other player has no entry" in page
     plain = text(client.get("/rules/gin"))
     assert "Hollywood scoring" not in plain and "First to the target" in plain
+
+
+def test_choosing_hollywood_scoring_alone_brings_its_bonuses(client):
+    # The setup form showed gin's plain bonuses (0, 0, no shutout) before Hollywood was
+    # chosen; left so, they say nothing and Hollywood's defaults (100, 20, true) apply.
+    to_english(client)
+    table = new_table(client, "Budi, Siti")
+    match = new_match(client, table, "gin", TWO, scoring="hollywood", game_bonus=0, box_bonus=0)
+    options = json.loads(client.get(match + "export").data)["options"]
+    assert options == {"scoring": "hollywood", "target": 100}
+    page = text(client.get(match + "rules"))
+    assert "That player adds 100 to it, each player adds 20" in page
