@@ -97,6 +97,10 @@ def test_the_api_answers_the_columns(client):
         {"totals": {"Budi": 0, "Siti": 350}, "closed": True, "winner": "Siti"},
     ]
     assert board["totals"] == {"Budi": 420, "Siti": 555}
+    # The rounds' points are Budi 45 + 10 = 55 and Siti 10 + 55 = 65; what the games add to
+    # them (entries in several games, their bonuses and shutouts) is the match-end bonus.
+    assert board["rounds"][-1]["running"] == {"Budi": 55, "Siti": 65}
+    assert board["bonuses"] == {"Budi": 365, "Siti": 490}
     assert board["winners"] == ["Siti"] and board["finished"] is True
     assert [s["player"] for s in board["standings"]] == ["Siti", "Budi"]
 

@@ -151,7 +151,6 @@ def sheet_of(state: MatchState, rules: Ruleset | None, stored: Mapping[int, Stor
     sheet.totals = {name: int(totals.get(name, 0)) for name in players}
     sheet.columns = state.columns
     if sheet.columns is not None:
-        sheet.bonuses = {}  # the columns show what their closes added
         sheet.counted_rounds = [result.number for result in state.rounds if not result.is_void]
     sheet.finished = bool(state.finished)
     sheet.winners = list(state.winners)
