@@ -3,7 +3,8 @@
 A round is entered as its final hands (no turns): the knocker and both
 10-card hands, optionally the knocker's own spread.  The deadwood optimiser
 and the knock adjudication are in :mod:`referee.gin`; the loser of a round
-deals the next, a draw keeps the dealer.
+deals the next, a draw keeps the dealer.  With ``scoring: hollywood`` the rounds' scores fill
+three games at once (:mod:`referee.hollywood`): the match ends when all three have closed.
 """
 
 from __future__ import annotations
