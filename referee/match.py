@@ -687,8 +687,9 @@ class MatchState:
         if self.rejoins:
             out["rejoins"] = [rejoin.to_json() for rejoin in self.rejoins]
         columns = self.columns
-        if columns is not None:
+        if columns is not None:  # the totals are the sums of the columns' totals
             out |= columns.to_json()
+            out["totals"] = {**self.totals, **columns.totals}
         return out
 
 
