@@ -361,6 +361,14 @@ class MatchState:
         """Who leads (the winners once the match is over; none before the first round)."""
         return leaders(self)
 
+    @property
+    def columns(self) -> Any:
+        """The sheet's columns where the game keeps some (Hollywood gin's
+        :class:`~referee.hollywood.HollywoodSheet`), else None."""
+        if self.rules.sheet_columns is None:
+            return None
+        return self.rules.sheet_columns(self.rules, self.header.players, _scored(self.rounds))
+
     def sheet_rows(self) -> tuple[SheetRow, ...]:
         """The score sheet's rows: rounds, seating changes, rejoins, match-end bonuses."""
         return sheet_rows(self)
@@ -475,6 +483,7 @@ class MatchState:
             len(history),
             won,
             history,
+            _scored(rounds),
         )
         end = self.rules.match_end(self.rules, progress)
         if end.finished:
@@ -654,11 +663,17 @@ class MatchState:
             ),
         )
 
+    def _round_json(self, result: RoundResult) -> dict[str, Any]:
+        out = result.to_json()
+        if self.rules.round_facts is not None and not result.is_void:
+            out |= self.rules.round_facts(self.rules_of_round(result.number))
+        return out
+
     def to_json(self) -> dict[str, Any]:
         """Exactly the output of ``referee replay --json`` (with ``seating_changes`` and
         the ``players`` seated last when the seating changed)."""
         out = {
-            "rounds": [result.to_json() for result in self.rounds],
+            "rounds": [self._round_json(result) for result in self.rounds],
             "totals": dict(self.totals),
             "finished": self.finished,
             "winners": list(self.winners),
@@ -669,8 +684,21 @@ class MatchState:
             out["seating_changes"] = [reseating.to_json() for reseating in self.reseatings]
         if self.rejoins:
             out["rejoins"] = [rejoin.to_json() for rejoin in self.rejoins]
+        columns = self.columns
+        if columns is not None:  # the totals are the sums of the columns' totals
+            out |= columns.to_json()
+            out["totals"] = {**self.totals, **columns.totals}
         out["standings"] = [standing.to_json() for standing in self.standings()]
         return out
+
+
+def _scored(rounds: Iterable[RoundResult]) -> tuple[RoundScore, ...]:
+    """The counted rounds' scores, in order (a void round is no round)."""
+    return tuple(
+        RoundScore(result.outcome, result.winners, result.scores)
+        for result in rounds
+        if not result.is_void
+    )
 
 
 def joined_facts(facts: Mapping[str, Any], rounds: Sequence[Mapping[str, Any]]) -> dict[str, Any]:

@@ -88,9 +88,18 @@ class Standing:
         return self.out_after is None and self.left_before is None
 
 
+def current_totals(state: MatchState) -> dict[str, int]:
+    """Everyone's total now: the match's, or where the game keeps columns (Hollywood gin)
+    the sums of the column totals, which the match's totals become at its end."""
+    columns = state.columns
+    if columns is None or state.finished:
+        return dict(state.totals)
+    return {**state.totals, **columns.totals}
+
+
 def standings(state: MatchState) -> tuple[Standing, ...]:
     """Everyone who has sat at the table, in the game's order (see the module's text)."""
-    rules, totals = state.rules, state.totals
+    rules, totals = state.rules, current_totals(state)
     order = order_of(rules)
     left = departures(state)
     out = eliminations(state)
@@ -253,6 +262,7 @@ __all__ = [
     "Standing",
     "elimination_limit",
     "eliminations",
+    "current_totals",
     "departures",
     "leaders",
     "lowest_leads",

@@ -58,6 +58,7 @@ DECLARED: dict[str, dict[str, tuple[OptionType, Any, Any]]] = {
         "box_bonus": (OptionType.NUMBER, 0, (0, 100)),
         "game_bonus": (OptionType.NUMBER, 0, (0, 500)),
         "shutout": (OptionType.SWITCH, False, None),
+        "scoring": (OptionType.CHOICE, "standard", ("standard", "hollywood")),
     },
 }
 
@@ -89,6 +90,22 @@ def test_dependent_default_gin_target_is_150_with_oklahoma() -> None:
     assert target.default_for({"oklahoma": True}) == 150
     assert find_ruleset("gin", {"oklahoma": True}).target == 150
     assert find_ruleset("gin", {"oklahoma": True, "target": 200}).target == 200
+
+
+def test_hollywood_scoring_changes_the_bonus_defaults_not_the_target() -> None:
+    # RULES.md: with hollywood, game_bonus, box_bonus and shutout default to 100, 20, true;
+    # the column target stays target (100, 150 with oklahoma).
+    gin = find_ruleset("gin")
+    hollywood = gin.options_in_force({"scoring": "hollywood"})
+    assert (hollywood["game_bonus"], hollywood["box_bonus"], hollywood["shutout"]) == (
+        100,
+        20,
+        True,
+    )
+    assert hollywood["target"] == 100
+    assert gin.options_in_force({"scoring": "hollywood", "oklahoma": True})["target"] == 150
+    plain = gin.options_in_force({})
+    assert (plain["game_bonus"], plain["box_bonus"], plain["shutout"]) == (0, 0, False)
 
 
 def test_options_in_force_fill_defaults_and_leave_out_what_does_not_apply() -> None:
@@ -133,6 +150,7 @@ def test_presets_start_with_the_standard_rules_and_are_valid() -> None:
         "standard": {},
         "oklahoma": {"oklahoma": True},
         "box_and_game": {"box_bonus": 25, "game_bonus": 100, "shutout": True},
+        "hollywood": {"scoring": "hollywood"},
     }
     remi = {p.key: dict(p.options) for p in find_ruleset("remi").presets}
     assert remi == {

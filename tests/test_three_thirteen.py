@@ -499,3 +499,16 @@ def test_a_deal_of_a_player_not_seated_is_refused():
     deal = score_deal(1, ("Andi", "Dewi"), "Andi", {"Dewi": 5})
     with pytest.raises(RuleError, match="Dewi does not play in this match"):
         standings(("Andi", "Budi"), "Andi", [deal])
+
+
+def test_the_registered_ruleset_refuses_one_deck_for_four_players_at_setup() -> None:
+    # RULES.md three-thirteen: option decks, 1 only with 2 or 3 players.
+    from referee.errors import RefereeError
+    from referee.rulesets import find_ruleset
+
+    rules = find_ruleset("three-thirteen", {"decks": 1})
+    rules.verify_players(3)
+    with pytest.raises(RefereeError):
+        rules.verify_players(4)
+    assert find_ruleset("three-thirteen", {"decks": 2}).decks[4] == 2
+    assert find_ruleset("three-thirteen").decks[2] == 1

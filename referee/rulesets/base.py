@@ -140,6 +140,7 @@ class MatchProgress:
     rounds_counted: int
     rounds_won: Mapping[str, int]
     history: tuple[Mapping[str, int], ...] = ()
+    scored: tuple[RoundScore, ...] = ()  # every counted round's score, in order
 
     def target_reached(self, target: int) -> bool:
         """Whether some total has reached ``target``, after this round or an earlier one
@@ -164,6 +165,10 @@ ScoreHook = Callable[["Ruleset", RoundEnding], RoundScore]
 DealerHook = Callable[["Ruleset", MatchProgress], str]
 MatchEndHook = Callable[["Ruleset", MatchProgress], MatchEnd]
 RoundRulesHook = Callable[["Ruleset", Mapping[str, Any]], "Ruleset"]
+# (rules, players, counted rounds' scores) -> the sheet's columns (Hollywood gin's), or None.
+SheetColumnsHook = Callable[["Ruleset", tuple[str, ...], tuple[RoundScore, ...]], Any]
+# (rules of the round's deal) -> what the replay adds to a counted round (Three Thirteen's deal).
+RoundFactsHook = Callable[["Ruleset"], Mapping[str, Any]]
 # (header, record, dealer, number) -> FinalState: a round checked by the ruleset itself
 # (indian deals), instead of referee.round_end.final_state.
 RoundCheckHook = Callable[[Any, Any, str, int], Any]
@@ -611,6 +616,8 @@ class Ruleset:
     contract: Contract | None = None  # what going down lays in this deal
     # The ruleset for one deal, given its number among the deals counted (contract's deals).
     deal_rules: DealRulesHook = field(default=same_every_deal, compare=False, repr=False)
+    sheet_columns: SheetColumnsHook | None = field(default=None, compare=False, repr=False)
+    round_facts: RoundFactsHook | None = field(default=None, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         if not self.option_table and self.target is not None:

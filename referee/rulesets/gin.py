@@ -3,7 +3,8 @@
 A round is entered as its final hands (no turns): the knocker and both
 10-card hands, optionally the knocker's own spread.  The deadwood optimiser
 and the knock adjudication are in :mod:`referee.gin`; the loser of a round
-deals the next, a draw keeps the dealer.
+deals the next, a draw keeps the dealer.  With ``scoring: hollywood`` the rounds' scores fill
+three games at once (:mod:`referee.hollywood`): the match ends when all three have closed.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
-from referee import gin
+from referee import gin, hollywood
 from referee.cards import Card, Rank, Suit
 from referee.errors import RuleError
 from referee.messages import Reason, define_message, define_text
@@ -173,7 +174,42 @@ def first_to_target_with_bonuses(rules: Ruleset, progress: MatchProgress) -> Mat
     return MatchEnd(True, winners, added)
 
 
+def hollywood_scored(rules: Ruleset) -> bool:
+    return rules.settings.get("scoring") == "hollywood"
+
+
+def hollywood_sheet(
+    rules: Ruleset, players: tuple[str, ...], scored: tuple[RoundScore, ...]
+) -> hollywood.HollywoodSheet | None:
+    """With ``scoring: hollywood``, the three columns after the counted rounds."""
+    if not hollywood_scored(rules):
+        return None
+    return hollywood.score_columns(
+        players, hollywood.results_of(scored), hollywood.HollywoodOptions.for_gin(rules.settings)
+    )
+
+
+def gin_match_end(rules: Ruleset, progress: MatchProgress) -> MatchEnd:
+    """Standard scoring: first to the target, with its bonuses.  Hollywood: the match ends
+    when all three columns have closed; the totals become the sums of the column totals
+    (what the columns add to the rounds' points is the match-end bonus), the higher wins."""
+    sheet = hollywood_sheet(rules, progress.players, progress.scored)
+    if sheet is None:
+        return first_to_target_with_bonuses(rules, progress)
+    if not sheet.over:
+        return MatchEnd(False)
+    totals = sheet.totals
+    added = {player: totals[player] - progress.totals[player] for player in progress.players}
+    return MatchEnd(True, sheet.winners, added)
+
+
 OKLAHOMA = {"oklahoma": True}
+HOLLYWOOD = {"scoring": "hollywood"}
+
+
+def _hollywood_default(name: str) -> tuple[tuple[Mapping[str, Any], Any], ...]:
+    return ((HOLLYWOOD, hollywood.HOLLYWOOD_DEFAULTS[name]),)
+
 
 OPTIONS = (
     target_option("gin", 100, 50, 1000, default_when=((OKLAHOMA, 150),)),
@@ -279,6 +315,7 @@ OPTIONS = (
         summary=define_text(
             "option.gin.box_bonus.summary", "Each round won adds {value} at the end"
         ),
+        default_when=_hollywood_default("box_bonus"),
     ),
     bonus_option(
         "gin",
@@ -291,6 +328,7 @@ OPTIONS = (
             "option.gin.game_bonus.explanation", "At the end of the match, the winner adds this."
         ),
         summary=define_text("option.gin.game_bonus.summary", "The winner adds {value} at the end"),
+        default_when=_hollywood_default("game_bonus"),
     ),
     option(
         "gin",
@@ -305,7 +343,9 @@ OPTIONS = (
         ),
         summary=define_text("option.gin.shutout.summary", "A shutout doubles the winner's total"),
         apply=lambda rules, value: replace(rules, bonuses=replace(rules.bonuses, shutout=value)),
+        default_when=_hollywood_default("shutout"),
     ),
+    hollywood.SCORING_OPTION,
 )
 
 PRESETS = (
@@ -317,6 +357,7 @@ PRESETS = (
         define_text("preset.gin.box_and_game", "Box and game bonuses"),
         {"box_bonus": 25, "game_bonus": 100, "shutout": True},
     ),
+    *hollywood.PRESETS,
 )
 
 UPCARD = RoundInput(
@@ -347,7 +388,8 @@ RULESET = replace(
     points_unchecked=POINTS_UNCHECKED,
     score_round=score_gin_round,
     next_dealer=loser_deals,
-    match_end=first_to_target_with_bonuses,
+    match_end=gin_match_end,
+    sheet_columns=hollywood_sheet,
     no_ending_message=NO_ENDING,
     menu_order=5,
 )

@@ -108,6 +108,7 @@ def scoreboard_body(
             for standing in sheet.standings
         ],
         "seated": sheet.seated,
+        "columns": sheet.columns.to_json()["columns"] if sheet.columns is not None else None,
         "seating_changes": [dict(change) for change in seating_changes or ()],
         "live": live,
         "error": error_body(error) if error is not None else None,

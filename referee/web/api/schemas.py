@@ -507,6 +507,14 @@ class Scoreboard(StrictSchema):
         fields.String(),
         metadata={"description": "the players at the table for the next round, clockwise"},
     )
+    columns = fields.List(
+        fields.Dict(),
+        allow_none=True,
+        metadata={
+            "description": "gin with scoring hollywood: the three games in order, each with its"
+            " totals, closed and (once closed) winner; null for every other match"
+        },
+    )
     seating_changes = fields.List(
         fields.Dict(),
         metadata={

@@ -144,7 +144,16 @@ def chosen_options(form: Any, rules: Ruleset, goal: bool = False) -> dict[str, A
         for name, value in every.items()
         if value != rules.declared(name).default_for(every)
         and holds(rules.declared(name).requires, every)
+        and not _shown_before_its_condition(rules.declared(name), value)
     }
+
+
+def _shown_before_its_condition(option: Option, value: Any) -> bool:
+    """A field still at the plain default of an option whose default another option changes
+    (gin's bonuses with Hollywood scoring) says nothing: the form showed that default before
+    the other option was chosen, so the changed default applies.  The match goal is asked
+    in a fieldset of its own and keeps what it says."""
+    return bool(option.default_when) and option.name not in GOAL_OPTIONS and value == option.default
 
 
 def fill_options(form: Any, rules: Ruleset, options: Mapping[str, Any], goal: bool = False) -> None:

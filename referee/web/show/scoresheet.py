@@ -5,12 +5,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Protocol
+from typing import Any, Protocol
 
 from referee.errors import RefereeError
 from referee.match import MatchState, Reseating, RoundResult
 from referee.rulesets import Ruleset, find_ruleset
-from referee.standings import BonusRow, RejoinRow, SeatingRow, Standing
+from referee.standings import BonusRow, RejoinRow, SeatingRow, Standing, current_totals
 from referee.web.show.cardview import CardFace, picker_deck
 from referee.web.show.labels import outcome_key, outcome_labels
 from referee.web.store import matchlog
@@ -62,6 +62,13 @@ class Sheet:
     left: dict[str, int] = field(default_factory=dict)  # who is gone: the round they left before
     next_deal: Ruleset | None = None  # the rules of the next deal, where its contract changes
     standings: tuple[Standing, ...] = ()  # the engine's, in the game's order
+    deal_facts: dict[str, Any] = field(default_factory=dict)  # the next deal's (Three Thirteen)
+    columns: Any = None  # Hollywood gin's three games (referee.hollywood.HollywoodSheet)
+    counted_rounds: list[int] = field(default_factory=list)  # the non-void rounds' numbers
+
+    def entry_round(self, index: int) -> int:
+        """The number of the round a column entry came from (entries count the non-void rounds)."""
+        return self.counted_rounds[index - 1]
 
     @property
     def target(self) -> int | None:
@@ -94,6 +101,8 @@ def build(match: Match, state: MatchState | None) -> Sheet:
     if state is None:
         rules = ruleset_of(match)
         sheet = Sheet(players=match.everyone, rules=rules, seated=match.seated_names)
+        if rules is not None and rules.round_facts is not None:
+            sheet.deal_facts = dict(rules.round_facts(rules.for_deal(1)))
         sheet.next_deal = rules if rules is not None and rules.changes_by_deal else None
         return sheet
     return sheet_of(state, ruleset_of(match), {r.number: r for r in match.complete_rounds})
@@ -138,12 +147,18 @@ def sheet_of(state: MatchState, rules: Ruleset | None, stored: Mapping[int, Stor
             )
             seating, rejoined = None, {}
     sheet.pending = seating
-    sheet.totals = {name: int(dict(state.totals).get(name, 0)) for name in players}
+    totals = current_totals(state)
+    sheet.totals = {name: int(totals.get(name, 0)) for name in players}
+    sheet.columns = state.columns
+    if sheet.columns is not None:
+        sheet.counted_rounds = [result.number for result in state.rounds if not result.is_void]
     sheet.finished = bool(state.finished)
     sheet.winners = list(state.winners)
     sheet.next_dealer = None if sheet.finished else state.next_dealer
     if rules is not None and rules.changes_by_deal and not sheet.finished:
         sheet.next_deal = rules.for_deal(state.next_deal)
+    if state.rules.round_facts is not None and not sheet.finished:
+        sheet.deal_facts = dict(state.rules.round_facts(state.rules_of_round(state.next_round)))
     sheet.standings = state.standings()
     if sheet.rows:
         sheet.leaders = list(state.leaders)
