@@ -841,11 +841,11 @@ OUT_AND_END = define_message(
     "a hand ends with a player going out or with the stock run out, not both",
 )
 NEITHER_OUT_NOR_END = define_message(
-    "canasta.neither_out_nor_end",
+    "file.canasta.neither_out_nor_end",
     'say how the hand ended: "out" with the player who went out, or "end": "stock"',
 )
 END_NOT_STOCK = define_message(
-    "canasta.end_not_stock", '"end" of a Canasta hand is "stock", not {value}'
+    "file.canasta.end_not_stock", '"end" of a Canasta hand is "stock", not {value}'
 )
 CONCEALED_NOT_A_FLAG = define_message(
     "canasta.concealed_not_a_flag", '"concealed" is true or false, not {value}'

@@ -153,7 +153,7 @@ SKIP_WITHOUT_SKIP = define_message(
     "phase10.skip_without_skip", "only a turn that discards a Skip names a player to skip"
 )
 NO_OUT = define_message(
-    "phase10.no_out", 'a hand ends when a player goes out: no turn says "out": true'
+    "file.phase10.no_out", 'a hand ends when a player goes out: no turn says "out": true'
 )
 AFTER_OUT = define_message(
     "phase10.after_out", "the hand ended when {player} went out: no turn comes after"
