@@ -116,6 +116,9 @@ PLAYER_WORDING: dict[str, LazyString] = {
     "round.no_ending.contract": _l(
         "the deal does not say how it ended: say who went out, or that it was void"
     ),
+    "round.no_ending.three_thirteen": _l(
+        "the deal does not say how it ended: say who went out, or that it was void"
+    ),
     "round.no_ending.rummy500": _l(
         "the round does not say how it ended: say who went out, or that the stock ran out, or"
         " that it was void"
