@@ -5,6 +5,7 @@ their orders are derived by hand in tests/test_standings.py and test_standings_p
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 from playwright.sync_api import Page, expect
@@ -28,10 +29,18 @@ def test_each_games_standings_rows_and_results_card(page: Page):
     with page.expect_navigation():
         page.get_by_role("button", name="Import").click()
     table = page.url.split("#")[0].split("?")[0]
+    # The four matches in the order of the document (ids are the database's, shared with
+    # the other tests of this worker).
+    ids = page.locator("a[href*='/m/']").evaluate_all(
+        "links => links.map(a => a.getAttribute('href'))"
+    )
+    pool_id, contract_id, rummy500_id, pool_after_two_id = sorted(
+        {int(m) for m in re.findall(r"/m/(\d+)/", " ".join(ids))}
+    )
 
     # The pool (Siti, Andi, Budi): Andi out after deal 2 with 119, back at 46 + 1 = 47 before
     # deal 3, out again at 107; Budi out after deal 4 at 106; Siti, last one left, wins.
-    pool = table + "m/1/"
+    pool = table + f"m/{pool_id}/"
     page.goto(pool)
     sheet = page.locator("table.sheet")
     kinds = sheet.locator(":scope > tbody").evaluate_all("rows => rows.map(r => r.className)")
@@ -50,12 +59,12 @@ def test_each_games_standings_rows_and_results_card(page: Page):
     ]
 
     # The same pool after deal 2: Siti 25 and Budi 46 still in, Andi 119 out: Siti leads.
-    page.goto(table + "m/4/")
+    page.goto(table + f"m/{pool_after_two_id}/")
     expect(page.locator(".totals .leader .total-name")).to_have_text(["Siti"])
     expect(page.locator(".who-leads")).to_have_text("In the lead: Siti")
 
     # Contract: the lowest total wins; Siti 52, Budi 58, Andi 62.
-    contract = table + "m/2/"
+    contract = table + f"m/{contract_id}/"
     page.goto(contract)
     rows = page.locator("table.deals tbody tr")
     expect(rows).to_have_count(3)
@@ -63,7 +72,7 @@ def test_each_games_standings_rows_and_results_card(page: Page):
     assert results_lines(page, contract) == ["🏆 Siti 52", "2. Budi 58", "3. Andi 62"]
 
     # 500 Rum after one round: Andi 25 leads, Siti 18, Budi -40.
-    rummy500 = table + "m/3/"
+    rummy500 = table + f"m/{rummy500_id}/"
     page.goto(rummy500)
     expect(page.locator(".totals .leader .total-name")).to_have_text(["Andi"])
     expect(page.locator("table.sheet tbody[data-part='sheet/r1'] .running")).to_have_text(
