@@ -8,7 +8,8 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Page, expect
 
-from .test_browser import create_table, english, expect_totals, follow, start_match
+from .test_browser import english, expect_totals
+from .test_browser_merge import one_round_to_correct
 
 pytestmark = pytest.mark.browser
 
@@ -16,17 +17,7 @@ pytestmark = pytest.mark.browser
 def test_a_landed_correction_is_not_offered_again_and_undoes_nothing(
     page: Page, second_phone: Page
 ):
-    english(page)
-    create_table(page, "Budi, Réni, Siti")
-    start_match(page, "remi", ["Budi", "Réni", "Siti"], target="200")
-    page.get_by_role("link", name="Quick round (final table)").click()
-    page.locator("select[name=player]").select_option("Budi")
-    page.locator("input[name=hand_1]").fill("KS")
-    page.locator("input[name=hand_2]").fill("9C")
-    page.get_by_role("button", name="Save round").click()
-    expect_totals(page, ["19", "0", "0"])  # Budi takes KS 10 + 9C 9
-    scoreboard = page.url
-    edit = follow(page, page.locator("table.sheet tbody tr").first.get_by_role("link", name="edit"))
+    scoreboard, edit = one_round_to_correct(page)
 
     # Phone B corrects Réni's hand: KS 2D (12).
     page.locator("input[name=hand_1]").fill("KS 2D")

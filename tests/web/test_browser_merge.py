@@ -12,7 +12,9 @@ from .test_browser import ARTIFACTS, create_table, english, expect_totals, follo
 pytestmark = pytest.mark.browser
 
 
-def test_the_second_correction_is_merged_and_keeps_the_first(page: Page, second_phone: Page):
+def one_round_to_correct(page: Page) -> tuple[str, str]:
+    """A remi match of Budi, Réni and Siti with one round (Budi out, Réni KS, Siti 9C): the
+    scoreboard's address and the address of round 1's correction form, now open."""
     english(page)
     create_table(page, "Budi, Réni, Siti")
     start_match(page, "remi", ["Budi", "Réni", "Siti"], target="200")
@@ -23,7 +25,13 @@ def test_the_second_correction_is_merged_and_keeps_the_first(page: Page, second_
     page.get_by_role("button", name="Save round").click()
     expect_totals(page, ["19", "0", "0"])  # Budi takes KS 10 + 9C 9
     scoreboard = page.url
-    edit = follow(page, page.locator("table.sheet tbody tr").first.get_by_role("link", name="edit"))
+    return scoreboard, follow(
+        page, page.locator("table.sheet tbody tr").first.get_by_role("link", name="edit")
+    )
+
+
+def test_the_second_correction_is_merged_and_keeps_the_first(page: Page, second_phone: Page):
+    scoreboard, edit = one_round_to_correct(page)
 
     other = second_phone
     english(other)
