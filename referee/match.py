@@ -143,6 +143,7 @@ class RoundResult:
     # contract (contract rummy).
     bought: Mapping[str, int] = field(default_factory=dict)
     contracts_made: tuple[str, ...] = ()
+    kept: Mapping[str, Any] = field(default_factory=dict)  # the game's own (Phase 10's phases)
 
     @property
     def is_void(self) -> bool:
@@ -187,6 +188,8 @@ class RoundResult:
             facts["bought"] = dict(self.bought)
         if self.contracts_made:
             facts["contracts_made"] = list(self.contracts_made)
+        if self.kept:
+            facts["kept"] = dict(self.kept)
         return facts
 
     @classmethod
@@ -206,6 +209,7 @@ class RoundResult:
             detail=Detail.FACTS,
             bought=dict(facts.get("bought") or {}),
             contracts_made=tuple(facts.get("contracts_made") or ()),
+            kept=dict(facts.get("kept") or {}),
         )
         sheet = facts.get("sheet")
         if sheet is None:  # kept before the facts held it
@@ -340,7 +344,13 @@ class MatchState:
     def round_header(self) -> MatchHeader:
         """The header of the next round: its players, and the rules of its deal (contract's)."""
         header = self.header.at_round(self.next_round)
-        return replace(header, rules=header.rules.for_deal(self.next_deal))
+        return replace(header, rules=header.rules.for_deal(self.next_deal), carried=self.carried)
+
+    @property
+    def carried(self) -> Any:
+        """What the game carries into the next round (its Tracker's state), or None."""
+        tracker = self.rules.tracker
+        return None if tracker is None else tracker.state(self.rules, self.header, self.rounds)
 
     def start_round(self) -> RoundInProgress:
         """The next round, with nothing on the table yet."""
@@ -416,7 +426,9 @@ class MatchState:
             if record.rejoin:
                 state = self.rejoin(record.rejoin, number)
             header = state.header.at_round(number)
-            header = replace(header, rules=header.rules.for_deal(state.next_deal))
+            header = replace(
+                header, rules=header.rules.for_deal(state.next_deal), carried=state.carried
+            )
             dealt = state.rules.players_dealt(state.totals, header.players)
             if dealt != header.players:
                 header = replace(header, players=dealt, seated=header.players)
@@ -484,6 +496,7 @@ class MatchState:
             won,
             history,
             _scored(rounds),
+            replace(self, rounds=rounds).carried,
         )
         end = self.rules.match_end(self.rules, progress)
         if end.finished:
@@ -688,6 +701,8 @@ class MatchState:
         if columns is not None:  # the totals are the sums of the columns' totals
             out |= columns.to_json()
             out["totals"] = {**self.totals, **columns.totals}
+        if self.rules.tracker is not None:
+            out |= self.rules.tracker.facts(self.carried)
         out["standings"] = [standing.to_json() for standing in self.standings()]
         return out
 
@@ -839,6 +854,7 @@ def _score_round(header: MatchHeader, record: RoundRecord, dealer: str, number: 
         unchecked=state.unchecked,
         bought=dict(bought),
         contracts_made=made,
+        kept=state.kept,
     )
 
 

@@ -228,6 +228,8 @@ class MatchHeader:
     # The players seated in the round when only some of them are dealt in (a pool leaves
     # out the players out of it); empty when every seated player plays.
     seated: tuple[str, ...] = ()
+    # In the header of one round: what the game carries into it (its Tracker's state).
+    carried: Any = field(default=None, compare=False, repr=False)
 
     def seat_after(self, player: str, seats: int = 1) -> str:
         """Who sits ``seats`` places clockwise after ``player``."""
@@ -355,6 +357,7 @@ class RoundRecord:
     wrong_shows: tuple[str, ...] | None = None
     rejoin: tuple[str, ...] | None = None
     table: tuple[TableEntry, ...] | None = None  # the final table (rummy500, contract)
+    own: Mapping[str, Any] | None = None  # the round in the game's own notation (Phase 10)
 
     @property
     def is_void(self) -> bool:
@@ -564,6 +567,15 @@ def _read_round(raw: Any, header: MatchHeader, number: int | None) -> RoundRecor
     if not isinstance(raw, Mapping):
         raise MatchFileError(ROUND_NOT_OBJECT)
     players = header.players
+    if header.rules.notation is not None:
+        end = raw.get("end")
+        if end is not None and end not in ENDS:
+            raise MatchFileError(UNKNOWN_END, value=_show(end))
+        if end is not None:
+            out = _optional(raw, "out", lambda value: _player(value, players, "out"))
+            return RoundRecord(end=end, out=out)
+        own = header.rules.notation.read(header.rules, raw, players)
+        return RoundRecord(out=own.get("out"), own=own)
     turns = None
     if raw.get("turns") is not None:
         if not isinstance(raw["turns"], list | tuple):
@@ -861,6 +873,8 @@ def dump_round(
     inputs are written by the types ``rules`` declares for them (as they are without it).
     """
     out: dict[str, Any] = {}
+    if record.own is not None:
+        return dict(record.own)
     if record.rejoin:
         out["rejoin"] = list(record.rejoin)
     types = {question.name: question.type for question in (rules.round_inputs if rules else ())}

@@ -25,7 +25,7 @@ import enum
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from referee.cards import Card
 from referee.messages import Reason, define_message
@@ -157,6 +157,8 @@ class FinalState:
     live: RoundInProgress | None = None
     melds: Mapping[str, tuple[Meld, ...]] = field(default_factory=dict)
     unchecked: tuple[Reason, ...] = ()
+    # What the game keeps of the round for the rounds after it (Phase 10: the phases made).
+    kept: Mapping[str, Any] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)

@@ -4,7 +4,8 @@ Every page, export and rating takes these answers as they are; none orders, rank
 the players by itself.
 
 Standings, in the game's own order
-    The winners first (sharing first place).  Then, where the highest total wins, the highest
+    The winners first (sharing first place).  Then, where the game tracks how far each player
+    has come (Phase 10's phases completed), the furthest first; then, where the highest total wins, the highest
     total first; where the lowest wins (``contract``), the lowest first; in a pool (Indian
     rummy 101 or 201), the players still in, lowest total first, then the players out of
     the pool in reverse order of going out (the last one out first; of several out after
@@ -104,13 +105,17 @@ def standings(state: MatchState) -> tuple[Standing, ...]:
     left = departures(state)
     out = eliminations(state)
     winners = set(state.winners)
+    tracker = rules.tracker
+    carried = state.carried if tracker is not None else None
+    come = {p: tracker.progress(carried, p) for p in state.everyone} if tracker else {}
 
     def key(player: str) -> tuple[float, ...]:
         total = totals[player]
+        come_so_far = 0 if player in winners else -come.get(player, 0)
         if order is Order.HIGHEST_FIRST:
-            return (player not in winners, -total)
+            return (player not in winners, come_so_far, -total)
         if order is Order.LOWEST_FIRST:
-            return (player not in winners, total)
+            return (player not in winners, come_so_far, total)
         if player in winners:
             return (0, 0, total)
         if player in out or player in left:
@@ -145,8 +150,8 @@ def leaders(state: MatchState) -> tuple[str, ...]:
     ranked = [standing for standing in standings(state) if standing.still_in]
     if not ranked:
         return ()
-    best = ranked[0].total
-    return tuple(s.player for s in ranked if s.total == best)
+    best = ranked[0].place
+    return tuple(s.player for s in ranked if s.place == best)
 
 
 def departures(state: MatchState) -> dict[str, int]:

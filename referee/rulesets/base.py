@@ -141,6 +141,7 @@ class MatchProgress:
     rounds_won: Mapping[str, int]
     history: tuple[Mapping[str, int], ...] = ()
     scored: tuple[RoundScore, ...] = ()  # every counted round's score, in order
+    carried: Any = None  # what the game carries after this round (its Tracker's state)
 
     def target_reached(self, target: int) -> bool:
         """Whether some total has reached ``target``, after this round or an earlier one
@@ -211,6 +212,31 @@ class Pool:
 
 
 DealRulesHook = Callable[["Ruleset", int], "Ruleset"]
+
+
+@dataclass(frozen=True)
+class Tracker:
+    """What a game carries from round to round besides the totals (Phase 10: who is on
+    which phase), made again from the rounds played: ``state(rules, header, rounds)`` (the
+    match's header, its :class:`~referee.match.RoundResult` values so far).  The match gives
+    that state to the round's check (``header.carried``) and to the dealer and match-end
+    hooks (``progress.carried``); ``progress(state, player)`` says how far a player has come
+    (more is better), which ranks the players before their totals do; ``facts(state)`` is
+    what the replay and the pages show of it."""
+
+    state: Callable[[Ruleset, Any, tuple[Any, ...]], Any]
+    progress: Callable[[Any, str], int]
+    facts: Callable[[Any], Mapping[str, Any]]
+
+
+@dataclass(frozen=True)
+class OwnNotation:
+    """A game whose rounds are not written in playing cards (Phase 10's cards): it reads a
+    round's keys itself.  ``read(rules, raw, players)`` gives the round's keys checked and written
+    canonically (a JSON object), or a :class:`RefereeError` naming the bad one; they are
+    kept as :attr:`~referee.matchfile.RoundRecord.own` and written back as they are."""
+
+    read: Callable[[Ruleset, Mapping[str, Any], tuple[str, ...]], Mapping[str, Any]]
 
 
 def same_every_round(rules: Ruleset, inputs: Mapping[str, Any]) -> Ruleset:
@@ -618,6 +644,8 @@ class Ruleset:
     deal_rules: DealRulesHook = field(default=same_every_deal, compare=False, repr=False)
     sheet_columns: SheetColumnsHook | None = field(default=None, compare=False, repr=False)
     round_facts: RoundFactsHook | None = field(default=None, compare=False, repr=False)
+    tracker: Tracker | None = field(default=None, compare=False, repr=False)
+    notation: OwnNotation | None = field(default=None, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         if not self.option_table and self.target is not None:

@@ -1,0 +1,290 @@
+"""``phase10`` (Phase 10): ten phases in order, everyone who makes their phase moves on.
+
+A hand is entered as its final table (who went out, who made which phase, optionally each
+phase as laid, every other hand) or turn by turn in the match file; the checks, the
+penalties and the match's phase tracker are in :mod:`referee.phase10`, the deck in
+:mod:`referee.phase10_deck`.  The match carries each player's completed phases from hand to
+hand (a :class:`~referee.rulesets.base.Tracker`): the round's check reads them, the end at
+the last phase (ties by the lowest total, then a replay) comes from them, and the standings
+rank the players by the phases completed before their totals.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any
+
+from referee import phase10
+from referee.errors import MatchFileError, RuleError
+from referee.messages import define_message, define_text
+from referee.phase10_deck import CardsIn, PieceSet
+from referee.rulesets.base import (
+    OUT,
+    VOID,
+    MatchEnd,
+    MatchProgress,
+    OwnNotation,
+    RoundForm,
+    Ruleset,
+    Tracker,
+    TurnStyle,
+    dealer_moves_clockwise,
+)
+from referee.rulesets.options import preset
+from referee.scoring import Ending, FinalState, Outcome, RoundEnding, RoundScore
+
+if TYPE_CHECKING:
+    from referee.matchfile import MatchHeader, RoundRecord
+
+NO_ENDING = define_message(
+    "round.no_ending.phase10",
+    'the hand does not say how it ended: give "out" with the player who went out, or "end": "void"',
+)
+UNKNOWN_KEY = define_message(
+    "phase10.unknown_key",
+    'a Phase 10 hand has no "{field}": it gives out, made, phases and hands (or turns)',
+)
+MADE_NOT_OBJECT = define_message(
+    "phase10.made_not_object",
+    '"made" says who laid down which phase, like {{"Budi": 4, "Siti": 2}}',
+)
+PHASES_NOT_OBJECT = define_message(
+    "phase10.phases_not_object",
+    '"phases" gives each phase as laid, a list of melds per player, like {{"Budi": [["R7", '
+    '"B7", "W"], ["G2", "G2", "Y2"]]}}',
+)
+HANDS_NOT_OBJECT = define_message(
+    "phase10.hands_not_object",
+    '"hands" gives every other player\'s cards (a list) or their penalty points (a number)',
+)
+TURNS_NOT_LIST = define_message("phase10.turns_not_list", '"turns" is a list of turns')
+NOT_A_PLAYER = define_message(
+    "phase10.not_a_player", '{name} in "{field}" is not a player of this hand'
+)
+
+FINAL_TABLE_KEYS = ("out", "made", "phases", "hands")
+TURN_KEYS = ("turns", "hands")
+
+
+def options_of(rules: Ruleset) -> phase10.Phase10Options:
+    settings = rules.settings
+    return phase10.Phase10Options(
+        deck=settings.get("deck", "phase10"),
+        phases=settings.get("phases", phase10.ALL),
+        order=settings.get("order", phase10.FIXED),
+        format=settings.get("format", phase10.BY_PHASES),
+    )
+
+
+def deck_of(rules: Ruleset) -> PieceSet:
+    return options_of(rules).pieces
+
+
+# -- the match file's round ---------------------------------------------------------------
+
+
+def _player(name: Any, players: tuple[str, ...], key: str) -> str:
+    if not isinstance(name, str) or name not in players:
+        raise MatchFileError(NOT_A_PLAYER, name=str(name), field=key)
+    return name
+
+
+def _in_seating(found: Mapping[str, Any], players: tuple[str, ...]) -> dict[str, Any]:
+    return {player: found[player] for player in players if player in found}
+
+
+def read_hand(rules: Ruleset, raw: Mapping[str, Any], players: tuple[str, ...]) -> dict[str, Any]:
+    """A hand of the match file, checked and written as its deck writes it."""
+    deck = deck_of(rules)
+    unknown = [key for key in raw if key not in (*FINAL_TABLE_KEYS, *TURN_KEYS, "end")]
+    if unknown:
+        raise MatchFileError(UNKNOWN_KEY, field=unknown[0])
+    own: dict[str, Any] = {}
+    if "turns" in raw:
+        for key in ("made", "phases"):
+            if key in raw:
+                raise MatchFileError(UNKNOWN_KEY, field=key)
+        if not isinstance(raw["turns"], list):
+            raise MatchFileError(TURNS_NOT_LIST)
+        own["turns"] = [dict(turn) if isinstance(turn, Mapping) else turn for turn in raw["turns"]]
+    if raw.get("out") is not None:
+        own["out"] = _player(raw["out"], players, "out")
+    if "made" in raw:
+        made = raw["made"]
+        if not isinstance(made, Mapping) or not all(
+            isinstance(phase, int) and not isinstance(phase, bool) for phase in made.values()
+        ):
+            raise MatchFileError(MADE_NOT_OBJECT)
+        own["made"] = _in_seating(
+            {_player(n, players, "made"): p for n, p in made.items()}, players
+        )
+    if "phases" in raw:
+        phases = raw["phases"]
+        if not isinstance(phases, Mapping) or not all(
+            isinstance(melds, list) for melds in phases.values()
+        ):
+            raise MatchFileError(PHASES_NOT_OBJECT)
+        own["phases"] = _in_seating(
+            {
+                _player(name, players, "phases"): [
+                    [deck.format(piece) for piece in deck.parse_many(meld)] for meld in melds
+                ]
+                for name, melds in phases.items()
+            },
+            players,
+        )
+    if "hands" in raw:
+        hands = raw["hands"]
+        if not isinstance(hands, Mapping):
+            raise MatchFileError(HANDS_NOT_OBJECT)
+        read: dict[str, Any] = {}
+        for name, hand in hands.items():
+            player = _player(name, players, "hands")
+            if isinstance(hand, int) and not isinstance(hand, bool):
+                read[player] = hand
+            elif isinstance(hand, list | str):
+                read[player] = [deck.format(piece) for piece in deck.parse_many(hand)]
+            else:
+                raise MatchFileError(HANDS_NOT_OBJECT)
+        own["hands"] = _in_seating(read, players)
+    return own
+
+
+# -- the phases carried from hand to hand ---------------------------------------------------
+
+
+def tracked(rules: Ruleset, header: MatchHeader, rounds: tuple[Any, ...]) -> phase10.Phase10State:
+    """The match's :class:`~referee.phase10.Phase10State` after ``rounds``, seated as the next
+    round is (a player who joined starts at the first phase with the highest total seated)."""
+    state = phase10.Phase10State.start(header.players, header.first_dealer, options_of(rules))
+    for result in rounds:
+        state = _seated(state, header.seating(result.number))
+        if result.is_void:
+            continue
+        made = {name: int(phase) for name, phase in result.kept.get("made", {}).items()}
+        scores = {name: points for name, points in result.scores.items() if name in state.in_hand}
+        state = state.after(phase10.HandResult(made, scores, result.went_out))
+    return _seated(state, header.seating(len(rounds) + 1))
+
+
+def _seated(state: phase10.Phase10State, players: Sequence[str]) -> phase10.Phase10State:
+    for name in players:
+        if name not in state.seating:
+            state = state.with_player(name)
+    if tuple(players) == state.seating:
+        return state
+    return replace(state, seating=tuple(players))
+
+
+def progress(state: phase10.Phase10State, player: str) -> int:
+    """How many phases ``player`` has completed (with ``format: hands`` the phases decide
+    nothing: only the totals rank the players)."""
+    if state.options.format == phase10.BY_HANDS:
+        return 0
+    return len(state.done.get(player, ()))
+
+
+def tracker_facts(state: phase10.Phase10State) -> Mapping[str, Any]:
+    """What the replay shows of the tracker: each player's completed phases, and the
+    phase each may make in the next hand."""
+    facts: dict[str, Any] = {"phases_done": {n: list(state.done[n]) for n in state.done}}
+    if not state.over:
+        facts["next_phases"] = {n: list(state.allowed_phases(n)) for n in state.in_hand}
+        if state.replay:
+            facts["replay"] = list(state.replay)
+    return facts
+
+
+# -- a hand checked and scored --------------------------------------------------------------
+
+
+def check_hand(header: MatchHeader, record: RoundRecord, dealer: str, number: int) -> FinalState:
+    """A hand's final table (or its turns) checked by :mod:`referee.phase10` against each
+    player's phase."""
+    players = header.players
+    if record.end is not None:
+        if record.end != "void" or record.out is not None:
+            raise RuleError(NO_ENDING)
+        return FinalState(RoundEnding(Ending.VOID, players))
+    own = record.own or {}
+    state = header.carried
+    assert isinstance(state, phase10.Phase10State)
+    hands: Mapping[str, CardsIn | int] = own.get("hands", {})
+    if "turns" in own:
+        cards = {name: hand for name, hand in hands.items() if not isinstance(hand, int)}
+        result = phase10.play_turns(state, own["turns"], cards)
+    else:
+        if record.out is None:
+            raise RuleError(NO_ENDING)
+        result = phase10.score_hand(
+            state, record.out, own.get("made", {}), hands, own.get("phases")
+        )
+    scores = {player: result.scores.get(player, 0) for player in players}
+    ending = RoundEnding(Ending.OUT, players, player=result.out, penalties=scores)
+    return FinalState(ending, kept={"made": dict(result.made)})
+
+
+def score_hand(rules: Ruleset, ending: RoundEnding) -> RoundScore:
+    """The player who went out scores 0, every other player the penalty of their cards."""
+    assert ending.player is not None
+    scores = {player: ending.penalties[player] for player in ending.players}
+    return RoundScore(Outcome.OUT, (ending.player,), scores, hand_values=dict(scores))
+
+
+def match_end(rules: Ruleset, progress: MatchProgress) -> MatchEnd:
+    """The first through the last phase wins (ties by the lowest total, then a replay);
+    with ``format: hands`` the lowest total after the last hand."""
+    state = progress.carried
+    assert isinstance(state, phase10.Phase10State)
+    return MatchEnd(True, state.winners) if state.over else MatchEnd(False)
+
+
+def next_dealer(rules: Ruleset, progress: MatchProgress) -> str:
+    """The deal passes one seat clockwise; in a replay, to the next of the tied players."""
+    state = progress.carried
+    if isinstance(state, phase10.Phase10State) and state.replay:
+        return state.dealer
+    return dealer_moves_clockwise(rules, progress)
+
+
+PLAYERS = range(2, phase10.MOST_PLAYERS + 1)
+
+RULESET = Ruleset(
+    id=phase10.RULES_ID,
+    name=define_text("ruleset.phase10.name", "Phase 10"),
+    description=define_text(
+        "ruleset.phase10.description",
+        "Ten phases in order; everyone who makes their phase moves on; penalty points for "
+        "the cards left; the first through phase 10 wins",
+    ),
+    min_players=2,
+    max_players=phase10.MOST_PLAYERS,
+    deal_sizes=dict.fromkeys(PLAYERS, phase10.HAND_SIZE),
+    decks=dict.fromkeys(PLAYERS, 2),
+    target=None,
+    option_table=phase10.OPTION_TABLE,
+    presets=(
+        preset(
+            phase10.RULES_ID,
+            "standard",
+            define_text("preset.phase10.standard", "Standard rules"),
+            {},
+        ),
+        *phase10.PRESETS,
+    ),
+    round_form=RoundForm((OUT, VOID)),
+    turn_style=TurnStyle.NONE,
+    layoffs=False,
+    lowest_total_wins=True,
+    check_round=check_hand,
+    score_round=score_hand,
+    match_end=match_end,
+    next_dealer=next_dealer,
+    no_ending_message=NO_ENDING,
+    tracker=Tracker(tracked, progress, tracker_facts),
+    notation=OwnNotation(read_hand),
+    menu_order=10,
+)
+
+__all__ = ["RULESET"]
