@@ -432,6 +432,7 @@ class FinalTable:
 
 FINAL_TABLE = "final_table"  # the ending, the hands left and the table's melds
 DEAL_END = "deal_end"  # who showed, the others' counts, drops and wrong shows (indian)
+PHASE10_HAND = "phase10_hand"  # who went out, each player's phase laid and cards left (phase10)
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,7 @@ rank the players by the phases completed before their totals.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from referee import phase10
@@ -21,6 +21,7 @@ from referee.messages import define_message, define_text
 from referee.phase10_deck import CardsIn, PieceSet
 from referee.rulesets.base import (
     OUT,
+    PHASE10_HAND,
     VOID,
     MatchEnd,
     MatchProgress,
@@ -154,10 +155,20 @@ def read_hand(rules: Ruleset, raw: Mapping[str, Any], players: tuple[str, ...]) 
 # -- the phases carried from hand to hand ---------------------------------------------------
 
 
-def tracked(rules: Ruleset, header: MatchHeader, rounds: tuple[Any, ...]) -> phase10.Phase10State:
-    """The match's :class:`~referee.phase10.Phase10State` after ``rounds``, seated as the next
-    round is (a player who joined starts at the first phase with the highest total seated)."""
+@dataclass(frozen=True)
+class Tracked:
+    """The match's :class:`~referee.phase10.Phase10State`, and who made which phase in the
+    last hand counted (the tracker shows who completed their phase this hand)."""
+
+    state: phase10.Phase10State
+    made_last: Mapping[str, int]
+
+
+def tracked(rules: Ruleset, header: MatchHeader, rounds: tuple[Any, ...]) -> Tracked:
+    """The match after ``rounds``, seated as the next round is (a player who joined starts
+    at the first phase with the highest total seated)."""
     state = phase10.Phase10State.start(header.players, header.first_dealer, options_of(rules))
+    made: dict[str, int] = {}
     for result in rounds:
         state = _seated(state, header.seating(result.number))
         if result.is_void:
@@ -165,7 +176,7 @@ def tracked(rules: Ruleset, header: MatchHeader, rounds: tuple[Any, ...]) -> pha
         made = {name: int(phase) for name, phase in result.kept.get("made", {}).items()}
         scores = {name: points for name, points in result.scores.items() if name in state.in_hand}
         state = state.after(phase10.HandResult(made, scores, result.went_out))
-    return _seated(state, header.seating(len(rounds) + 1))
+    return Tracked(_seated(state, header.seating(len(rounds) + 1)), made)
 
 
 def _seated(state: phase10.Phase10State, players: Sequence[str]) -> phase10.Phase10State:
@@ -177,18 +188,22 @@ def _seated(state: phase10.Phase10State, players: Sequence[str]) -> phase10.Phas
     return replace(state, seating=tuple(players))
 
 
-def progress(state: phase10.Phase10State, player: str) -> int:
+def progress(tracked: Tracked, player: str) -> int:
     """How many phases ``player`` has completed (with ``format: hands`` the phases decide
     nothing: only the totals rank the players)."""
-    if state.options.format == phase10.BY_HANDS:
+    if tracked.state.options.format == phase10.BY_HANDS:
         return 0
-    return len(state.done.get(player, ()))
+    return len(tracked.state.done.get(player, ()))
 
 
-def tracker_facts(state: phase10.Phase10State) -> Mapping[str, Any]:
-    """What the replay shows of the tracker: each player's completed phases, and the
-    phase each may make in the next hand."""
-    facts: dict[str, Any] = {"phases_done": {n: list(state.done[n]) for n in state.done}}
+def tracker_facts(tracked: Tracked) -> Mapping[str, Any]:
+    """What the replay shows of the tracker: each player's completed phases, who made which
+    in the last hand, and the phases each may make in the next hand."""
+    state = tracked.state
+    facts: dict[str, Any] = {
+        "phases_done": {n: list(state.done[n]) for n in state.done},
+        "made_last": dict(tracked.made_last),
+    }
     if not state.over:
         facts["next_phases"] = {n: list(state.allowed_phases(n)) for n in state.in_hand}
         if state.replay:
@@ -208,8 +223,8 @@ def check_hand(header: MatchHeader, record: RoundRecord, dealer: str, number: in
             raise RuleError(NO_ENDING)
         return FinalState(RoundEnding(Ending.VOID, players))
     own = record.own or {}
-    state = header.carried
-    assert isinstance(state, phase10.Phase10State)
+    assert isinstance(header.carried, Tracked)
+    state = header.carried.state
     hands: Mapping[str, CardsIn | int] = own.get("hands", {})
     if "turns" in own:
         cards = {name: hand for name, hand in hands.items() if not isinstance(hand, int)}
@@ -235,16 +250,16 @@ def score_hand(rules: Ruleset, ending: RoundEnding) -> RoundScore:
 def match_end(rules: Ruleset, progress: MatchProgress) -> MatchEnd:
     """The first through the last phase wins (ties by the lowest total, then a replay);
     with ``format: hands`` the lowest total after the last hand."""
-    state = progress.carried
-    assert isinstance(state, phase10.Phase10State)
+    assert isinstance(progress.carried, Tracked)
+    state = progress.carried.state
     return MatchEnd(True, state.winners) if state.over else MatchEnd(False)
 
 
 def next_dealer(rules: Ruleset, progress: MatchProgress) -> str:
     """The deal passes one seat clockwise; in a replay, to the next of the tied players."""
-    state = progress.carried
-    if isinstance(state, phase10.Phase10State) and state.replay:
-        return state.dealer
+    carried = progress.carried
+    if isinstance(carried, Tracked) and carried.state.replay:
+        return carried.state.dealer
     return dealer_moves_clockwise(rules, progress)
 
 
@@ -273,7 +288,7 @@ RULESET = Ruleset(
         ),
         *phase10.PRESETS,
     ),
-    round_form=RoundForm((OUT, VOID)),
+    round_form=RoundForm((OUT, VOID), kind=PHASE10_HAND),
     turn_style=TurnStyle.NONE,
     layoffs=False,
     lowest_total_wins=True,

@@ -22,7 +22,7 @@ from referee.errors import RefereeError
 from referee.messages import Reason
 from referee.rulesets import Ruleset
 from referee.rulesets import indian as indian_rules
-from referee.rulesets.base import DEAL_END, FINAL_TABLE
+from referee.rulesets.base import DEAL_END, FINAL_TABLE, PHASE10_HAND
 from referee.rulesets.options import RoundInput
 from referee.scoring import Ending
 from referee.web.forms.fields import numbered
@@ -34,6 +34,13 @@ from referee.web.forms.indian import (
     deal_form_class,
     fill_deal,
     still_in,
+)
+from referee.web.forms.phase10 import (
+    PhaseStanding,
+    build_hand,
+    fill_hand,
+    hand_form_class,
+    phases_before,
 )
 from referee.web.forms.rounds import (
     build_round,
@@ -180,7 +187,42 @@ class DealEndForm(EntryForm):
         return "check"
 
 
-ENTRY_FORMS: dict[str, EntryForm] = {FINAL_TABLE: EntryForm(), DEAL_END: DealEndForm()}
+class Phase10HandForm(EntryForm):
+    """A Phase 10 hand: who went out, each player's phase laid (or none, optionally as
+    laid) and cards left; the form shows each player's phase before the hand."""
+
+    template = "matches/phase10_hand_form.html"
+    rows = False
+
+    def form_class(
+        self, rules: Ruleset, players: list[str], inputs: Inputs, rows: TableRows | None
+    ) -> type[FlaskForm]:
+        return hand_form_class(players)
+
+    def fill(
+        self, form: Any, rules: Ruleset, players: list[str], entry: Any, inputs: Inputs
+    ) -> bool:
+        return fill_hand(form, players, entry)
+
+    def build(
+        self, form: Any, rules: Ruleset, players: list[str], inputs: Inputs
+    ) -> dict[str, Any]:
+        return build_hand(form, players)
+
+    def refusal(
+        self, form: Any, rules: Ruleset, players: list[str], error: RefereeError
+    ) -> Refusal:
+        return Refusal(error, dict(zip(players, numbered(form, "hand"), strict=True)))
+
+    def before(self, match: Any, number: int) -> PhaseStanding | None:  # type: ignore[override]
+        return phases_before(match, number)
+
+
+ENTRY_FORMS: dict[str, EntryForm] = {
+    FINAL_TABLE: EntryForm(),
+    DEAL_END: DealEndForm(),
+    PHASE10_HAND: Phase10HandForm(),
+}
 
 
 def entry_form(rules: Ruleset) -> EntryForm:

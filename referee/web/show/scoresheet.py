@@ -64,6 +64,7 @@ class Sheet:
     standings: tuple[Standing, ...] = ()  # the engine's, in the game's order
     deal_facts: dict[str, Any] = field(default_factory=dict)  # the next deal's (Three Thirteen)
     columns: Any = None  # Hollywood gin's three games (referee.hollywood.HollywoodSheet)
+    tracker: dict[str, Any] = field(default_factory=dict)  # what the game carries (Phase 10)
     counted_rounds: list[int] = field(default_factory=list)  # the non-void rounds' numbers
 
     def entry_round(self, index: int) -> int:
@@ -104,6 +105,12 @@ def build(match: Match, state: MatchState | None) -> Sheet:
         if rules is not None and rules.round_facts is not None:
             sheet.deal_facts = dict(rules.round_facts(rules.for_deal(1)))
         sheet.next_deal = rules if rules is not None and rules.changes_by_deal else None
+        if rules is not None and rules.tracker is not None:
+            try:
+                fresh = MatchState.start(matchlog.stored_header(matchlog.header(match)))
+                sheet.tracker = dict(rules.tracker.facts(fresh.carried))
+            except RefereeError:
+                pass  # a match that does not replay shows no tracker
         return sheet
     return sheet_of(state, ruleset_of(match), {r.number: r for r in match.complete_rounds})
 
@@ -159,6 +166,8 @@ def sheet_of(state: MatchState, rules: Ruleset | None, stored: Mapping[int, Stor
         sheet.next_deal = rules.for_deal(state.next_deal)
     if state.rules.round_facts is not None and not sheet.finished:
         sheet.deal_facts = dict(state.rules.round_facts(state.rules_of_round(state.next_round)))
+    if state.rules.tracker is not None:
+        sheet.tracker = dict(state.rules.tracker.facts(state.carried))
     sheet.standings = state.standings()
     if sheet.rows:
         sheet.leaders = list(state.leaders)

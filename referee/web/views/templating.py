@@ -23,6 +23,7 @@ from referee.web.forms.fields import numbered
 from referee.web.play import links
 from referee.web.play.names import short_names
 from referee.web.show import cardview, charts, entered, houserules, i18n, labels, scoresheet
+from referee.web.show.phase10 import phase_list
 from referee.web.store import audit
 
 
@@ -62,6 +63,7 @@ def install(app: Flask) -> None:
         short_names=short_names,
         draft_for=draft_for,
         house_rules=houserules.house_rules,
+        phase_list=phase_list,
     )
 
     @app.context_processor
