@@ -60,6 +60,12 @@ HANDS_NOT_OBJECT = define_message(
     '"hands" gives every other player\'s cards (a list) or their penalty points (a number)',
 )
 TURNS_NOT_LIST = define_message("phase10.turns_not_list", '"turns" is a list of turns')
+BAD_TURN = define_message(
+    "phase10.bad_turn",
+    'turn {number} is not a Phase 10 turn: it gives "player", then any of "melds" (lists of '
+    'cards), "phase" (a number), "layoffs" ({{"cards": [...], "onto": 1}}), "took_discard", '
+    '"discard", "skip" (a player) and "out": true',
+)
 NOT_A_PLAYER = define_message(
     "phase10.not_a_player", '{name} in "{field}" is not a player of this hand'
 )
@@ -108,7 +114,9 @@ def read_hand(rules: Ruleset, raw: Mapping[str, Any], players: tuple[str, ...]) 
                 raise MatchFileError(UNKNOWN_KEY, field=key)
         if not isinstance(raw["turns"], list):
             raise MatchFileError(TURNS_NOT_LIST)
-        own["turns"] = [dict(turn) if isinstance(turn, Mapping) else turn for turn in raw["turns"]]
+        own["turns"] = [
+            _read_turn(deck, turn, players, number) for number, turn in enumerate(raw["turns"], 1)
+        ]
     if raw.get("out") is not None:
         own["out"] = _player(raw["out"], players, "out")
     if "made" in raw:
@@ -150,6 +158,57 @@ def read_hand(rules: Ruleset, raw: Mapping[str, Any], players: tuple[str, ...]) 
                 raise MatchFileError(HANDS_NOT_OBJECT)
         own["hands"] = _in_seating(read, players)
     return own
+
+
+TURN_KEYS_KNOWN = ("player", "melds", "phase", "layoffs", "took_discard", "discard", "skip", "out")
+
+
+def _read_turn(deck: PieceSet, raw: Any, players: tuple[str, ...], number: int) -> dict[str, Any]:
+    """One turn of the match file, its cards written as the deck writes them."""
+    wrong = MatchFileError(BAD_TURN, number=number)
+    if not isinstance(raw, Mapping) or any(key not in TURN_KEYS_KNOWN for key in raw):
+        raise wrong
+    turn: dict[str, Any] = {"player": _player(raw.get("player"), players, "player")}
+
+    def cards(value: Any) -> list[str]:
+        if not isinstance(value, list | str):
+            raise wrong
+        return [deck.format(piece) for piece in deck.parse_many(value)]
+
+    if "melds" in raw:
+        if not isinstance(raw["melds"], list):
+            raise wrong
+        turn["melds"] = [cards(meld) for meld in raw["melds"]]
+    if "phase" in raw:
+        if not isinstance(raw["phase"], int) or isinstance(raw["phase"], bool):
+            raise wrong
+        turn["phase"] = raw["phase"]
+    if "layoffs" in raw:
+        layoffs = raw["layoffs"]
+        if not isinstance(layoffs, list) or not all(
+            isinstance(layoff, Mapping)
+            and isinstance(layoff.get("onto"), int)
+            and not isinstance(layoff.get("onto"), bool)
+            for layoff in layoffs
+        ):
+            raise wrong
+        turn["layoffs"] = [
+            {"cards": cards(layoff.get("cards")), "onto": layoff["onto"]} for layoff in layoffs
+        ]
+    if "took_discard" in raw:
+        turn["took_discard"] = cards(raw["took_discard"])
+    if "discard" in raw:
+        if not isinstance(raw["discard"], str):
+            raise wrong
+        turn["discard"] = deck.format(deck.parse(raw["discard"]))
+    if "skip" in raw:
+        turn["skip"] = _player(raw["skip"], players, "skip")
+    if "out" in raw:
+        if not isinstance(raw["out"], bool):
+            raise wrong
+        if raw["out"]:
+            turn["out"] = True
+    return turn
 
 
 # -- the phases carried from hand to hand ---------------------------------------------------
