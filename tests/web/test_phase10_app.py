@@ -130,3 +130,5 @@ def test_the_api_plays_a_hand_and_answers_the_phases_first(client):
     assert board["totals"] == {"Budi": 55, "Siti": 0, "Andi": 40}
     # Siti and Andi made phase 1 (Andi with 40 before Budi's 55 though Budi made none).
     assert [s["player"] for s in board["standings"]] == ["Siti", "Andi", "Budi"]
+    assert board["tracked"]["next_phases"] == {"Budi": [1], "Siti": [2], "Andi": [2]}
+    assert board["tracked"]["made_last"] == {"Siti": 1, "Andi": 1}

@@ -515,6 +515,15 @@ class Scoreboard(StrictSchema):
             " totals, closed and (once closed) winner; null for every other match"
         },
     )
+    tracked = fields.Dict(
+        allow_none=True,
+        metadata={
+            "description": "what the game carries from hand to hand (phase10: phases_done, each"
+            " player's completed phases; made_last, who made which phase in the last hand;"
+            " next_phases, the phases each may make next; replay, the tied players replaying"
+            " phase 10); null for every other match"
+        },
+    )
     seating_changes = fields.List(
         fields.Dict(),
         metadata={
