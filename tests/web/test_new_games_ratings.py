@@ -41,3 +41,12 @@ def test_hollywood_gin_rates_the_higher_sum_of_the_games_first(client):
     shown = ratings_shown(page)
     assert list(shown) == ["Siti", "Budi"]
     assert shown["Siti"][0] > shown["Budi"][0]
+
+
+def test_phase10_rates_by_the_phases_completed_before_the_totals(client):
+    # phase10-phases-before-totals: Budi wins; Siti (4 phases, 480) before Andi (none, 275).
+    table = imported(client, [scenario_match("phase10-phases-before-totals", 1)])
+    page = client.get(table + "stats").text
+    shown = ratings_shown(page)
+    assert list(shown) == ["Budi", "Siti", "Andi"]
+    assert shown["Siti"][0] > shown["Andi"][0]
