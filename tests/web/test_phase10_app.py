@@ -132,3 +132,18 @@ def test_the_api_plays_a_hand_and_answers_the_phases_first(client):
     assert [s["player"] for s in board["standings"]] == ["Siti", "Andi", "Budi"]
     assert board["tracked"]["next_phases"] == {"Budi": [1], "Siti": [2], "Andi": [2]}
     assert board["tracked"]["made_last"] == {"Siti": 1, "Andi": 1}
+
+
+def test_every_page_of_a_phase10_match_answers_in_both_languages(client):
+    table = new_table(client, "Budi, Siti, Andi")
+    match = new_match(client, table, "phase10", THREE, phases="even")
+    saved = hand(client, match, made={"Siti": 2}, hands={"Budi": TEN, "Andi": TEN}, out="Siti")
+    assert saved.status_code == 302, errors(saved)
+    for lang in ("id", "en"):
+        client.submit("/language", {"lang": lang, "next": "/"})
+        for page in ("", "rules", "board", "rounds/1", "rounds/1/json", "rounds/new", "export"):
+            assert client.get(match + page).status_code == 200, (lang, page)
+    # With phases: even everyone starts at phase 2: Siti made it and tries 4 next.
+    board = client.get(match)
+    assert [phase_now(board, name) for name in THREE] == ["2", "4", "2"]
+    assert "phase 4" in text(client.get(match + "rounds/new"))
