@@ -496,7 +496,7 @@ class MatchState:
             won,
             history,
             _scored(rounds),
-            replace(self, rounds=rounds).carried,
+            replace(self, rounds=rounds).carried if self.rules.tracker is not None else None,
         )
         end = self.rules.match_end(self.rules, progress)
         if end.finished:
