@@ -146,4 +146,6 @@ def test_every_page_of_a_phase10_match_answers_in_both_languages(client):
     # With phases: even everyone starts at phase 2: Siti made it and tries 4 next.
     board = client.get(match)
     assert [phase_now(board, name) for name in THREE] == ["2", "4", "2"]
+    middle = client.get(match + "board")
+    assert [phase_now(middle, name) for name in THREE] == ["2", "4", "2"]
     assert "phase 4" in text(client.get(match + "rounds/new"))
