@@ -61,7 +61,7 @@ HANDS_NOT_OBJECT = define_message(
 )
 TURNS_NOT_LIST = define_message("phase10.turns_not_list", '"turns" is a list of turns')
 BAD_TURN = define_message(
-    "phase10.bad_turn",
+    "file.phase10.bad_turn",
     'turn {number} is not a Phase 10 turn: it gives "player", then any of "melds" (lists of '
     'cards), "phase" (a number), "layoffs" ({{"cards": [...], "onto": 1}}), "took_discard", '
     '"discard", "skip" (a player) and "out": true',

@@ -113,6 +113,9 @@ PLAYER_WORDING: dict[str, LazyString] = {
         "the round does not say how it ended: say who went out or who knocked, or that the"
         " stock ran out, or that it was void"
     ),
+    "round.no_ending.phase10": _l(
+        "the hand does not say how it ended: say who went out, or that it was void"
+    ),
     "round.no_ending.contract": _l(
         "the deal does not say how it ended: say who went out, or that it was void"
     ),
