@@ -134,29 +134,25 @@ def read_hand(rules: Ruleset, raw: Mapping[str, Any], players: tuple[str, ...]) 
             isinstance(melds, list) for melds in phases.values()
         ):
             raise MatchFileError(PHASES_NOT_OBJECT)
-        own["phases"] = _in_seating(
-            {
-                _player(name, players, "phases"): [
-                    [deck.format(piece) for piece in deck.parse_many(meld)] for meld in melds
-                ]
-                for name, melds in phases.items()
-            },
-            players,
-        )
+        laid = _in_seating({_player(n, players, "phases"): m for n, m in phases.items()}, players)
+        own["phases"] = {
+            name: [[deck.format(piece) for piece in deck.parse_many(meld)] for meld in melds]
+            for name, melds in laid.items()
+        }
     if "hands" in raw:
         hands = raw["hands"]
         if not isinstance(hands, Mapping):
             raise MatchFileError(HANDS_NOT_OBJECT)
+        given = _in_seating({_player(n, players, "hands"): h for n, h in hands.items()}, players)
         read: dict[str, Any] = {}
-        for name, hand in hands.items():
-            player = _player(name, players, "hands")
+        for player, hand in given.items():
             if isinstance(hand, int) and not isinstance(hand, bool):
                 read[player] = hand
             elif isinstance(hand, list | str):
                 read[player] = [deck.format(piece) for piece in deck.parse_many(hand)]
             else:
                 raise MatchFileError(HANDS_NOT_OBJECT)
-        own["hands"] = _in_seating(read, players)
+        own["hands"] = read
     return own
 
 
