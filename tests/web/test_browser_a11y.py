@@ -37,6 +37,7 @@ RULESETS = [
     "gin",
     "indian",
     "manipulation",
+    "phase10",
     "remi",
     "remi-indonesia",
     "rummy",
