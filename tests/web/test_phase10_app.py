@@ -14,9 +14,11 @@ from __future__ import annotations
 
 import json
 import re
+from pathlib import Path
 
 from .helpers import errors, new_match, new_table, text, to_english, totals
 
+SCENARIOS = Path(__file__).resolve().parents[1] / "scenarios"
 THREE = ["Budi", "Siti", "Andi"]
 TEN = "R1 R2 R3 R4 R5 R6 R7 R8 R9 R10"
 
@@ -149,3 +151,31 @@ def test_every_page_of_a_phase10_match_answers_in_both_languages(client):
     middle = client.get(match + "board")
     assert [phase_now(middle, name) for name in THREE] == ["2", "4", "2"]
     assert "phase 4" in text(client.get(match + "rounds/new"))
+
+
+def test_a_tie_on_phase_10_is_replayed_by_the_tied_players_only(client):
+    # The hands of the scenario phase10-tie-replay (even phases): Budi and Siti complete
+    # phase 10 in hand 5 with 20 each; Andi (275) sits out the replay, which Siti wins.
+    to_english(client)
+    rounds = json.loads((SCENARIOS / "phase10-tie-replay.json").read_text(encoding="utf-8"))[
+        "rounds"
+    ]
+    keys = client.post("/api/v1/tables", json={"name": "Meja", "players": THREE}).json
+    made = client.post(
+        f"/api/v1/t/{keys['edit_key']}/matches",
+        json={"rules": "phase10", "players": THREE, "options": {"phases": "even"}},
+    ).json
+    path, etag = f"/api/v1/t/{keys['edit_key']}/m/{made['id']}", made["etag"]
+    for entry in rounds[:5]:
+        answer = client.post(path + "/rounds", json=entry, headers={"If-Match": f'"{etag}"'})
+        assert answer.status_code == 201, answer.json
+        etag = answer.headers["ETag"].strip('"')
+    match = f"/t/{keys['edit_key']}/m/{made['id']}/"
+    assert "Budi, Siti replay it" in text(client.get(match))
+    form = text(client.get(match + "rounds/new"))
+    assert "Sits out the replay" in form
+    saved = hand(client, match, made={"Siti": 10}, hands={"Budi": TEN}, out="Siti")
+    assert saved.status_code == 302, errors(saved)
+    board = client.get(path).json
+    assert board["finished"] is True and board["winners"] == ["Siti"]
+    assert board["totals"] == {"Budi": 75, "Siti": 20, "Andi": 275}
