@@ -15,10 +15,13 @@ import sqlalchemy as sa
 from test_sides import PAIRS, PLAYERS, ROUND_1, ROUND_2, ROUND_3, TEAMS
 
 from referee.rulesets import Ruleset, registered_ruleset
+from referee.web import create_app
 from referee.web.store.extensions import db
-from referee.web.store.models import Match
+from referee.web.store.models import Match, Player, SeatSummary
 
-from .helpers import errors, new_table, to_english
+from .conftest import DATABASE_KINDS, TEST_CONFIG, Client, assert_summaries_true
+from .helpers import errors, new_table, save_round, to_english
+from .realserver import fresh_database
 
 
 @pytest.fixture
@@ -95,3 +98,46 @@ def test_the_pages_show_the_sides(pairs, client):
     listed = client.get(table + "matches").text
     assert "Pair Rummy · Budi, Siti, Andi, Dewi" in listed
     assert "won by Siti, Dewi" in listed
+
+
+@pytest.mark.parametrize("kind", DATABASE_KINDS)
+def test_rounds_saved_one_by_one_keep_the_sides_figures(pairs, kind, tmp_path):
+    """The three rounds of tests/test_sides.py entered on the round form, one save each: the
+    summaries kept round by round are the whole replay's."""
+    with fresh_database(kind, tmp_path) as url:
+        app = create_app(
+            {"SQLALCHEMY_DATABASE_URI": url, "PAGES_DIR": str(tmp_path), **TEST_CONFIG}
+        )
+        app.test_client_class = Client
+        try:
+            saved_one_by_one(app)
+        finally:
+            with app.app_context():
+                db.session.remove()
+                db.engine.dispose()
+
+
+def saved_one_by_one(app) -> None:
+    client = app.test_client()
+    to_english(client)
+    table = new_table(client, "Budi, Siti, Andi, Dewi")
+    data = {f"seat_{i}": name for i, name in enumerate(PLAYERS)}
+    data |= {"first_dealer": "Budi", "team_0": "Kita", "team_1": "Mereka"}
+    match = client.submit(table + "new/pair-rummy", data).headers["Location"]
+    for entry in (ROUND_1, ROUND_2, ROUND_3):
+        hands = {name: " ".join(cards) for name, cards in entry["hands"].items()}
+        saved = save_round(client, match, PLAYERS, hands, ending="out", player=entry["out"])
+        assert saved.status_code == 302, errors(saved)
+    with app.app_context():
+        assert_summaries_true()
+        rows = db.session.execute(
+            sa.select(Player.name, SeatSummary.place, SeatSummary.total, SeatSummary.won).join(
+                Player, Player.id == SeatSummary.player_id
+            )
+        ).all()
+    assert sorted(tuple(row) for row in rows) == [
+        ("Andi", 2, 43, False),
+        ("Budi", 2, 43, False),
+        ("Dewi", 1, 105, True),
+        ("Siti", 1, 105, True),
+    ]
