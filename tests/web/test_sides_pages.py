@@ -161,3 +161,23 @@ def test_the_api_starts_a_team_match_and_answers_per_side(pairs, app):
         (1, "Kita", ["Budi", "Andi"]),
         (1, "Mereka", ["Siti", "Dewi"]),
     ]
+
+
+def test_a_team_match_keeps_its_seating(pairs, client, app):
+    to_english(client)
+    table = new_table(client, "Budi, Siti, Andi, Dewi, Eko")
+    data = {f"seat_{i}": name for i, name in enumerate(PLAYERS)}
+    data |= {"first_dealer": "Budi", "team_0": "Kita", "team_1": "Mereka"}
+    match = client.submit(table + "new/pair-rummy", data).headers["Location"]
+    hands = {name: " ".join(cards) for name, cards in ROUND_1["hands"].items()}
+    saved = save_round(client, match, PLAYERS, hands, ending="out", player="Siti")
+    assert saved.status_code == 302, errors(saved)
+    assert "Add a player or a player leaves" not in client.get(match).text
+    refused = client.submit(
+        match + "seating/leave", {"leave-player": "Dewi"}, page=match + "seating"
+    )
+    assert refused.status_code == 400
+    assert errors(refused) == [
+        "a match played in teams keeps its seating from start to end: nobody can join or leave;"
+        " start a new match instead"
+    ]
