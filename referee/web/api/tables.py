@@ -196,7 +196,7 @@ def statistics(mode: str | None, key: str | None) -> Any:
                         "rounds": player.rounds,
                         "rounds_won": player.rounds_won,
                         "points": player.points,
-                        "best": player.best_round,
+                        "best": player.best_round_shown,
                         "average": player.points / player.rounds if player.rounds else None,
                     }
                     for player in group.players
@@ -244,7 +244,9 @@ def start_match(asked: dict[str, Any], mode: str | None, key: str | None) -> Any
     if done := core.replayed(token):
         return done
     rules = find_ruleset(asked["rules"])
-    setup = changes.Setup(asked["players"], asked["first_dealer"], checked_options(rules, asked))
+    setup = changes.Setup(
+        asked["players"], asked["first_dealer"], checked_options(rules, asked), asked["teams"]
+    )
     known = [player.name for player in access.table.players]
     try:
         header = changes.match_header(rules, setup, known)
