@@ -355,6 +355,9 @@ class RoundRecord:
     wrong_shows: tuple[str, ...] | None = None
     rejoin: tuple[str, ...] | None = None
     table: tuple[TableEntry, ...] | None = None  # the final table (rummy500, contract)
+    # The keys the ruleset reads itself (its ``round_keys``: Canasta's melds by side, red 3s,
+    # ``concealed``), as written in canonical form.
+    own: Mapping[str, Any] = field(default_factory=dict)
 
     @property
     def is_void(self) -> bool:
@@ -576,6 +579,10 @@ def _read_round(raw: Any, header: MatchHeader, number: int | None) -> RoundRecor
         raise MatchFileError(UNKNOWN_END, value=_show(end))
     hands, points = _optional(raw, "hands", lambda value: _hands(value, players)) or (None, None)
     inputs = _round_inputs(raw, header.rules, end)
+    own_keys = header.rules.round_keys
+    own: dict[str, Any] = {}
+    if own_keys is not None:
+        own = dict(own_keys.canonical({k: raw[k] for k in own_keys.names if k in raw}))
     return RoundRecord(
         turns=turns,
         hands=hands,
@@ -584,7 +591,9 @@ def _read_round(raw: Any, header: MatchHeader, number: int | None) -> RoundRecor
         out=_optional(raw, "out", lambda value: _player(value, players, "out")),
         at_once=_optional(raw, "at_once", lambda value: _bool(value, "at_once")),
         knock=_optional(raw, "knock", lambda value: _player(value, players, "knock")),
-        melds=_optional(raw, "melds", lambda value: _player_melds(value, players)),
+        melds=None
+        if "melds" in own
+        else _optional(raw, "melds", lambda value: _player_melds(value, players)),
         closer=_optional(raw, "closer", lambda value: _player(value, players, "closer")),
         closing_card=_optional(raw, "closing_card", lambda value: _card(value, "closing_card")),
         inputs=inputs,
@@ -592,6 +601,7 @@ def _read_round(raw: Any, header: MatchHeader, number: int | None) -> RoundRecor
         table=_optional(raw, "table", lambda value: _table(value, players))
         if header.rules.round_form.table
         else None,
+        own=own,
     )
 
 
@@ -896,6 +906,7 @@ def dump_round(
         }
     if record.table is not None:
         out["table"] = [dump_table_entry(entry) for entry in record.table]
+    out.update(record.own)
     if record.hands is not None or record.points is not None:
         hands: dict[str, list[str] | int] = {
             player: dump_cards(cards) for player, cards in (record.hands or {}).items()

@@ -305,6 +305,33 @@ class Deadwood:
 
 
 @dataclass(frozen=True)
+class RoundKeys:
+    """Keys of a final-table round that the game reads itself, in its ``check_round``
+    (Canasta's melds keyed by side, its red 3s, going out concealed): the match file keeps
+    them in :attr:`~referee.matchfile.RoundRecord.own` as ``canonical`` writes them (card
+    codes in upper case; a malformed card refused), and writes them back so."""
+
+    names: tuple[str, ...]
+    canonical: Callable[[Mapping[str, Any]], Mapping[str, Any]] = lambda keys: dict(keys)
+
+
+# (rules, totals before a round) -> what the game says of that round from the totals
+# (Canasta's first-meld minimum of each side).
+TotalsFactsHook = Callable[["Ruleset", Mapping[str, int]], Mapping[str, Any]]
+
+
+@dataclass(frozen=True)
+class FromTotals:
+    """What a game says of each round from the totals before it (Canasta's first-meld
+    minimums): the replay adds it to each counted round under ``key``, and the match's under
+    ``next_key`` for the next round (MATCH_FORMAT: ``minimums``, ``next_minimums``)."""
+
+    key: str
+    next_key: str
+    facts: TotalsFactsHook
+
+
+@dataclass(frozen=True)
 class Bonuses:
     """Every bonus number of a ruleset; 0 (or a factor of 1) where it has none."""
 
@@ -618,6 +645,8 @@ class Ruleset:
     deal_rules: DealRulesHook = field(default=same_every_deal, compare=False, repr=False)
     sheet_columns: SheetColumnsHook | None = field(default=None, compare=False, repr=False)
     round_facts: RoundFactsHook | None = field(default=None, compare=False, repr=False)
+    round_keys: RoundKeys | None = field(default=None, compare=False, repr=False)
+    from_totals: FromTotals | None = field(default=None, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         if not self.option_table and self.target is not None:
@@ -834,7 +863,7 @@ class Ruleset:
             if not declared.accepts(value) and not (
                 as_played and declared.accepts_as_played(value)
             ):
-                raise _refusal(declared, value)
+                raise option_refusal(declared, value)
             checked[name] = value
         everything = self._with_defaults(checked)
         for name in checked:
@@ -993,7 +1022,8 @@ def _label(declared: Option) -> Reason | str:
     return Reason.of(key) if declared.text_key else declared.label
 
 
-def _refusal(declared: Option, value: Any) -> RuleError:
+def option_refusal(declared: Option, value: Any) -> RuleError:
+    """The refusal of ``value`` for an option that does not accept it, in its own words."""
     shown = show_value(value) if not isinstance(value, str) else value
     label = _label(declared)
     if declared.type is OptionType.SWITCH:
