@@ -55,6 +55,7 @@ from referee.matchfile import (
     Match,
     MatchHeader,
     RoundRecord,
+    Team,
     Turn,
     read_header,
     read_match,
@@ -302,7 +303,7 @@ class MatchState:
 
     @classmethod
     def start(cls, header: MatchHeader) -> MatchState:
-        zero = {player: 0 for player in header.players}
+        zero = {side: 0 for side in header.sides_of(header.players)}
         return cls(header, totals=zero, next_dealer=header.first_dealer, rounds_won=zero)
 
     @property
@@ -316,8 +317,25 @@ class MatchState:
 
     @property
     def everyone(self) -> tuple[str, ...]:
-        """Everyone who has sat at the table: round 1's players, then who joined."""
+        """Every side that has sat at the table, as the totals name them: round 1's players,
+        then who joined (the teams, where the match is played in teams)."""
         return tuple(self.totals)
+
+    @property
+    def sides(self) -> tuple[Team, ...]:
+        """Every side of the match, with its players: the teams, or each player alone."""
+        return self.header.sides
+
+    @property
+    def seated_sides(self) -> tuple[str, ...]:
+        """The sides seated for the next round, as the totals name them."""
+        return self.header.sides_of(self.players)
+
+    def places(self) -> dict[str, int]:
+        """Each player's place in the standings: their side's (partners share it)."""
+        return {
+            player: standing.place for standing in self.standings() for player in standing.members
+        }
 
     @property
     def next_round(self) -> int:
@@ -459,7 +477,7 @@ class MatchState:
         a shared win."""
         if self.finished:
             return self
-        seated = self.players
+        seated = self.seated_sides
         return replace(
             self, finished=True, winners=best_players(self.totals, seated), next_dealer=None
         )
@@ -471,9 +489,9 @@ class MatchState:
         seated = self.players
         totals = dict(self.totals)
         won = dict(self.rounds_won)
-        for p in seated:
-            totals[p] += result.scores.get(p, 0)
-            won[p] += p in result.winners
+        for side in self.seated_sides:
+            totals[side] += result.scores.get(side, 0)
+            won[side] += side in result.winners
         history = self.history + (totals,)
         progress = MatchProgress(
             seated,
@@ -484,6 +502,7 @@ class MatchState:
             won,
             history,
             _scored(rounds),
+            self.seated_sides if self.header.teams else (),
         )
         end = self.rules.match_end(self.rules, progress)
         if end.finished:
@@ -803,6 +822,18 @@ def live_round(
 # -- one round -------------------------------------------------------------------------------
 
 
+def side_scores(header: MatchHeader, scores: Mapping[str, int]) -> dict[str, int]:
+    """A round's score per seated side: as the ruleset gave it to the sides, or, where it
+    scored the players, each side's partners' scores added up (a player alone: their own)."""
+    sides = header.sides_of(header.players)
+    if all(side in scores for side in sides):
+        return {side: scores[side] for side in sides}
+    return {
+        side: sum(scores[player] for player in header.members(side) if player in scores)
+        for side in sides
+    }
+
+
 def score_round(
     header: MatchHeader, record: RoundRecord, dealer: str, number: int = 1
 ) -> RoundResult:
@@ -819,10 +850,13 @@ def _score_round(header: MatchHeader, record: RoundRecord, dealer: str, number: 
     check = rules.check_round or final_state
     state = check(header, record, dealer, number)
     facts = state.ending
+    if header.teams and not facts.teams:
+        facts = replace(facts, teams={team.name: team.members for team in header.teams})
     if facts.ending is Ending.VOID:
         score = nobody_scores(facts, Outcome.VOID)
+        scores = side_scores(header, score.scores)
         return RoundResult(
-            number, dealer, Outcome.VOID, (), score.scores, notes=score.notes, record=record
+            number, dealer, Outcome.VOID, (), scores, notes=score.notes, record=record
         )
     score = rules.score_round(rules, facts)
     hands, player = facts.hands, facts.player
@@ -836,8 +870,8 @@ def _score_round(header: MatchHeader, record: RoundRecord, dealer: str, number: 
         number,
         dealer,
         score.outcome,
-        score.winners,
-        {p: score.scores[p] for p in players},
+        tuple(dict.fromkeys(header.side_of(winner) for winner in score.winners)),
+        side_scores(header, score.scores),
         at_once=facts.at_once,
         undercut=score.undercut,
         knocker=player if facts.ending is Ending.KNOCK else None,
@@ -877,4 +911,5 @@ __all__ = [
     "replay",
     "replay_match",
     "score_round",
+    "side_scores",
 ]

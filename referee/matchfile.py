@@ -90,6 +90,50 @@ UNKNOWN_END = define_message(
 MELD_NUMBER = define_message(
     "file.meld_number", '"onto" must be the number of a meld (1, 2, 3 ...), not {value}'
 )
+TEAMS_NOT_PLAYED = define_message(
+    "file.teams_not_played", '{rules} is not played in teams: leave out "teams"'
+)
+TEAMS_NOT_WITH_COUNT = define_message(
+    "file.teams_not_with_count",
+    '{rules} with {count} players is played without teams, each player alone: leave out "teams"',
+)
+TEAMS_MISSING = define_message(
+    "file.teams_missing",
+    '{rules} with {count} players is played by teams of {size} partners: give "teams", like '
+    '{{"Kita": ["Budi", "Andi"], "Mereka": ["Siti", "Dewi"]}}',
+)
+MUST_BE_TEAMS = define_message(
+    "file.must_be_teams",
+    '"teams" must give each team\'s name and its players, like {{"Kita": ["Budi", "Andi"], '
+    '"Mereka": ["Siti", "Dewi"]}}',
+)
+TEAM_EMPTY_NAME = define_message("file.team_empty_name", "a team's name cannot be empty")
+TEAM_NAME_TWICE = define_message(
+    "file.team_name_twice", "two teams are named {team}: each team has a name of its own"
+)
+TEAM_NAMED_AS_PLAYER = define_message(
+    "file.team_named_as_player",
+    "the team {team} has the name of a player: a team's name differs from every player's",
+)
+TEAM_SIZE = define_message(
+    "file.team_size", "the team {team} has {count} players: each team is {size} partners"
+)
+PLAYER_IN_TWO_TEAMS = define_message(
+    "file.player_in_two_teams", "{player} is in two teams, {first} and {second}"
+)
+PLAYER_IN_NO_TEAM = define_message(
+    "file.player_in_no_team", "{player} is in no team: every player is a partner in one team"
+)
+TEAMS_NOT_ALTERNATE = define_message(
+    "file.teams_not_alternate",
+    "partners sit opposite, so the teams alternate round the table: seat the players as "
+    "{example}, not {players}",
+)
+TEAMS_SEATING_FIXED = define_message(
+    "file.teams_seating_fixed",
+    "a match played in teams keeps its seating from start to end: nobody can join or leave; "
+    "start a new match instead",
+)
 
 # What a field must be, each a whole sentence so that it translates as one.
 MUST_BE_NAME = define_message("file.must_be_name", '"{field}" must be a player\'s name')
@@ -211,6 +255,14 @@ class SeatingChange:
 
 
 @dataclass(frozen=True)
+class Team:
+    """A side of a match: a team of partners, or a player alone (named by their name)."""
+
+    name: str
+    members: tuple[str, ...]
+
+
+@dataclass(frozen=True)
 class MatchHeader:
     """Who plays what: the ruleset (options applied) and the seating, clockwise.
 
@@ -228,6 +280,26 @@ class MatchHeader:
     # The players seated in the round when only some of them are dealt in (a pool leaves
     # out the players out of it); empty when every seated player plays.
     seated: tuple[str, ...] = ()
+    # The teams, where the ruleset plays in sides with this many players (Canasta's two
+    # partnerships); empty when every player is a side of their own.
+    teams: tuple[Team, ...] = ()
+
+    @property
+    def sides(self) -> tuple[Team, ...]:
+        """Every side of the match: its teams, or each player who sat at the table alone."""
+        return self.teams or tuple(Team(player, (player,)) for player in self.everyone)
+
+    def side_of(self, player: str) -> str:
+        """The name of ``player``'s side: their team's, or their own."""
+        return next((team.name for team in self.teams if player in team.members), player)
+
+    def sides_of(self, players: Sequence[str]) -> tuple[str, ...]:
+        """The sides of ``players`` (the seated ones, say), each once, in their order."""
+        return tuple(dict.fromkeys(self.side_of(player) for player in players))
+
+    def members(self, side: str) -> tuple[str, ...]:
+        """The players of ``side``: a team's partners, or the player alone."""
+        return next((team.members for team in self.teams if team.name == side), (side,))
 
     def seat_after(self, player: str, seats: int = 1) -> str:
         """Who sits ``seats`` places clockwise after ``player``."""
@@ -443,7 +515,70 @@ def read_header(source: str | bytes | Mapping[str, Any], *, as_played: bool = Fa
     stopped = _optional(document, "stopped", lambda value: _bool(value, "stopped")) or False
     if stopped and not rules.open_ended:
         raise MatchFileError(STOPPED_NOT_OPEN)
-    return MatchHeader(rules, seating, first_dealer, dict(options), changes, stopped)
+    teams = _teams(document.get("teams"), rules, seating)
+    if teams and changes:
+        raise MatchFileError(TEAMS_SEATING_FIXED)
+    return MatchHeader(rules, seating, first_dealer, dict(options), changes, stopped, teams=teams)
+
+
+def _teams(value: Any, rules: Ruleset, seating: tuple[str, ...]) -> tuple[Team, ...]:
+    """The match file's ``teams``, checked: given exactly where the ruleset plays in teams
+    with this many players; names distinct, not empty and none a player's; each team
+    ``size`` players of the match, every player in one, the teams alternating round the
+    table."""
+    sides, count = rules.sides, len(seating)
+    if sides is None or not sides.in_teams(count):
+        if value is None:
+            return ()
+        if sides is None:
+            raise MatchFileError(TEAMS_NOT_PLAYED, rules=rules.id)
+        raise MatchFileError(TEAMS_NOT_WITH_COUNT, rules=rules.id, count=count)
+    if value is None:
+        raise MatchFileError(TEAMS_MISSING, rules=rules.id, count=count, size=sides.size)
+    if not isinstance(value, Mapping) or not all(
+        isinstance(name, str)
+        and isinstance(members, list | tuple)
+        and all(isinstance(member, str) for member in members)
+        for name, members in value.items()
+    ):
+        raise MatchFileError(MUST_BE_TEAMS)
+    names: dict[str, str] = {}
+    folded_players = {player.strip().casefold() for player in seating}
+    team_of: dict[str, str] = {}
+    teams: list[Team] = []
+    for name, members in value.items():
+        folded = name.strip().casefold()
+        if not folded:
+            raise MatchFileError(TEAM_EMPTY_NAME)
+        if folded in names:
+            raise MatchFileError(TEAM_NAME_TWICE, team=name)
+        if folded in folded_players:
+            raise MatchFileError(TEAM_NAMED_AS_PLAYER, team=name)
+        names[folded] = name
+        for member in members:
+            player = _player(member, seating, "teams")
+            if player in team_of:
+                raise MatchFileError(
+                    PLAYER_IN_TWO_TEAMS, player=player, first=team_of[player], second=name
+                )
+            team_of[player] = name
+        if len(members) != sides.size:
+            raise MatchFileError(TEAM_SIZE, team=name, count=len(members), size=sides.size)
+        teams.append(Team(name, tuple(members)))
+    for player in seating:
+        if player not in team_of:
+            raise MatchFileError(PLAYER_IN_NO_TEAM, player=player)
+    apart = len(teams)
+    first_round = [team_of[player] for player in seating[:apart]]
+    alternating = len(set(first_round)) == apart and all(
+        team_of[player] == first_round[seat % apart] for seat, player in enumerate(seating)
+    )
+    if not alternating:
+        example = [team.members[seat] for seat in range(sides.size) for team in teams]
+        raise MatchFileError(
+            TEAMS_NOT_ALTERNATE, example=", ".join(example), players=", ".join(seating)
+        )
+    return tuple(teams)
 
 
 def _seating_changes(
@@ -932,6 +1067,8 @@ def dump_header(header: MatchHeader) -> dict[str, Any]:
         "players": list(header.players),
         "first_dealer": header.first_dealer,
     }
+    if header.teams:
+        out["teams"] = {team.name: list(team.members) for team in header.teams}
     if header.seating_changes:
         out["seating_changes"] = [dump_seating_change(c) for c in header.seating_changes]
     if header.stopped:
@@ -979,6 +1116,7 @@ def meaning(document: Mapping[str, Any]) -> dict[str, Any]:
         "first_dealer": document.get("first_dealer") or (players[0] if players else None),
         "seating_changes": list(document.get("seating_changes") or ()),
         "stopped": bool(document.get("stopped")),
+        "teams": dict(document.get("teams") or {}),
         "rounds": [_round_meaning(entry) for entry in document.get("rounds") or ()],
     }
 
@@ -1011,6 +1149,7 @@ __all__ = [
     "MatchHeader",
     "RoundRecord",
     "SeatingChange",
+    "Team",
     "Turn",
     "dump_cards",
     "dump_header",

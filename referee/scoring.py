@@ -139,6 +139,8 @@ class RoundEnding:
     drops: Mapping[str, str] = field(default_factory=dict)
     wrong_shows: tuple[str, ...] = ()
     notes: tuple[Reason, ...] = ()
+    # The match's teams (name -> partners) where it is played in teams; empty otherwise.
+    teams: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     table: tuple[TableMeld, ...] = ()  # every meld at the end, with who put each card there
 
     def holds_nothing(self, player: str) -> bool:

@@ -11,6 +11,11 @@ Standings, in the game's own order
     the same deal, the lower total first; a player who left the table went out then).
     Equal places are shared.
 
+Sides
+    A match played in teams (Canasta's partnerships) ranks its sides: each standing is a
+    team's, named by the team, with its partners as ``members``, and the partners share
+    the team's place.  Where each player plays alone, a standing is a side of one.
+
 The rows of the score sheet
     A round (its scores and the running totals after it), a seating change (who joins at
     what total, who comes back, who leaves), a rejoin (who comes back into a pool and at
@@ -57,7 +62,8 @@ def lowest_leads(rules: Ruleset) -> bool:
 
 @dataclass(frozen=True)
 class Standing:
-    """One player's place.  ``out_after``: out of the pool after that round (the last one
+    """One side's place: ``player`` names the side (a team, or the player alone), whose
+    players are ``members``.  ``out_after``: out of the pool after that round (the last one
     they were dealt in); ``left_before``: left the table before that round."""
 
     place: int
@@ -66,16 +72,28 @@ class Standing:
     winner: bool = False
     out_after: int | None = None
     left_before: int | None = None
+    members: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        if not self.members:
+            object.__setattr__(self, "members", (self.player,))
+
+    @property
+    def is_team(self) -> bool:
+        """Whether the side is a team of partners (not a player alone)."""
+        return self.members != (self.player,)
 
     def to_json(self) -> dict[str, Any]:
         """The standing as ``referee replay --json`` gives it (``out_after`` and
-        ``left_before`` only when they say something)."""
+        ``left_before`` only when they say something, ``members`` for a team)."""
         out: dict[str, Any] = {
             "place": self.place,
             "player": self.player,
             "total": self.total,
             "winner": self.winner,
         }
+        if self.is_team:
+            out["members"] = list(self.members)
         if self.out_after is not None:
             out["out_after"] = self.out_after
         if self.left_before is not None:
@@ -130,6 +148,7 @@ def standings(state: MatchState) -> tuple[Standing, ...]:
                 player in winners,
                 out.get(player),
                 left.get(player),
+                state.header.members(player),
             )
         )
     return tuple(found)
@@ -224,7 +243,7 @@ SheetRow = RoundRow | SeatingRow | RejoinRow | BonusRow
 def sheet_rows(state: MatchState) -> tuple[SheetRow, ...]:
     """The score sheet's rows in the order things happened, the seating change before the
     next round last (see the module's text)."""
-    running = dict.fromkeys(state.header.players, 0)
+    running = dict.fromkeys(state.header.sides_of(state.header.players), 0)
     changes = {reseating.before_round: reseating for reseating in state.reseatings}
     rejoined: dict[int, dict[str, int]] = {}
     for rejoin in state.rejoins:

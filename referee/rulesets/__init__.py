@@ -54,6 +54,7 @@ from referee.rulesets.base import (
     Pool,
     RoundForm,
     Ruleset,
+    Sides,
     TurnStyle,
     card_values,
 )
@@ -190,6 +191,7 @@ __all__ = [
     "MatchEnd",
     "MatchProgress",
     "Pool",
+    "Sides",
     "Rank",
     "RoundForm",
     "Ruleset",

@@ -141,14 +141,23 @@ class MatchProgress:
     rounds_won: Mapping[str, int]
     history: tuple[Mapping[str, int], ...] = ()
     scored: tuple[RoundScore, ...] = ()  # every counted round's score, in order
+    # The seated sides where the match is played in teams (their names key the totals, the
+    # scores and the rounds won); empty when each player is a side of their own.
+    sides: tuple[str, ...] = ()
+
+    @property
+    def contenders(self) -> tuple[str, ...]:
+        """Who plays for the win, as the totals name them: the seated sides (the players,
+        where each plays alone)."""
+        return self.sides or self.players
 
     def target_reached(self, target: int) -> bool:
         """Whether some total has reached ``target``, after this round or an earlier one
         (a player who joined later has no total in the rounds before)."""
         return any(
-            totals.get(player, target - 1) >= target
+            totals.get(side, target - 1) >= target
             for totals in (*self.history, self.totals)
-            for player in self.players
+            for side in self.contenders
         )
 
 
@@ -210,6 +219,23 @@ class Pool:
     fixed_deals: Callable[[Ruleset], int | None] = lambda rules: None
 
 
+@dataclass(frozen=True)
+class Sides:
+    """A game played in partnerships (Canasta): with ``seated`` players at the table the match
+    is played by teams of ``size`` partners, named in the match file's ``teams``, whose
+    partners alternate in the seating (partners sit opposite).  With another number of
+    players each player is a side of their own, named by their name.  A side's round score
+    is the one the ruleset gives it, or, where the score names the players, the sum of its
+    partners' scores."""
+
+    seated: tuple[int, ...] = (4,)
+    size: int = 2
+
+    def in_teams(self, count: int) -> bool:
+        """Whether a match of ``count`` players is played in teams."""
+        return count in self.seated
+
+
 DealRulesHook = Callable[["Ruleset", int], "Ruleset"]
 
 
@@ -258,13 +284,14 @@ def first_to_target(rules: Ruleset, progress: MatchProgress) -> MatchEnd:
 
     Ties at the top share the win.
     """
+    sides = progress.contenders
     if rules.hands is not None:
         if progress.rounds_counted >= rules.hands:
-            return MatchEnd(True, best_players(progress.totals, progress.players))
+            return MatchEnd(True, best_players(progress.totals, sides))
         return MatchEnd(False)
     assert rules.target is not None
-    if any(progress.totals[player] >= rules.target for player in progress.players):
-        return MatchEnd(True, best_players(progress.totals, progress.players))
+    if any(progress.totals[side] >= rules.target for side in sides):
+        return MatchEnd(True, best_players(progress.totals, sides))
     return MatchEnd(False)
 
 
@@ -647,6 +674,7 @@ class Ruleset:
     round_facts: RoundFactsHook | None = field(default=None, compare=False, repr=False)
     round_keys: RoundKeys | None = field(default=None, compare=False, repr=False)
     from_totals: FromTotals | None = field(default=None, compare=False, repr=False)
+    sides: Sides | None = None  # partnerships (see :class:`Sides`); None: each player alone
 
     def __post_init__(self) -> None:
         if not self.option_table and self.target is not None:
