@@ -692,7 +692,7 @@ class MatchState:
 
     def _rounds_json(self) -> list[dict[str, Any]]:
         """Each round's replay output, with what the game says of it from the totals before it."""
-        before: Mapping[str, int] = dict.fromkeys(self.header.players, 0)
+        before: Mapping[str, int] = dict.fromkeys(self.header.sides_of(self.header.players), 0)
         found, counted = [], 0
         for result in self.rounds:
             found.append(self._round_json(result, before))

@@ -3,9 +3,10 @@
 A hand is entered as its final table only (every side's melds, as cards or as counts, its
 red 3s, who went out and whether concealed, or the stock run out; the cards left in every
 hand): the checks and the score of each side are in :mod:`referee.canasta`.  A side is a
-player alone with 2 or 3 players.  Each side's first-meld minimum for a hand follows from
-its total before it (:class:`~referee.rulesets.base.FromTotals`); the match ends after a
-hand in which a side reached the target, with one total highest alone.
+team of two partners with 4 players (the match's ``teams``), a player alone with 2 or 3.
+Each side's first-meld minimum for a hand follows from its total before it
+(:class:`~referee.rulesets.base.FromTotals`); the match ends after a hand in which a side
+reached the target, with one total highest alone.
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from referee.rulesets.base import (
     RoundForm,
     RoundKeys,
     Ruleset,
+    Sides,
     TurnStyle,
 )
 from referee.rulesets.options import Option, preset
@@ -60,7 +62,7 @@ SIDE_SCORE_CONCEALED = define_message(
     "{side}: melds {melds}, canastas {canastas}, red 3s {red_threes}, going out concealed "
     "{going_out}, hands -{hands}: {total}",
 )
-PLAYERS = range(2, 4)  # 4 players play in two teams: a match's sides
+PLAYERS = range(2, 5)  # 4 players play in two teams of partners
 DEAL_SIZES = {2: 15, 3: 13, 4: 11}
 NOT_IN_A_FINAL_TABLE = ("turns", "knock", "closer", "at_once", "closing_card", "table")
 VALUES = (20, 20, 5, 5, 5, 5, 5, 10, 10, 10, 10, 10, 10)  # A 2 3 4 ... K in a hand
@@ -76,9 +78,12 @@ def options_of(rules: Ruleset) -> canasta.CanastaOptions:
     )
 
 
-def sides_of(players: tuple[str, ...]) -> dict[str, tuple[str, ...]]:
-    """Each side's name and players: each player alone with 2 or 3 players."""
-    return canasta.sides_of(players)
+def sides_of(header: MatchHeader) -> dict[str, tuple[str, ...]]:
+    """Each side's name and players: the match's two teams with 4 players, each player
+    alone with 2 or 3."""
+    return {team.name: team.members for team in header.teams} or {
+        player: (player,) for player in header.players
+    }
 
 
 def canonical_keys(keys: Mapping[str, Any]) -> dict[str, Any]:
@@ -119,12 +124,10 @@ def check_hand(header: MatchHeader, record: RoundRecord, dealer: str, number: in
     if record.end is not None:
         facts["end"] = record.end
     facts["hands"] = {**(record.hands or {}), **(record.points or {})}
-    sides = sides_of(players)
+    sides = sides_of(header)
     hand = canasta.read_hand(facts, sides)
     result = canasta.referee_hand(hand, options_of(rules))
-    scores = {
-        player: result.scores[side].total for side, members in sides.items() for player in members
-    }
+    scores = {side: score.total for side, score in result.scores.items()}
     notes = tuple(_side_note(side, score, hand.concealed) for side, score in result.scores.items())
     ending = RoundEnding(
         Ending.OUT if record.out is not None else Ending.STOCK,
@@ -152,9 +155,9 @@ def _side_note(side: str, score: canasta.SideScore, concealed: bool) -> Reason:
 
 
 def score_hand(rules: Ruleset, ending: RoundEnding) -> RoundScore:
-    """Each side's score as refereed; the side of the player who went out wins the hand
-    (nobody does when the stock ran out)."""
-    scores = {player: ending.penalties[player] for player in ending.players}
+    """Each side's score as refereed (keyed by side); the side of the player who went out
+    wins the hand (nobody does when the stock ran out)."""
+    scores = dict(ending.penalties)
     if ending.ending is Ending.OUT:
         assert ending.player is not None
         winners: tuple[str, ...] = (ending.player,)
@@ -222,6 +225,7 @@ RULESET = Ruleset(
     match_end=highest_alone_past_target,
     round_keys=RoundKeys(("melds", "red_threes", "concealed"), canonical_keys),
     from_totals=FromTotals("minimums", "next_minimums", first_meld_minimums),
+    sides=Sides(seated=(4,), size=2),
     no_ending_message=NO_ENDING,
     menu_order=10,
 )
