@@ -351,11 +351,15 @@ TotalsFactsHook = Callable[["Ruleset", Mapping[str, int]], Mapping[str, Any]]
 class FromTotals:
     """What a game says of each round from the totals before it (Canasta's first-meld
     minimums): the replay adds it to each counted round under ``key``, and the match's under
-    ``next_key`` for the next round (MATCH_FORMAT: ``minimums``, ``next_minimums``)."""
+    ``next_key`` for the next round (MATCH_FORMAT: ``minimums``, ``next_minimums``); the
+    scoreboard shows the next round's under ``label``."""
 
     key: str
     next_key: str
     facts: TotalsFactsHook
+    # What the scoreboard says of the next round (English display text, with %(values)s:
+    # "Budi 50, Siti 90").
+    label: str = ""
 
 
 @dataclass(frozen=True)
@@ -460,6 +464,7 @@ class FinalTable:
 
 FINAL_TABLE = "final_table"  # the ending, the hands left and the table's melds
 DEAL_END = "deal_end"  # who showed, the others' counts, drops and wrong shows (indian)
+SIDE_TABLE = "side_table"  # each side's melds (cards or counts) and red 3s, every hand (canasta)
 
 
 @dataclass(frozen=True)

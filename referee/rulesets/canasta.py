@@ -21,6 +21,7 @@ from referee.messages import Reason, define_message, define_text
 from referee.notation import format_card, parse_card
 from referee.rulesets.base import (
     OUT,
+    SIDE_TABLE,
     STOCK,
     VOID,
     FromTotals,
@@ -215,7 +216,7 @@ RULESET = Ruleset(
         ),
         *canasta.PRESETS,
     ),
-    round_form=RoundForm((OUT, STOCK, VOID)),
+    round_form=RoundForm((OUT, STOCK, VOID), kind=SIDE_TABLE),
     turn_style=TurnStyle.NONE,
     layoffs=False,
     sets_repeat_suits=True,
@@ -224,7 +225,12 @@ RULESET = Ruleset(
     score_round=score_hand,
     match_end=highest_alone_past_target,
     round_keys=RoundKeys(("melds", "red_threes", "concealed"), canonical_keys),
-    from_totals=FromTotals("minimums", "next_minimums", first_meld_minimums),
+    from_totals=FromTotals(
+        "minimums",
+        "next_minimums",
+        first_meld_minimums,
+        define_text("canasta.next_minimums", "First meld of the next hand, at least: %(values)s"),
+    ),
     sides=Sides(seated=(4,), size=2),
     no_ending_message=NO_ENDING,
     menu_order=10,

@@ -54,8 +54,9 @@ from referee.errors import RefereeError
 from referee.match import replay
 from referee.notation import format_card
 from referee.rulesets import RULESETS, FinalTable, Ruleset
-from referee.rulesets.base import DEAL_END
+from referee.rulesets.base import DEAL_END, SIDE_TABLE
 from referee.scoring import Ending
+from referee.web.forms.canasta import fill_hand, hand_form_class
 from referee.web.forms.finaltable import TableRows
 from referee.web.forms.indian import deal_form_class, fill_deal
 from referee.web.forms.rounds import fill_from_round, quick_form_class, round_inputs
@@ -216,6 +217,34 @@ def indian_deal(draw: st.DrawFn, players: list[str]) -> dict[str, Any]:
 
 
 @st.composite
+def side_table(draw: st.DrawFn, players: list[str]) -> dict[str, Any]:
+    """A Canasta hand (each player a side): the player who went out has two natural
+    canastas, each other side one meld of three or none, a card or two left in each other
+    hand, a few red 3s."""
+    if draw(st.integers(0, 5)) == 0:
+        return {"end": "void"}
+    ranks = draw(st.permutations([rank for rank in Rank if rank >= Rank.FOUR] + [Rank.ACE]))
+    suits = "SHDCSHD"
+    out = draw(st.sampled_from(players))
+    melds: dict[str, Any] = {}
+    hands: dict[str, list[str]] = {}
+    for seat, name in enumerate(players):
+        if name == out:
+            melds[name] = [[f"{ranks[k].symbol}{suit}" for suit in suits] for k in (0, 1)]
+            continue
+        rank = ranks[2 + seat]
+        melds[name] = [[f"{rank.symbol}{suit}" for suit in "SHD"]] if draw(st.booleans()) else []
+        left = ranks[-1 - seat]
+        hands[name] = [f"{left.symbol}{suit}" for suit in "SH"[: draw(st.integers(1, 2))]]
+    entry: dict[str, Any] = {"out": out, "concealed": draw(st.booleans()), "melds": melds}
+    reds = {name: 1 for name in players if draw(st.booleans())}
+    if reds:
+        entry["red_threes"] = reds
+    entry["hands"] = hands
+    return entry
+
+
+@st.composite
 def match_options(draw: st.DrawFn, rules: Ruleset) -> dict[str, Any]:
     """Options that make a match end within its few rounds (the lowest target, a number of
     rounds or deals) and that ask a round input (gin's Oklahoma: the upcard), where the
@@ -256,7 +285,13 @@ def legal(document: dict[str, Any]) -> bool:
 def played_matches(draw: st.DrawFn, rules: Ruleset) -> dict[str, Any]:
     """A match document of 1 to 4 rounds the engine takes (a refused round is dealt again;
     none is added once the match is over)."""
-    seated = draw(st.integers(rules.min_players, min(rules.max_players, len(NAMES))))
+    # The app keeps no teams yet: a game played in sides is drawn with players alone.
+    alone = [
+        count
+        for count in range(rules.min_players, min(rules.max_players, len(NAMES)) + 1)
+        if rules.sides is None or not rules.sides.in_teams(count)
+    ]
+    seated = draw(st.sampled_from(alone))
     players = NAMES[:seated]
     options = draw(match_options(rules))
     document: dict[str, Any] = {
@@ -271,11 +306,12 @@ def played_matches(draw: st.DrawFn, rules: Ruleset) -> dict[str, Any]:
             break
         for _attempt in range(4):
             deal = 1 + sum(not is_void(entry) for entry in document["rounds"])
-            entry = draw(
-                indian_deal(players)
-                if rules.round_form.kind == DEAL_END
-                else final_table(rules, players, deal)
-            )
+            if rules.round_form.kind == DEAL_END:
+                entry = draw(indian_deal(players))
+            elif rules.round_form.kind == SIDE_TABLE:
+                entry = draw(side_table(players))
+            else:
+                entry = draw(final_table(rules, players, deal))
             if legal({**document, "rounds": [*document["rounds"], entry]}):
                 document["rounds"].append(entry)
                 break
@@ -384,6 +420,9 @@ def form_fields(app: Flask, match: Match, entry: dict[str, Any]) -> dict[str, st
         if rules.round_form.kind == DEAL_END:
             form = deal_form_class(players, inputs)(meta={"csrf": False})
             assert fill_deal(form, players, entry, inputs), f"{rules.id}: no deal form for {entry}"
+        elif rules.round_form.kind == SIDE_TABLE:
+            form = hand_form_class(rules, players)(meta={"csrf": False})
+            assert fill_hand(form, rules, players, entry), f"{rules.id}: no hand form for {entry}"
         else:
             rows = TableRows.of_table(
                 entry.get("table") or [], TableRows.default(rules, len(players))

@@ -22,9 +22,10 @@ from referee.errors import RefereeError
 from referee.messages import Reason
 from referee.rulesets import Ruleset
 from referee.rulesets import indian as indian_rules
-from referee.rulesets.base import DEAL_END, FINAL_TABLE
+from referee.rulesets.base import DEAL_END, FINAL_TABLE, SIDE_TABLE
 from referee.rulesets.options import RoundInput
 from referee.scoring import Ending
+from referee.web.forms.canasta import build_hand, fill_hand, hand_form_class
 from referee.web.forms.fields import numbered
 from referee.web.forms.finaltable import TableRows, fill_table, has_gaps
 from referee.web.forms.indian import (
@@ -180,7 +181,39 @@ class DealEndForm(EntryForm):
         return "check"
 
 
-ENTRY_FORMS: dict[str, EntryForm] = {FINAL_TABLE: EntryForm(), DEAL_END: DealEndForm()}
+class SideTableForm(EntryForm):
+    """A hand's final table side by side (Canasta): how it ended, each side's melds (as cards
+    or counted per value) and red 3s, and the cards left in every hand."""
+
+    template = "matches/canasta_hand_form.html"
+    rows = False
+
+    def form_class(
+        self, rules: Ruleset, players: list[str], inputs: Inputs, rows: TableRows | None
+    ) -> type[FlaskForm]:
+        return hand_form_class(rules, players)
+
+    def fill(
+        self, form: Any, rules: Ruleset, players: list[str], entry: Any, inputs: Inputs
+    ) -> bool:
+        return fill_hand(form, rules, players, entry)
+
+    def build(
+        self, form: Any, rules: Ruleset, players: list[str], inputs: Inputs
+    ) -> dict[str, Any]:
+        return build_hand(form, rules, players)
+
+    def refusal(
+        self, form: Any, rules: Ruleset, players: list[str], error: RefereeError
+    ) -> Refusal:
+        return Refusal(error, dict(zip(players, numbered(form, "hand"), strict=True)))
+
+
+ENTRY_FORMS: dict[str, EntryForm] = {
+    FINAL_TABLE: EntryForm(),
+    DEAL_END: DealEndForm(),
+    SIDE_TABLE: SideTableForm(),
+}
 
 
 def entry_form(rules: Ruleset) -> EntryForm:
