@@ -132,26 +132,56 @@ def test_ratings_take_contracts_lowest_total_first(client):
     assert ratings_order(client, contract_match) == ["Siti", "Budi", "Andi"]
 
 
-def test_contract_statistics_show_no_winners_points_nor_a_penalty_as_best_round(client):
-    # In contract the player who goes out scores 0 and the highest round score is the
-    # biggest penalty: neither is a figure to show ("–").  Siti went out in deals 1, 4, 6.
-    contract_match = match("contract", ["Budi", "Siti", "Andi"], CONTRACT_DEALS)
-    document = {
-        "format": "referee-table/1",
-        "name": "M",
-        "players": [],
-        "matches": [contract_match],
-    }
+def imported_table(client, *matches: dict) -> str:
+    document = {"format": "referee-table/1", "name": "M", "players": [], "matches": list(matches)}
     response = client.submit("/tables/import", {"document": json.dumps(document)})
     assert response.status_code == 302, errors(response)
-    page = client.get(response.headers["Location"] + "stats").text
-    row = page.split('<tr data-player="Siti">')[1].split("</tr>")[0]
-    cells = [
+    return response.headers["Location"]
+
+
+def stats_cells(client, table: str, player: str) -> list[str]:
+    page = client.get(table + "stats").text
+    row = page.split(f'<tr data-player="{player}">')[1].split("</tr>")[0]
+    return [
         re.sub(r"<[^>]+>", "", cell).strip()
         for cell in re.findall(r"<td[^>]*>(.*?)</td>", row, re.S)
     ]
+
+
+def test_contract_statistics_show_the_lowest_penalty_as_best_round(client):
+    # In contract the player who goes out scores 0, so points per round won say nothing
+    # ("–"); the best round is the lowest penalty.  Siti went out in deals 1, 4, 6: her best
+    # round is 0, first in deal 1 (her scores 0, 25, 4, 0, 8, 0, 15).
+    client.submit("/language", {"lang": "en", "next": "/"})
+    table = imported_table(client, match("contract", ["Budi", "Siti", "Andi"], CONTRACT_DEALS))
     # matches, won, win rate, rounds, rounds won, points per round won, best round
-    assert cells[:7] == ["1", "1", "100%", "7", "3", "–", "–"]
+    assert stats_cells(client, table, "Siti")[:7] == [
+        "1",
+        "1",
+        "100%",
+        "7",
+        "3",
+        "–",
+        "0 (#1, round 1)",
+    ]
+
+
+def test_contract_best_round_of_a_player_who_never_went_out(client):
+    # Deals 1, 3 and 4 of CONTRACT_DEALS: Siti, Budi, Siti go out; Andi holds 20, 3, 2.
+    # His best round is the lowest, 2 in round 3 (the highest, 20, is his worst).
+    client.submit("/language", {"lang": "en", "next": "/"})
+    rounds = [CONTRACT_DEALS[0], CONTRACT_DEALS[2], CONTRACT_DEALS[3]]
+    table = imported_table(client, match("contract", ["Budi", "Siti", "Andi"], rounds))
+    assert stats_cells(client, table, "Andi")[6] == "2 (#1, round 3)"
+
+
+def test_contract_head_to_head_puts_the_lower_total_ahead(client):
+    # Siti 52 won, Andi 62 came last: Siti finished ahead of Andi, not he of her.
+    client.submit("/language", {"lang": "en", "next": "/"})
+    table = imported_table(client, match("contract", ["Budi", "Siti", "Andi"], CONTRACT_DEALS))
+    page = client.get(table + "head-to-head", query_string={"first": "Siti", "second": "Andi"})
+    part = page.text.split('<tbody data-rules="contract">')[1].split("</tbody>")[0]
+    assert re.findall(r'data-figure="ahead">(\d+)<', part) == ["1", "0"]
 
 
 def test_the_round_form_names_the_dealer_after_the_rejoin_it_asks_for(client):

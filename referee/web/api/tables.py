@@ -196,7 +196,7 @@ def statistics(mode: str | None, key: str | None) -> Any:
                         "rounds": player.rounds,
                         "rounds_won": player.rounds_won,
                         "points": player.points,
-                        "best": player.best_round,
+                        "best": player.best_round_shown,
                         "average": player.points / player.rounds if player.rounds else None,
                     }
                     for player in group.players

@@ -150,6 +150,8 @@ def _match_documents(connection: Connection, ids: Sequence[int]) -> Iterator[dic
             document["seating_changes"] = match.seating_changes
         if match.stopped:
             document["stopped"] = True
+        if match.teams:
+            document["teams"] = match.teams
         document["rounds"] = [played.entry for played in rounds[match.id]]
         document["started"] = _moment(match.created_at)
         document["played"] = [_moment(played.created_at) for played in rounds[match.id]]
@@ -457,6 +459,7 @@ def _read_match(raw: Any, reading: _Reading) -> ImportedMatch:
         seating_changes=canonical.get("seating_changes"),
         joined=set(range(len(canonical["players"]), len(everyone))),
         stopped=bool(canonical.get("stopped")),
+        teams=canonical.get("teams"),
     )
     derived = summary.derive(log, matchlog.Outlook(state, None))
     return ImportedMatch(canonical, started, played, archived, printed, derived)
@@ -524,6 +527,7 @@ def _store_matches(
                     "first_dealer": imported.document["first_dealer"],
                     "stopped": bool(imported.document.get("stopped")),
                     "seating_changes": _seating_changes(imported.document),
+                    "teams": imported.document.get("teams"),
                     "created_at": imported.started,
                     "updated_at": stamp,
                     "archived_at": imported.archived,

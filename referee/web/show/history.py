@@ -47,6 +47,7 @@ from referee.web.store.models import (
     PlayerMonth,
     SeatSummary,
     TableMonth,
+    round_of_rank,
 )
 from referee.web.store.summary import BROKEN, FINISHED, as_utc, total_columns
 
@@ -300,15 +301,20 @@ class Figures:
 
     @property
     def points_per_round_won(self) -> float | None:
+        """The points a round won brings, on average; none where the lowest total leads (a
+        round's winner scores nothing there: the figure would say nothing)."""
         if self.penalty_points or not self.rounds_won:
             return None
         return self.points_won / self.rounds_won
 
     @property
     def best_round_shown(self) -> int | None:
-        """The best round where the highest score is the best (the kept figure is the
-        highest round score)."""
-        return None if self.penalty_points else self.best_round
+        """The best round's score: the highest, or where the lowest total leads the lowest
+        penalty (kept negated, :func:`ranked_round`).  Over every ruleset at once a penalty
+        game's best round is no score to compare: only a game's where the highest wins."""
+        if self.rules is None:
+            return self.best_round if self.best_round is None or self.best_round >= 0 else None
+        return round_of_rank(self.best_round, self.penalty_points)
 
 
 @lru_cache(maxsize=64)
@@ -831,7 +837,7 @@ class Rivalry:
     matches: int = 0
     finished: int = 0
     won: tuple[int, int] = (0, 0)
-    ahead: tuple[int, int] = (0, 0)  # finished with the higher total of the two
+    ahead: tuple[int, int] = (0, 0)  # finished in the better place of the two
     rounds_won: tuple[int, int] = (0, 0)
     points: tuple[int, int] = (0, 0)
 
@@ -966,10 +972,10 @@ def _shared_figures(
             sa.func.sum(sa.cast(mine.finished, as_int)).label("finished"),
             sa.func.sum(sa.cast(mine.won, as_int)).label("won_first"),
             sa.func.sum(sa.cast(theirs.won, as_int)).label("won_second"),
-            sa.func.sum(sa.case((sa.and_(finished, mine.total > theirs.total), 1), else_=0)).label(
+            sa.func.sum(sa.case((sa.and_(finished, mine.place < theirs.place), 1), else_=0)).label(
                 "ahead_first"
             ),
-            sa.func.sum(sa.case((sa.and_(finished, theirs.total > mine.total), 1), else_=0)).label(
+            sa.func.sum(sa.case((sa.and_(finished, theirs.place < mine.place), 1), else_=0)).label(
                 "ahead_second"
             ),
             sa.func.sum(mine.rounds_won).label("rounds_first"),

@@ -57,9 +57,12 @@ ADDED = (*SUMMED_FIGURES, *ROUND_FIGURES)
 SEAT_READ = (
     *("match_id", "player_id", "rules", "counted", "finished", "won", "total"),
     *ADDED,
-    *("best_round", "last_played_at"),
+    *("best_round", "last_played_at", "place"),
 )
 PLAYER_KEY = ("table_id", "player_id", "rules", "month")
+# Set on a connection while it migrates the database (``migrations/env.py``): the schema may be
+# older than the models.
+MIGRATING = "referee_migrating"
 PAIR_KEY = ("table_id", "player_id", "other_id", "rules", "month")
 TABLE_KEY = ("table_id", "rules", "month")
 PLAYER_FIGURES = tuple(c.name for c in PLAYER_MONTHS.columns if c.name not in PLAYER_KEY)
@@ -201,13 +204,22 @@ def count(
             pair["finished"] += finished
             pair["won"] += bool(mine.won)
             pair["other_won"] += bool(theirs.won)
-            pair["ahead"] += finished and mine.total > theirs.total
-            pair["other_ahead"] += finished and theirs.total > mine.total
+            pair["ahead"] += finished and ahead(mine, theirs)
+            pair["other_ahead"] += finished and ahead(theirs, mine)
             pair["rounds_won"] += mine.rounds_won
             pair["other_rounds_won"] += theirs.rounds_won
             pair["points"] += mine.points
             pair["other_points"] += theirs.points
     return players, pairs
+
+
+def ahead(mine: Any, theirs: Any) -> bool:
+    """Whether seat row ``mine`` finished its match ahead of ``theirs``: a better place in the
+    engine's standings (the lowest total first where it wins; partners share a place)."""
+    mine_place, their_place = getattr(mine, "place", None), getattr(theirs, "place", None)
+    if mine_place is None or their_place is None:  # a database being migrated to the places
+        return bool(mine.total > theirs.total)
+    return bool(mine_place < their_place)
 
 
 def count_matches(table_id: int, rows: Iterable[Any]) -> dict[tuple[Any, ...], dict[str, Any]]:
@@ -589,8 +601,13 @@ def recount_month(connection: Connection, table_id: int, month: str, players: li
 def counted_table(connection: Connection, table_id: int) -> tuple[dict[Any, Any], ...]:
     """Every aggregate of a table counted from its summary rows: player months, pair months,
     table months (one pass over each)."""
+    read: tuple[str, ...] = SEAT_READ
+    if connection.info.get(MIGRATING) and "place" not in {
+        column["name"] for column in sa.inspect(connection).get_columns(SEATS.name)
+    }:
+        read = tuple(name for name in SEAT_READ if name != "place")
     rows = connection.execute(
-        sa.select(*(SEATS.c[name] for name in SEAT_READ))
+        sa.select(*(SEATS.c[name] for name in read))
         .where(SEATS.c.table_id == table_id)
         .order_by(*SEAT_ORDER)
     ).all()

@@ -96,6 +96,8 @@ def header(match: Match, seating_changes: Sequence[Any] | None = None) -> dict[s
         head["seating_changes"] = [dict(change) for change in changes]
     if match.stopped:
         head["stopped"] = True
+    if match.teams:
+        head["teams"] = {name: list(members) for name, members in match.teams.items()}
     return head
 
 

@@ -160,6 +160,8 @@ class Match(Model):
     # An imported match: the fingerprint of the document it came from, once per table (the
     # same document imported again is the same match); None for a match set up here or a copy.
     fingerprint: Mapped[str | None] = mapped_column(sa.String(64))
+    # The match file's "teams" (team name -> partners) where the game is played in teams.
+    teams: Mapped[dict[str, list[str]] | None] = mapped_column(sa.JSON)
 
     __table_args__ = (sa.UniqueConstraint("table_id", "fingerprint"),)
     __mapper_args__ = {"version_id_col": version, "version_id_generator": False}
@@ -479,7 +481,10 @@ class SeatSummary(Model):
 
     ``counted`` is true when the match can be replayed, has a round that is not
     void and is not deleted: the statistics count only those.  ``points`` are the round scores
-    (match-end bonuses are in ``total`` only); ``best_round`` the highest of them.
+    (match-end bonuses are in ``total`` only); ``best_round`` the best of them as ranked, the
+    highest kept always the best: the highest score, or where the lowest total wins (penalty
+    points) the lowest, kept negated (:func:`ranked_round` and :func:`round_of_rank`).  In a
+    match played in teams a player's round scores, total and wins are their side's.
     Gins and undercuts are counted for the player who scored them and "against"
     the player who conceded them (the undercut knocker).
     """
@@ -526,9 +531,22 @@ class SeatSummary(Model):
     buys: Mapped[int] = mapped_column(server_default="0")
     contracts: Mapped[int] = mapped_column(server_default="0")
     last_played_at: Mapped[datetime] = mapped_column(sa.DateTime(timezone=True))
+    # The player's place in the match's standings (the engine's: partners share their side's;
+    # 1 is first); None when the match cannot be replayed or has no counted round.
+    place: Mapped[int | None]
 
     summary: Mapped[MatchSummary] = relationship(back_populates="seats")
     player: Mapped[Player] = relationship()
+
+
+def ranked_round(score: int, lowest_wins: bool) -> int:
+    """A round score as ``best_round`` keeps it: the higher, the better."""
+    return -score if lowest_wins else score
+
+
+def round_of_rank(kept: int | None, lowest_wins: bool) -> int | None:
+    """The round score a kept ``best_round`` stands for."""
+    return None if kept is None else (-kept if lowest_wins else kept)
 
 
 class SummedFigures:
@@ -631,7 +649,7 @@ class PairMonth(Model):
     finished: Mapped[int]
     won: Mapped[int]
     other_won: Mapped[int]
-    ahead: Mapped[int]  # finished with the higher total of the two
+    ahead: Mapped[int]  # finished in the better place of the two
     other_ahead: Mapped[int]
     rounds_won: Mapped[int]
     other_rounds_won: Mapped[int]

@@ -38,6 +38,7 @@ from sqlalchemy.orm.util import identity_key
 from referee.errors import MatchFileError
 from referee.match import facts_agree
 from referee.scoring import Outcome
+from referee.standings import lowest_leads
 from referee.web.store import aggregates, matchlog
 from referee.web.store.manyrows import ManyRows
 from referee.web.store.models import (
@@ -52,6 +53,7 @@ from referee.web.store.models import (
     Round,
     SeatSummary,
     is_void,
+    ranked_round,
 )
 
 PLAYING, FINISHED, BROKEN = "playing", "finished", "broken"
@@ -89,6 +91,7 @@ SEAT_FIGURES = (
     "best_round",
     "best_round_number",
     "last_played_at",
+    "place",
 )
 
 
@@ -116,6 +119,7 @@ class MatchLog:
     seating_changes: Any = None
     joined: set[int] = field(default_factory=set)  # the seats of players who joined later
     stopped: bool = False  # the players ended a match with no fixed end
+    teams: Any = None  # the match file's "teams", where the game is played in teams
 
     @property
     def names(self) -> list[str]:
@@ -136,6 +140,8 @@ class MatchLog:
             head["seating_changes"] = [dict(change) for change in self.seating_changes]
         if self.stopped:
             head["stopped"] = True
+        if self.teams:
+            head["teams"] = {str(name): list(members) for name, members in self.teams.items()}
         return head
 
     @classmethod
@@ -156,6 +162,7 @@ class MatchLog:
             seating_changes=first.seating_changes,
             joined={row.seat for row in rows if row.joined_round is not None},
             stopped=bool(first.stopped),
+            teams=first.teams,
         )
 
 
@@ -247,31 +254,32 @@ def _seat_figures(state: Any, name: str) -> dict[str, Any]:
     """One player's figures in a replayed match (all zero when it cannot be replayed)."""
     figures: dict[str, Any] = {"counted": False, "finished": False, "won": False, "total": 0}
     figures |= dict.fromkeys((*SUMMED_FIGURES, *ROUND_FIGURES), 0)
-    figures |= {"best_round": None, "best_round_number": None}
+    figures |= {"best_round": None, "best_round_number": None, "place": None}
     if state is None:
         return figures
-    on_table = state.rules.round_form.table  # rummy500, contract: who went out, bought, made
     for result in state.rounds:
-        _count_round(figures, result, name, on_table)
+        _count_round(figures, result, name, state)
     _as_the_match_stands(figures, state, name)
     return figures
 
 
-def _count_round(figures: dict[str, Any], result: Any, name: str, on_table: bool) -> None:
-    """Add one round to a player's figures (nothing when it is void or they sat out);
-    ``on_table``: the rules are played on a table (rummy500, contract), whose rounds count
-    who went out, bought discards and made the contract."""
-    if result.is_void or name not in result.scores:
+def _count_round(figures: dict[str, Any], result: Any, name: str, state: Any) -> None:
+    """Add one round to a player's figures (nothing when it is void or they sat out): the
+    score, win and best round of their side (their own, alone).  Where the rules are played
+    on a table (rummy500, contract), who went out, bought discards and made the contract."""
+    side = state.header.side_of(name)
+    if result.is_void or side not in result.scores:
         return
-    score = int(result.scores[name])
-    won = name in result.winners
+    score = int(result.scores[side])
+    won = side in result.winners
     figures["rounds"] += 1
     figures["points"] += score
     if won:
         figures["rounds_won"] += 1
         figures["points_won"] += score
-    if figures["best_round"] is None or score > figures["best_round"]:
-        figures["best_round"], figures["best_round_number"] = score, result.number
+    ranked = ranked_round(score, lowest_leads(state.rules))
+    if figures["best_round"] is None or ranked > figures["best_round"]:
+        figures["best_round"], figures["best_round_number"] = ranked, result.number
     figures["at_once"] += bool(result.at_once and result.went_out == name)
     figures["knocks"] += result.knocker == name
     if result.outcome is Outcome.GIN:
@@ -281,18 +289,21 @@ def _count_round(figures: dict[str, Any], result: Any, name: str, on_table: bool
             figures["undercuts"] += 1
         elif result.knocker == name:
             figures["undercuts_against"] += 1
-    if on_table:
+    if state.rules.round_form.table:
         figures["went_out"] += result.went_out == name
         figures["buys"] += result.bought.get(name, 0)
         figures["contracts"] += name in result.contracts_made
 
 
 def _as_the_match_stands(figures: dict[str, Any], state: Any, name: str) -> None:
-    """The figures of a player that the match's end gives, after its rounds are counted."""
+    """The figures of a player that the match as it stands gives, after its rounds are
+    counted: their side's total and win, their place in the standings."""
+    side = state.header.side_of(name)
     figures["counted"] = figures["rounds"] > 0
     figures["finished"] = bool(state.finished)
-    figures["won"] = bool(state.finished and name in state.winners)
-    figures["total"] = int(state.totals.get(name, 0))
+    figures["won"] = bool(state.finished and side in state.winners)
+    figures["total"] = int(state.totals.get(side, 0))
+    figures["place"] = state.places().get(name) if figures["counted"] else None
 
 
 # What of a seat's summary row the next round's counting starts from.
@@ -335,7 +346,7 @@ def derive_next(
     seats = []
     for seat, player_id, name in log.seats:
         figures = {figure: by_player[player_id][figure] for figure in SEAT_COUNTED}
-        _count_round(figures, result, name, state.rules.round_form.table)
+        _count_round(figures, result, name, state)
         _as_the_match_stands(figures, state, name)
         seats.append(_seat_row(log, seat, player_id, figures, last_played))
     # Only the new round's facts: those of the rounds before are kept with them already.
@@ -345,12 +356,12 @@ def derive_next(
 # -- reading the log and writing the summary, on one connection ------------------------------
 
 
-def log_columns(*, seating: bool = True, stopped: bool = True) -> list[Any]:
+def log_columns(*, seating: bool = True, stopped: bool = True, teams: bool = True) -> list[Any]:
     """What :meth:`MatchLog.from_rows` reads of a match joined to its seats and players.
 
     ``seating`` false: the database is older than the seating changes (migration
     ``0005_history``'s backfill runs before ``0006_seating`` adds them); ``stopped`` false:
-    older than the column ``stopped``.
+    older than the column ``stopped``; ``teams`` false: older than the column ``teams``.
     """
     seating_columns = (
         [MATCHES.c.seating_changes, SEATS.c.joined_round]
@@ -367,6 +378,7 @@ def log_columns(*, seating: bool = True, stopped: bool = True) -> list[Any]:
         MATCHES.c.deleted_at,
         *seating_columns,
         MATCHES.c.stopped if stopped else sa.false().label("stopped"),
+        MATCHES.c.teams if teams else sa.null().label("teams"),
         SEATS.c.seat,
         SEATS.c.player_id,
         PLAYERS.c.name,
@@ -380,11 +392,19 @@ MATCH_SEATS = MATCHES.outerjoin(SEATS, SEATS.c.match_id == MATCHES.c.id).outerjo
 
 
 def read_log(
-    connection: Connection, match_id: int, *, seating: bool = True, stopped: bool = True
+    connection: Connection,
+    match_id: int,
+    *,
+    seating: bool = True,
+    stopped: bool = True,
+    teams: bool | None = None,
 ) -> MatchLog | None:
-    """The match as stored (None if there is no such match): two queries."""
+    """The match as stored (None if there is no such match): two queries.  ``teams`` None:
+    read the teams where the database has them (an older one, while it is migrated, not)."""
+    if teams is None:
+        teams = _has_column(connection, MATCHES, "teams")
     rows = connection.execute(
-        sa.select(*log_columns(seating=seating, stopped=stopped))
+        sa.select(*log_columns(seating=seating, stopped=stopped, teams=teams))
         .select_from(MATCH_SEATS)
         .where(MATCHES.c.id == match_id)
         .order_by(SEATS.c.seat)
@@ -432,7 +452,10 @@ def write(
         if updated.rowcount == 0:
             connection.execute(sa.insert(MATCH_SUMMARIES), [derived.match])
         if derived.seats:
-            connection.execute(sa.insert(SEAT_SUMMARIES), derived.seats)
+            seats = derived.seats
+            if not _has_column(connection, SEAT_SUMMARIES, "place"):  # older, being migrated
+                seats = [{k: v for k, v in seat.items() if k != "place"} for seat in seats]
+            connection.execute(sa.insert(SEAT_SUMMARIES), seats)
     if totals:
         seats = derived.seats if derived is not None else []
         adjust_totals(connection, [row._mapping for row in before], seats)
@@ -542,7 +565,15 @@ def keep_round_facts(connection: Connection, match_id: int, kept: matchlog.KeptR
 
 # Set on a connection while it migrates the database (``migrations/env.py``): the schema may be
 # older than the models, and what is written is what its revision has.
-MIGRATING = "referee_migrating"
+MIGRATING = aggregates.MIGRATING
+
+
+def _has_column(connection: Connection, table: sa.Table, name: str) -> bool:
+    """Whether the database's ``table`` has the column ``name`` (always, but while it is
+    migrated from an older revision)."""
+    if not connection.info.get(MIGRATING):
+        return True
+    return name in {column["name"] for column in sa.inspect(connection).get_columns(table.name)}
 
 
 def _without_round_facts(connection: Connection) -> bool:
@@ -561,14 +592,18 @@ def refresh(connection: Connection, match_id: int) -> Derived | None:
     return derived
 
 
-def refresh_all(connection: Connection) -> int:
-    """Recompute every match's summary and every total (the migration's backfill)."""
+def refresh_all(connection: Connection, *, keep_replays: bool = True) -> int:
+    """Recompute every match's summary and every total (the migration's backfill), and keep
+    each match's replay with it (unless ``keep_replays`` is false: the kept ones stand)."""
     ids = connection.execute(sa.select(MATCHES.c.id).order_by(MATCHES.c.id)).scalars().all()
     inspector = sa.inspect(connection)
     columns = {column["name"] for column in inspector.get_columns("matches")}
-    replays = inspector.has_table(MATCH_REPLAYS.name) and "match_version" in {
-        column["name"] for column in inspector.get_columns(MATCH_REPLAYS.name)
-    }
+    replays = (
+        keep_replays
+        and inspector.has_table(MATCH_REPLAYS.name)
+        and "match_version"
+        in {column["name"] for column in inspector.get_columns(MATCH_REPLAYS.name)}
+    )
     seat_columns = {column["name"] for column in inspector.get_columns(SEAT_SUMMARIES.name)}
     for match_id in ids:
         log = read_log(
@@ -576,6 +611,7 @@ def refresh_all(connection: Connection) -> int:
             match_id,
             seating="seating_changes" in columns,
             stopped="stopped" in columns,
+            teams="teams" in columns,
         )
         derived = derive(log) if log is not None else None
         if derived is not None:  # an older database has fewer figures per seat
@@ -1066,6 +1102,7 @@ def _compare_totals(connection: Connection) -> list[Difference]:
 MATCH_LOADED = (
     *("id", "table_id", "rules", "options", "first_dealer", "created_at"),
     *("archived_at", "deleted_at", "seating_changes", "stopped", "seats", "stored_rounds"),
+    "teams",
 )
 SEAT_LOADED = ("seat", "player_id", "joined_round", "player")
 ROUND_LOADED = ("number", "entry", "complete", "deleted_at", "created_at")
@@ -1110,6 +1147,7 @@ def log_in_session(session: Session, match_id: int) -> MatchLog | None:
         seating_changes=header.get("seating_changes"),
         joined={s.seat for s in ordered if _loaded_values(s).get("joined_round") is not None},
         stopped=bool(header.get("stopped")),
+        teams=header.get("teams"),
     )
     played = [_loaded_values(stored) for stored in rounds]
     log.rounds = sorted(

@@ -1,0 +1,142 @@
+"""The store keeps a match's teams and each player's place, and the statistics take them:
+a side's total, win and place are its partners'; head-to-head "ahead" compares places (the
+lowest total first where it wins); a lowest-wins game's best round is its lowest penalty.
+
+The team matches are of the toy partnership game of tests/test_sides.py (its figures are
+derived there by hand); the contract match is tests/test_standings.py's CONTRACT_DEALS."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+import sqlalchemy as sa
+from flask_migrate import downgrade, upgrade
+from test_sides import PAIRS, PLAYERS, ROUND_1, ROUND_2, ROUND_3, TEAMS
+from test_standings import CONTRACT_DEALS
+
+from referee.rulesets import Ruleset, registered_ruleset
+from referee.web import MIGRATIONS
+from referee.web.store import summary
+from referee.web.store.extensions import db
+from referee.web.store.models import Match, Player, SeatSummary, round_of_rank
+
+from .conftest import DATABASE_KINDS, Client, migrated_app
+from .helpers import errors
+
+PLAYED = "2026-03-05T19:10:00+00:00"
+
+
+@pytest.fixture
+def pairs() -> Iterator[Ruleset]:
+    with registered_ruleset(PAIRS) as rules:
+        yield rules
+
+
+def match(rules: str, players: list[str], rounds: list[dict], **extra: Any) -> dict[str, Any]:
+    return {
+        "rules": rules,
+        "options": {},
+        "players": players,
+        "rounds": rounds,
+        "started": "2026-03-05T19:00:00+00:00",
+        "played": [PLAYED] * len(rounds),
+        **extra,
+    }
+
+
+def imported(client: Any, *matches: dict[str, Any]) -> str:
+    client.submit("/language", {"lang": "en", "next": "/"})
+    document = {"format": "referee-table/1", "name": "M", "players": [], "matches": list(matches)}
+    response = client.submit("/tables/import", {"document": json.dumps(document)})
+    assert response.status_code == 302, errors(response)
+    return str(response.headers["Location"])
+
+
+def seat_rows(match_id: int) -> dict[str, tuple[Any, ...]]:
+    rows = db.session.execute(
+        sa.select(
+            Player.name,
+            SeatSummary.place,
+            SeatSummary.won,
+            SeatSummary.total,
+            SeatSummary.rounds_won,
+            SeatSummary.points,
+        )
+        .join(Player, Player.id == SeatSummary.player_id)
+        .where(SeatSummary.match_id == match_id)
+    ).all()
+    return {row[0]: tuple(row[1:]) for row in rows}
+
+
+def ahead(client: Any, table: str, first: str, second: str, rules: str) -> list[str]:
+    page = client.get(table + "head-to-head", query_string={"first": first, "second": second})
+    part = page.text.split(f'<tbody data-rules="{rules}">')[1].split("</tbody>")[0]
+    return re.findall(r'data-figure="ahead">(\d+)<', part)
+
+
+TEAM_MATCH = match("pair-rummy", PLAYERS, [ROUND_1, ROUND_2, ROUND_3], teams=TEAMS)
+
+
+def test_a_team_match_keeps_its_teams_and_its_sides_figures(pairs, client, app):
+    table = imported(client, TEAM_MATCH)
+    with app.app_context():
+        stored = db.session.execute(sa.select(Match)).scalar_one()
+        assert stored.teams == TEAMS
+        # Mereka (Siti, Dewi) 34 + 71 = 105 won two rounds; Kita (Budi, Andi) 43, one round.
+        assert seat_rows(stored.id) == {
+            "Siti": (1, True, 105, 2, 105),
+            "Dewi": (1, True, 105, 2, 105),
+            "Budi": (2, False, 43, 1, 43),
+            "Andi": (2, False, 43, 1, 43),
+        }
+    # Partners share a place: neither is ahead of the other; Siti's side beat Budi's.
+    assert ahead(client, table, "Siti", "Dewi", "pair-rummy") == ["0", "0"]
+    assert ahead(client, table, "Siti", "Budi", "pair-rummy") == ["1", "0"]
+    exported = client.get(table + "export.json")
+    assert exported.status_code == 200
+    assert json.loads(exported.data)["matches"][0]["teams"] == TEAMS
+
+
+@pytest.mark.parametrize("kind", DATABASE_KINDS)
+def test_the_migration_keeps_the_places_and_the_lowest_penalty_as_best_round(kind, tmp_path):
+    """Matches stored before the places: the migration replays them and keeps each player's
+    place, and a contract player's best round as the lowest penalty."""
+    url = f"sqlite:///{tmp_path}/m.db" if kind == "sqlite" else os.environ["TEST_PG_URL"]
+    app = migrated_app(url)
+    app.test_client_class = Client
+    client = app.test_client()
+    # Deals 1, 3 and 4: Andi holds 20, 3 and 2, never out: his best round is 2 (round 3).
+    partial = [CONTRACT_DEALS[0], CONTRACT_DEALS[2], CONTRACT_DEALS[3]]
+    imported(
+        client,
+        match("contract", ["Budi", "Siti", "Andi"], CONTRACT_DEALS),
+        match("contract", ["Budi", "Siti", "Andi"], partial),
+    )
+    with app.app_context():
+        try:
+            downgrade(directory=str(MIGRATIONS), revision="0019_settings")
+            upgrade(directory=str(MIGRATIONS))
+            with db.engine.connect() as connection:
+                assert summary.check(connection) == []
+            first, second = db.session.execute(sa.select(Match.id).order_by(Match.id)).scalars()
+            # Siti 52 won, Budi 58, Andi 62 (lowest first).
+            places = {name: row[0] for name, row in seat_rows(first).items()}
+            assert places == {"Siti": 1, "Budi": 2, "Andi": 3}
+            # Not finished: Siti 0 + 4 + 0 = 4, Andi 20 + 3 + 2 = 25, Budi 10 + 0 + 30 = 40.
+            places = {name: row[0] for name, row in seat_rows(second).items()}
+            assert places == {"Siti": 1, "Andi": 2, "Budi": 3}
+            best = db.session.execute(
+                sa.select(SeatSummary.best_round, SeatSummary.best_round_number)
+                .join(Player, Player.id == SeatSummary.player_id)
+                .where(SeatSummary.match_id == second, Player.name == "Andi")
+            ).one()
+            assert (round_of_rank(best[0], lowest_wins=True), best[1]) == (2, 3)
+        finally:
+            db.session.remove()
+            downgrade(directory=str(MIGRATIONS), revision="base")
+            db.engine.dispose()
