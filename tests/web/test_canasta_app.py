@@ -120,3 +120,33 @@ def test_the_api_plays_a_hand_and_answers_the_minimums(client):
     assert answer.status_code == 201, answer.json
     board = client.get(path).json
     assert board["totals"] == {"Budi": 1225, "Siti": 100}
+
+
+def test_a_team_match_shows_each_teams_minimum(client):
+    """The four-player match of tests/scenarios/canasta-four-players-in-teams.json (figures
+    derived there by hand), imported: totals Kita 1835, Mereka -195, so the next hand's
+    minimums are 90 (from 1500) and 15 (below 0); the hand form opens."""
+    import re
+    from pathlib import Path
+
+    scenario = Path(__file__).parents[1] / "scenarios" / "canasta-four-players-in-teams.json"
+    played = json.loads(scenario.read_text(encoding="utf-8"))
+    to_english(client)
+    match = {
+        "rules": "canasta",
+        "options": {},
+        "players": played["players"],
+        "teams": played["teams"],
+        "rounds": played["rounds"],
+        "started": "2026-03-05T19:00:00+00:00",
+        "played": ["2026-03-05T19:10:00+00:00"] * len(played["rounds"]),
+    }
+    document = {"format": "referee-table/1", "name": "M", "players": [], "matches": [match]}
+    response = client.submit("/tables/import", {"document": json.dumps(document)})
+    assert response.status_code == 302, errors(response)
+    table = client.get(response.headers["Location"]).get_data(as_text=True)
+    found = re.search(r'href="([^"]*/m/\d+/)"', table)
+    assert found, table
+    board = text(client.get(found.group(1)))
+    assert "First meld of the next hand, at least: Kita 90, Mereka 15" in board
+    assert client.get(found.group(1) + "rounds/new").status_code == 200
