@@ -125,7 +125,7 @@ def test_the_api_plays_a_hand_and_answers_the_minimums(client):
 def test_a_team_match_shows_each_teams_minimum(client):
     """The four-player match of tests/scenarios/canasta-four-players-in-teams.json (figures
     derived there by hand), imported: totals Kita 1835, Mereka -195, so the next hand's
-    minimums are 90 (from 1500) and 15 (below 0); the hand form opens."""
+    minimums are 90 (from 1500) and 15 (below 0); the hand form asks per team."""
     import re
     from pathlib import Path
 
@@ -149,4 +149,29 @@ def test_a_team_match_shows_each_teams_minimum(client):
     assert found, table
     board = text(client.get(found.group(1)))
     assert "First meld of the next hand, at least: Kita 90, Mereka 15" in board
-    assert client.get(found.group(1) + "rounds/new").status_code == 200
+    form = text(client.get(found.group(1) + "rounds/new"))
+    assert "Melds of Kita" in form and "Red 3s of Mereka" in form and "Hand of Dewi" in form
+    # Hand 3 (Andi deals): Dewi goes out concealed for Mereka with the aces, natural: 140 +
+    # 500 + 200, Siti holds 4H: 835.  Kita melded nothing: its red 3 -100, hands 5C and 9C:
+    # -115.  Totals Kita 1720, Mereka 640: minimums 90 and 50.
+    saved = hand(
+        client,
+        found.group(1),
+        ending="out",
+        player="Dewi",
+        concealed="y",
+        melds_1="AS AS AH AH AD AD AC",
+        red_0=1,
+        hand_0="5C",
+        hand_1="4H",
+        hand_2="9C",
+    )
+    assert saved.status_code == 302, errors(saved)
+    board = text(client.get(found.group(1)))
+    assert "First meld of the next hand, at least: Kita 90, Mereka 50" in board
+    exported = client.get(found.group(1) + "export").get_json(force=True)
+    assert exported["rounds"][2]["melds"] == {
+        "Kita": [],
+        "Mereka": [["AS", "AS", "AH", "AH", "AD", "AD", "AC"]],
+    }
+    assert exported["rounds"][2]["red_threes"] == {"Kita": 1}

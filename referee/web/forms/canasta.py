@@ -42,11 +42,25 @@ COUNTS = ("natural", "mixed", *TIERS)
 MOST = 108  # no count exceeds the cards of the two decks
 
 
-def hand_form_class(rules: Ruleset, players: list[str]) -> type[FlaskForm]:
-    """The hand form for the players seated (each a side: ``melds_i``, ``red_i`` and the
-    counts ``natural_i`` ... for side ``i``; ``hand_i`` for seat ``i``)."""
-    key = ("canasta hand", rules.id, tuple(players))
-    return made_once(key, lambda: _hand_form_class(rules, list(players)))
+Sides = tuple[tuple[str, tuple[str, ...]], ...]
+
+
+def sides_of(players: list[str], teams: Mapping[str, Any] | None = None) -> Sides:
+    """Each side's name and players: the match's teams, or each player alone."""
+    if teams:
+        return tuple((name, tuple(members)) for name, members in teams.items())
+    return tuple((name, (name,)) for name in players)
+
+
+def hand_form_class(
+    rules: Ruleset, players: list[str], teams: Mapping[str, Any] | None = None
+) -> type[FlaskForm]:
+    """The hand form for the players seated and their sides (``melds_i``, ``red_i`` and the
+    counts ``natural_i`` ... for side ``i``; ``hand_i`` for seat ``i``): its class keeps the
+    sides (``sides``)."""
+    sides = sides_of(players, teams)
+    key = ("canasta hand", rules.id, tuple(players), sides)
+    return made_once(key, lambda: _hand_form_class(rules, list(players), sides))
 
 
 def _count_field(label: Any) -> NumberField:
@@ -69,7 +83,7 @@ COUNT_LABELS = {
 }
 
 
-def _hand_form_class(rules: Ruleset, players: list[str]) -> type[FlaskForm]:
+def _hand_form_class(rules: Ruleset, players: list[str], sides: Sides) -> type[FlaskForm]:
     people = choices([("", "—")] + [(name, name) for name in players])
 
     class CanastaHandForm(Form):
@@ -90,6 +104,7 @@ def _hand_form_class(rules: Ruleset, players: list[str]) -> type[FlaskForm]:
         match_version = HiddenField()
         round_version = HiddenField()
         once = HiddenField(default=new_token)
+        sides_seated = sides
 
         def validate(self, extra_validators: Any = None) -> bool:
             valid: bool = super().validate(extra_validators)
@@ -98,12 +113,12 @@ def _hand_form_class(rules: Ruleset, players: list[str]) -> type[FlaskForm]:
                 return False
             return valid
 
-    sides = len(players)
-    add_numbered(CanastaHandForm, "melds", sides, lambda i: MeldsField(_l("Melds")))
-    add_numbered(CanastaHandForm, "red", sides, lambda i: _count_field(_l("Red 3s")))
+    count = len(sides)
+    add_numbered(CanastaHandForm, "melds", count, lambda i: MeldsField(_l("Melds")))
+    add_numbered(CanastaHandForm, "red", count, lambda i: _count_field(_l("Red 3s")))
     for name in COUNTS:
         add_numbered(
-            CanastaHandForm, name, sides, lambda i, name=name: _count_field(COUNT_LABELS[name])
+            CanastaHandForm, name, count, lambda i, name=name: _count_field(COUNT_LABELS[name])
         )
     add_numbered(CanastaHandForm, "hand", len(players), lambda i: HandField(_l("Hand")))
     return CanastaHandForm
@@ -137,10 +152,11 @@ def build_hand(form: Any, rules: Ruleset, players: list[str]) -> dict[str, Any]:
         entry["concealed"] = bool(form.concealed.data)
     else:
         entry["end"] = "stock"
-    entry["melds"] = {name: side_melds(form, i) for i, name in enumerate(players)}
+    names = [name for name, _members in form.sides_seated]
+    entry["melds"] = {name: side_melds(form, i) for i, name in enumerate(names)}
     reds = {
         name: _number(field)
-        for name, field in zip(players, numbered(form, "red"), strict=True)
+        for name, field in zip(names, numbered(form, "red"), strict=True)
         if _number(field)
     }
     if reds:
@@ -168,7 +184,7 @@ def fill_hand(form: Any, rules: Ruleset, players: list[str], entry: Mapping[str,
     melds = entry.get("melds") or {}
     reds = entry.get("red_threes") or {}
     hands = entry.get("hands") or {}
-    for i, name in enumerate(players):
+    for i, (name, _members) in enumerate(form.sides_seated):
         side = melds.get(name)
         if isinstance(side, Mapping):
             numbered(form, "natural")[i].data = side.get("natural") or None
@@ -181,5 +197,6 @@ def fill_hand(form: Any, rules: Ruleset, players: list[str], entry: Mapping[str,
                 " ".join(str(card) for card in meld) for meld in side if isinstance(meld, list)
             )
         numbered(form, "red")[i].data = reds.get(name) or None
-        numbered(form, "hand")[i].data = hand_text(hands.get(name))
+    for name, hand in zip(players, numbered(form, "hand"), strict=True):
+        hand.data = hand_text(hands.get(name))
     return True

@@ -188,10 +188,13 @@ class SideTableForm(EntryForm):
     template = "matches/canasta_hand_form.html"
     rows = False
 
+    def __init__(self, teams: Mapping[str, Any] | None = None) -> None:
+        self.teams = teams
+
     def form_class(
         self, rules: Ruleset, players: list[str], inputs: Inputs, rows: TableRows | None
     ) -> type[FlaskForm]:
-        return hand_form_class(rules, players)
+        return hand_form_class(rules, players, self.teams)
 
     def fill(
         self, form: Any, rules: Ruleset, players: list[str], entry: Any, inputs: Inputs
@@ -216,6 +219,9 @@ ENTRY_FORMS: dict[str, EntryForm] = {
 }
 
 
-def entry_form(rules: Ruleset) -> EntryForm:
-    """The entry form of the ruleset's kind of round."""
+def entry_form(rules: Ruleset, teams: Mapping[str, Any] | None = None) -> EntryForm:
+    """The entry form of the ruleset's kind of round; ``teams``: the match's (team name ->
+    partners), where it is played in teams (a form of sides asks per team)."""
+    if teams and rules.round_form.kind == SIDE_TABLE:
+        return SideTableForm(teams)
     return ENTRY_FORMS[rules.round_form.kind]
