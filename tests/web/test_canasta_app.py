@@ -120,6 +120,7 @@ def test_the_api_plays_a_hand_and_answers_the_minimums(client):
     assert answer.status_code == 201, answer.json
     board = client.get(path).json
     assert board["totals"] == {"Budi": 1225, "Siti": 100}
+    assert board["next_facts"] == {"minimums": {"Budi": 50, "Siti": 50}}
 
 
 def test_a_team_match_shows_each_teams_minimum(client):

@@ -65,6 +65,7 @@ class Sheet:
     deal_facts: dict[str, Any] = field(default_factory=dict)  # the next deal's (Three Thirteen)
     # What the game says of the next round from the totals (Canasta's minimums), in words.
     next_from_totals: str = ""
+    next_facts: dict[str, Any] | None = None  # the same facts, as the API gives them
     columns: Any = None  # Hollywood gin's three games (referee.hollywood.HollywoodSheet)
     counted_rounds: list[int] = field(default_factory=list)  # the non-void rounds' numbers
 
@@ -107,7 +108,7 @@ def build(match: Match, state: MatchState | None) -> Sheet:
             sheet.deal_facts = dict(rules.round_facts(rules.for_deal(1)))
         sheet.next_deal = rules if rules is not None and rules.changes_by_deal else None
         if rules is not None and rules.from_totals is not None:
-            sheet.next_from_totals = _from_totals_words(rules, dict.fromkeys(match.everyone, 0))
+            _from_totals(sheet, rules, dict.fromkeys(match.everyone, 0))
         return sheet
     return sheet_of(state, ruleset_of(match), {r.number: r for r in match.complete_rounds})
 
@@ -164,18 +165,20 @@ def sheet_of(state: MatchState, rules: Ruleset | None, stored: Mapping[int, Stor
     if state.rules.round_facts is not None and not sheet.finished:
         sheet.deal_facts = dict(state.rules.round_facts(state.rules_of_round(state.next_round)))
     if state.rules.from_totals is not None and not sheet.finished:
-        sheet.next_from_totals = _from_totals_words(state.rules, state.totals)
+        _from_totals(sheet, state.rules, state.totals)
     sheet.standings = state.standings()
     if sheet.rows:
         sheet.leaders = list(state.leaders)
     return sheet
 
 
-def _from_totals_words(rules: Ruleset, totals: Mapping[str, int]) -> str:
-    """The next round's facts from the totals, side by side ("Budi 50, Siti 90")."""
+def _from_totals(sheet: Sheet, rules: Ruleset, totals: Mapping[str, int]) -> None:
+    """The next round's facts from the totals (Canasta's minimums), and in words side by
+    side ("Budi 50, Siti 90")."""
     assert rules.from_totals is not None
-    facts = rules.from_totals.facts(rules, totals)
-    return ", ".join(f"{side} {value}" for side, value in facts.items())
+    facts = dict(rules.from_totals.facts(rules, totals))
+    sheet.next_facts = {rules.from_totals.key: facts}
+    sheet.next_from_totals = ", ".join(f"{side} {value}" for side, value in facts.items())
 
 
 def picker_rows(match: Match) -> list[list[CardFace]]:
