@@ -108,7 +108,7 @@ def build(match: Match, state: MatchState | None) -> Sheet:
             sheet.deal_facts = dict(rules.round_facts(rules.for_deal(1)))
         sheet.next_deal = rules if rules is not None and rules.changes_by_deal else None
         if rules is not None and rules.from_totals is not None:
-            _from_totals(sheet, rules, dict.fromkeys(match.everyone, 0))
+            _from_totals(sheet, rules, dict.fromkeys(match.teams or match.everyone, 0))
         return sheet
     return sheet_of(state, ruleset_of(match), {r.number: r for r in match.complete_rounds})
 

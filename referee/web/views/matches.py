@@ -622,6 +622,7 @@ def _import(table: CardTable, form: ImportForm) -> Match | AlreadyHere | None:
         first_dealer=canonical["first_dealer"],
         stopped=bool(canonical.get("stopped")),
         fingerprint=None if form.copy.data else form.printed,
+        teams=canonical.get("teams"),
     )
 
     def player_for(name: str) -> Player:
