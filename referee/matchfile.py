@@ -177,6 +177,11 @@ SEATING_TOO_LATE = define_message(
     "the seating changes before round {number}, but the match has {rounds} rounds: a seating"
     " changes before the next round at the latest",
 )
+SIDES_SEATING_FIXED = define_message(
+    "seating.sides_fixed",
+    "{rules} keeps its seating from start to end: nobody joins late nor leaves (the sides are "
+    "fixed); start a new match instead",
+)
 SEATING_FIXED = define_message(
     "seating.fixed",
     "{rules} is played by exactly {count} players from start to end: nobody can join or leave"
@@ -633,6 +638,10 @@ def verify_seating(
     """
     if tuple(after) == tuple(before):
         raise RuleError(SEATING_UNCHANGED, round=number, number=number)
+    if rules.sides is not None:  # partners, or players alone in a game of sides: fixed
+        if rules.sides.in_teams(len(before)):
+            raise MatchFileError(TEAMS_SEATING_FIXED)
+        raise RuleError(SIDES_SEATING_FIXED, rules=rules.id)
     if not rules.seating_may_change:
         raise RuleError(SEATING_FIXED, rules=rules.id, count=rules.min_players)
     if not rules.min_players <= len(after) <= rules.max_players:

@@ -696,8 +696,9 @@ class Ruleset:
     @property
     def seating_may_change(self) -> bool:
         """Whether players may join or leave a match between rounds (not in a game for an
-        exact number of players, such as gin)."""
-        return self.min_players != self.max_players
+        exact number of players, such as gin, nor in a game of sides: Canasta takes no late
+        players)."""
+        return self.min_players != self.max_players and self.sides is None
 
     @property
     def buys_per_deal(self) -> int:
