@@ -21,6 +21,7 @@ from test_standings import CONTRACT_DEALS
 
 from referee.rulesets import Ruleset, registered_ruleset
 from referee.web import MIGRATIONS
+from referee.web.show import ratings
 from referee.web.store import summary
 from referee.web.store.extensions import db
 from referee.web.store.models import Match, Player, SeatSummary, round_of_rank
@@ -100,6 +101,24 @@ def test_a_team_match_keeps_its_teams_and_its_sides_figures(pairs, client, app):
     exported = client.get(table + "export.json")
     assert exported.status_code == 200
     assert json.loads(exported.data)["matches"][0]["teams"] == TEAMS
+
+
+def test_a_side_is_rated_as_a_team(pairs, client, app):
+    imported(client, TEAM_MATCH)
+    with app.app_context():
+        table_id = db.session.execute(sa.select(Match.table_id)).scalar_one()
+        (rated,) = ratings.worked_out(table_id, "pair-rummy", None)
+    found = {rating.name: (rating.mu, rating.sigma) for rating in rated.ratings}
+    # Two teams of two new players, Mereka (Siti, Dewi) first: OpenSkill's team update.
+    new = ratings.MODEL.rating
+    (siti, dewi), (budi, andi) = ratings.MODEL.rate([[new(), new()], [new(), new()]], [1.0, 2.0])
+    assert found["Siti"] == pytest.approx((siti.mu, siti.sigma))
+    assert found["Dewi"] == pytest.approx((dewi.mu, dewi.sigma))
+    assert found["Budi"] == pytest.approx((budi.mu, budi.sigma))
+    assert found["Andi"] == pytest.approx((andi.mu, andi.sigma))
+    # Not four players alone with the partners tied.
+    alone = ratings.MODEL.rate([[new()], [new()], [new()], [new()]], [1.0, 1.0, 2.0, 2.0])
+    assert found["Siti"][0] != pytest.approx(alone[0][0].mu)
 
 
 @pytest.mark.parametrize("kind", DATABASE_KINDS)

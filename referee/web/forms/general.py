@@ -165,6 +165,22 @@ def refuse_names(names: list[str], existing: list[str]) -> str | None:
     return None
 
 
+def _add_team_names(form_class: Any, rules: Ruleset) -> None:
+    """A name for each team of a game played in teams: team 1 sits in seats 1, 3 ..., team 2
+    in seats 2, 4 ... (partners alternate round the table)."""
+    assert rules.sides is not None
+    teams = max(rules.sides.seated) // rules.sides.size
+    for index in range(teams):
+        seats = ", ".join(str(seat + 1) for seat in range(index, teams * rules.sides.size, teams))
+        name = StringField(
+            _l("Team of seats %(seats)s", seats=seats),
+            default=_l("Team %(number)s", number=index + 1),
+            filters=[lambda value: value.strip() if isinstance(value, str) else value],
+            render_kw={"maxlength": 40, "autocomplete": "off"},
+        )
+        setattr(form_class, f"team_{index}", name)
+
+
 def setup_form_class(rules: Ruleset, players: list[str]) -> type[FlaskForm]:
     """The match setup form for one ruleset: seats, first dealer, target and options."""
     blank = [("", "—")]
@@ -198,6 +214,8 @@ def setup_form_class(rules: Ruleset, players: list[str]) -> type[FlaskForm]:
             validate_choice=False,
         ),
     )
+    if rules.sides is not None:
+        _add_team_names(SetupForm, rules)
     if "target" in rules.options:
         SetupForm.target = RadioField(
             _l("Target"),

@@ -18,8 +18,9 @@ from typing import Any
 
 from flask_babel import gettext
 
-from referee.errors import RefereeError
+from referee.errors import RefereeError, RuleError
 from referee.match import MATCH_OVER, MatchState
+from referee.matchfile import TEAM_NAME_TWICE
 from referee.round import RoundInProgress
 from referee.rulesets import Ruleset
 from referee.web.play import seating as seating_module
@@ -428,19 +429,40 @@ def seating(rules: Ruleset, seated: Sequence[str], known: Collection[str], deale
 
 
 def header_of(
-    rules: Ruleset, seated: Sequence[str], dealer: str, options: dict[str, Any]
+    rules: Ruleset,
+    seated: Sequence[str],
+    dealer: str,
+    options: dict[str, Any],
+    teams: dict[str, list[str]] | None = None,
 ) -> dict[str, Any]:
     """The ``referee-match/1`` header, its options checked against the ruleset's declaration
     and the whole by the engine (RefereeError if it refuses)."""
-    header = {
+    header: dict[str, Any] = {
         "format": matchlog.FORMAT,
         "rules": rules.id,
         "options": rules.check_options(options),
         "players": list(seated),
         "first_dealer": dealer,
     }
+    if teams:
+        header["teams"] = teams
     matchlog.verify_header(header)
     return header
+
+
+def teams_of(rules: Ruleset, seated: Sequence[str], names: Sequence[str]) -> dict[str, list[str]]:
+    """The teams of a game played in teams, named ``names`` in seat order: the partners
+    alternate round the table (seats 1 and 3, 2 and 4); none where the game or the number
+    of players seated plays no teams.  Two teams of one name: the engine's refusal."""
+    sides = rules.sides
+    if sides is None or not sides.in_teams(len(seated)):
+        return {}
+    count = len(seated) // sides.size
+    named = [str(name or "") for name in names[:count]]
+    for index, name in enumerate(named):
+        if name in named[:index]:
+            raise RuleError(TEAM_NAME_TWICE, team=name)
+    return {name: list(seated[index::count]) for index, name in enumerate(named)}
 
 
 def match_header(rules: Ruleset, setup: Setup, known: Collection[str]) -> dict[str, Any]:
@@ -453,6 +475,7 @@ def apply_setup(match: Match, header: dict[str, Any]) -> None:
     by_name = {player.name: player for player in match.table.players}
     match.options = header["options"]
     match.first_dealer = header["first_dealer"]
+    match.teams = header.get("teams") or None
     match.seats.clear()
     db.session.flush()
     for seat, name in enumerate(header["players"]):

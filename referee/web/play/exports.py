@@ -116,9 +116,10 @@ def standings(sheet: Sheet) -> list[Standing]:
             note = gettext("left before round %(number)s", number=standing.left_before)
         elif standing.out_after is not None:
             note = gettext("out of the pool after round %(number)s", number=standing.out_after)
-        found.append(
-            Standing(standing.place, standing.player, standing.total, standing.winner, note)
-        )
+        name = standing.player
+        if standing.is_team:
+            name = f"{name} ({', '.join(standing.members)})"
+        found.append(Standing(standing.place, name, standing.total, standing.winner, note))
     return found
 
 

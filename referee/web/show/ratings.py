@@ -5,9 +5,10 @@ how unsure it is (``sigma``, 25/3 to start), updated after every finished match 
 the matches were played, by the order the players finished in: the engine's standings (the
 winners first, sharing first place, then the game's own order: the highest total first, the
 lowest where the lowest wins, a pool by elimination; equal places shared).  Where the highest
-total wins, the seat summaries' totals give that order; for the other games the places are
-read from the match's kept replay.  A player who joined late or left counts with the total
-they finished with.
+total wins, the seat summaries' totals give that order; for the other games the places kept
+with them (or, kept before the places were, read from the match's kept replay).  A player who
+joined late or left counts with the total they finished with.  In a match played in teams each
+side is rated as a team (OpenSkill rates teams): the partners finish in their side's place.
 
 Ratings are not stored: they are worked out from the seat summaries (:class:`SeatSummary`),
 which are derived from the log and verified by ``flask history check``; a summary that no
@@ -26,7 +27,7 @@ import threading
 from array import array
 from bisect import bisect_left, bisect_right
 from collections.abc import Mapping, MutableSequence, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, date, datetime, time, timedelta
 from itertools import groupby
 from typing import Any
@@ -57,6 +58,7 @@ class Finisher:
     won: bool
     total: int
     place: int | None = None  # the engine's, where the total alone does not say it
+    side: str | None = None  # the team the player played in, in a match played in teams
 
 
 @dataclass
@@ -114,15 +116,24 @@ def places(finishers: Sequence[Finisher]) -> list[int]:
 def finished_match(rules: str, match_id: int, seats: Sequence[Any]) -> list[Finisher]:
     """The finishers of one finished match from its seat rows: in a game whose order is not
     the highest total first (a pool, a lowest-wins game), with the places of the engine's
-    standings (the match's kept replay, read only for those games)."""
+    standings (kept with the rows, or else read from the match's kept replay); in a game
+    played in teams, with the team each played in."""
     finishers = [Finisher(row.player_id, row.won, row.total) for row in seats]
+    if _played_in_sides(rules):
+        finishers = _with_sides(match_id, finishers)
     if _ordered_by_highest_total(rules):
         return finishers
+    kept: list[int] = [row.place for row in seats if getattr(row, "place", None) is not None]
+    if len(kept) == len(finishers):
+        return [
+            replace(one, place=_place_among(kept, place))
+            for one, place in zip(finishers, kept, strict=True)
+        ]
     match = db.session.get(Match, match_id)
     state = matchlog.outlook(match, Detail.FACTS).state if match is not None else None
     if match is None or state is None:
         return finishers
-    place_of = {standing.player: standing.place for standing in state.standings()}
+    place_of = state.places()
     name_of = {seat.player_id: seat.player.name for seat in match.seats}
     known = [
         place_of[name_of[one.player_id]]
@@ -131,11 +142,32 @@ def finished_match(rules: str, match_id: int, seats: Sequence[Any]) -> list[Fini
     ]
     if len(known) != len(finishers):
         return finishers
-    # The places among these finishers (1 first, equal ones share).
     return [
-        Finisher(one.player_id, one.won, one.total, 1 + sum(other < mine for other in known))
+        replace(one, place=_place_among(known, mine))
         for one, mine in zip(finishers, known, strict=True)
     ]
+
+
+def _place_among(places: Sequence[int], place: int) -> int:
+    """The place ``place`` is among ``places`` (1 first, equal ones share)."""
+    return 1 + sum(other < place for other in places)
+
+
+def _with_sides(match_id: int, finishers: list[Finisher]) -> list[Finisher]:
+    """The finishers with the team each played in, where the match was played in teams."""
+    match = db.session.get(Match, match_id)
+    if match is None or not match.teams:
+        return finishers
+    side_of = {name: side for side, members in match.teams.items() for name in members}
+    name_of = {seat.player_id: seat.player.name for seat in match.seats}
+    return [replace(one, side=side_of.get(name_of.get(one.player_id, ""))) for one in finishers]
+
+
+def _played_in_sides(rules: str) -> bool:
+    try:
+        return find_ruleset(rules).sides is not None
+    except RefereeError:
+        return False
 
 
 def _ordered_by_highest_total(rules: str) -> bool:
@@ -148,15 +180,25 @@ def _ordered_by_highest_total(rules: str) -> bool:
 def rated_match(
     finishers: Sequence[Finisher], before: Sequence[tuple[float, float] | None]
 ) -> list[tuple[float, float]]:
-    """Each finisher's (mu, sigma) after one match, from before it (None: not rated yet)."""
+    """Each finisher's (mu, sigma) after one match, from before it (None: not rated yet); the
+    partners of a side rated as one team, in their side's place."""
     ratings = [
         MODEL.rating(mu=mu_sigma[0], sigma=mu_sigma[1]) if mu_sigma is not None else MODEL.rating()
         for mu_sigma in before
     ]
+    teams: dict[object, list[int]] = {}
+    for index, one in enumerate(finishers):
+        teams.setdefault(one.side if one.side is not None else index, []).append(index)
+    order = places(finishers)
     after = MODEL.rate(
-        [[rating] for rating in ratings], ranks=[float(place) for place in places(finishers)]
+        [[ratings[index] for index in members] for members in teams.values()],
+        ranks=[float(order[members[0]]) for members in teams.values()],
     )
-    return [(new.mu, new.sigma) for (new,) in after]
+    found: dict[int, tuple[float, float]] = {}
+    for members, team in zip(teams.values(), after, strict=True):
+        for index, new in zip(members, team, strict=True):
+            found[index] = (new.mu, new.sigma)
+    return [found[index] for index in range(len(finishers))]
 
 
 def rate(
@@ -384,7 +426,13 @@ def _read_on(worked: _Worked, table_id: int) -> None:
         ]
     rows = db.session.execute(
         sa.select(
-            seat.rules, seat.match_id, seat.player_id, seat.won, seat.total, seat.last_played_at
+            seat.rules,
+            seat.match_id,
+            seat.player_id,
+            seat.won,
+            seat.total,
+            seat.place,
+            seat.last_played_at,
         )
         .where(*conditions)
         .order_by(seat.last_played_at, seat.match_id, seat.seat)
@@ -410,7 +458,9 @@ def worked_out(table_id: int, rules: str | None, until: date | None) -> list[Rul
             seat.last_played_at < datetime.combine(until + timedelta(days=1), time(), UTC)
         )
     rows = db.session.execute(
-        sa.select(seat.rules, seat.match_id, seat.player_id, seat.won, seat.total, Player.name)
+        sa.select(
+            seat.rules, seat.match_id, seat.player_id, seat.won, seat.total, seat.place, Player.name
+        )
         .join(Player, Player.id == seat.player_id)
         .where(*conditions)
         .order_by(seat.rules, seat.last_played_at, seat.match_id, seat.seat)

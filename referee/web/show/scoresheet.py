@@ -68,6 +68,15 @@ class Sheet:
     next_facts: dict[str, Any] | None = None  # the same facts, as the API gives them
     columns: Any = None  # Hollywood gin's three games (referee.hollywood.HollywoodSheet)
     counted_rounds: list[int] = field(default_factory=list)  # the non-void rounds' numbers
+    # The match's sides (its columns are theirs): each team's partners, where it is played in
+    # teams (empty where each player plays alone); the sides seated for the next round.
+    members: dict[str, list[str]] = field(default_factory=dict)
+    seated_sides: list[str] = field(default_factory=list)
+    next_dealer_side: str | None = None  # the side of the player who deals next
+
+    def is_seated(self, side: str) -> bool:
+        """Whether ``side`` (a column of the sheet) sits at the table for the next round."""
+        return side in (self.seated_sides or self.seated)
 
     def entry_round(self, index: int) -> int:
         """The number of the round a column entry came from (entries count the non-void rounds)."""
@@ -117,6 +126,8 @@ def sheet_of(state: MatchState, rules: Ruleset | None, stored: Mapping[int, Stor
     """The score sheet of a match replayed, its complete rounds as stored by number."""
     players = list(state.everyone)
     sheet = Sheet(players=players, rules=rules, seated=list(state.players))
+    sheet.members = {team.name: list(team.members) for team in state.header.teams}
+    sheet.seated_sides = list(state.seated_sides)
     outcome_label = outcome_labels(state.rules)
     for reseating in state.reseatings:
         for name in reseating.joined:
@@ -160,6 +171,8 @@ def sheet_of(state: MatchState, rules: Ruleset | None, stored: Mapping[int, Stor
     sheet.finished = bool(state.finished)
     sheet.winners = list(state.winners)
     sheet.next_dealer = None if sheet.finished else state.next_dealer
+    if sheet.next_dealer is not None:
+        sheet.next_dealer_side = state.header.side_of(sheet.next_dealer)
     if rules is not None and rules.changes_by_deal and not sheet.finished:
         sheet.next_deal = rules.for_deal(state.next_deal)
     if state.rules.round_facts is not None and not sheet.finished:

@@ -202,7 +202,9 @@ def _read_setup(form: Any, rules: Ruleset) -> dict[str, Any] | None:
     try:
         dealer = changes.seating(rules, seated, form.known, form.first_dealer.data)
         options = setup_options(form, rules)
-        return changes.header_of(rules, seated, dealer, options)
+        names = [entry.data for entry in numbered(form, "team")]
+        teams = changes.teams_of(rules, seated, names)
+        return changes.header_of(rules, seated, dealer, options, teams)
     except changes.SetupRefused as refused:
         if refused.field == "seat":
             named = [entry for entry in seats if entry.data == refused.name]
@@ -265,13 +267,23 @@ def _fill_setup(form: Any, match: Match, rules: Ruleset) -> None:
 def _setup_of(match: Match) -> dict[str, Any]:
     """The match's setup as its form shows it (what a merge compares)."""
     options = dict(match.options or {})
-    return {"players": match.player_names, "first_dealer": match.first_dealer, "options": options}
+    setup = {"players": match.player_names, "first_dealer": match.first_dealer, "options": options}
+    if match.teams:
+        setup["teams"] = {name: list(members) for name, members in match.teams.items()}
+    return setup
 
 
 def _fill_from_setup(form: Any, rules: Ruleset, setup: dict[str, Any]) -> None:
     for entry, name in zip(numbered(form, "seat"), setup.get("players") or [], strict=False):
         entry.data = name
     form.first_dealer.data = setup.get("first_dealer")
+    team_of = {
+        member: name for name, members in (setup.get("teams") or {}).items() for member in members
+    }
+    players = list(setup.get("players") or [])
+    for entry, player in zip(numbered(form, "team"), players, strict=False):
+        if player in team_of:
+            entry.data = team_of[player]
     _show_options(form, rules, dict(setup.get("options") or {}))
 
 
@@ -470,6 +482,7 @@ def rematch(access: Access, match_id: int) -> Any:
         rules=match.rules,
         options=dict(match.options or {}),
         first_dealer=rematch_dealer(seen.state),
+        teams=match.teams,  # the same players in the same seats: the same partners
     )
     by_name = {seat.player.name: seat.player for seat in match.seats}
     for seat, name in enumerate(seen.state.players):  # the seating of the last round
@@ -621,6 +634,7 @@ def _import(table: CardTable, form: ImportForm) -> Match | AlreadyHere | None:
         options=canonical["options"],
         first_dealer=canonical["first_dealer"],
         stopped=bool(canonical.get("stopped")),
+        teams=canonical.get("teams"),
         fingerprint=None if form.copy.data else form.printed,
         teams=canonical.get("teams"),
     )
