@@ -636,7 +636,6 @@ def _import(table: CardTable, form: ImportForm) -> Match | AlreadyHere | None:
         stopped=bool(canonical.get("stopped")),
         teams=canonical.get("teams"),
         fingerprint=None if form.copy.data else form.printed,
-        teams=canonical.get("teams"),
     )
 
     def player_for(name: str) -> Player:
