@@ -285,7 +285,7 @@ def legal(document: dict[str, Any]) -> bool:
 def played_matches(draw: st.DrawFn, rules: Ruleset) -> dict[str, Any]:
     """A match document of 1 to 4 rounds the engine takes (a refused round is dealt again;
     none is added once the match is over)."""
-    # The app keeps no teams yet: a game played in sides is drawn with players alone.
+    # The API takes no teams yet: a game played in sides is drawn with players alone.
     alone = [
         count
         for count in range(rules.min_players, min(rules.max_players, len(NAMES)) + 1)
