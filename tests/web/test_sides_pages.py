@@ -141,3 +141,23 @@ def saved_one_by_one(app) -> None:
         ("Dewi", 1, 105, True),
         ("Siti", 1, 105, True),
     ]
+
+
+def test_the_api_starts_a_team_match_and_answers_per_side(pairs, app):
+    api = app.test_client()
+    api_root = "/api/v1"
+    made = api.post(f"{api_root}/tables", json={"name": "Meja", "players": PLAYERS})
+    assert made.status_code == 201, made.get_json()
+    matches = f"{api_root}/t/{made.get_json()['edit_key']}/matches"
+    asked = {"rules": "pair-rummy", "players": PLAYERS, "first_dealer": "Budi"}
+    refused = api.post(matches, json=asked)
+    assert refused.status_code == 422
+    message = refused.get_json()["error"]["message"]  # the API speaks Indonesian by default
+    assert 'dimainkan oleh tim berisi 2 pasangan: isi "teams"' in message
+    started = api.post(matches, json=asked | {"teams": TEAMS})
+    assert started.status_code == 201, started.get_json()
+    board = started.get_json()
+    assert [(s["place"], s["player"], s["members"]) for s in board["standings"]] == [
+        (1, "Kita", ["Budi", "Andi"]),
+        (1, "Mereka", ["Siti", "Dewi"]),
+    ]

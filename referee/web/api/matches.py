@@ -104,6 +104,7 @@ def scoreboard_body(
                 "winner": standing.winner,
                 "out_after": standing.out_after,
                 "left_before": standing.left_before,
+                "members": list(standing.members),
             }
             for standing in sheet.standings
         ],

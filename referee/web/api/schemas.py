@@ -438,6 +438,16 @@ class NewMatch(StrictSchema):
         metadata={"description": "a player, or random", "example": "Budi"},
     )
     options = Options(load_default=dict, example={"target": 200})
+    teams = fields.Dict(
+        keys=fields.String(validate=validate.Length(0, NAME_MAX)),
+        values=fields.List(Name()),
+        load_default=None,
+        metadata={
+            "description": "the match file's teams, where the game is played in teams: each"
+            " team's name and its two partners, who sit opposite",
+            "example": {"Kita": ["Budi", "Andi"], "Mereka": ["Siti", "Dewi"]},
+        },
+    )
 
 
 # -- matches -------------------------------------------------------------------------------
@@ -474,6 +484,10 @@ class StandingRow(StrictSchema):
     )
     left_before = fields.Integer(
         allow_none=True, metadata={"description": "left the table before this round"}
+    )
+    members = fields.List(
+        fields.String(),
+        metadata={"description": "the side's players: a team's partners, or the player alone"},
     )
 
 

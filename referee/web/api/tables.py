@@ -244,7 +244,9 @@ def start_match(asked: dict[str, Any], mode: str | None, key: str | None) -> Any
     if done := core.replayed(token):
         return done
     rules = find_ruleset(asked["rules"])
-    setup = changes.Setup(asked["players"], asked["first_dealer"], checked_options(rules, asked))
+    setup = changes.Setup(
+        asked["players"], asked["first_dealer"], checked_options(rules, asked), asked["teams"]
+    )
     known = [player.name for player in access.table.players]
     try:
         header = changes.match_header(rules, setup, known)

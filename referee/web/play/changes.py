@@ -405,6 +405,7 @@ class Setup:
     seated: Sequence[str]
     first_dealer: str
     options: dict[str, Any]
+    teams: dict[str, list[str]] | None = None  # where the game is played in teams
 
 
 def seating(rules: Ruleset, seated: Sequence[str], known: Collection[str], dealer: str) -> str:
@@ -468,7 +469,7 @@ def teams_of(rules: Ruleset, seated: Sequence[str], names: Sequence[str]) -> dic
 def match_header(rules: Ruleset, setup: Setup, known: Collection[str]) -> dict[str, Any]:
     """The checked header of a setup; ``known`` are the table's players."""
     dealer = seating(rules, setup.seated, known, setup.first_dealer)
-    return header_of(rules, setup.seated, dealer, setup.options)
+    return header_of(rules, setup.seated, dealer, setup.options, setup.teams)
 
 
 def apply_setup(match: Match, header: dict[str, Any]) -> None:
