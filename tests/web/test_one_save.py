@@ -217,27 +217,32 @@ def indian_deal(draw: st.DrawFn, players: list[str]) -> dict[str, Any]:
 
 
 @st.composite
-def side_table(draw: st.DrawFn, players: list[str]) -> dict[str, Any]:
-    """A Canasta hand (each player a side): the player who went out has two natural
-    canastas, each other side one meld of three or none, a card or two left in each other
-    hand, a few red 3s."""
+def side_table(draw: st.DrawFn, sides: dict[str, tuple[str, ...]]) -> dict[str, Any]:
+    """A Canasta hand: the side of the player who went out has two natural canastas, each
+    other side one meld of three or none, a card or two left in every other hand, a few red
+    3s."""
     if draw(st.integers(0, 5)) == 0:
         return {"end": "void"}
     ranks = draw(st.permutations([rank for rank in Rank if rank >= Rank.FOUR] + [Rank.ACE]))
     suits = "SHDCSHD"
-    out = draw(st.sampled_from(players))
+    out_side = draw(st.sampled_from(list(sides)))
+    out = draw(st.sampled_from(sides[out_side]))
     melds: dict[str, Any] = {}
-    hands: dict[str, list[str]] = {}
-    for seat, name in enumerate(players):
-        if name == out:
+    for number, (name, _members) in enumerate(sides.items()):
+        if name == out_side:
             melds[name] = [[f"{ranks[k].symbol}{suit}" for suit in suits] for k in (0, 1)]
-            continue
-        rank = ranks[2 + seat]
-        melds[name] = [[f"{rank.symbol}{suit}" for suit in "SHD"]] if draw(st.booleans()) else []
-        left = ranks[-1 - seat]
-        hands[name] = [f"{left.symbol}{suit}" for suit in "SH"[: draw(st.integers(1, 2))]]
+        elif draw(st.booleans()):
+            melds[name] = [[f"{ranks[2 + number].symbol}{suit}" for suit in "SHD"]]
+        else:
+            melds[name] = []
+    hands: dict[str, list[str]] = {}
+    players = [player for members in sides.values() for player in members]
+    for seat, player in enumerate(players):
+        if player != out:
+            left = ranks[-1 - seat]
+            hands[player] = [f"{left.symbol}{suit}" for suit in "SH"[: draw(st.integers(1, 2))]]
     entry: dict[str, Any] = {"out": out, "concealed": draw(st.booleans()), "melds": melds}
-    reds = {name: 1 for name in players if draw(st.booleans())}
+    reds = {name: 1 for name in sides if draw(st.booleans())}
     if reds:
         entry["red_threes"] = reds
     entry["hands"] = hands
@@ -285,13 +290,7 @@ def legal(document: dict[str, Any]) -> bool:
 def played_matches(draw: st.DrawFn, rules: Ruleset) -> dict[str, Any]:
     """A match document of 1 to 4 rounds the engine takes (a refused round is dealt again;
     none is added once the match is over)."""
-    # The API takes no teams yet: a game played in sides is drawn with players alone.
-    alone = [
-        count
-        for count in range(rules.min_players, min(rules.max_players, len(NAMES)) + 1)
-        if rules.sides is None or not rules.sides.in_teams(count)
-    ]
-    seated = draw(st.sampled_from(alone))
+    seated = draw(st.integers(rules.min_players, min(rules.max_players, len(NAMES))))
     players = NAMES[:seated]
     options = draw(match_options(rules))
     document: dict[str, Any] = {
@@ -301,6 +300,10 @@ def played_matches(draw: st.DrawFn, rules: Ruleset) -> dict[str, Any]:
         "options": options,
         "rounds": [],
     }
+    sides = {name: (name,) for name in players}
+    if rules.sides is not None and rules.sides.in_teams(seated):  # partners sit opposite
+        sides = {"Kita": tuple(players[0::2]), "Mereka": tuple(players[1::2])}
+        document["teams"] = {name: list(members) for name, members in sides.items()}
     for _number in range(draw(st.integers(1, 4))):
         if replay(document).finished:
             break
@@ -309,7 +312,7 @@ def played_matches(draw: st.DrawFn, rules: Ruleset) -> dict[str, Any]:
             if rules.round_form.kind == DEAL_END:
                 entry = draw(indian_deal(players))
             elif rules.round_form.kind == SIDE_TABLE:
-                entry = draw(side_table(players))
+                entry = draw(side_table(sides))
             else:
                 entry = draw(final_table(rules, players, deal))
             if legal({**document, "rounds": [*document["rounds"], entry]}):
@@ -381,6 +384,7 @@ def new_match(api: Any, document: dict[str, Any]) -> tuple[str, dict[str, Any]]:
             "players": document["players"],
             "first_dealer": document["first_dealer"],
             "options": document["options"],
+            **({"teams": document["teams"]} if "teams" in document else {}),
         },
     ).get_json()
     return keys["edit_key"], board
@@ -421,7 +425,7 @@ def form_fields(app: Flask, match: Match, entry: dict[str, Any]) -> dict[str, st
             form = deal_form_class(players, inputs)(meta={"csrf": False})
             assert fill_deal(form, players, entry, inputs), f"{rules.id}: no deal form for {entry}"
         elif rules.round_form.kind == SIDE_TABLE:
-            form = hand_form_class(rules, players)(meta={"csrf": False})
+            form = hand_form_class(rules, players, match.teams)(meta={"csrf": False})
             assert fill_hand(form, rules, players, entry), f"{rules.id}: no hand form for {entry}"
         else:
             rows = TableRows.of_table(
