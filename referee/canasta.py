@@ -21,47 +21,77 @@ from typing import Any, Literal, TypeAlias
 
 from referee.cards import Card, Rank
 from referee.errors import RuleError
-from referee.messages import Reason, define_message, define_text
+from referee.messages import Reason, define_message
 from referee.notation import format_card, format_cards, parse_cards
+from referee.rulesets.base import OPTION_ABOVE, option_refusal
+from referee.rulesets.options import Option, OptionType, Preset, option, preset, target_option
 
 # ---------------------------------------------------------------------------
 # Options and presets (RULES.md, the options table)
 
 
-@dataclass(frozen=True)
-class OptionRange:
-    """An option's default and the values it may take (``choices``, or ``low``-``high``)."""
+RULES_ID = "canasta"
+AT_MOST_3: Literal["at-most-3"] = "at-most-3"
+AT_MOST_NATURALS: Literal["at-most-naturals"] = "at-most-naturals"
 
-    name: str
-    default: object
-    low: int | None = None
-    high: int | None = None
-    choices: tuple[object, ...] = ()
-
-
-OPTION_RANGES: tuple[OptionRange, ...] = (
-    OptionRange("target", 5000, 1000, 20000),
-    OptionRange("going_out_bonus", 100, 0, 500),
-    OptionRange("concealed_bonus", 200, 0, 1000),
-    OptionRange("wild_cards", "at-most-3", choices=("at-most-3", "at-most-naturals")),
-    OptionRange("canastas_to_go_out", None, 1, 2),
+OPTION_TABLE: tuple[Option, ...] = (
+    target_option(RULES_ID, 5000, 1000, 20000),
+    option(
+        RULES_ID,
+        "going_out_bonus",
+        OptionType.NUMBER,
+        100,
+        minimum=0,
+        maximum=500,
+        at_most="concealed_bonus",
+        label="Going out bonus",
+        explanation="What the side of the player who goes out scores for it.",
+        summary="Going out scores {value}",
+    ),
+    option(
+        RULES_ID,
+        "concealed_bonus",
+        OptionType.NUMBER,
+        200,
+        minimum=0,
+        maximum=1000,
+        label="Concealed bonus",
+        explanation=(
+            "What going out concealed scores instead of the going out bonus (never less than it)."
+        ),
+        summary="Going out concealed scores {value}",
+    ),
+    option(
+        RULES_ID,
+        "wild_cards",
+        OptionType.CHOICE,
+        AT_MOST_3,
+        choices=(AT_MOST_3, AT_MOST_NATURALS),
+        label="Wild cards in a meld",
+        explanation=(
+            "at-most-naturals: a meld also never holds more wild than natural cards "
+            "(2 natural and 3 wild is refused)."
+        ),
+        summary="Wild cards in a meld: {value}",
+    ),
+    option(
+        RULES_ID,
+        "canastas_to_go_out",
+        OptionType.NUMBER,
+        None,
+        minimum=1,
+        maximum=2,
+        label="Canastas to go out",
+        explanation=(
+            "The canastas a side needs before one of its players may go out; without it, "
+            "1 (2 with 2 players)."
+        ),
+        summary="{value} canasta(s) needed to go out",
+    ),
 )
 
-OPTION_OUT_OF_RANGE = define_message(
-    "canasta.option_out_of_range",
-    "the Canasta option {option} must be from {low} to {high}, not {value}",
-)
-OPTION_NOT_A_CHOICE = define_message(
-    "canasta.option_not_a_choice",
-    "the Canasta option {option} must be one of {choices}, not {value}",
-)
 UNKNOWN_OPTION = define_message(
     "canasta.unknown_option", "Canasta has no option {option}; its options are {known}"
-)
-CONCEALED_BELOW_GOING_OUT = define_message(
-    "canasta.concealed_below_going_out",
-    "the bonus for going out concealed ({concealed}) cannot be less than the bonus for "
-    "going out ({going_out}): it replaces it",
 )
 
 
@@ -75,43 +105,32 @@ class CanastaOptions:
     target: int = 5000
     going_out_bonus: int = 100
     concealed_bonus: int = 200
-    wild_cards: Literal["at-most-3", "at-most-naturals"] = "at-most-3"
+    wild_cards: Literal["at-most-3", "at-most-naturals"] = AT_MOST_3
     canastas_to_go_out: int | None = None
 
     def __post_init__(self) -> None:
-        for declared in OPTION_RANGES:
+        for declared in OPTION_TABLE:
             value = getattr(self, declared.name)
-            if declared.choices:
-                if value not in declared.choices or type(value) is not type(declared.default):
-                    choices = ", ".join(str(c) for c in declared.choices)
-                    raise RuleError(
-                        OPTION_NOT_A_CHOICE, option=declared.name, choices=choices, value=value
-                    )
-            elif value is not None or declared.default is not None:
-                assert declared.low is not None and declared.high is not None
-                if (
-                    isinstance(value, bool)
-                    or not isinstance(value, int)
-                    or not declared.low <= value <= declared.high
-                ):
-                    raise RuleError(
-                        OPTION_OUT_OF_RANGE,
-                        option=declared.name,
-                        low=declared.low,
-                        high=declared.high,
-                        value=repr(value) if not isinstance(value, int) else value,
-                    )
-        if self.concealed_bonus < self.going_out_bonus:
+            if not declared.accepts(value):
+                raise option_refusal(declared, value)
+        if self.going_out_bonus > self.concealed_bonus:
+            going_out, concealed = (
+                _declared(name) for name in ("going_out_bonus", "concealed_bonus")
+            )
             raise RuleError(
-                CONCEALED_BELOW_GOING_OUT,
-                concealed=self.concealed_bonus,
-                going_out=self.going_out_bonus,
+                OPTION_ABOVE,
+                label=Reason.of(f"{going_out.text_key}.label"),
+                option=going_out.name,
+                value=self.going_out_bonus,
+                other_label=Reason.of(f"{concealed.text_key}.label"),
+                other=concealed.name,
+                other_value=self.concealed_bonus,
             )
 
     @classmethod
     def of(cls, values: Mapping[str, Any]) -> CanastaOptions:
         """The options from a mapping (a match file's), refusing names it does not know."""
-        known = {declared.name for declared in OPTION_RANGES}
+        known = {declared.name for declared in OPTION_TABLE}
         for name in values:
             if name not in known:
                 raise RuleError(UNKNOWN_OPTION, option=name, known=", ".join(sorted(known)))
@@ -124,9 +143,10 @@ class CanastaOptions:
         return 2 if players == 2 else 1
 
 
-PRESETS: dict[str, CanastaOptions] = {
-    define_text("canasta.preset.classic", "Classic Canasta"): CanastaOptions(),
-}
+PRESETS: tuple[Preset, ...] = (
+    preset(RULES_ID, "concealed-300", "Going out concealed scores 300", {"concealed_bonus": 300}),
+    preset(RULES_ID, "short", "A short match, to 2500", {"target": 2500}),
+)
 
 PLAYERS = range(2, 5)
 DECKS = 2
@@ -142,6 +162,10 @@ ALL_RED_THREES_BONUS = 800
 
 # ---------------------------------------------------------------------------
 # Card values and the first-meld minimum
+
+
+def _declared(name: str) -> Option:
+    return next(declared for declared in OPTION_TABLE if declared.name == name)
 
 
 def is_wild(card: Card) -> bool:

@@ -695,17 +695,30 @@ class MatchState:
             ),
         )
 
-    def _round_json(self, result: RoundResult) -> dict[str, Any]:
+    def _round_json(self, result: RoundResult, before: Mapping[str, int]) -> dict[str, Any]:
         out = result.to_json()
         if self.rules.round_facts is not None and not result.is_void:
             out |= self.rules.round_facts(self.rules_of_round(result.number))
+        if self.rules.from_totals is not None and not result.is_void:
+            out[self.rules.from_totals.key] = dict(self.rules.from_totals.facts(self.rules, before))
         return out
+
+    def _rounds_json(self) -> list[dict[str, Any]]:
+        """Each round's replay output, with what the game says of it from the totals before it."""
+        before: Mapping[str, int] = dict.fromkeys(self.header.sides_of(self.header.players), 0)
+        found, counted = [], 0
+        for result in self.rounds:
+            found.append(self._round_json(result, before))
+            if not result.is_void and counted < len(self.history):
+                before = self.history[counted]
+                counted += 1
+        return found
 
     def to_json(self) -> dict[str, Any]:
         """Exactly the output of ``referee replay --json`` (with ``seating_changes`` and
         the ``players`` seated last when the seating changed)."""
         out = {
-            "rounds": [self._round_json(result) for result in self.rounds],
+            "rounds": self._rounds_json(),
             "totals": dict(self.totals),
             "finished": self.finished,
             "winners": list(self.winners),
@@ -722,6 +735,9 @@ class MatchState:
             out["totals"] = {**self.totals, **columns.totals}
         if self.rules.tracker is not None:
             out |= self.rules.tracker.facts(self.carried)
+        if self.rules.from_totals is not None:
+            from_totals = self.rules.from_totals
+            out[from_totals.next_key] = dict(from_totals.facts(self.rules, self.totals))
         out["standings"] = [standing.to_json() for standing in self.standings()]
         return out
 

@@ -177,6 +177,11 @@ SEATING_TOO_LATE = define_message(
     "the seating changes before round {number}, but the match has {rounds} rounds: a seating"
     " changes before the next round at the latest",
 )
+SIDES_SEATING_FIXED = define_message(
+    "seating.sides_fixed",
+    "{rules} keeps its seating from start to end: nobody joins late nor leaves (the sides are "
+    "fixed); start a new match instead",
+)
 SEATING_FIXED = define_message(
     "seating.fixed",
     "{rules} is played by exactly {count} players from start to end: nobody can join or leave"
@@ -429,7 +434,10 @@ class RoundRecord:
     wrong_shows: tuple[str, ...] | None = None
     rejoin: tuple[str, ...] | None = None
     table: tuple[TableEntry, ...] | None = None  # the final table (rummy500, contract)
-    own: Mapping[str, Any] | None = None  # the round in the game's own notation (Phase 10)
+    notated: Mapping[str, Any] | None = None  # the round in the game's own notation (Phase 10)
+    # The keys the ruleset reads itself (its ``round_keys``: Canasta's melds by side, red 3s,
+    # ``concealed``), as written in canonical form.
+    own: Mapping[str, Any] = field(default_factory=dict)
 
     @property
     def is_void(self) -> bool:
@@ -633,6 +641,10 @@ def verify_seating(
     """
     if tuple(after) == tuple(before):
         raise RuleError(SEATING_UNCHANGED, round=number, number=number)
+    if rules.sides is not None:  # partners, or players alone in a game of sides: fixed
+        if rules.sides.in_teams(len(before)):
+            raise MatchFileError(TEAMS_SEATING_FIXED)
+        raise RuleError(SIDES_SEATING_FIXED, rules=rules.id)
     if not rules.seating_may_change:
         raise RuleError(SEATING_FIXED, rules=rules.id, count=rules.min_players)
     if not rules.min_players <= len(after) <= rules.max_players:
@@ -709,8 +721,8 @@ def _read_round(raw: Any, header: MatchHeader, number: int | None) -> RoundRecor
         if end is not None:
             out = _optional(raw, "out", lambda value: _player(value, players, "out"))
             return RoundRecord(end=end, out=out)
-        own = header.rules.notation.read(header.rules, raw, players)
-        return RoundRecord(out=own.get("out"), own=own)
+        notated = header.rules.notation.read(header.rules, raw, players)
+        return RoundRecord(out=notated.get("out"), notated=notated)
     turns = None
     if raw.get("turns") is not None:
         if not isinstance(raw["turns"], list | tuple):
@@ -723,6 +735,10 @@ def _read_round(raw: Any, header: MatchHeader, number: int | None) -> RoundRecor
         raise MatchFileError(UNKNOWN_END, value=_show(end))
     hands, points = _optional(raw, "hands", lambda value: _hands(value, players)) or (None, None)
     inputs = _round_inputs(raw, header.rules, end)
+    own_keys = header.rules.round_keys
+    own: dict[str, Any] = {}
+    if own_keys is not None:
+        own = dict(own_keys.canonical({k: raw[k] for k in own_keys.names if k in raw}))
     return RoundRecord(
         turns=turns,
         hands=hands,
@@ -731,7 +747,9 @@ def _read_round(raw: Any, header: MatchHeader, number: int | None) -> RoundRecor
         out=_optional(raw, "out", lambda value: _player(value, players, "out")),
         at_once=_optional(raw, "at_once", lambda value: _bool(value, "at_once")),
         knock=_optional(raw, "knock", lambda value: _player(value, players, "knock")),
-        melds=_optional(raw, "melds", lambda value: _player_melds(value, players)),
+        melds=None
+        if "melds" in own
+        else _optional(raw, "melds", lambda value: _player_melds(value, players)),
         closer=_optional(raw, "closer", lambda value: _player(value, players, "closer")),
         closing_card=_optional(raw, "closing_card", lambda value: _card(value, "closing_card")),
         inputs=inputs,
@@ -739,6 +757,7 @@ def _read_round(raw: Any, header: MatchHeader, number: int | None) -> RoundRecor
         table=_optional(raw, "table", lambda value: _table(value, players))
         if header.rules.round_form.table
         else None,
+        own=own,
     )
 
 
@@ -1008,8 +1027,8 @@ def dump_round(
     inputs are written by the types ``rules`` declares for them (as they are without it).
     """
     out: dict[str, Any] = {}
-    if record.own is not None:
-        return dict(record.own)
+    if record.notated is not None:
+        return dict(record.notated)
     if record.rejoin:
         out["rejoin"] = list(record.rejoin)
     types = {question.name: question.type for question in (rules.round_inputs if rules else ())}
@@ -1045,6 +1064,7 @@ def dump_round(
         }
     if record.table is not None:
         out["table"] = [dump_table_entry(entry) for entry in record.table]
+    out.update(record.own)
     if record.hands is not None or record.points is not None:
         hands: dict[str, list[str] | int] = {
             player: dump_cards(cards) for player, cards in (record.hands or {}).items()

@@ -361,21 +361,27 @@ def test_options_defaults_ranges_and_presets() -> None:
         1,
     )
     assert CanastaOptions(canastas_to_go_out=2).canastas_needed(4) == 2
-    assert PRESETS["Classic Canasta"] == options
+    assert {preset.key: dict(preset.options) for preset in PRESETS} == {
+        "concealed-300": {"concealed_bonus": 300},
+        "short": {"target": 2500},
+    }
     assert CanastaOptions.of({"target": 3000}).target == 3000
 
 
 @pytest.mark.parametrize(
     ("values", "words"),
     [
-        ({"target": 500}, "target must be from 1000 to 20000, not 500"),
-        ({"going_out_bonus": 600}, "going_out_bonus must be from 0 to 500"),
-        ({"concealed_bonus": 1001}, "concealed_bonus must be from 0 to 1000"),
-        ({"canastas_to_go_out": 3}, "canastas_to_go_out must be from 1 to 2"),
-        ({"target": "5000"}, "not '5000'"),
-        ({"target": True}, "target must be from 1000 to 20000"),
-        ({"wild_cards": "any"}, "wild_cards must be one of at-most-3, at-most-naturals"),
-        ({"concealed_bonus": 50}, "cannot be less than the bonus for going out (100)"),
+        ({"target": 500}, "Target (target) goes from 1000 to 20000, not 500"),
+        ({"going_out_bonus": 600}, "(going_out_bonus) goes from 0 to 500"),
+        ({"concealed_bonus": 1001}, "(concealed_bonus) goes from 0 to 1000"),
+        ({"canastas_to_go_out": 3}, "(canastas_to_go_out) goes from 1 to 2"),
+        ({"target": "5000"}, 'not "5000"'),
+        ({"target": True}, "(target) is a whole number from 1000 to 20000"),
+        ({"wild_cards": "any"}, "(wild_cards) is one of at-most-3, at-most-naturals"),
+        (
+            {"concealed_bonus": 50},
+            "(going_out_bonus: 100) is at most Concealed bonus (concealed_bonus: 50)",
+        ),
         ({"decks": 3}, "Canasta has no option decks"),
     ],
 )

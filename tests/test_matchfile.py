@@ -85,10 +85,10 @@ def test_unknown_format_is_refused() -> None:
 
 
 def test_unknown_ruleset_is_refused_naming_the_choices() -> None:
-    error = error_of(document(rules="canasta"))
+    error = error_of(document(rules="bezique"))
     assert isinstance(error, RuleError)
     assert error.message.startswith(
-        '"canasta" is not a ruleset; choose one of remi, rummy, remi-indonesia, manipulation, gin'
+        '"bezique" is not a ruleset; choose one of remi, rummy, remi-indonesia, manipulation, gin'
     )
     assert error.message.endswith(", ".join(RULESETS))  # every registered ruleset
 

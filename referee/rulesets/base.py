@@ -260,7 +260,7 @@ class OwnNotation:
     """A game whose rounds are not written in playing cards (Phase 10's cards): it reads a
     round's keys itself.  ``read(rules, raw, players)`` gives the round's keys checked and written
     canonically (a JSON object), or a :class:`RefereeError` naming the bad one; they are
-    kept as :attr:`~referee.matchfile.RoundRecord.own` and written back as they are."""
+    kept as :attr:`~referee.matchfile.RoundRecord.notated` and written back as they are."""
 
     read: Callable[[Ruleset, Mapping[str, Any], tuple[str, ...]], Mapping[str, Any]]
 
@@ -355,6 +355,37 @@ class Deadwood:
 
     most: int
     big_gin: bool = False
+
+
+@dataclass(frozen=True)
+class RoundKeys:
+    """Keys of a final-table round that the game reads itself, in its ``check_round``
+    (Canasta's melds keyed by side, its red 3s, going out concealed): the match file keeps
+    them in :attr:`~referee.matchfile.RoundRecord.own` as ``canonical`` writes them (card
+    codes in upper case; a malformed card refused), and writes them back so."""
+
+    names: tuple[str, ...]
+    canonical: Callable[[Mapping[str, Any]], Mapping[str, Any]] = lambda keys: dict(keys)
+
+
+# (rules, totals before a round) -> what the game says of that round from the totals
+# (Canasta's first-meld minimum of each side).
+TotalsFactsHook = Callable[["Ruleset", Mapping[str, int]], Mapping[str, Any]]
+
+
+@dataclass(frozen=True)
+class FromTotals:
+    """What a game says of each round from the totals before it (Canasta's first-meld
+    minimums): the replay adds it to each counted round under ``key``, and the match's under
+    ``next_key`` for the next round (MATCH_FORMAT: ``minimums``, ``next_minimums``); the
+    scoreboard shows the next round's under ``label``."""
+
+    key: str
+    next_key: str
+    facts: TotalsFactsHook
+    # What the scoreboard says of the next round (English display text, with %(values)s:
+    # "Budi 50, Siti 90").
+    label: str = ""
 
 
 @dataclass(frozen=True)
@@ -460,6 +491,7 @@ class FinalTable:
 FINAL_TABLE = "final_table"  # the ending, the hands left and the table's melds
 DEAL_END = "deal_end"  # who showed, the others' counts, drops and wrong shows (indian)
 PHASE10_HAND = "phase10_hand"  # who went out, each player's phase laid and cards left (phase10)
+SIDE_TABLE = "side_table"  # each side's melds (cards or counts) and red 3s, every hand (canasta)
 
 
 @dataclass(frozen=True)
@@ -674,6 +706,8 @@ class Ruleset:
     round_facts: RoundFactsHook | None = field(default=None, compare=False, repr=False)
     tracker: Tracker | None = field(default=None, compare=False, repr=False)
     notation: OwnNotation | None = field(default=None, compare=False, repr=False)
+    round_keys: RoundKeys | None = field(default=None, compare=False, repr=False)
+    from_totals: FromTotals | None = field(default=None, compare=False, repr=False)
     sides: Sides | None = None  # partnerships (see :class:`Sides`); None: each player alone
 
     def __post_init__(self) -> None:
@@ -691,8 +725,9 @@ class Ruleset:
     @property
     def seating_may_change(self) -> bool:
         """Whether players may join or leave a match between rounds (not in a game for an
-        exact number of players, such as gin)."""
-        return self.min_players != self.max_players
+        exact number of players, such as gin, nor in a game of sides: Canasta takes no late
+        players)."""
+        return self.min_players != self.max_players and self.sides is None
 
     @property
     def buys_per_deal(self) -> int:
@@ -891,7 +926,7 @@ class Ruleset:
             if not declared.accepts(value) and not (
                 as_played and declared.accepts_as_played(value)
             ):
-                raise _refusal(declared, value)
+                raise option_refusal(declared, value)
             checked[name] = value
         everything = self._with_defaults(checked)
         for name in checked:
@@ -1050,7 +1085,8 @@ def _label(declared: Option) -> Reason | str:
     return Reason.of(key) if declared.text_key else declared.label
 
 
-def _refusal(declared: Option, value: Any) -> RuleError:
+def option_refusal(declared: Option, value: Any) -> RuleError:
+    """The refusal of ``value`` for an option that does not accept it, in its own words."""
     shown = show_value(value) if not isinstance(value, str) else value
     label = _label(declared)
     if declared.type is OptionType.SWITCH:

@@ -277,7 +277,7 @@ def check_hand(header: MatchHeader, record: RoundRecord, dealer: str, number: in
         if record.end != "void" or record.out is not None:
             raise RuleError(NO_ENDING)
         return FinalState(RoundEnding(Ending.VOID, players))
-    own = record.own or {}
+    own = record.notated or {}
     assert isinstance(header.carried, Tracked)
     state = header.carried.state
     hands: Mapping[str, CardsIn | int] = own.get("hands", {})

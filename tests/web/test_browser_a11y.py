@@ -33,6 +33,7 @@ PLAYERS = {
     "manipulation": ["Budi", "Siti", "Andi"],
 }
 RULESETS = [
+    "canasta",
     "contract",
     "gin",
     "indian",

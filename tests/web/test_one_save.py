@@ -54,8 +54,9 @@ from referee.errors import RefereeError
 from referee.match import replay
 from referee.notation import format_card
 from referee.rulesets import RULESETS, FinalTable, Ruleset
-from referee.rulesets.base import DEAL_END
+from referee.rulesets.base import DEAL_END, SIDE_TABLE
 from referee.scoring import Ending
+from referee.web.forms.canasta import fill_hand, hand_form_class
 from referee.web.forms.finaltable import TableRows
 from referee.web.forms.indian import deal_form_class, fill_deal
 from referee.web.forms.rounds import fill_from_round, quick_form_class, round_inputs
@@ -216,6 +217,39 @@ def indian_deal(draw: st.DrawFn, players: list[str]) -> dict[str, Any]:
 
 
 @st.composite
+def side_table(draw: st.DrawFn, sides: dict[str, tuple[str, ...]]) -> dict[str, Any]:
+    """A Canasta hand: the side of the player who went out has two natural canastas, each
+    other side one meld of three or none, a card or two left in every other hand, a few red
+    3s."""
+    if draw(st.integers(0, 5)) == 0:
+        return {"end": "void"}
+    ranks = draw(st.permutations([rank for rank in Rank if rank >= Rank.FOUR] + [Rank.ACE]))
+    suits = "SHDCSHD"
+    out_side = draw(st.sampled_from(list(sides)))
+    out = draw(st.sampled_from(sides[out_side]))
+    melds: dict[str, Any] = {}
+    for number, (name, _members) in enumerate(sides.items()):
+        if name == out_side:
+            melds[name] = [[f"{ranks[k].symbol}{suit}" for suit in suits] for k in (0, 1)]
+        elif draw(st.booleans()):
+            melds[name] = [[f"{ranks[2 + number].symbol}{suit}" for suit in "SHD"]]
+        else:
+            melds[name] = []
+    hands: dict[str, list[str]] = {}
+    players = [player for members in sides.values() for player in members]
+    for seat, player in enumerate(players):
+        if player != out:
+            left = ranks[-1 - seat]
+            hands[player] = [f"{left.symbol}{suit}" for suit in "SH"[: draw(st.integers(1, 2))]]
+    entry: dict[str, Any] = {"out": out, "concealed": draw(st.booleans()), "melds": melds}
+    reds = {name: 1 for name in sides if draw(st.booleans())}
+    if reds:
+        entry["red_threes"] = reds
+    entry["hands"] = hands
+    return entry
+
+
+@st.composite
 def match_options(draw: st.DrawFn, rules: Ruleset) -> dict[str, Any]:
     """Options that make a match end within its few rounds (the lowest target, a number of
     rounds or deals) and that ask a round input (gin's Oklahoma: the upcard), where the
@@ -266,16 +300,21 @@ def played_matches(draw: st.DrawFn, rules: Ruleset) -> dict[str, Any]:
         "options": options,
         "rounds": [],
     }
+    sides = {name: (name,) for name in players}
+    if rules.sides is not None and rules.sides.in_teams(seated):  # partners sit opposite
+        sides = {"Kita": tuple(players[0::2]), "Mereka": tuple(players[1::2])}
+        document["teams"] = {name: list(members) for name, members in sides.items()}
     for _number in range(draw(st.integers(1, 4))):
         if replay(document).finished:
             break
         for _attempt in range(4):
             deal = 1 + sum(not is_void(entry) for entry in document["rounds"])
-            entry = draw(
-                indian_deal(players)
-                if rules.round_form.kind == DEAL_END
-                else final_table(rules, players, deal)
-            )
+            if rules.round_form.kind == DEAL_END:
+                entry = draw(indian_deal(players))
+            elif rules.round_form.kind == SIDE_TABLE:
+                entry = draw(side_table(sides))
+            else:
+                entry = draw(final_table(rules, players, deal))
             if legal({**document, "rounds": [*document["rounds"], entry]}):
                 document["rounds"].append(entry)
                 break
@@ -345,6 +384,7 @@ def new_match(api: Any, document: dict[str, Any]) -> tuple[str, dict[str, Any]]:
             "players": document["players"],
             "first_dealer": document["first_dealer"],
             "options": document["options"],
+            **({"teams": document["teams"]} if "teams" in document else {}),
         },
     ).get_json()
     return keys["edit_key"], board
@@ -384,6 +424,9 @@ def form_fields(app: Flask, match: Match, entry: dict[str, Any]) -> dict[str, st
         if rules.round_form.kind == DEAL_END:
             form = deal_form_class(players, inputs)(meta={"csrf": False})
             assert fill_deal(form, players, entry, inputs), f"{rules.id}: no deal form for {entry}"
+        elif rules.round_form.kind == SIDE_TABLE:
+            form = hand_form_class(rules, players, match.teams)(meta={"csrf": False})
+            assert fill_hand(form, rules, players, entry), f"{rules.id}: no hand form for {entry}"
         else:
             rows = TableRows.of_table(
                 entry.get("table") or [], TableRows.default(rules, len(players))

@@ -111,6 +111,7 @@ def scoreboard_body(
         "seated": sheet.seated,
         "columns": sheet.columns.to_json()["columns"] if sheet.columns is not None else None,
         "tracked": sheet.tracker or None,
+        "next_facts": sheet.next_facts,
         "seating_changes": [dict(change) for change in seating_changes or ()],
         "live": live,
         "error": error_body(error) if error is not None else None,

@@ -545,6 +545,13 @@ class Scoreboard(StrictSchema):
             " round on (before_round, players)"
         },
     )
+    next_facts = fields.Dict(
+        allow_none=True,
+        metadata={
+            "description": "what the game says of the next round from the totals: canasta's"
+            ' {"minimums": {side: the least value of its first meld}}; null for other games'
+        },
+    )
     live = fields.Nested(LiveSummary, allow_none=True)
     error = fields.Nested(ErrorBody, allow_none=True)
 

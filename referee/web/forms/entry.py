@@ -22,9 +22,11 @@ from referee.errors import RefereeError
 from referee.messages import Reason
 from referee.rulesets import Ruleset
 from referee.rulesets import indian as indian_rules
-from referee.rulesets.base import DEAL_END, FINAL_TABLE, PHASE10_HAND
+from referee.rulesets.base import DEAL_END, FINAL_TABLE, PHASE10_HAND, SIDE_TABLE
 from referee.rulesets.options import RoundInput
 from referee.scoring import Ending
+from referee.web.forms import canasta as canasta_forms
+from referee.web.forms import phase10 as phase10_forms
 from referee.web.forms.fields import numbered
 from referee.web.forms.finaltable import TableRows, fill_table, has_gaps
 from referee.web.forms.indian import (
@@ -35,13 +37,7 @@ from referee.web.forms.indian import (
     fill_deal,
     still_in,
 )
-from referee.web.forms.phase10 import (
-    PhaseStanding,
-    build_hand,
-    fill_hand,
-    hand_form_class,
-    phases_before,
-)
+from referee.web.forms.phase10 import PhaseStanding
 from referee.web.forms.rounds import (
     build_round,
     ending_chosen,
@@ -110,6 +106,11 @@ class EntryForm:
     def wrong_show(self, form: Any, players: list[str], pool: Any) -> str | None:
         """The one-tap "record as a wrong show": no such thing in this kind of round."""
         return None
+
+    def of_match(self, teams: Mapping[str, Any] | None) -> EntryForm:
+        """This form for a match with ``teams`` (team name -> partners; None or empty where
+        each player plays alone): the same form, where it does not ask per side."""
+        return self
 
 
 # The engine's refusals of a show whose cards have no valid arrangement, in the words of a
@@ -187,6 +188,40 @@ class DealEndForm(EntryForm):
         return "check"
 
 
+class SideTableForm(EntryForm):
+    """A hand's final table side by side (Canasta): how it ended, each side's melds (as cards
+    or counted per value) and red 3s, and the cards left in every hand."""
+
+    template = "matches/canasta_hand_form.html"
+    rows = False
+
+    def __init__(self, teams: Mapping[str, Any] | None = None) -> None:
+        self.teams = teams
+
+    def form_class(
+        self, rules: Ruleset, players: list[str], inputs: Inputs, rows: TableRows | None
+    ) -> type[FlaskForm]:
+        return canasta_forms.hand_form_class(rules, players, self.teams)
+
+    def fill(
+        self, form: Any, rules: Ruleset, players: list[str], entry: Any, inputs: Inputs
+    ) -> bool:
+        return canasta_forms.fill_hand(form, rules, players, entry)
+
+    def build(
+        self, form: Any, rules: Ruleset, players: list[str], inputs: Inputs
+    ) -> dict[str, Any]:
+        return canasta_forms.build_hand(form, rules, players)
+
+    def refusal(
+        self, form: Any, rules: Ruleset, players: list[str], error: RefereeError
+    ) -> Refusal:
+        return Refusal(error, dict(zip(players, numbered(form, "hand"), strict=True)))
+
+    def of_match(self, teams: Mapping[str, Any] | None) -> EntryForm:
+        return SideTableForm(teams) if teams else self
+
+
 class Phase10HandForm(EntryForm):
     """A Phase 10 hand: who went out, each player's phase laid (or none, optionally as
     laid) and cards left; the form shows each player's phase before the hand."""
@@ -197,17 +232,17 @@ class Phase10HandForm(EntryForm):
     def form_class(
         self, rules: Ruleset, players: list[str], inputs: Inputs, rows: TableRows | None
     ) -> type[FlaskForm]:
-        return hand_form_class(players)
+        return phase10_forms.hand_form_class(players)
 
     def fill(
         self, form: Any, rules: Ruleset, players: list[str], entry: Any, inputs: Inputs
     ) -> bool:
-        return fill_hand(form, players, entry)
+        return phase10_forms.fill_hand(form, players, entry)
 
     def build(
         self, form: Any, rules: Ruleset, players: list[str], inputs: Inputs
     ) -> dict[str, Any]:
-        return build_hand(form, players)
+        return phase10_forms.build_hand(form, players)
 
     def refusal(
         self, form: Any, rules: Ruleset, players: list[str], error: RefereeError
@@ -215,16 +250,18 @@ class Phase10HandForm(EntryForm):
         return Refusal(error, dict(zip(players, numbered(form, "hand"), strict=True)))
 
     def before(self, match: Any, number: int) -> PhaseStanding | None:  # type: ignore[override]
-        return phases_before(match, number)
+        return phase10_forms.phases_before(match, number)
 
 
 ENTRY_FORMS: dict[str, EntryForm] = {
     FINAL_TABLE: EntryForm(),
     DEAL_END: DealEndForm(),
+    SIDE_TABLE: SideTableForm(),
     PHASE10_HAND: Phase10HandForm(),
 }
 
 
-def entry_form(rules: Ruleset) -> EntryForm:
-    """The entry form of the ruleset's kind of round."""
-    return ENTRY_FORMS[rules.round_form.kind]
+def entry_form(rules: Ruleset, teams: Mapping[str, Any] | None = None) -> EntryForm:
+    """The entry form of the ruleset's kind of round; ``teams``: the match's (team name ->
+    partners), where it is played in teams (a form of sides asks per team)."""
+    return ENTRY_FORMS[rules.round_form.kind].of_match(teams)

@@ -63,6 +63,9 @@ class Sheet:
     next_deal: Ruleset | None = None  # the rules of the next deal, where its contract changes
     standings: tuple[Standing, ...] = ()  # the engine's, in the game's order
     deal_facts: dict[str, Any] = field(default_factory=dict)  # the next deal's (Three Thirteen)
+    # What the game says of the next round from the totals (Canasta's minimums), in words.
+    next_from_totals: str = ""
+    next_facts: dict[str, Any] | None = None  # the same facts, as the API gives them
     columns: Any = None  # Hollywood gin's three games (referee.hollywood.HollywoodSheet)
     tracker: dict[str, Any] = field(default_factory=dict)  # what the game carries (Phase 10)
     counted_rounds: list[int] = field(default_factory=list)  # the non-void rounds' numbers
@@ -120,6 +123,8 @@ def build(match: Match, state: MatchState | None) -> Sheet:
                 sheet.tracker = dict(rules.tracker.facts(fresh.carried))
             except RefereeError:
                 pass  # a match that does not replay shows no tracker
+        if rules is not None and rules.from_totals is not None:
+            _from_totals(sheet, rules, dict.fromkeys(match.teams or match.everyone, 0))
         return sheet
     return sheet_of(state, ruleset_of(match), {r.number: r for r in match.complete_rounds})
 
@@ -181,10 +186,21 @@ def sheet_of(state: MatchState, rules: Ruleset | None, stored: Mapping[int, Stor
         sheet.deal_facts = dict(state.rules.round_facts(state.rules_of_round(state.next_round)))
     if state.rules.tracker is not None:
         sheet.tracker = dict(state.rules.tracker.facts(state.carried))
+    if state.rules.from_totals is not None and not sheet.finished:
+        _from_totals(sheet, state.rules, state.totals)
     sheet.standings = state.standings()
     if sheet.rows:
         sheet.leaders = list(state.leaders)
     return sheet
+
+
+def _from_totals(sheet: Sheet, rules: Ruleset, totals: Mapping[str, int]) -> None:
+    """The next round's facts from the totals (Canasta's minimums), and in words side by
+    side ("Budi 50, Siti 90")."""
+    assert rules.from_totals is not None
+    facts = dict(rules.from_totals.facts(rules, totals))
+    sheet.next_facts = {rules.from_totals.key: facts}
+    sheet.next_from_totals = ", ".join(f"{side} {value}" for side, value in facts.items())
 
 
 def picker_rows(match: Match) -> list[list[CardFace]]:

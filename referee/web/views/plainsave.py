@@ -93,7 +93,8 @@ def _saved(key: str, match_id: int) -> tuple[int, str] | None:
         inputs = round_inputs(rules, log.options)
         # The POST's CSRF token was checked before the view (CSRFProtect): the form is not
         # given a token of its own to make and check again.
-        entering = entry_form(rules)
+        teams = {team.name: team.members for team in seen.state.header.teams}
+        entering = entry_form(rules, teams)
         rows = TableRows.posted(posted, TableRows.default(rules, len(players)))
         form = entering.form_class(rules, players, inputs, rows if entering.rows else None)(
             meta=NO_CSRF

@@ -119,7 +119,7 @@ def _round_form(
     number = stored.number if stored is not None else match.next_round_number
     players = match.seating_at(number)
     rules = deal_rules(match, number) or find_ruleset(match.rules)
-    entering = entry_form(rules)
+    entering = entry_form(rules, match.teams)
     inputs = round_inputs(rules, match.options)
     readable = None
     if stored is not None and request.method == "GET":
@@ -269,7 +269,7 @@ def _merge_forms(
 ) -> merges.MergeForms:
     """How this round's form is made and filled, for merging a correction onto the round."""
 
-    entering = entry_form(rules)
+    entering = entry_form(rules, match.teams)
 
     def make(rows: TableRows | None, posted: bool) -> Any:
         reading = {} if posted else {"formdata": None}
