@@ -689,6 +689,8 @@ class MatchState:
             out |= columns.to_json()
             out["totals"] = {**self.totals, **columns.totals}
         out["standings"] = [standing.to_json() for standing in self.standings()]
+        if self.rules.replay_facts is not None:
+            out |= self.rules.replay_facts(self, out)
         return out
 
 

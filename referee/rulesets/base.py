@@ -169,6 +169,9 @@ RoundRulesHook = Callable[["Ruleset", Mapping[str, Any]], "Ruleset"]
 SheetColumnsHook = Callable[["Ruleset", tuple[str, ...], tuple[RoundScore, ...]], Any]
 # (rules of the round's deal) -> what the replay adds to a counted round (Three Thirteen's deal).
 RoundFactsHook = Callable[["Ruleset"], Mapping[str, Any]]
+# (match state, the replay's answer so far) -> what the game adds to it or changes in it
+# (Rummikub: each game's winners and the games won).
+ReplayFactsHook = Callable[[Any, Mapping[str, Any]], Mapping[str, Any]]
 # (header, record, dealer, number) -> FinalState: a round checked by the ruleset itself
 # (indian deals), instead of referee.round_end.final_state.
 RoundCheckHook = Callable[[Any, Any, str, int], Any]
@@ -194,6 +197,17 @@ PoolLimitsHook = Callable[["Ruleset"], "tuple[int, int] | None"]
 NO_REJOIN = define_message(
     "rules.no_rejoin", "players come back into a match only in a pool of {rules}"
 )
+
+
+@dataclass(frozen=True)
+class Pieces:
+    """What a game is played with when it is not cards (Rummikub's tiles): how the match
+    file reads one piece (``read``, a :class:`~referee.errors.NotationError` naming a token
+    that is none) and writes it back (``write``).  Hands, played pieces and the table of a
+    turn are read with it, and kept as written (never put in a card order)."""
+
+    read: Callable[[str], Any]
+    write: Callable[[Any], str] = str
 
 
 @dataclass(frozen=True)
@@ -618,6 +632,8 @@ class Ruleset:
     deal_rules: DealRulesHook = field(default=same_every_deal, compare=False, repr=False)
     sheet_columns: SheetColumnsHook | None = field(default=None, compare=False, repr=False)
     round_facts: RoundFactsHook | None = field(default=None, compare=False, repr=False)
+    replay_facts: ReplayFactsHook | None = field(default=None, compare=False, repr=False)
+    pieces: Pieces | None = field(default=None, compare=False, repr=False)  # not cards
 
     def __post_init__(self) -> None:
         if not self.option_table and self.target is not None:
