@@ -469,7 +469,7 @@ class RoundForm:
         """
         choice = self.choice(answers.ending)
         if choice.names is None:
-            entry: dict[str, Any] = {"end": choice.ending.value}
+            entry: dict[str, Any] = {"end": choice.key}  # the match file's "end"
         elif not answers.player:
             raise ValueError(f"the ending {choice.key!r} names a player")
         else:
@@ -508,9 +508,7 @@ class RoundForm:
         choice = next((c for c in self.endings if c.names is not None and entry.get(c.names)), None)
         if choice is None:
             end = entry.get("end")
-            choice = next(
-                (c for c in self.endings if c.names is None and c.ending.value == end), None
-            )
+            choice = next((c for c in self.endings if c.names is None and c.key == end), None)
         if choice is None:
             return None
         player = entry.get(choice.names) if choice.names is not None else None

@@ -36,6 +36,7 @@ if TYPE_CHECKING:
 RULES_ID = "rummikub"
 PLAYERS = range(2, 5)
 POOL_KEY = "pool"
+RACKS = "racks"  # the kind of round: a game entered as the racks left (its own entry form)
 
 NO_ENDING = define_message(
     "round.no_ending.rummikub",
@@ -305,7 +306,7 @@ RULESET = Ruleset(
     open_ended=True,
     option_table=OPTIONS,
     presets=PRESETS,
-    round_form=RoundForm((EMPTIED, POOL, VOID)),
+    round_form=RoundForm((EMPTIED, POOL, VOID), kind=RACKS),
     turn_style=TurnStyle.NONE,
     layoffs=False,
     points_unchecked=POINTS_UNCHECKED,

@@ -24,6 +24,7 @@ from referee.rulesets import Ruleset
 from referee.rulesets import indian as indian_rules
 from referee.rulesets.base import DEAL_END, FINAL_TABLE
 from referee.rulesets.options import RoundInput
+from referee.rulesets.rummikub import RACKS
 from referee.scoring import Ending
 from referee.web.forms.fields import numbered
 from referee.web.forms.finaltable import TableRows, fill_table, has_gaps
@@ -35,6 +36,7 @@ from referee.web.forms.indian import (
     fill_deal,
     still_in,
 )
+from referee.web.forms.racks import racks_before, racks_form_class
 from referee.web.forms.rounds import (
     build_round,
     ending_chosen,
@@ -180,7 +182,26 @@ class DealEndForm(EntryForm):
         return "check"
 
 
-ENTRY_FORMS: dict[str, EntryForm] = {FINAL_TABLE: EntryForm(), DEAL_END: DealEndForm()}
+class RacksEntryForm(EntryForm):
+    """A Rummikub game: who emptied the rack or that the pool ran out, and the racks left
+    (tiles or what they are worth)."""
+
+    rows = False
+
+    def form_class(
+        self, rules: Ruleset, players: list[str], inputs: Inputs, rows: TableRows | None
+    ) -> type[FlaskForm]:
+        return racks_form_class(rules, players, inputs)
+
+    def before(self, match: Any, number: int) -> Pool | None:
+        return racks_before(match, number)
+
+
+ENTRY_FORMS: dict[str, EntryForm] = {
+    FINAL_TABLE: EntryForm(),
+    DEAL_END: DealEndForm(),
+    RACKS: RacksEntryForm(),
+}
 
 
 def entry_form(rules: Ruleset) -> EntryForm:
