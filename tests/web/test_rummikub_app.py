@@ -132,3 +132,84 @@ def test_a_game_through_the_api(api):
     assert refused.status_code in (400, 422), refused.get_json()
     assert "7H is a card" in refused.get_json()["error"]["message"]
     assert api.get(url).get_json()["totals"] == {"Budi": 27, "Siti": -27}
+
+
+TOOLS = "/api/v1/tools/tiles"
+EN = {"Accept-Language": "en"}
+
+
+def test_the_turn_checker_counts_the_initial_meld_from_the_rack(api):
+    # K9 B9 JK: the joker counts 9, the group's number: 27
+    low = {"before": [], "played": ["K9", "B9", "JK"], "after": [["K9", "B9", "JK=O9"]]}
+    answer = api.post(f"{TOOLS}/turn", json={**low, "melded": False}, headers=EN).get_json()
+    assert answer == {
+        "legal": False,
+        "reasons": ["the initial meld makes 27 from your rack: 30 needed"],
+        "first_meld": 27,
+    }
+    ten = {"before": [], "played": ["K10", "B10", "JK"], "after": [["K10", "B10", "JK=O10"]]}
+    answer = api.post(f"{TOOLS}/turn", json={**ten, "melded": False}).get_json()
+    assert answer == {"legal": True, "reasons": [], "first_meld": 30}
+    sabra = {**ten, "melded": False, "options": {"initial_meld": 50}}
+    answer = api.post(f"{TOOLS}/turn", json=sabra, headers=EN).get_json()
+    assert answer["reasons"] == ["the initial meld makes 30 from your rack: 50 needed"]
+    bad = api.post(f"{TOOLS}/turn", json={**ten, "options": {"initial_meld": 101}}, headers=EN)
+    assert bad.status_code == 422
+    assert "goes from 0 to 100, not 101" in bad.get_json()["error"]["message"]
+
+
+def test_a_bad_rearrangement_is_put_back(api):
+    # the table R7 R8 R9 / K5 B5 O5 was rearranged wrongly; with R10 and R5 from the rack
+    # every tile still fits: R7-R10 and the four 5s
+    table = [["R7", "R8"], ["R9", "K5"], ["B5", "O5"]]
+    answer = api.post(f"{TOOLS}/put-back", json={"table": table, "added": ["R10", "R5"]})
+    found = answer.get_json()
+    assert found["complete"] and found["back_to_rack"] == [] and found["cannot_place"] == []
+    assert sorted(sorted(s) for s in found["table"]) == [
+        ["B5", "K5", "O5", "R5"],
+        ["R10", "R7", "R8", "R9"],
+    ]
+    # K1 fits nowhere: it goes back to the rack
+    answer = api.post(f"{TOOLS}/put-back", json={"table": table, "added": ["K1"]}).get_json()
+    assert answer["back_to_rack"] == ["K1"] and not answer["complete"]
+
+
+def test_the_hint_says_what_a_rack_can_play(api):
+    asked = {"table": [["R7", "R8", "R9"]], "rack": ["R10", "K2"]}
+    answer = api.post(f"{TOOLS}/hint", json=asked).get_json()
+    assert answer == {"tiles": ["R10"], "table": [["R7", "R8", "R9", "R10"]], "first_meld": None}
+
+
+def referee_page(client, action, **fields):
+    data = {"action": action, "melded": "y", **fields}
+    return client.submit("/tiles", data)
+
+
+def test_the_table_referee_page(client):
+    english(client)
+    refused = referee_page(client, "check", played="K9 B9 JK", after="K9 B9 JK=O9", melded="")
+    assert "the initial meld makes 27 from your rack: 30 needed" in text(refused)
+    accepted = referee_page(client, "check", played="K10 B10 JK", after="K10 B10 JK=O10", melded="")
+    assert "A legal turn" in text(accepted) and "The initial meld makes 30" in text(accepted)
+    # a rearranged table: O10 frees the joker, which goes on with the 13s
+    rearranged = referee_page(
+        client,
+        "check",
+        before="R10 R11 R12\nK10 B10 JK=O10\nO13 K13 B13",
+        played="O10",
+        after="R10 R11 R12\nK10 B10 O10\nO13 K13 B13 JK=R13",
+    )
+    assert "A legal turn" in text(rearranged)
+    put = referee_page(client, "put_back", after="R7 R8\nR9 K5\nB5 O5", played="R10 R5 K1")
+    assert sorted(re.findall(r'class="tile-set">([^<]+)<', put.text)) == [
+        "K5 B5 O5 R5",
+        "R7 R8 R9 R10",
+    ]
+    assert re.search(r'class="back-to-rack">K1<', put.text)
+    sabra = client.submit(
+        "/tiles?options=" + json.dumps({"initial_meld": 50}),
+        {"action": "check", "played": "K10 B10 JK", "after": "K10 B10 JK=O10"},
+    )
+    assert "the initial meld makes 30 from your rack: 50 needed" in text(sabra)
+    card = referee_page(client, "check", played="7H", after="7H")
+    assert card.status_code == 400 and "7H is a card" in text(card)
