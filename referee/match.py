@@ -460,9 +460,13 @@ class MatchState:
         if self.finished:
             return self
         seated = self.players
-        return replace(
-            self, finished=True, winners=best_players(self.totals, seated), next_dealer=None
+        decide = self.rules.stopped_winners
+        winners = (
+            best_players(self.totals, seated)
+            if decide is None
+            else tuple(decide(self.rules, self.totals, self.rounds_won, seated))
         )
+        return replace(self, finished=True, winners=winners, next_dealer=None)
 
     def _after(self, result: RoundResult) -> MatchState:
         rounds = self.rounds + (result,)

@@ -172,6 +172,9 @@ RoundFactsHook = Callable[["Ruleset"], Mapping[str, Any]]
 # (match state, the replay's answer so far) -> what the game adds to it or changes in it
 # (Rummikub: each game's winners and the games won).
 ReplayFactsHook = Callable[[Any, Mapping[str, Any]], Mapping[str, Any]]
+# (rules, totals, rounds won, seated) -> who wins a match its players stopped (default: the
+# highest total; Rummikub with standing games_won: the most games won, then the total).
+StoppedHook = Callable[["Ruleset", Mapping[str, int], Mapping[str, int], tuple[str, ...]], Any]
 # (header, record, dealer, number) -> FinalState: a round checked by the ruleset itself
 # (indian deals), instead of referee.round_end.final_state.
 RoundCheckHook = Callable[[Any, Any, str, int], Any]
@@ -631,6 +634,7 @@ class Ruleset:
     sheet_columns: SheetColumnsHook | None = field(default=None, compare=False, repr=False)
     round_facts: RoundFactsHook | None = field(default=None, compare=False, repr=False)
     replay_facts: ReplayFactsHook | None = field(default=None, compare=False, repr=False)
+    stopped_winners: StoppedHook | None = field(default=None, compare=False, repr=False)
     pieces: Pieces | None = field(default=None, compare=False, repr=False)  # not cards
 
     def __post_init__(self) -> None:

@@ -180,6 +180,22 @@ def match_end(rules: Ruleset, progress: MatchProgress) -> MatchEnd:
     return MatchEnd(result.over, result.winners)
 
 
+def stopped_winners(
+    rules: Ruleset,
+    totals: Mapping[str, int],
+    games_won: Mapping[str, int],
+    seated: tuple[str, ...],
+) -> tuple[str, ...]:
+    """The players stopped the match: the highest total wins, or with ``standing:
+    games_won`` the most games won, then the highest total; a tie is shared."""
+    if options_of(rules).standing == "games_won":
+        rank = {p: (games_won.get(p, 0), totals.get(p, 0)) for p in seated}
+    else:
+        rank = {p: (totals.get(p, 0), 0) for p in seated}
+    top = max(rank.values())
+    return tuple(p for p in seated if rank[p] == top)
+
+
 def replay_facts(state: Any, answer: Mapping[str, Any]) -> Mapping[str, Any]:
     """Each game's winners (the emptied rack, or the lowest racks) and the games won."""
     rounds = [
@@ -314,6 +330,7 @@ RULESET = Ruleset(
     score_round=score_game,
     match_end=match_end,
     replay_facts=replay_facts,
+    stopped_winners=stopped_winners,
     pieces=Pieces(read=parse_tile, write=format_tile),
     no_ending_message=NO_ENDING,
     menu_order=12,
