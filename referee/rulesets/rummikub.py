@@ -44,7 +44,7 @@ NO_ENDING = define_message(
     'or "end": "pool" when the pool ran out, or "end": "void"',
 )
 NOT_IN_A_GAME = define_message(
-    "rummikub.not_in_a_game",
+    "file.rummikub_not_in_a_game",
     'a Rummikub game has no "{field}": give its turns (played, table), who emptied the rack '
     'or "end": "pool", and the racks left in "hands"',
 )
