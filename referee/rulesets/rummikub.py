@@ -34,6 +34,7 @@ if TYPE_CHECKING:
     from referee.matchfile import MatchHeader, RoundRecord
 
 RULES_ID = "rummikub"
+TILES = RUMMIKUB_TILES  # the pieces: 1-13 in four colours, two of each, two jokers
 PLAYERS = range(2, 5)
 POOL_KEY = "pool"
 RACKS = "racks"  # the kind of round: a game entered as the racks left (its own entry form)
@@ -101,7 +102,7 @@ def _turns(header: MatchHeader, record: RoundRecord) -> tuple[tuple[Tile, ...], 
             continue  # a turn that only drew (or passed)
         try:
             rummikub.verify_turn(
-                table, played, after, melded=turn.player in melded, options=options
+                table, played, after, melded=turn.player in melded, options=options, pieces=TILES
             )
         except RefereeError as error:
             raise error.at(turn=index) from None
@@ -133,11 +134,11 @@ def check_game(header: MatchHeader, record: RoundRecord, dealer: str, number: in
     points = dict(record.points or {})
     racks: dict[str, Any] = {**hands, **points}
     scored = rummikub.score_game(
-        players, racks, out=record.out, pool=pool, options=options_of(header.rules)
+        players, racks, out=record.out, pool=pool, options=options_of(header.rules), pieces=TILES
     )
     on_table = [tile for placed in table for tile in placed]
     on_racks = [tile for rack in hands.values() for tile in tiles(rack)]
-    problems = RUMMIKUB_TILES.count_problems([*on_table, *on_racks])
+    problems = TILES.count_problems([*on_table, *on_racks])
     if problems:
         raise RuleError(Reason.of(TABLE_AND_RACKS, reason=problems[0]))
     unchecked = tuple(
@@ -162,7 +163,12 @@ def score_game(rules: Ruleset, ending: RoundEnding) -> RoundScore:
     values = dict(ending.penalties)
     pool = ending.ending is Ending.STOCK
     scored = rummikub.score_game(
-        ending.players, values, out=ending.player, pool=pool, options=options_of(rules)
+        ending.players,
+        values,
+        out=ending.player,
+        pool=pool,
+        options=options_of(rules),
+        pieces=TILES,
     )
     outcome = Outcome.STOCK if pool else Outcome.OUT
     return RoundScore(outcome, scored.winners, scored.scores, hand_values=scored.values)
@@ -331,7 +337,7 @@ RULESET = Ruleset(
     match_end=match_end,
     replay_facts=replay_facts,
     stopped_winners=stopped_winners,
-    pieces=Pieces(read=parse_tile, write=format_tile),
+    pieces=Pieces(read=lambda token: parse_tile(token, TILES), write=format_tile),
     no_ending_message=NO_ENDING,
     menu_order=12,
 )
