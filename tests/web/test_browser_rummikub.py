@@ -98,3 +98,21 @@ def test_a_rummikub_evening_on_two_phones(page: Page, second_phone: Page):
     expect_totals(page, ["-3", "-35", "38"])
     expect(page.locator("[data-games-won=Andi]")).to_have_text("Andi 1")
     expect(page.locator("[data-games-won=Budi]")).to_have_text("Budi 0")
+
+
+def test_the_turn_clock_is_off_until_switched_on_and_notes_the_penalty(second_phone: Page):
+    phone = second_phone  # its clock is installed: the minute passes at once
+    english(phone)
+    phone.goto("/tiles")
+    clock = phone.locator("[data-turn-clock]")
+    expect(clock.locator(".clock")).to_be_hidden()
+    phone.clock.run_for(61_000)
+    expect(clock.locator(".clock-up")).to_be_hidden()  # off by default: nothing runs
+    clock.locator("[data-clock-on]").check()
+    expect(clock.locator("[data-clock-left]")).to_have_text("60")
+    phone.clock.run_for(30_000)
+    expect(clock.locator("[data-clock-left]")).to_have_text("30")
+    clock.get_by_role("button", name="Next turn").click()  # the next player's minute
+    expect(clock.locator("[data-clock-left]")).to_have_text("60")
+    phone.clock.run_for(60_000)
+    expect(clock.locator(".clock-up")).to_contain_text("the player draws 3 tiles as a penalty")
