@@ -211,6 +211,7 @@ class Pieces:
 
     read: Callable[[str], Any]
     write: Callable[[Any], str] = str
+    full_set: tuple[str, ...] = ()  # every piece of the game, as written (copies included)
 
 
 @dataclass(frozen=True)

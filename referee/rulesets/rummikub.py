@@ -337,7 +337,11 @@ RULESET = Ruleset(
     match_end=match_end,
     replay_facts=replay_facts,
     stopped_winners=stopped_winners,
-    pieces=Pieces(read=lambda token: parse_tile(token, TILES), write=format_tile),
+    pieces=Pieces(
+        read=lambda token: parse_tile(token, TILES),
+        write=format_tile,
+        full_set=tuple(format_tile(tile) for tile in TILES.full_set()),
+    ),
     no_ending_message=NO_ENDING,
     menu_order=12,
 )
