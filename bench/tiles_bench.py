@@ -42,7 +42,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from referee.rummikub import hint, put_back  # noqa: E402
+from referee.rummikub import check_turn, hint, put_back  # noqa: E402
 from referee.tile_solver import _mirrored, _OutOfKeys, _Search, problem_of, solve  # noqa: E402
 from referee.tiles import RUMMIKUB_TILES, Tile  # noqa: E402
 
@@ -95,6 +95,24 @@ def whole_set_cases(rng: random.Random, count: int) -> list[list[Tile]]:
         rng.shuffle(tiles)
         cases.append(tiles)
     return cases
+
+
+def full_table_turn() -> tuple[list[list[str]], list[str], list[list[str]]]:
+    """The worst turn on the table: all 106 tiles on it after the turn, both jokers in groups
+    of three (each readable with two colours, before and after), every run rearranged.
+
+    Before: each colour's run 1-13, its run 2-12 (the orange and red ones missing 13, the
+    player's), K1 B1 JK=O1 and O1 R1 JK=K1.  The player plays O13 R13; after, every long run
+    is split in two and the short ones take the 13s."""
+    before: list[list[str]] = []
+    after: list[list[str]] = []
+    for colour in COLOURS:
+        whole = [f"{colour}{n}" for n in range(1, 14)]
+        short = [f"{colour}{n}" for n in range(2, 13 if colour in "OR" else 14)]
+        before += [whole, short]
+        after += [whole[:6], whole[6:], short + ([f"{colour}13"] if colour in "OR" else [])]
+    groups = [["K1", "B1", "JK=O1"], ["O1", "R1", "JK=K1"]]
+    return before + groups, ["O13", "R13"], after + [["K1", "B1", "JK=R1"], groups[1]]
 
 
 def keys_walked(tiles: list[Tile]) -> int:
@@ -226,6 +244,20 @@ def main() -> None:
                 differ += yes != found.complete
         report(f"  {size} tiles, decision", decide, peer)
         report(f"  {size} tiles, put_back", ours, [])
+
+    print("a turn checked on the full table (106 tiles after it, jokers in groups of three)")
+    before, played, after = full_table_turn()
+    ours, peer = [], []
+    for _ in range(args.cases):
+        verdict, seconds = timed(check_turn, before, played, after)
+        assert verdict.legal, verdict.reasons
+        ours.append(seconds)
+        if ilp is not None:
+            tiles = [Tile.parse(t).on_rack for s in after for t in s]
+            yes, peer_seconds = ilp.arrangeable(tiles)
+            differ += not yes
+            peer.append(peer_seconds)
+    report("  the whole table, a turn", ours, peer)
 
     print(f"the hardest tables a hunt of {args.hunt} steps found (the decision)")
     for size in (40, 60, 90, 100):

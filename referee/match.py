@@ -490,9 +490,13 @@ class MatchState:
         if self.finished:
             return self
         seated = self.seated_sides
-        return replace(
-            self, finished=True, winners=best_players(self.totals, seated), next_dealer=None
+        decide = self.rules.stopped_winners
+        winners = (
+            best_players(self.totals, seated)
+            if decide is None
+            else tuple(decide(self.rules, self.totals, self.rounds_won, seated))
         )
+        return replace(self, finished=True, winners=winners, next_dealer=None)
 
     def _after(self, result: RoundResult) -> MatchState:
         rounds = self.rounds + (result,)
@@ -739,6 +743,8 @@ class MatchState:
             from_totals = self.rules.from_totals
             out[from_totals.next_key] = dict(from_totals.facts(self.rules, self.totals))
         out["standings"] = [standing.to_json() for standing in self.standings()]
+        if self.rules.replay_facts is not None:
+            out |= self.rules.replay_facts(self, out)
         return out
 
 

@@ -731,9 +731,13 @@ def _read_round(raw: Any, header: MatchHeader, number: int | None) -> RoundRecor
             read_turn(turn, header, number, index) for index, turn in enumerate(raw["turns"], 1)
         )
     end = raw.get("end")
-    if end is not None and end not in ENDS:
+    if end is not None and end not in ENDS and end not in _ending_keys(header.rules):
         raise MatchFileError(UNKNOWN_END, value=_show(end))
-    hands, points = _optional(raw, "hands", lambda value: _hands(value, players)) or (None, None)
+    read = _reader(header.rules)
+    hands, points = _optional(raw, "hands", lambda value: _hands(value, players, read)) or (
+        None,
+        None,
+    )
     inputs = _round_inputs(raw, header.rules, end)
     own_keys = header.rules.round_keys
     own: dict[str, Any] = {}
@@ -759,6 +763,42 @@ def _read_round(raw: Any, header: MatchHeader, number: int | None) -> RoundRecor
         else None,
         own=own,
     )
+
+
+def _ending_keys(rules: Ruleset) -> tuple[str, ...]:
+    """The ``"end"`` values a ruleset's round form adds (Rummikub's ``"pool"``)."""
+    return tuple(choice.key for choice in rules.round_form.endings if choice.names is None)
+
+
+Reader = Callable[[Any, str], tuple[Any, ...]]
+
+
+def _reader(rules: Ruleset) -> Reader:
+    """How the round's cards are read: as cards, or as the ruleset's own pieces."""
+    pieces = rules.pieces
+    if pieces is None:
+        return _cards
+
+    def read(value: Any, key: str) -> tuple[Any, ...]:
+        if isinstance(value, str):
+            value = value.split()
+        if not isinstance(value, list | tuple) or not all(isinstance(v, str) for v in value):
+            raise MatchFileError(MUST_BE_CARDS, field=key)
+        return tuple(pieces.read(item) for item in value)
+
+    return read
+
+
+def _sets(value: Any, key: str, read: Reader) -> tuple[tuple[Any, ...], ...]:
+    """Sets of pieces, each kept as written (the ruleset's own pieces have no card order)."""
+    if not isinstance(value, list | tuple):
+        raise MatchFileError(MUST_BE_MELDS, field=key)
+    sets = []
+    for meld in value:
+        if not isinstance(meld, list | tuple | str):
+            raise MatchFileError(MUST_BE_MELDS, field=key)
+        sets.append(read(meld, key))
+    return tuple(sets)
 
 
 DROPS = ("first", "middle")
@@ -829,6 +869,13 @@ def _read_turn(raw: Any, header: MatchHeader) -> Turn:
     if raw.get("player") is None:
         raise MatchFileError(TURN_NEEDS_PLAYER)
     took = raw.get("took_discard")
+    if header.rules.pieces is not None:
+        read = _reader(header.rules)
+        return Turn(
+            player=_player(raw["player"], header.players, "player"),
+            played=_optional(raw, "played", lambda value: read(value, "played")),
+            table=_optional(raw, "table", lambda value: _sets(value, "table", read)),
+        )
     return Turn(
         player=_player(raw["player"], header.players, "player"),
         melds=_optional(raw, "melds", lambda value: _melds(value, "melds")) or (),
@@ -951,7 +998,7 @@ def _table(value: Any, players: Sequence[str]) -> tuple[TableEntry, ...]:
 
 
 def _hands(
-    value: Any, players: Sequence[str]
+    value: Any, players: Sequence[str], read: Reader = _cards
 ) -> tuple[dict[str, tuple[Card, ...]], dict[str, int] | None]:
     """The hands given as cards and those given as points (``None`` when there are none)."""
     if not isinstance(value, Mapping):
@@ -965,7 +1012,7 @@ def _hands(
                 raise MatchFileError(NEGATIVE_POINTS, player=player, points=hand)
             points[player] = hand
         elif isinstance(hand, list | tuple | str):
-            hands[player] = _cards(hand, "hands")
+            hands[player] = read(hand, "hands")
         else:
             raise MatchFileError(MUST_BE_HAND, player=player)
     return (
@@ -990,7 +1037,8 @@ def _player_melds(
 
 
 def dump_cards(cards: Sequence[Card]) -> list[str]:
-    return [format_card(card) for card in cards]
+    """Cards (or a ruleset's own pieces) in their canonical notation."""
+    return [str(card) for card in cards]
 
 
 def dump_turn(turn: Turn) -> dict[str, Any]:

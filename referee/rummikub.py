@@ -26,7 +26,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Literal, TypeAlias
 
 from referee.errors import RuleError
-from referee.messages import Reason, define_message, define_text
+from referee.messages import Reason, define_message
 from referee.tile_sets import check_set, readings, set_value
 from referee.tile_solver import Layout, Problem, solve
 from referee.tiles import (
@@ -43,47 +43,10 @@ from referee.tiles import (
 
 
 @dataclass(frozen=True)
-class OptionRange:
-    """An option's default and the values it may take (``choices``, or ``low``-``high``)."""
-
-    name: str
-    default: object
-    low: int | None = None
-    high: int | None = None
-    choices: tuple[object, ...] = ()
-
-
-OPTION_RANGES: tuple[OptionRange, ...] = (
-    OptionRange("initial_meld", 30, 0, 100),
-    OptionRange("initial_turn_table", False, choices=(False, True)),
-    OptionRange("joker_value", 30, 1, 50),
-    OptionRange("games", None, 1, 100),
-    OptionRange("target", None, 50, 10000),
-    OptionRange("standing", "points", choices=("points", "games_won")),
-)
-
-OPTION_OUT_OF_RANGE = define_message(
-    "rummikub.option_out_of_range", "{option} must be from {low} to {high}, not {value}"
-)
-OPTION_NOT_A_CHOICE = define_message(
-    "rummikub.option_not_a_choice", "{option} must be one of {choices}, not {value}"
-)
-UNKNOWN_OPTION = define_message(
-    "rummikub.unknown_option", "Rummikub has no option {option}; its options are {known}"
-)
-GAMES_AND_TARGET = define_message(
-    "rummikub.games_and_target",
-    "a match ends after a number of games or at a target, never both",
-)
-GAMES_WON_WITH_TARGET = define_message(
-    "rummikub.games_won_with_target",
-    "the standing by games won cannot go with a target: a target is a number of points",
-)
-
-
-@dataclass(frozen=True)
 class RummikubOptions:
-    """The options of RULES.md's table for ``rummikub``, with their defaults (box rules)."""
+    """The options of RULES.md's table for ``rummikub`` in force, with their defaults (box
+    rules).  They are declared, checked and offered as the ruleset's options
+    (:mod:`referee.rulesets.rummikub`); this is only their values, as the referee reads them."""
 
     initial_meld: int = 30
     initial_turn_table: bool = False
@@ -92,53 +55,6 @@ class RummikubOptions:
     target: int | None = None
     standing: Literal["points", "games_won"] = "points"
 
-    def __post_init__(self) -> None:
-        for declared in OPTION_RANGES:
-            value = getattr(self, declared.name)
-            if declared.choices:
-                if value not in declared.choices or type(value) is not type(declared.default):
-                    choices = ", ".join(str(c).lower() for c in declared.choices)
-                    raise RuleError(
-                        OPTION_NOT_A_CHOICE, option=declared.name, choices=choices, value=value
-                    )
-            elif value is not None or declared.default is not None:
-                if isinstance(value, bool) or not isinstance(value, int):
-                    raise RuleError(
-                        OPTION_OUT_OF_RANGE,
-                        option=declared.name,
-                        low=declared.low,
-                        high=declared.high,
-                        value=repr(value),
-                    )
-                assert declared.low is not None and declared.high is not None
-                if not declared.low <= value <= declared.high:
-                    raise RuleError(
-                        OPTION_OUT_OF_RANGE,
-                        option=declared.name,
-                        low=declared.low,
-                        high=declared.high,
-                        value=value,
-                    )
-        if self.games is not None and self.target is not None:
-            raise RuleError(GAMES_AND_TARGET)
-        if self.standing == "games_won" and self.target is not None:
-            raise RuleError(GAMES_WON_WITH_TARGET)
-
-    @classmethod
-    def of(cls, values: Mapping[str, Any]) -> RummikubOptions:
-        """The options from a mapping (a match file's), refusing names it does not know."""
-        known = {declared.name for declared in OPTION_RANGES}
-        for name in values:
-            if name not in known:
-                raise RuleError(UNKNOWN_OPTION, option=name, known=", ".join(sorted(known)))
-        return cls(**dict(values))
-
-
-PRESETS: dict[str, RummikubOptions] = {
-    define_text("rummikub.preset.box", "box rules"): RummikubOptions(),
-    define_text("rummikub.preset.sabra", "Sabra"): RummikubOptions(initial_meld=50),
-    define_text("rummikub.preset.tournament", "tournament"): RummikubOptions(joker_value=50),
-}
 
 PLAYERS = range(2, 5)
 RACK_TILES = 14

@@ -25,17 +25,19 @@ def final_table_entry(
     table_melds: Sequence[Sequence[str]] = (),
 ) -> dict[str, Any]:
     """A round of ``rules_id`` as its form enters it: an ending that shows the hands, one to
-    four cards a hand (with ``counted_hands``, now and then a number: what the hand counts,
+    four cards (or the game's own pieces) a hand (with ``counted_hands``, now and then a number: what the hand counts,
     not checked), the hand of whoever went out empty, a meld of three for some players where
     the form asks for their melds, and up to two of ``table_melds`` on the table where the
     ruleset keeps one (their cards in no hand)."""
-    form = RULESETS[rules_id].round_form
+    rules = RULESETS[rules_id]
+    form = rules.round_form
+    deck = list(rules.pieces.full_set) if rules.pieces is not None else DECK  # tiles, say
     choice = draw(st.sampled_from([c for c in form.endings if c.hands]))
     on_table: list[int] = []
     if table_melds:
         on_table = draw(st.lists(st.sampled_from(range(len(table_melds))), unique=True, max_size=2))
     laid = {card for index in on_table for card in table_melds[index]}
-    cards = draw(st.permutations([card for card in DECK if card not in laid]))
+    cards = draw(st.permutations([card for card in deck if card not in laid]))
     hands: dict[str, Any] = {}
     start = 0
     for player in players:

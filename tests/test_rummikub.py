@@ -5,8 +5,9 @@ from __future__ import annotations
 import pytest
 
 from referee.errors import NotationError, RuleError
+from referee.rulesets import find_ruleset
+from referee.rulesets.rummikub import options_of
 from referee.rummikub import (
-    PRESETS,
     Game,
     GameScore,
     RummikubOptions,
@@ -34,6 +35,15 @@ def reason(before: object, played: str, after: object, **kwargs: object) -> str:
     verdict = check_turn(before, played, after, **kwargs)  # type: ignore[arg-type]
     assert not verdict.legal
     return str(verdict.reason)
+
+
+RUMMIKUB = find_ruleset("rummikub")
+
+
+def preset(key: str) -> RummikubOptions:
+    """The options of one of the ruleset's presets, as the referee reads them."""
+    chosen = next(p for p in RUMMIKUB.presets if p.key == key)
+    return options_of(RUMMIKUB.with_options(chosen.options))
 
 
 # -- tiles ---------------------------------------------------------------------
@@ -225,7 +235,7 @@ def test_with_initial_turn_table_the_player_may_then_rearrange() -> None:
 
 
 def test_sabra_asks_50() -> None:
-    sabra = PRESETS["Sabra"]
+    sabra = preset("sabra")
     assert reason([], "K10 B10 O10", ["K10 B10 O10"], melded=False, options=sabra) == (
         "the initial meld makes 30 from your rack: 50 needed"
     )
@@ -337,7 +347,7 @@ def test_a_rack_emptied_takes_what_the_others_hold() -> None:
 
 
 def test_the_tournament_joker_is_worth_50() -> None:
-    options = PRESETS["tournament"]
+    options = preset("tournament")
     game = score_game(PLAYERS, {"Siti": "R5 JK", "Andi": 15}, out="Budi", options=options)
     assert game.scores == {"Budi": 70, "Siti": -55, "Andi": -15}
 
@@ -435,27 +445,27 @@ def test_each_winner_of_a_pool_empty_game_counts_one() -> None:
 @pytest.mark.parametrize(
     ("values", "why"),
     [
-        ({"games": 3, "target": 500}, "never both"),
-        ({"target": 500, "standing": "games_won"}, "cannot go with a target"),
-        ({"initial_meld": 101}, "initial_meld must be from 0 to 100, not 101"),
-        ({"joker_value": 0}, "joker_value must be from 1 to 50, not 0"),
-        ({"target": 40}, "target must be from 50 to 10000, not 40"),
-        ({"games": 0}, "games must be from 1 to 100"),
-        ({"standing": "rounds"}, "standing must be one of points, games_won"),
-        ({"initial_turn_table": "yes"}, "initial_turn_table must be one of false, true"),
+        ({"games": 3, "target": 500}, r"Target \(target\) only applies with Games \(games: null\)"),
+        ({"target": 500, "standing": "games_won"}, r"only applies with .*standing: points"),
+        ({"initial_meld": 101}, r"\(initial_meld\) goes from 0 to 100, not 101"),
+        ({"joker_value": 0}, r"\(joker_value\) goes from 1 to 50, not 0"),
+        ({"target": 40}, r"\(target\) goes from 50 to 10000, not 40"),
+        ({"games": 0}, r"\(games\) goes from 1 to 100"),
+        ({"standing": "rounds"}, r"\(standing\) is one of points, games_won"),
+        ({"initial_turn_table": "yes"}, r"\(initial_turn_table\) is true or false"),
     ],
 )
 def test_options_out_of_range_are_refused(values: dict[str, object], why: str) -> None:
     with pytest.raises(RuleError, match=why):
-        RummikubOptions.of(values)
+        RUMMIKUB.check_options(values)
 
 
 def test_the_presets() -> None:
-    assert PRESETS["box rules"] == RummikubOptions(
+    assert preset("standard") == RummikubOptions(
         initial_meld=30, initial_turn_table=False, joker_value=30, games=None, target=None
     )
-    assert PRESETS["Sabra"].initial_meld == 50
-    assert PRESETS["tournament"].joker_value == 50
+    assert preset("sabra").initial_meld == 50
+    assert preset("tournament").joker_value == 50
 
 
 def test_a_group_of_three_read_with_its_other_colour_is_the_same_set() -> None:
@@ -515,8 +525,8 @@ def test_another_game_with_its_own_pieces_is_a_declaration() -> None:
 
 
 def test_an_unknown_option_is_named() -> None:
-    with pytest.raises(RuleError, match="Rummikub has no option initial; its options are games"):
-        RummikubOptions.of({"initial": 30})
+    with pytest.raises(RuleError, match='rummikub has no option "initial"; its options are'):
+        RUMMIKUB.check_options({"initial": 30})
 
 
 def test_the_start_moves_one_seat_on_each_game() -> None:

@@ -179,6 +179,12 @@ RoundRulesHook = Callable[["Ruleset", Mapping[str, Any]], "Ruleset"]
 SheetColumnsHook = Callable[["Ruleset", tuple[str, ...], tuple[RoundScore, ...]], Any]
 # (rules of the round's deal) -> what the replay adds to a counted round (Three Thirteen's deal).
 RoundFactsHook = Callable[["Ruleset"], Mapping[str, Any]]
+# (match state, the replay's answer so far) -> what the game adds to it or changes in it
+# (Rummikub: each game's winners and the games won).
+ReplayFactsHook = Callable[[Any, Mapping[str, Any]], Mapping[str, Any]]
+# (rules, totals, rounds won, seated) -> who wins a match its players stopped (default: the
+# highest total; Rummikub with standing games_won: the most games won, then the total).
+StoppedHook = Callable[["Ruleset", Mapping[str, int], Mapping[str, int], tuple[str, ...]], Any]
 # (header, record, dealer, number) -> FinalState: a round checked by the ruleset itself
 # (indian deals), instead of referee.round_end.final_state.
 RoundCheckHook = Callable[[Any, Any, str, int], Any]
@@ -204,6 +210,18 @@ PoolLimitsHook = Callable[["Ruleset"], "tuple[int, int] | None"]
 NO_REJOIN = define_message(
     "rules.no_rejoin", "players come back into a match only in a pool of {rules}"
 )
+
+
+@dataclass(frozen=True)
+class Pieces:
+    """What a game is played with when it is not cards (Rummikub's tiles): how the match
+    file reads one piece (``read``, a :class:`~referee.errors.NotationError` naming a token
+    that is none) and writes it back (``write``).  Hands, played pieces and the table of a
+    turn are read with it, and kept as written (never put in a card order)."""
+
+    read: Callable[[str], Any]
+    write: Callable[[Any], str] = str
+    full_set: tuple[str, ...] = ()  # every piece of the game, as written (copies included)
 
 
 @dataclass(frozen=True)
@@ -541,7 +559,7 @@ class RoundForm:
         """
         choice = self.choice(answers.ending)
         if choice.names is None:
-            entry: dict[str, Any] = {"end": choice.ending.value}
+            entry: dict[str, Any] = {"end": choice.key}  # the match file's "end"
         elif not answers.player:
             raise ValueError(f"the ending {choice.key!r} names a player")
         else:
@@ -580,9 +598,7 @@ class RoundForm:
         choice = next((c for c in self.endings if c.names is not None and entry.get(c.names)), None)
         if choice is None:
             end = entry.get("end")
-            choice = next(
-                (c for c in self.endings if c.names is None and c.ending.value == end), None
-            )
+            choice = next((c for c in self.endings if c.names is None and c.key == end), None)
         if choice is None:
             return None
         player = entry.get(choice.names) if choice.names is not None else None
@@ -709,6 +725,9 @@ class Ruleset:
     round_keys: RoundKeys | None = field(default=None, compare=False, repr=False)
     from_totals: FromTotals | None = field(default=None, compare=False, repr=False)
     sides: Sides | None = None  # partnerships (see :class:`Sides`); None: each player alone
+    replay_facts: ReplayFactsHook | None = field(default=None, compare=False, repr=False)
+    stopped_winners: StoppedHook | None = field(default=None, compare=False, repr=False)
+    pieces: Pieces | None = field(default=None, compare=False, repr=False)  # not cards
 
     def __post_init__(self) -> None:
         if not self.option_table and self.target is not None:

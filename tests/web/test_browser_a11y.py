@@ -43,6 +43,7 @@ RULESETS = [
     "remi-indonesia",
     "rummy",
     "rummy500",
+    "rummikub",
 ]
 
 
@@ -93,6 +94,15 @@ def test_no_serious_accessibility_violation_on_any_page_state(page: Page, rules:
     page.emulate_media(color_scheme=scheme)
     english(page)
     assert states(page, rules) == []
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_the_rummikub_table_referee_with_its_tile_picker(page: Page, scheme: str):
+    page.emulate_media(color_scheme=scheme)
+    english(page)
+    page.goto("/tiles")
+    page.locator("[data-clock-on]").check()  # the turn clock shown too
+    assert violations(page, "table referee") == []
 
 
 def test_the_card_picker_from_a_keyboard_alone(page: Page):

@@ -26,6 +26,7 @@ SWAGGER_UI_FILES = ("swagger-ui.css", "swagger-ui-bundle.js", "swagger-ui-standa
 
 TAGS = {
     "api_tools": "tools",
+    "api_tiles": "Rummikub tiles",
     "api_tables": "tables",
     "api_matches": "matches",
     "api_live": "live rounds",
@@ -117,16 +118,16 @@ def init_app(app: Flask) -> None:
         },
     )
     api = RefereeApi(app, spec_kwargs={"extra_plugins": [DocumentPlugin()]})
-    from referee.web.api import live, matches, tables, tools
+    from referee.web.api import live, matches, tables, tiles, tools
 
-    for module in (tools, tables, matches, live):
+    for module in (tools, tiles, tables, matches, live):
         api.register_blueprint(module.blp)
     for tag in api.spec._tags:
         tag["name"] = TAGS.get(tag["name"], tag["name"])
     app.register_blueprint(docs)
     from referee.web.store.extensions import csrf
 
-    for module in (tools, tables, matches, live):
+    for module in (tools, tiles, tables, matches, live):
         csrf.exempt(module.blp)  # no cookie authenticates the API: there is nothing to forge
     app.extensions["referee-api"] = api
 

@@ -24,6 +24,7 @@ from referee.rulesets import Ruleset
 from referee.rulesets import indian as indian_rules
 from referee.rulesets.base import DEAL_END, FINAL_TABLE, PHASE10_HAND, SIDE_TABLE
 from referee.rulesets.options import RoundInput
+from referee.rulesets.rummikub import RACKS
 from referee.scoring import Ending
 from referee.web.forms import canasta as canasta_forms
 from referee.web.forms import phase10 as phase10_forms
@@ -38,6 +39,7 @@ from referee.web.forms.indian import (
     still_in,
 )
 from referee.web.forms.phase10 import PhaseStanding
+from referee.web.forms.racks import racks_before, racks_form_class
 from referee.web.forms.rounds import (
     build_round,
     ending_chosen,
@@ -222,6 +224,21 @@ class SideTableForm(EntryForm):
         return SideTableForm(teams) if teams else self
 
 
+class RacksEntryForm(EntryForm):
+    """A Rummikub game: who emptied the rack or that the pool ran out, and the racks left
+    (tiles or what they are worth)."""
+
+    rows = False
+
+    def form_class(
+        self, rules: Ruleset, players: list[str], inputs: Inputs, rows: TableRows | None
+    ) -> type[FlaskForm]:
+        return racks_form_class(rules, players, inputs)
+
+    def before(self, match: Any, number: int) -> Pool | None:
+        return racks_before(match, number)
+
+
 class Phase10HandForm(EntryForm):
     """A Phase 10 hand: who went out, each player's phase laid (or none, optionally as
     laid) and cards left; the form shows each player's phase before the hand."""
@@ -258,6 +275,7 @@ ENTRY_FORMS: dict[str, EntryForm] = {
     DEAL_END: DealEndForm(),
     SIDE_TABLE: SideTableForm(),
     PHASE10_HAND: Phase10HandForm(),
+    RACKS: RacksEntryForm(),
 }
 
 

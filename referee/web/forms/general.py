@@ -220,9 +220,12 @@ def setup_form_class(rules: Ruleset, players: list[str]) -> type[FlaskForm]:
         SetupForm.target = RadioField(
             _l("Target"),
             choices=choices(
-                [(str(value), str(value)) for value in presets] + [("custom", _l("Other"))]
+                # a ruleset whose target is optional (Rummikub) may be played without one
+                ([] if rules.target else [("", _l("None"))])
+                + [(str(value), str(value)) for value in presets]
+                + [("custom", _l("Other"))]
             ),
-            default=str(rules.target) if rules.target else None,
+            default=str(rules.target) if rules.target else "",
         )
         SetupForm.custom_target = NumberField(
             _l("Other target"),

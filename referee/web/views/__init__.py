@@ -36,6 +36,7 @@ def register(app: Flask) -> None:
         rounds,
         seating,
         tables,
+        tiles,
         tools,
         turns,
     )
@@ -48,6 +49,7 @@ def register(app: Flask) -> None:
         live,
         turns,
         tools,
+        tiles,
         housekeeping,
         history,
         seating,

@@ -29,9 +29,10 @@ from referee.web.forms import (
     setup_form_class,
     setup_options,
 )
+from referee.web.forms.entry import entry_form
 from referee.web.forms.fields import numbered
 from referee.web.forms.options import fill_options, option_fields, refused_option
-from referee.web.play import changes, duplicates, pools, seating
+from referee.web.play import changes, duplicates, seating
 from referee.web.play.access import (
     EDIT,
     Access,
@@ -375,7 +376,9 @@ def _render_scoreboard(
             edit_round=numbered_address("rounds.edit", match_id=match.id)
             if access.can_edit
             else None,
-            pool=pools.pool_before(match, match.next_round_number) if seen.state else None,
+            pool=entry_form(find_ruleset(match.rules)).before(match, match.next_round_number)
+            if seen.state
+            else None,
             # A game entered by its final table only (gin) has no live round to offer.
             turn_by_turn=sheet.rules is None or sheet.rules.turn_style is not TurnStyle.NONE,
             error=seen.error,
