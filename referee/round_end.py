@@ -373,19 +373,18 @@ def _verify_knock(
 ) -> None:
     """A knock needs a hand worth the knock limit or less (gin's deadwood is the
     adjudication's to count, unless the players counted it)."""
-    if rules.knock_limit is None:
+    if rules.knock is None:
         return
+    limit = rules.knock.limit
     assert player is not None
     if rules.turn_style is TurnStyle.NONE and player not in points:
         return
     value = points[player] if player in points else rules.hand_value(hands[player])
-    if value > rules.knock_limit:
+    if value > limit:
         counted = KNOCK_DEADWOOD_TOO_HIGH if rules.points_are_deadwood else KNOCK_TOO_HIGH
-        if rules.points_are_deadwood and rules.knock_limit == 0:
+        if rules.points_are_deadwood and limit == 0:
             counted = KNOCK_GIN_ONLY
-        raise RuleError(
-            counted, player=player, value=value, rules=rules.name, limit=rules.knock_limit
-        )
+        raise RuleError(counted, player=player, value=value, rules=rules.name, limit=limit)
 
 
 def _reconcile_turns(

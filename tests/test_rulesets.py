@@ -20,6 +20,7 @@ from referee.rulesets import (
     RULESETS,
     AceOrder,
     FinalTable,
+    Knock,
     TurnStyle,
     find_ruleset,
 )
@@ -215,7 +216,7 @@ def test_bonus_numbers_are_ruleset_data() -> None:
     assert (manipulation.reaching_target, manipulation.round_won) == (100, 25)
     gin = find_ruleset("gin").bonuses
     assert (gin.gin, gin.undercut) == (25, 25)
-    assert (find_ruleset("manipulation").knock_limit, find_ruleset("gin").knock_limit) == (5, 10)
+    assert find_ruleset("manipulation").knock == Knock(5) and find_ruleset("gin").knock == Knock(10)
 
 
 def test_outcome_label_keys() -> None:

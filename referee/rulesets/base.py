@@ -295,13 +295,23 @@ class Buying:
 
 
 @dataclass(frozen=True)
+class Knock:
+    """A round a player may end by knocking with a hand worth ``limit`` or less (gin's
+    deadwood, manipulation's hand; 0: only gin ends the round)."""
+
+    limit: int
+
+
+@dataclass(frozen=True)
 class Deadwood:
     """Gin's knock: the knocker's unmelded cards are deadwood.  A hand given as points is
     its deadwood after lay-offs, as the players counted it, at most ``most``; with
-    ``big_gin`` a knocker may hold one card more, all of them melded."""
+    ``big_gin`` a knocker may hold one card more, all of them melded.  Every score of the
+    round counts ``round_multiplier`` times (Oklahoma's spade upcard: 2)."""
 
     most: int
     big_gin: bool = False
+    round_multiplier: int = 1
 
 
 @dataclass(frozen=True)
@@ -578,13 +588,12 @@ class Ruleset:
     # ruleset: its data are the standard rules).
     settings: Mapping[str, Any] = field(default_factory=dict, compare=False)
     layoff_after_own_meld: bool = False  # lay off only after an own meld in an earlier turn
-    round_multiplier: int = 1  # every score of the round counts this many times (Oklahoma)
     turn_style: TurnStyle = TurnStyle.MELDS
     hand_never_grows: bool = False  # each turn draws one card and discards one
     run_first: bool = False  # a set only after the player's first run of the round
     discard: DiscardPile = DiscardPile()  # taking from the discard pile
     closing_card: bool = False  # the round is closed by discarding a closing card, which scores
-    knock_limit: int | None = None
+    knock: Knock | None = None  # a round may end by a knock (gin, manipulation)
     bonuses: Bonuses = Bonuses()
     final_hand_size: int | None = None  # every hand's size when the round is scored
     # The most cards a hand holds when a round is scored, where neither the fixed size nor
