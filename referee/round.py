@@ -650,7 +650,7 @@ def _verify_table_integrity(rules: Ruleset, players: int, table: Sequence[TableM
 def laid_melds(
     rules: Ruleset, player: str, melds: Iterable[Sequence[Card]], has_run: bool
 ) -> tuple[Meld, ...]:
-    """The melds ``player`` lays, each checked, and (``run_first``) no set before a run.
+    """The melds ``player`` lays, each checked, and (``runs.first``) no set before a run.
 
     ``has_run`` says whether the player laid a run earlier in the round.
     """
@@ -659,7 +659,7 @@ def laid_melds(
         meld = verify_meld(cards, rules)
         if meld.kind is MeldKind.RUN:
             has_run = True
-        elif rules.run_first and not has_run:
+        elif rules.runs.first and not has_run:
             raise RuleError(RUN_FIRST, player=player, cards=format_cards(cards), rules=rules.name)
         laid.append(meld)
     return tuple(laid)

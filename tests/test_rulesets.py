@@ -180,7 +180,7 @@ def test_turn_styles_and_turn_rules_as_data() -> None:
     assert find_ruleset("manipulation").turn_style is TurnStyle.TABLE
     assert find_ruleset("gin").turn_style is TurnStyle.NONE
     indo = find_ruleset("remi-indonesia")
-    assert indo.run_first and indo.discard.depth == 3 and not indo.layoffs
+    assert indo.runs.first and indo.discard.depth == 3 and not indo.layoffs
     assert indo.leader_offset == 0  # play starts with the dealer
     assert find_ruleset("remi").discard.not_left_last
     assert find_ruleset("remi").hand_never_grows and find_ruleset("rummy").hand_never_grows

@@ -55,6 +55,7 @@ from referee.rulesets.base import (
     Pool,
     RoundForm,
     Ruleset,
+    Runs,
     TurnStyle,
     card_values,
 )
@@ -195,6 +196,7 @@ __all__ = [
     "Rank",
     "RoundForm",
     "Ruleset",
+    "Runs",
     "TurnStyle",
     "card_values",
     "find_ruleset",

@@ -295,6 +295,18 @@ class Buying:
 
 
 @dataclass(frozen=True)
+class Runs:
+    """What makes a run: at least ``shortest`` cards (contract: 4); with ``first`` a
+    player lays a set only after a run of their own in the round, and without
+    ``mix_number_and_picture`` a run is all number cards or all picture cards
+    (remi-indonesia)."""
+
+    shortest: int = 3
+    first: bool = False
+    mix_number_and_picture: bool = True
+
+
+@dataclass(frozen=True)
 class Knock:
     """A round a player may end by knocking with a hand worth ``limit`` or less (gin's
     deadwood, manipulation's hand; 0: only gin ends the round)."""
@@ -573,8 +585,6 @@ class Ruleset:
     values: tuple[int, ...] = FACE_VALUES
     joker_value: int = 0
     ace_order: AceOrder = AceOrder.LOW
-    high_ace_value: int | None = None  # what an ace is worth once it may also be high
-    runs_mix_number_and_picture: bool = True
     layoffs: bool = True
     target: int | None = 100
     target_presets: tuple[int, ...] = ()  # targets a match setup offers besides the default
@@ -590,8 +600,8 @@ class Ruleset:
     layoff_after_own_meld: bool = False  # lay off only after an own meld in an earlier turn
     turn_style: TurnStyle = TurnStyle.MELDS
     hand_never_grows: bool = False  # each turn draws one card and discards one
-    run_first: bool = False  # a set only after the player's first run of the round
     discard: DiscardPile = DiscardPile()  # taking from the discard pile
+    runs: Runs = Runs()  # what makes a run
     closing_card: bool = False  # the round is closed by discarding a closing card, which scores
     knock: Knock | None = None  # a round may end by a knock (gin, manipulation)
     bonuses: Bonuses = Bonuses()
@@ -617,7 +627,6 @@ class Ruleset:
     check_round: RoundCheckHook | None = field(default=None, compare=False, repr=False)
     pool: Pool | None = field(default=None, compare=False, repr=False)  # players put out
     # Added for rummy500 and contract.
-    min_run: int = 3  # the fewest cards of a run (contract: 4)
     sets_repeat_suits: bool = False  # a set is 3 or more of one rank, suits may repeat
     joker_counts: Mapping[int, int] = field(default_factory=dict)  # jokers by players, if given
     buying: Buying | None = None  # refused discards may be bought
