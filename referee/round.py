@@ -286,7 +286,8 @@ class RoundInProgress:
     @property
     def leader(self) -> str:
         """Who plays the first turn."""
-        return self.header.seat_after(self.dealer, self.rules.leader_offset)
+        closing = self.rules.closing
+        return self.header.seat_after(self.dealer, 0 if closing and closing.dealer_leads else 1)
 
     @property
     def is_over(self) -> bool:
@@ -416,7 +417,7 @@ class RoundInProgress:
         left = self._verify_hand_after(turn, put_down)
         out = left <= 1
         closing = None
-        if out and rules.closing_card:
+        if out and rules.closing is not None:
             if turn.discard is None:
                 raise RuleError(CLOSING_NEEDS_DISCARD, player=player)
             closing = turn.discard

@@ -220,7 +220,7 @@ def stated_ending(rules: Ruleset, record: RoundRecord) -> tuple[Ending | None, s
         stated.append(('"out"' if record.out is not None else '"closer"', Ending.OUT, out))
     if len(stated) > 1:
         raise RuleError(TWO_ENDINGS, first=stated[0][0], second=stated[1][0])
-    if record.closer is not None and not rules.closing_card:
+    if record.closer is not None and rules.closing is None:
         raise RuleError(CLOSER_NOT_IN_RULES, rules=rules.name)
     if not stated:
         return None, None
@@ -560,7 +560,7 @@ def _closing_card(
     player: str | None,
 ) -> Card | None:
     """remi-indonesia's closing card: the discard of the turn marked out, or "closing_card"."""
-    if ending is not Ending.OUT or not rules.closing_card:
+    if ending is not Ending.OUT or rules.closing is None:
         return None
     if live is not None and live.closing_card is not None:
         if record.closing_card is not None and record.closing_card != live.closing_card:

@@ -181,7 +181,7 @@ def test_turn_styles_and_turn_rules_as_data() -> None:
     assert find_ruleset("gin").turn_style is TurnStyle.NONE
     indo = find_ruleset("remi-indonesia")
     assert indo.runs.first and indo.discard.depth == 3 and not indo.layoffs
-    assert indo.leader_offset == 0  # play starts with the dealer
+    assert indo.closing is not None and indo.closing.dealer_leads  # play starts with the dealer
     assert find_ruleset("remi").discard.not_left_last
     assert find_ruleset("remi").hand_never_grows and find_ruleset("rummy").hand_never_grows
     assert not find_ruleset("manipulation").hand_never_grows

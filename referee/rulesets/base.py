@@ -307,6 +307,16 @@ class Runs:
 
 
 @dataclass(frozen=True)
+class Closing:
+    """A round the closer ends by discarding the closing card, which scores
+    (``Bonuses.closing_card_factor``; remi-indonesia).  The dealer plays the first turn
+    (``dealer_leads``), and a hand holds at most ``most_cards`` when the round is scored."""
+
+    most_cards: int
+    dealer_leads: bool = True
+
+
+@dataclass(frozen=True)
 class Knock:
     """A round a player may end by knocking with a hand worth ``limit`` or less (gin's
     deadwood, manipulation's hand; 0: only gin ends the round)."""
@@ -602,19 +612,15 @@ class Ruleset:
     hand_never_grows: bool = False  # each turn draws one card and discards one
     discard: DiscardPile = DiscardPile()  # taking from the discard pile
     runs: Runs = Runs()  # what makes a run
-    closing_card: bool = False  # the round is closed by discarding a closing card, which scores
+    closing: Closing | None = None  # a round closed by a closing card (remi-indonesia)
     knock: Knock | None = None  # a round may end by a knock (gin, manipulation)
     bonuses: Bonuses = Bonuses()
     final_hand_size: int | None = None  # every hand's size when the round is scored
-    # The most cards a hand holds when a round is scored, where neither the fixed size nor
-    # "never grows" (the deal size) says it; None: any number, up to the whole deck.
-    hand_limit: int | None = None
     # What a hand entered as points leaves unchecked: a message with {player}, {points},
     # {cards} (the most cards a hand holds) and {rules}; for gin's deadwoods one message
     # for the round with {counted} ("Budi 7, Siti 22").
     points_unchecked: str = POINTS_UNCHECKED
     deadwood: Deadwood | None = None  # a knock's deadwood (gin); None: hands count their cards
-    leader_offset: int = 1  # the first turn is this many seats after the dealer
     at_once_outcome: str = "at_once"  # what going out all at once is called (rummy: "rummy")
     menu_order: int = 100  # where the ruleset comes in lists
     no_ending_message: str = NO_ENDING  # the message key for a round that states no ending
@@ -711,7 +717,7 @@ class Ruleset:
         round won all at once, ``closed`` for going out where a closing card closes."""
         if outcome is Outcome.OUT and at_once and self.counts_at_once:
             return self.at_once_outcome
-        if outcome is Outcome.OUT and self.closing_card:
+        if outcome is Outcome.OUT and self.closing is not None:
             return "closed"
         return outcome.value
 
@@ -740,8 +746,8 @@ class Ruleset:
         """The most cards one hand can hold when a round of ``players`` is scored."""
         if self.final_hand_size is not None:
             return self.final_hand_size
-        if self.hand_limit is not None:
-            return self.hand_limit
+        if self.closing is not None:
+            return self.closing.most_cards
         if self.hand_never_grows:
             return self.deal_size(players)
         if self.discard.depth == 0:  # no discard pile: only the own deal and the stock

@@ -16,6 +16,7 @@ from referee.rulesets.base import (
     VOID,
     AceOrder,
     Bonuses,
+    Closing,
     DiscardPile,
     MatchEnd,
     MatchProgress,
@@ -113,12 +114,10 @@ RULESET = Ruleset(
     round_form=RoundForm((CLOSED, STOCK, VOID), closing_card=True, player_melds=True),
     runs=Runs(first=True, mix_number_and_picture=False),
     discard=DiscardPile(depth=3, melded_at_once=True),
-    closing_card=True,
+    closing=Closing(most_cards=7),
     bonuses=Bonuses(closing_card_factor=10),
-    leader_offset=0,
     # A turn ends with at most the 7 cards dealt: taken discards are melded (3 or more
     # cards with the deepest one) before the discard.
-    hand_limit=7,
     points_unchecked=POINTS_UNCHECKED,
     score_round=own_melds_minus_hand,
     next_dealer=lowest_total_deals,
