@@ -120,6 +120,7 @@
     });
     root.querySelectorAll("[data-only-for-rules]").forEach(showOnlyForRules);
     root.querySelectorAll("[data-requires]").forEach(askOnlyWhenItApplies);
+    root.querySelectorAll("[data-default-when]").forEach(defaultFollowsItsCondition);
     root.querySelectorAll("[data-share-picture]").forEach(sharePicture);
     root.querySelectorAll("form").forEach(winnerFromTheEmptyHand);
     root.querySelectorAll("[data-seat-move]").forEach(seatMover);
@@ -594,6 +595,43 @@
       if (control && control.addEventListener) control.addEventListener("change", update);
     });
     update();
+  }
+
+  // A house rule whose default another one changes (gin's bonuses with Hollywood scoring): while
+  // it still shows the default it was shown with, it shows the new one, and the form says so
+  // (defaults_shown) so that the server reads it as left at the default, not as a choice.
+  function defaultFollowsItsCondition(input) {
+    var form = input.form;
+    var record = form && form.elements.defaults_shown;
+    if (!record) return;
+    var rules = JSON.parse(input.getAttribute("data-default-when") || "[]");
+    function value(control) {
+      if (control.type === "checkbox") return control.checked ? "true" : "false";
+      return control.value;
+    }
+    function holds(condition) {
+      return Object.keys(condition).every(function (name) {
+        var control = form.elements[name];
+        return control && value(control) === condition[name];
+      });
+    }
+    function update() {
+      var shown = JSON.parse(record.value || "{}");
+      var before = input.name in shown ? shown[input.name] : input.getAttribute("data-default");
+      var now = input.getAttribute("data-default");
+      rules.some(function (rule) { if (holds(rule[0])) { now = rule[1]; return true; } return false; });
+      if (now === before || value(input) !== before) return;
+      if (input.type === "checkbox") input.checked = now === "true";
+      else input.value = now;
+      shown[input.name] = now;
+      record.value = JSON.stringify(shown);
+    }
+    rules.forEach(function (rule) {
+      Object.keys(rule[0]).forEach(function (name) {
+        var control = form.elements[name];
+        if (control && control.addEventListener) control.addEventListener("change", update);
+      });
+    });
   }
 
   function setUpPicker(picker) {
