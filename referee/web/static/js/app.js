@@ -532,23 +532,23 @@
   // filled in is the winner's, so "Who?" answers itself (one question and two taps fewer).
   // A winner chosen by the player stays as chosen.
   function winnerFromTheEmptyHand(form) {
-    var who = form.querySelector("select[name=player]");
+    var chips = Array.prototype.slice.call(form.querySelectorAll("input[type=radio][name=player]"));
     var hands = Array.prototype.slice.call(form.querySelectorAll("[data-cards][data-player]"));
-    if (!who || hands.length < 2) return;
+    if (!chips.length || hands.length < 2) return;
     var answered = false;  // "Who?" was answered here, not by the player
     function ending() {
       var chosen = form.querySelector("input[name=ending]:checked");
       return chosen ? chosen.value : null;
     }
     function update() {
-      if (ending() !== "out" || (who.value && !answered)) return;
+      var chosen = chips.filter(function (chip) { return chip.checked; })[0];
+      if (ending() !== "out" || (chosen && !answered)) return;
       var empty = hands.filter(function (hand) { return !hand.value.trim(); });
       var winner = empty.length === 1 ? empty[0].getAttribute("data-player") : "";
-      var offered = Array.prototype.some.call(who.options, function (o) { return o.value === winner; });
-      who.value = offered ? winner : "";
-      answered = !!who.value;
+      chips.forEach(function (chip) { chip.checked = chip.value === winner; });
+      answered = chips.some(function (chip) { return chip.checked; });
     }
-    who.addEventListener("change", function () { answered = false; });
+    chips.forEach(function (chip) { chip.addEventListener("change", function () { answered = false; }); });
     hands.forEach(function (hand) {
       hand.addEventListener("input", update);
       hand.addEventListener("referee:picked", update);
