@@ -69,3 +69,17 @@ def test_the_winner_is_the_one_hand_left_empty(page: Page):
 
 def test_a_winner_chosen_by_hand_is_kept(page: Page):
     assert enter_round(page, choose_the_winner=True) == 13
+
+
+def test_who_is_a_group_of_chips_named_by_its_question_and_chosen_by_keyboard(page: Page):
+    page.goto(remi_of_four(page))
+    with page.expect_navigation():
+        page.get_by_role("link", name="Quick round (final table)").click()
+    who = page.get_by_role("group", name="Who?")
+    expect(who.get_by_role("radio")).to_have_count(len(PLAYERS))
+    who.get_by_role("radio", name="Budi").focus()
+    page.keyboard.press("Space")
+    expect(who.get_by_role("radio", name="Budi")).to_be_checked()
+    page.keyboard.press("ArrowRight")  # within the group, as any radio group
+    expect(who.get_by_role("radio", name="Siti")).to_be_checked()
+    expect(who.get_by_role("radio", name="Budi")).not_to_be_checked()
