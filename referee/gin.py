@@ -93,7 +93,7 @@ from referee.errors import RuleError
 from referee.melds import NUMBERED_MELD_ILLEGAL, check_meld
 from referee.messages import Reason, define_message, define_text
 from referee.notation import format_card, format_cards, parse_cards
-from referee.rulesets.base import Bonuses, Deadwood, Ruleset, card_values
+from referee.rulesets.base import Bonuses, Deadwood, Knock, Ruleset, card_values
 from referee.scoring import Outcome
 
 CardsIn: TypeAlias = "str | Card | Iterable[str | Card]"
@@ -181,7 +181,7 @@ RULES = Ruleset(
     deal_sizes={2: DEALT},
     values=card_values(1, None, 10, 10),
     target=100,
-    knock_limit=10,
+    knock=Knock(limit=10),
     bonuses=Bonuses(gin=25, undercut=25),
     final_hand_size=DEALT,
     # The most deadwood 10 cards can leave is 98 (K K Q Q J J 10 10 9 9 in suits that make
@@ -863,14 +863,16 @@ def least_deadwood(cards: CardsIn) -> int:
     return best_discard_of_mask(mask)[0]
 
 
-_GIN_LIMIT = RULES.knock_limit or 0
 _second = itemgetter(1)
 
 
 def _knock_limit(rules: Ruleset | None) -> int:
-    limit = (rules or RULES).knock_limit
-    assert limit is not None, "a gin ruleset has a knock limit"
-    return limit
+    knock = (rules or RULES).knock
+    assert knock is not None, "a gin ruleset has a knock limit"
+    return knock.limit
+
+
+_GIN_LIMIT = _knock_limit(RULES)
 
 
 def _read_melds(
@@ -948,7 +950,7 @@ def adjudicate_knock(
     """
     rules = rules or RULES
     if knock_limit is not None:
-        rules = replace(rules, knock_limit=knock_limit)
+        rules = replace(rules, knock=Knock(knock_limit))
     limit = _knock_limit(rules)
     knocker_name, defender_name = names or (Reason.of(THE_KNOCKER), Reason.of(THE_DEFENDER))
     k_whose, d_whose = _possessive(knocker_name), _possessive(defender_name)

@@ -228,15 +228,16 @@ def _check_run(
     for face, count in Counter(faces).items():
         if count > 1:
             return _refuse(REPEATED_RANK_IN_RUN, card=str(face))
-    if len(cards) < rules.min_run:
+    shortest = rules.runs.shortest
+    if len(cards) < shortest:
         return _refuse(
-            RUN_TOO_SHORT, rules=rules.name, least=rules.min_run, cards=listing, count=len(cards)
+            RUN_TOO_SHORT, rules=rules.name, least=shortest, cards=listing, count=len(cards)
         )
     ranks = {_rank(face) for face in faces}
     has_ace = Rank.ACE in ranks
     if has_ace and rules.ace_order is AceOrder.NONE:
         return _refuse(ACE_IN_RUN, rules=rules.name, cards=listing)
-    if not rules.runs_mix_number_and_picture:
+    if not rules.runs.mix_number_and_picture:
         pictures = {rank.is_picture for rank in ranks}
         if len(pictures) == 2:
             return _refuse(NUMBER_AND_PICTURE, rules=rules.name, cards=listing)

@@ -286,7 +286,8 @@ class RoundInProgress:
     @property
     def leader(self) -> str:
         """Who plays the first turn."""
-        return self.header.seat_after(self.dealer, self.rules.leader_offset)
+        closing = self.rules.closing
+        return self.header.seat_after(self.dealer, 0 if closing and closing.dealer_leads else 1)
 
     @property
     def is_over(self) -> bool:
@@ -416,7 +417,7 @@ class RoundInProgress:
         left = self._verify_hand_after(turn, put_down)
         out = left <= 1
         closing = None
-        if out and rules.closing_card:
+        if out and rules.closing is not None:
             if turn.discard is None:
                 raise RuleError(CLOSING_NEEDS_DISCARD, player=player)
             closing = turn.discard
@@ -650,7 +651,7 @@ def _verify_table_integrity(rules: Ruleset, players: int, table: Sequence[TableM
 def laid_melds(
     rules: Ruleset, player: str, melds: Iterable[Sequence[Card]], has_run: bool
 ) -> tuple[Meld, ...]:
-    """The melds ``player`` lays, each checked, and (``run_first``) no set before a run.
+    """The melds ``player`` lays, each checked, and (``runs.first``) no set before a run.
 
     ``has_run`` says whether the player laid a run earlier in the round.
     """
@@ -659,7 +660,7 @@ def laid_melds(
         meld = verify_meld(cards, rules)
         if meld.kind is MeldKind.RUN:
             has_run = True
-        elif rules.run_first and not has_run:
+        elif rules.runs.first and not has_run:
             raise RuleError(RUN_FIRST, player=player, cards=format_cards(cards), rules=rules.name)
         laid.append(meld)
     return tuple(laid)

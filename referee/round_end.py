@@ -220,7 +220,7 @@ def stated_ending(rules: Ruleset, record: RoundRecord) -> tuple[Ending | None, s
         stated.append(('"out"' if record.out is not None else '"closer"', Ending.OUT, out))
     if len(stated) > 1:
         raise RuleError(TWO_ENDINGS, first=stated[0][0], second=stated[1][0])
-    if record.closer is not None and not rules.closing_card:
+    if record.closer is not None and rules.closing is None:
         raise RuleError(CLOSER_NOT_IN_RULES, rules=rules.name)
     if not stated:
         return None, None
@@ -373,19 +373,18 @@ def _verify_knock(
 ) -> None:
     """A knock needs a hand worth the knock limit or less (gin's deadwood is the
     adjudication's to count, unless the players counted it)."""
-    if rules.knock_limit is None:
+    if rules.knock is None:
         return
+    limit = rules.knock.limit
     assert player is not None
     if rules.turn_style is TurnStyle.NONE and player not in points:
         return
     value = points[player] if player in points else rules.hand_value(hands[player])
-    if value > rules.knock_limit:
+    if value > limit:
         counted = KNOCK_DEADWOOD_TOO_HIGH if rules.points_are_deadwood else KNOCK_TOO_HIGH
-        if rules.points_are_deadwood and rules.knock_limit == 0:
+        if rules.points_are_deadwood and limit == 0:
             counted = KNOCK_GIN_ONLY
-        raise RuleError(
-            counted, player=player, value=value, rules=rules.name, limit=rules.knock_limit
-        )
+        raise RuleError(counted, player=player, value=value, rules=rules.name, limit=limit)
 
 
 def _reconcile_turns(
@@ -561,7 +560,7 @@ def _closing_card(
     player: str | None,
 ) -> Card | None:
     """remi-indonesia's closing card: the discard of the turn marked out, or "closing_card"."""
-    if ending is not Ending.OUT or not rules.closing_card:
+    if ending is not Ending.OUT or rules.closing is None:
         return None
     if live is not None and live.closing_card is not None:
         if record.closing_card is not None and record.closing_card != live.closing_card:

@@ -20,6 +20,7 @@ from referee.rulesets import (
     RULESETS,
     AceOrder,
     FinalTable,
+    Knock,
     TurnStyle,
     find_ruleset,
 )
@@ -179,8 +180,8 @@ def test_turn_styles_and_turn_rules_as_data() -> None:
     assert find_ruleset("manipulation").turn_style is TurnStyle.TABLE
     assert find_ruleset("gin").turn_style is TurnStyle.NONE
     indo = find_ruleset("remi-indonesia")
-    assert indo.run_first and indo.discard.depth == 3 and not indo.layoffs
-    assert indo.leader_offset == 0  # play starts with the dealer
+    assert indo.runs.first and indo.discard.depth == 3 and not indo.layoffs
+    assert indo.closing is not None and indo.closing.dealer_leads  # play starts with the dealer
     assert find_ruleset("remi").discard.not_left_last
     assert find_ruleset("remi").hand_never_grows and find_ruleset("rummy").hand_never_grows
     assert not find_ruleset("manipulation").hand_never_grows
@@ -215,7 +216,7 @@ def test_bonus_numbers_are_ruleset_data() -> None:
     assert (manipulation.reaching_target, manipulation.round_won) == (100, 25)
     gin = find_ruleset("gin").bonuses
     assert (gin.gin, gin.undercut) == (25, 25)
-    assert (find_ruleset("manipulation").knock_limit, find_ruleset("gin").knock_limit) == (5, 10)
+    assert find_ruleset("manipulation").knock == Knock(5) and find_ruleset("gin").knock == Knock(10)
 
 
 def test_outcome_label_keys() -> None:

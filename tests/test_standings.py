@@ -13,6 +13,7 @@ import pytest
 from referee.cards import Card
 from referee.errors import RefereeError
 from referee.match import replay
+from referee.rulesets import Knock
 from referee.standings import BonusRow, RejoinRow, RoundRow, SeatingRow
 
 
@@ -295,5 +296,5 @@ def test_after_a_void_deal_the_same_dealer_deals_again_with_the_player_who_rejoi
 def test_rules_of_round_with_an_oklahoma_upcard_set_the_knock_limit() -> None:
     # RULES.md: the upcard's value is the round's knock limit (2-9 face value, 10 J Q K 10).
     state = replay({"rules": "gin", "options": {"oklahoma": True}, "players": ["Budi", "Siti"]})
-    assert state.rules_of_round(1, {"upcard": Card.parse("7H")}).knock_limit == 7
-    assert state.rules_of_round(1, {"upcard": Card.parse("QD")}).knock_limit == 10
+    assert state.rules_of_round(1, {"upcard": Card.parse("7H")}).knock == Knock(7)
+    assert state.rules_of_round(1, {"upcard": Card.parse("QD")}).knock == Knock(10)

@@ -106,15 +106,17 @@ def run(args: argparse.Namespace) -> int:
         if args.json:
             print(json.dumps(arrangement.to_json()))
         else:
-            print("\n".join(arrangement_lines(arrangement, rules.knock_limit or 0)))
+            limit = rules.knock.limit if rules.knock is not None else 0
+            print("\n".join(arrangement_lines(arrangement, limit)))
         return 0
     if args.cards:
         raise RefereeError(CARDS_AND_KNOCK)
     if args.defender is None:
         raise RefereeError(KNOCK_NEEDS_DEFENDER)
     result = gin.adjudicate_knock(args.knock, args.defender, args.melds, rules=rules)
-    if rules.round_multiplier != 1:  # Oklahoma's spade upcard: the whole score doubles
-        result = replace(result, points=result.points * rules.round_multiplier)
+    factor = rules.deadwood.round_multiplier if rules.deadwood is not None else 1
+    if factor != 1:  # Oklahoma's spade upcard: the whole score doubles
+        result = replace(result, points=result.points * factor)
     if args.json:
         print(json.dumps(result.to_json()))
     else:

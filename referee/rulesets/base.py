@@ -366,13 +366,45 @@ class Buying:
 
 
 @dataclass(frozen=True)
+class Runs:
+    """What makes a run: at least ``shortest`` cards (contract: 4); with ``first`` a
+    player lays a set only after a run of their own in the round, and without
+    ``mix_number_and_picture`` a run is all number cards or all picture cards
+    (remi-indonesia)."""
+
+    shortest: int = 3
+    first: bool = False
+    mix_number_and_picture: bool = True
+
+
+@dataclass(frozen=True)
+class Closing:
+    """A round the closer ends by discarding the closing card, which scores
+    (``Bonuses.closing_card_factor``; remi-indonesia).  The dealer plays the first turn
+    (``dealer_leads``), and a hand holds at most ``most_cards`` when the round is scored."""
+
+    most_cards: int
+    dealer_leads: bool = True
+
+
+@dataclass(frozen=True)
+class Knock:
+    """A round a player may end by knocking with a hand worth ``limit`` or less (gin's
+    deadwood, manipulation's hand; 0: only gin ends the round)."""
+
+    limit: int
+
+
+@dataclass(frozen=True)
 class Deadwood:
     """Gin's knock: the knocker's unmelded cards are deadwood.  A hand given as points is
     its deadwood after lay-offs, as the players counted it, at most ``most``; with
-    ``big_gin`` a knocker may hold one card more, all of them melded."""
+    ``big_gin`` a knocker may hold one card more, all of them melded.  Every score of the
+    round counts ``round_multiplier`` times (Oklahoma's spade upcard: 2)."""
 
     most: int
     big_gin: bool = False
+    round_multiplier: int = 1
 
 
 @dataclass(frozen=True)
@@ -665,8 +697,6 @@ class Ruleset:
     values: tuple[int, ...] = FACE_VALUES
     joker_value: int = 0
     ace_order: AceOrder = AceOrder.LOW
-    high_ace_value: int | None = None  # what an ace is worth once it may also be high
-    runs_mix_number_and_picture: bool = True
     layoffs: bool = True
     target: int | None = 100
     target_presets: tuple[int, ...] = ()  # targets a match setup offers besides the default
@@ -680,24 +710,19 @@ class Ruleset:
     # ruleset: its data are the standard rules).
     settings: Mapping[str, Any] = field(default_factory=dict, compare=False)
     layoff_after_own_meld: bool = False  # lay off only after an own meld in an earlier turn
-    round_multiplier: int = 1  # every score of the round counts this many times (Oklahoma)
     turn_style: TurnStyle = TurnStyle.MELDS
     hand_never_grows: bool = False  # each turn draws one card and discards one
-    run_first: bool = False  # a set only after the player's first run of the round
     discard: DiscardPile = DiscardPile()  # taking from the discard pile
-    closing_card: bool = False  # the round is closed by discarding a closing card, which scores
-    knock_limit: int | None = None
+    runs: Runs = Runs()  # what makes a run
+    closing: Closing | None = None  # a round closed by a closing card (remi-indonesia)
+    knock: Knock | None = None  # a round may end by a knock (gin, manipulation)
     bonuses: Bonuses = Bonuses()
     final_hand_size: int | None = None  # every hand's size when the round is scored
-    # The most cards a hand holds when a round is scored, where neither the fixed size nor
-    # "never grows" (the deal size) says it; None: any number, up to the whole deck.
-    hand_limit: int | None = None
     # What a hand entered as points leaves unchecked: a message with {player}, {points},
     # {cards} (the most cards a hand holds) and {rules}; for gin's deadwoods one message
     # for the round with {counted} ("Budi 7, Siti 22").
     points_unchecked: str = POINTS_UNCHECKED
     deadwood: Deadwood | None = None  # a knock's deadwood (gin); None: hands count their cards
-    leader_offset: int = 1  # the first turn is this many seats after the dealer
     at_once_outcome: str = "at_once"  # what going out all at once is called (rummy: "rummy")
     menu_order: int = 100  # where the ruleset comes in lists
     no_ending_message: str = NO_ENDING  # the message key for a round that states no ending
@@ -710,7 +735,6 @@ class Ruleset:
     check_round: RoundCheckHook | None = field(default=None, compare=False, repr=False)
     pool: Pool | None = field(default=None, compare=False, repr=False)  # players put out
     # Added for rummy500 and contract.
-    min_run: int = 3  # the fewest cards of a run (contract: 4)
     sets_repeat_suits: bool = False  # a set is 3 or more of one rank, suits may repeat
     joker_counts: Mapping[int, int] = field(default_factory=dict)  # jokers by players, if given
     buying: Buying | None = None  # refused discards may be bought
@@ -804,7 +828,7 @@ class Ruleset:
         round won all at once, ``closed`` for going out where a closing card closes."""
         if outcome is Outcome.OUT and at_once and self.counts_at_once:
             return self.at_once_outcome
-        if outcome is Outcome.OUT and self.closing_card:
+        if outcome is Outcome.OUT and self.closing is not None:
             return "closed"
         return outcome.value
 
@@ -833,8 +857,8 @@ class Ruleset:
         """The most cards one hand can hold when a round of ``players`` is scored."""
         if self.final_hand_size is not None:
             return self.final_hand_size
-        if self.hand_limit is not None:
-            return self.hand_limit
+        if self.closing is not None:
+            return self.closing.most_cards
         if self.hand_never_grows:
             return self.deal_size(players)
         if self.discard.depth == 0:  # no discard pile: only the own deal and the stock

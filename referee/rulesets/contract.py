@@ -27,6 +27,7 @@ from referee.rulesets.base import (
     MatchProgress,
     RoundForm,
     Ruleset,
+    Runs,
     card_values,
 )
 from referee.rulesets.options import OptionType, option
@@ -178,7 +179,7 @@ RULESET = rules_of_deal(
         option_table=OPTIONS,
         round_form=RoundForm((OUT, VOID), table=True),
         discard=DiscardPile(top_kept=False),
-        min_run=4,
+        runs=Runs(shortest=4),
         sets_repeat_suits=True,
         buying=Buying(per_deal=3),
         lowest_total_wins=True,

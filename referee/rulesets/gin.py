@@ -21,6 +21,7 @@ from referee.rulesets.base import (
     DRAW,
     KNOCK,
     VOID,
+    Knock,
     MatchEnd,
     MatchProgress,
     RoundForm,
@@ -80,8 +81,11 @@ def oklahoma_round(rules: Ruleset, inputs: Mapping[str, Any]) -> Ruleset:
     if not rules.settings.get("oklahoma") or not isinstance(upcard, Card):
         return rules
     doubled = bool(rules.settings.get("spades_double")) and upcard.suit is Suit.SPADES
+    assert rules.deadwood is not None
     return replace(
-        rules, knock_limit=knock_limit_for_upcard(upcard), round_multiplier=2 if doubled else 1
+        rules,
+        knock=Knock(knock_limit_for_upcard(upcard)),
+        deadwood=replace(rules.deadwood, round_multiplier=2 if doubled else 1),
     )
 
 
@@ -89,7 +93,7 @@ def score_gin_round(rules: Ruleset, ending: RoundEnding) -> RoundScore:
     """A knock adjudicated by :func:`referee.gin.adjudicate_round`; a draw scores 0.
 
     The adjudication (arrangements, lay-offs, why) comes with the score.  An Oklahoma
-    round whose upcard is a spade counts double (``rules.round_multiplier``).
+    round whose upcard is a spade counts double (``rules.deadwood.round_multiplier``).
     """
     if ending.ending is Ending.DRAW:
         return nobody_scores(ending, Outcome.DRAW)
@@ -114,7 +118,7 @@ def score_gin_round(rules: Ruleset, ending: RoundEnding) -> RoundScore:
 
 
 def _multiplied(rules: Ruleset, score: RoundScore) -> RoundScore:
-    factor = rules.round_multiplier
+    factor = rules.deadwood.round_multiplier if rules.deadwood is not None else 1
     if factor == 1:
         return score
     scores = {player: points * factor for player, points in score.scores.items()}
@@ -260,7 +264,7 @@ OPTIONS = (
         ),
         summary=define_text("option.gin.knock_limit.summary", "Knock at {value} or less"),
         usual=True,
-        apply=lambda rules, value: replace(rules, knock_limit=value),
+        apply=lambda rules, value: replace(rules, knock=Knock(value)),
     ),
     bonus_option(
         "gin",

@@ -132,7 +132,6 @@ RULESET = Ruleset(
     deal_sizes={2: 10, 3: 7, 4: 7, 5: 6, 6: 6},
     target=150,
     target_presets=(100, 200),
-    high_ace_value=HIGH_ACE,
     option_table=OPTIONS,
     round_form=RoundForm((OUT, VOID), at_once=True),
     hand_never_grows=True,

@@ -34,9 +34,19 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
+    return free_ports(1)[0]
+
+
+def free_ports(count: int) -> list[int]:
+    """``count`` different ports free on 127.0.0.1 (probed together, so none twice)."""
+    probes = [socket.socket() for _ in range(count)]
+    try:
+        for probe in probes:
+            probe.bind(("127.0.0.1", 0))
+        return [int(probe.getsockname()[1]) for probe in probes]
+    finally:
+        for probe in probes:
+            probe.close()
 
 
 @dataclass
@@ -52,17 +62,16 @@ class Server:
             self.process.wait(20)
 
 
-def start_server(
+def launch_server(
     database: str,
     tmp: Path,
     workers: int = 3,
     threads: int = 4,
     environment: dict[str, str] | None = None,
+    port: int | None = None,
 ) -> Server:
-    """``referee serve`` (gunicorn, gthread workers) on a free port of 127.0.0.1.
-
-    Its automatic backups go to ``tmp/backups``, unless ``environment`` says otherwise."""
-    port = free_port()
+    """``referee serve`` started, not yet answering (:func:`serving` waits for it)."""
+    port = port or free_port()
     log = tmp / f"server-{port}.log"
     env = {
         **os.environ,
@@ -89,7 +98,26 @@ def start_server(
         process = subprocess.Popen(
             command, cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True
         )
-    server = Server(f"http://127.0.0.1:{port}", database, process, log)
+    return Server(f"http://127.0.0.1:{port}", database, process, log)
+
+
+def start_server(
+    database: str,
+    tmp: Path,
+    workers: int = 3,
+    threads: int = 4,
+    environment: dict[str, str] | None = None,
+) -> Server:
+    """``referee serve`` (gunicorn, gthread workers) on a free port of 127.0.0.1, once it
+    answers.
+
+    Its automatic backups go to ``tmp/backups``, unless ``environment`` says otherwise."""
+    return serving(launch_server(database, tmp, workers, threads, environment))
+
+
+def serving(server: Server) -> Server:
+    """``server`` once it answers (stopped, with its log, if it does not within a minute)."""
+    process, log = server.process, server.log
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
         if process.poll() is not None:

@@ -24,7 +24,7 @@ from referee import cli
 from referee.web.store import backups, servers, summary
 
 from .conftest import DATABASE_KINDS
-from .realserver import fresh_database, start_server
+from .realserver import free_ports, fresh_database, launch_server, serving, start_server
 
 PHONES = 4
 ROUNDS_EACH = 12
@@ -196,10 +196,12 @@ def test_three_servers_on_one_postgresql_make_one_backup_between_them(tmp_path):
     with fresh_database("postgresql", tmp_path) as database:
         shared = tmp_path / "shared-backups"
         started = []
+        machines = ("kitchen", "garage", "attic")  # an instance folder each
         try:
-            for machine in ("kitchen", "garage", "attic"):  # an instance folder each
+            # Started together (their schedules race from the first minute), then each waited for.
+            for machine, port in zip(machines, free_ports(len(machines)), strict=True):
                 started.append(
-                    start_server(
+                    launch_server(
                         database,
                         tmp_path,
                         workers=2,
@@ -207,8 +209,11 @@ def test_three_servers_on_one_postgresql_make_one_backup_between_them(tmp_path):
                             "BACKUP_DIR": str(shared),
                             "INSTANCE_DIR": str(tmp_path / machine),
                         },
+                        port=port,
                     )
                 )
+            for server in started:
+                serving(server)
             deadline = time.monotonic() + 60
             while not backups.copies_in(shared) and time.monotonic() < deadline:
                 time.sleep(0.2)

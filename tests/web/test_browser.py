@@ -141,7 +141,7 @@ def test_gin_knock_with_an_undercut(page: Page):
     start_match(page, "gin", ["Budi", "Siti"])
     page.get_by_role("link", name="Enter a round (knock)").click()
     page.locator("input[name=ending][value=knock]").check()
-    page.locator("select[name=player]").select_option("Budi")
+    page.locator("input[name=player][value=Budi]").check()
     page.locator("input[name=hand_0]").fill("AS 2S 3S 4H 5H 6H 7D 8D 9D KC")
     page.locator("input[name=hand_1]").fill("AH AD AC 2H 2D 2C 3H 3D 3C 4C")
     page.get_by_role("button", name="Check").click()
@@ -158,7 +158,7 @@ def test_edit_a_past_round_and_see_the_totals_change(page: Page):
     start_match(page, "remi", ["Budi", "Siti"])
     for winner, hand_field, hand in (("Budi", "hand_1", "KH"), ("Siti", "hand_0", "2C")):
         page.get_by_role("link", name="Quick round (final table)").click()
-        page.locator("select[name=player]").select_option(winner)
+        page.locator(f"input[name=player][value='{winner}']").check()
         page.locator(f"input[name={hand_field}]").fill(hand)
         page.get_by_role("button", name="Save round").click()
     expect_totals(page, ["10", "2"])
@@ -251,7 +251,7 @@ def test_five_player_score_sheet_fits_a_phone(page: Page):
         ("Rahayu", ("KC 10C 9C", "4D", "2H 3S 4S 6H 7C", "", "8D 8S")),
     ):
         page.get_by_role("link", name="Quick round (final table)").click()
-        page.locator("select[name=player]").select_option(winner)
+        page.locator(f"input[name=player][value='{winner}']").check()
         for seat, hand in enumerate(hands):
             page.locator(f"input[name=hand_{seat}]").fill(hand)
         page.get_by_role("button", name="Save round").click()

@@ -13,7 +13,7 @@ pytestmark = pytest.mark.browser
 
 def quick_round(page: Page, winner: str, hand_field: str, hand: str) -> None:
     page.get_by_role("link", name="Quick round (final table)").click()
-    page.locator("select[name=player]").select_option(winner)
+    page.locator(f"input[name=player][value='{winner}']").check()
     page.locator(f"input[name={hand_field}]").fill(hand)
     page.get_by_role("button", name="Save round").click()
 

@@ -78,7 +78,7 @@ def test_every_action_is_a_44_px_target_and_statistics_fit_360_px(page: Page):
     start_match(page, "remi", ["Budimanto Hartono", "Siti", "Andi"], target="200")
     page.get_by_role("link", name="Quick round (final table)").click()
     page.locator("input[name=ending][value=out]").check()
-    page.locator("select[name=player]").select_option("Siti")
+    page.locator("input[name=player][value=Siti]").check()
     page.locator("[name=hand_0]").fill("KH 2C")
     page.locator("[name=hand_2]").fill("AS")
     page.get_by_role("button", name="Save round").click()

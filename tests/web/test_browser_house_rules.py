@@ -62,3 +62,23 @@ def test_the_oklahoma_preset_starts_a_match_played_to_150(page: Page):
     page.get_by_role("button", name="Start the match").click()
     expect(page.locator(".totals")).to_be_visible()
     expect(page.locator("body")).to_contain_text("150")  # the target the match is played to
+
+
+def test_choosing_hollywood_shows_its_bonuses_and_keeps_one_set_back_to_gins(page: Page):
+    # RULES.md (gin, option scoring): with Hollywood the game bonus is 100, the box bonus 20
+    # and a shutout doubles; gin's plain bonuses are 0, 0 and no shutout.
+    english(page)
+    table = create_table(page, "Budi, Siti")
+    page.goto(table + "new/gin")
+    box, game = page.locator("input[name=box_bonus]"), page.locator("input[name=game_bonus]")
+    page.get_by_text("More house rules").click()
+    expect(box).to_have_value("0")
+    page.locator("select[name=scoring]").select_option("hollywood")
+    expect(box).to_have_value("20")
+    expect(game).to_have_value("100")
+    expect(page.locator("input[name=shutout]")).to_be_checked()
+    box.fill("0")
+    page.get_by_role("button", name="Start the match").click()
+    expect(page.locator(".totals")).to_be_visible()
+    exported = page.request.get(page.url.split("#")[0] + "export").json()
+    assert exported["options"] == {"scoring": "hollywood", "target": 100, "box_bonus": 0}

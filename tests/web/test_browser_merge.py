@@ -19,7 +19,7 @@ def one_round_to_correct(page: Page) -> tuple[str, str]:
     create_table(page, "Budi, Réni, Siti")
     start_match(page, "remi", ["Budi", "Réni", "Siti"], target="200")
     page.get_by_role("link", name="Quick round (final table)").click()
-    page.locator("select[name=player]").select_option("Budi")
+    page.locator("input[name=player][value=Budi]").check()
     page.locator("input[name=hand_1]").fill("KS")
     page.locator("input[name=hand_2]").fill("9C")
     page.get_by_role("button", name="Save round").click()

@@ -42,7 +42,7 @@ def test_the_main_pages_break_no_policy(page: Page, live_server: str):
     visit(page, table)
     start_match(page, "remi", ["Budi", "Siti"], target="100")
     page.get_by_role("link", name="Quick round (final table)").click()
-    page.locator("select[name=player]").select_option("Budi")
+    page.locator("input[name=player][value=Budi]").check()
     page.locator("input[name=hand_1]").fill("KH QH")
     page.get_by_role("button", name="Save round").click()
     expect(page.locator("progress.bar").first).to_have_attribute("value", "20")

@@ -51,12 +51,12 @@ def enter_round(page: Page, choose_the_winner: bool) -> int:
         taps.tap("a:has-text('Quick round (final table)')")
     expect(page.locator("input[name=ending][value=out]")).to_be_checked()  # the usual ending
     if choose_the_winner:
-        taps.choose("select[name=player]", "Siti")
+        taps.tap("input[name=player][value=Siti]")  # one chip
     for name, cards in HANDS.items():
         taps.tap(f"[data-player='{name}'][data-cards]")
         for code in cards:
             taps.tap(f".picker .pick[data-code='{code}']")
-    expect(page.locator("select[name=player]")).to_have_value("Siti")
+    expect(page.locator("input[name=player][value=Siti]")).to_be_checked()
     with page.expect_navigation():
         taps.tap("button[name=action][value=save]")
     expect(page.locator(".total-points")).to_have_text(TOTALS)
@@ -68,4 +68,18 @@ def test_the_winner_is_the_one_hand_left_empty(page: Page):
 
 
 def test_a_winner_chosen_by_hand_is_kept(page: Page):
-    assert enter_round(page, choose_the_winner=True) == 14
+    assert enter_round(page, choose_the_winner=True) == 13
+
+
+def test_who_is_a_group_of_chips_named_by_its_question_and_chosen_by_keyboard(page: Page):
+    page.goto(remi_of_four(page))
+    with page.expect_navigation():
+        page.get_by_role("link", name="Quick round (final table)").click()
+    who = page.get_by_role("group", name="Who?")
+    expect(who.get_by_role("radio")).to_have_count(len(PLAYERS))
+    who.get_by_role("radio", name="Budi").focus()
+    page.keyboard.press("Space")
+    expect(who.get_by_role("radio", name="Budi")).to_be_checked()
+    page.keyboard.press("ArrowRight")  # within the group, as any radio group
+    expect(who.get_by_role("radio", name="Siti")).to_be_checked()
+    expect(who.get_by_role("radio", name="Budi")).not_to_be_checked()

@@ -27,6 +27,7 @@ from referee.web.store.extensions import db
 from referee.web.store.models import HouseRules, Match
 
 from .helpers import errors, new_match, new_table, save_round, text, to_english, view_url
+from .pageform import PageForm
 
 TWO = ["Budi", "Siti"]
 KNOCKER = "7C 8C 9C 2S 2H 2D 5H 6H 7H AS"
@@ -605,3 +606,39 @@ def test_a_preset_tapped_on_a_filled_form_shows_its_own_target_and_values(app, e
     assert re.search(r'name="custom_target"[^>]*value="150"', page)
     assert re.search(r'name="gin_bonus"[^>]*value="25"', page)
     assert match_count(app) == 0
+
+
+# -- 6. a default that another option changes ---------------------------------------------------
+# Gin's box bonus is 0, and 20 with Hollywood scoring (RULES.md, gin: option `scoring`).
+
+
+def test_a_setup_form_filled_with_hollywood_keeps_a_bonus_set_back_to_gins_plain_value(english):
+    table = new_table(english, "Budi, Siti")
+    setup = english.get(f"{table}new/gin?preset=hollywood").text
+    assert re.search(r'name="box_bonus"[^>]*value="20"', setup)  # Hollywood's, as shown
+    posted = PageForm(setup, action=f"{table}new/gin").fields | {"box_bonus": "0"}
+    for seat, name in enumerate(TWO):
+        posted[f"seat_{seat}"] = name
+    posted.pop("preset", None)
+    response = english.post(f"{table}new/gin", data=posted)
+    assert response.status_code == 302, errors(response)
+    options = export(english, response.headers["Location"])["options"]
+    assert options["scoring"] == "hollywood" and options["box_bonus"] == 0
+
+
+def test_a_saved_hollywood_set_shows_its_bonuses_and_keeps_one_set_back_to_plain(app, english):
+    table = new_table(english, "Budi, Siti")
+    # A new set's form shows gin's plain bonuses; Hollywood chosen and the bonuses left as
+    # they were shown, Hollywood's apply (nothing more is written out).
+    set_id = make_set(english, table, scoring="hollywood", box_bonus="0", game_bonus="0")
+    with app.app_context():
+        assert db.session.get(HouseRules, set_id).options == {"scoring": "hollywood"}
+    url = f"{table}house-rules/{set_id}"
+    page = english.get(url).text
+    assert re.search(r'name="box_bonus"[^>]*value="20"', page)
+    assert re.search(r'name="game_bonus"[^>]*value="100"', page)
+    response = english.post(url, data=PageForm(page, action=url).fields | {"box_bonus": "0"})
+    assert response.status_code == 302, errors(response)
+    with app.app_context():
+        kept = db.session.get(HouseRules, set_id).options
+    assert kept == {"scoring": "hollywood", "box_bonus": 0}

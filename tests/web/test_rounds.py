@@ -500,7 +500,7 @@ def test_quick_form_names_each_player_once(client, table):
     to_english(client)
     match = new_match(client, table, "remi", TWO, target=200)
     page = text(client.get(match + "rounds/new"))
-    form = page.split("<legend>")[1].replace('data-player="Budi"', "")
+    form = page.split("<legend>Each hand")[1].replace('data-player="Budi"', "")
     assert form.count("Budi") == 1 and "Hand of Budi" in form
 
 

@@ -15,7 +15,7 @@ from typing import Any
 
 from flask_babel import lazy_gettext as _l
 from markupsafe import escape
-from wtforms import BooleanField, SelectField
+from wtforms import BooleanField, HiddenField, SelectField
 from wtforms.validators import NumberRange, Optional
 
 from referee.rulesets import Ruleset
@@ -51,14 +51,23 @@ def choice_value(value: Any) -> str:
 
 def option_field(option: Option) -> Any:
     """The field that asks one option (shown only while the options it needs are chosen:
-    ``data-requires``, app.js)."""
+    ``data-requires``; showing the default those chosen give it: ``data-default-when``,
+    app.js)."""
     label = _l(option.label)
     explanation = _l(option.explanation) if option.explanation else ""
-    shown_when = (
+    shown_when: dict[str, str] = (
         {"data-requires": json.dumps({k: choice_value(v) for k, v in option.requires.items()})}
         if option.requires
         else {}
     )
+    if _follows_a_condition(option):
+        shown_when["data-default"] = choice_value(option.default)
+        shown_when["data-default-when"] = json.dumps(
+            [
+                [{k: choice_value(v) for k, v in condition.items()}, choice_value(default)]
+                for condition, default in option.default_when
+            ]
+        )
     if option.type is OptionType.NUMBER:
         low, high = option.minimum, option.maximum
         return NumberField(
@@ -99,6 +108,35 @@ class _ChoiceLabel:
 def add_option_fields(form_class: Any, rules: Ruleset, goal: bool = False) -> None:
     for option in asked_options(rules, goal):
         setattr(form_class, option.name, option_field(option))
+    following = [option for option in asked_options(rules, goal) if _follows_a_condition(option)]
+    if following:
+        form_class.defaults_shown = HiddenField(default=_shown(following, {}))
+
+
+def _follows_a_condition(option: Option) -> bool:
+    """Whether the form shows the option's default as the other options make it (the match
+    goal is asked in a fieldset of its own and keeps what it says)."""
+    return bool(option.default_when) and option.name not in GOAL_OPTIONS
+
+
+def _shown(following: Iterable[Option], options: Mapping[str, Any]) -> str:
+    """The defaults a form shows, by option, given ``options`` (posted back with the form:
+    ``defaults_shown``, which app.js keeps up to date as it changes them)."""
+    return json.dumps(
+        {option.name: choice_value(option.default_for(options)) for option in following}
+    )
+
+
+def _defaults_shown(form: Any) -> dict[str, str]:
+    """The defaults the posted form showed, by option (none readable: none)."""
+    field = getattr(form, "defaults_shown", None)
+    try:
+        shown = json.loads(field.data) if field is not None and field.data else {}
+    except ValueError:
+        return {}
+    if not isinstance(shown, dict):
+        return {}
+    return {str(name): str(value) for name, value in shown.items()}
 
 
 def option_fields(form: Any, rules: Ruleset, goal: bool = False) -> tuple[list[Any], list[Any]]:
@@ -137,6 +175,7 @@ def chosen_options(form: Any, rules: Ruleset, goal: bool = False) -> dict[str, A
         if getattr(form, option.name, None) is not None
     }
     every = {name: value for name, value in every.items() if value is not None}
+    shown = _defaults_shown(form)
     # A field of an option that needs another one off (Oklahoma's spades rule without
     # Oklahoma) says nothing: an unticked box is all a form can send for it.
     return {
@@ -144,20 +183,26 @@ def chosen_options(form: Any, rules: Ruleset, goal: bool = False) -> dict[str, A
         for name, value in every.items()
         if value != rules.declared(name).default_for(every)
         and holds(rules.declared(name).requires, every)
-        and not _shown_before_its_condition(rules.declared(name), value)
+        and not _left_as_shown(rules.declared(name), value, shown)
     }
 
 
-def _shown_before_its_condition(option: Option, value: Any) -> bool:
-    """A field still at the plain default of an option whose default another option changes
-    (gin's bonuses with Hollywood scoring) says nothing: the form showed that default before
-    the other option was chosen, so the changed default applies.  The match goal is asked
-    in a fieldset of its own and keeps what it says."""
-    return bool(option.default_when) and option.name not in GOAL_OPTIONS and value == option.default
+def _left_as_shown(option: Option, value: Any, shown: Mapping[str, str]) -> bool:
+    """A field still at the default the form showed, of an option whose default another
+    option changes, says nothing: chosen after the form was shown (gin's Hollywood scoring
+    on a page without JavaScript), the other option's default applies.  A value changed
+    from the one shown is a choice, kept even where it is the plain default."""
+    if not _follows_a_condition(option):
+        return False
+    return choice_value(value) == shown.get(option.name, choice_value(option.default))
 
 
 def fill_options(form: Any, rules: Ruleset, options: Mapping[str, Any], goal: bool = False) -> None:
-    """Show ``options`` on the form (a preset, a saved set, a match set up again)."""
+    """Show ``options`` on the form (a preset, a saved set, a match set up again), each
+    default as the other options make it."""
+    following = [option for option in asked_options(rules, goal) if _follows_a_condition(option)]
+    if following:
+        form.defaults_shown.data = _shown(following, options)
     for option in asked_options(rules, goal):
         field = getattr(form, option.name, None)
         if field is None:

@@ -142,7 +142,7 @@ def _quick_form_class(
     inputs: tuple[RoundInput, ...],
     table_rows: TableRows | None,
 ) -> type[FlaskForm]:
-    people = choices([("", "—")] + [(name, name) for name in players])
+    people = choices([(name, name) for name in players])
 
     class QuickRoundForm(Form):
         ending = RadioField(
@@ -150,7 +150,8 @@ def _quick_form_class(
             choices=_ending_choices(shape.endings),
             default=shape.endings[0].key,
         )
-        player = SelectField(_l("Who?"), choices=people, validate_choice=False)
+        # One tap on a name chip; none chosen for an ending that names nobody.
+        player = RadioField(_l("Who?"), choices=people, validate_choice=False)
         for_round = HiddenField()  # the round the form was opened for
         # What the form was made from (see referee.web.store.writes)
         match_version = HiddenField()

@@ -861,6 +861,12 @@ class HeadToHead:
     recent: list[SharedMatch]
 
 
+# The two seats of a pair, aliased once: an alias made anew costs its columns' adaptation
+# again in every statement (some milliseconds each, for every pair of every page).
+_MINE = aliased(SeatSummary, name="mine")
+_THEIRS = aliased(SeatSummary, name="theirs")
+
+
 def head_to_head(
     table_id: int,
     first: Player,
@@ -871,8 +877,7 @@ def head_to_head(
 ) -> HeadToHead:
     """Two players over the matches they both played: whole months from the aggregates,
     the days at the period's ends (everything when ``scanned``) from the summaries."""
-    mine = aliased(SeatSummary)
-    theirs = aliased(SeatSummary)
+    mine, theirs = _MINE, _THEIRS
     joined = sa.and_(theirs.match_id == mine.match_id, theirs.player_id == second.id)
     span = Span(None, (filters,)) if scanned else _span(filters)
     found: dict[str, Rivalry] = {}

@@ -103,12 +103,12 @@ def gin_analyser() -> Any:
     if not form.is_submitted():
         form.options.data = request.args.get("options", "") if options else ""
     arrangement = None
-    limit = rules.knock_limit
+    limit = rules.knock.limit if rules.knock is not None else None
     if form.validate_on_submit():
         given = {asked.name: getattr(form, asked.name).card for asked in inputs}
         try:
             round_rules = rules.for_round({k: v for k, v in given.items() if v})
-            limit = round_rules.knock_limit
+            limit = round_rules.knock.limit if round_rules.knock is not None else None
             arrangement = matchlog.call_engine(best_arrangement, form.cards.cards, round_rules)
         except RefereeError as error:
             form.cards.errors.append(i18n.error_text(error))

@@ -120,6 +120,7 @@
     });
     root.querySelectorAll("[data-only-for-rules]").forEach(showOnlyForRules);
     root.querySelectorAll("[data-requires]").forEach(askOnlyWhenItApplies);
+    root.querySelectorAll("[data-default-when]").forEach(defaultFollowsItsCondition);
     root.querySelectorAll("[data-share-picture]").forEach(sharePicture);
     root.querySelectorAll("form").forEach(winnerFromTheEmptyHand);
     root.querySelectorAll("[data-seat-move]").forEach(seatMover);
@@ -531,23 +532,23 @@
   // filled in is the winner's, so "Who?" answers itself (one question and two taps fewer).
   // A winner chosen by the player stays as chosen.
   function winnerFromTheEmptyHand(form) {
-    var who = form.querySelector("select[name=player]");
+    var chips = Array.prototype.slice.call(form.querySelectorAll("input[type=radio][name=player]"));
     var hands = Array.prototype.slice.call(form.querySelectorAll("[data-cards][data-player]"));
-    if (!who || hands.length < 2) return;
+    if (!chips.length || hands.length < 2) return;
     var answered = false;  // "Who?" was answered here, not by the player
     function ending() {
       var chosen = form.querySelector("input[name=ending]:checked");
       return chosen ? chosen.value : null;
     }
     function update() {
-      if (ending() !== "out" || (who.value && !answered)) return;
+      var chosen = chips.filter(function (chip) { return chip.checked; })[0];
+      if (ending() !== "out" || (chosen && !answered)) return;
       var empty = hands.filter(function (hand) { return !hand.value.trim(); });
       var winner = empty.length === 1 ? empty[0].getAttribute("data-player") : "";
-      var offered = Array.prototype.some.call(who.options, function (o) { return o.value === winner; });
-      who.value = offered ? winner : "";
-      answered = !!who.value;
+      chips.forEach(function (chip) { chip.checked = chip.value === winner; });
+      answered = chips.some(function (chip) { return chip.checked; });
     }
-    who.addEventListener("change", function () { answered = false; });
+    chips.forEach(function (chip) { chip.addEventListener("change", function () { answered = false; }); });
     hands.forEach(function (hand) {
       hand.addEventListener("input", update);
       hand.addEventListener("referee:picked", update);
@@ -594,6 +595,43 @@
       if (control && control.addEventListener) control.addEventListener("change", update);
     });
     update();
+  }
+
+  // A house rule whose default another one changes (gin's bonuses with Hollywood scoring): while
+  // it still shows the default it was shown with, it shows the new one, and the form says so
+  // (defaults_shown) so that the server reads it as left at the default, not as a choice.
+  function defaultFollowsItsCondition(input) {
+    var form = input.form;
+    var record = form && form.elements.defaults_shown;
+    if (!record) return;
+    var rules = JSON.parse(input.getAttribute("data-default-when") || "[]");
+    function value(control) {
+      if (control.type === "checkbox") return control.checked ? "true" : "false";
+      return control.value;
+    }
+    function holds(condition) {
+      return Object.keys(condition).every(function (name) {
+        var control = form.elements[name];
+        return control && value(control) === condition[name];
+      });
+    }
+    function update() {
+      var shown = JSON.parse(record.value || "{}");
+      var before = input.name in shown ? shown[input.name] : input.getAttribute("data-default");
+      var now = input.getAttribute("data-default");
+      rules.some(function (rule) { if (holds(rule[0])) { now = rule[1]; return true; } return false; });
+      if (now === before || value(input) !== before) return;
+      if (input.type === "checkbox") input.checked = now === "true";
+      else input.value = now;
+      shown[input.name] = now;
+      record.value = JSON.stringify(shown);
+    }
+    rules.forEach(function (rule) {
+      Object.keys(rule[0]).forEach(function (name) {
+        var control = form.elements[name];
+        if (control && control.addEventListener) control.addEventListener("change", update);
+      });
+    });
   }
 
   function setUpPicker(picker) {
