@@ -87,7 +87,7 @@ def test_a_rummikub_evening_on_two_phones(page: Page, second_phone: Page):
     other.goto(scoreboard)
     follow(other, other.get_by_role("link", name="Enter a game (the racks left)"))
     other.locator("input[name=ending][value=out]").check()
-    other.locator("select[name=player]").select_option("Andi")
+    other.locator("input[name=player][value=Andi]").check()
     other.locator("input[name=hand_0]").fill("R1 R2")
     other.locator("input[name=hand_1]").fill("JK K5")
     with other.expect_navigation():
