@@ -12,6 +12,7 @@ from typing import Any
 from flask import Response, current_app, jsonify, request
 from flask_babel import get_locale, gettext
 
+from referee.errors import RefereeError
 from referee.match import Detail
 from referee.web.api import core, schemas
 from referee.web.api.base import ApiBlueprint, engine_call
@@ -19,8 +20,9 @@ from referee.web.forms import NAME_MAX
 from referee.web.play import appending, changes
 from referee.web.play.access import EDIT, Access, check_key, open_match
 from referee.web.play.names import clean_name, name_key
+from referee.web.play.roundwrites import RemoveLastRound, RestoreRound, SaveRound, VoidRound
 from referee.web.show import i18n, labels, scoresheet
-from referee.web.store import matchlog, versions, work
+from referee.web.store import door, matchlog, versions, work
 from referee.web.store.extensions import db
 from referee.web.store.models import KEY_FORMAT, Match, Round
 
@@ -390,6 +392,17 @@ def append_plainly(mode: str | None, key: str | None, match_id: int, asked: dict
     return answer
 
 
+def answer_of(write: MatchWrite, answer: door.Answer) -> None:
+    """A write that was not carried out: a repeat answered, a conflict or the engine's
+    refusal raised (nothing saved)."""
+    if isinstance(answer, door.Conflict):
+        _access, current = match_of(write.mode, write.key, write.match.id, edit=True)
+        raise core.conflict(current, answer.words[0] if answer.words else None)
+    if isinstance(answer, door.Refused):
+        assert isinstance(answer.reason, RefereeError)
+        raise answer.reason
+
+
 @blp.table_route(MATCH + "/rounds", methods=["POST"])
 @blp.arguments(schemas.RoundEntry, example=schemas.ROUND_EXAMPLE)
 @blp.response(201, schemas.Scoreboard)
@@ -412,15 +425,16 @@ def add_round(asked: dict[str, Any], mode: str | None, key: str | None, match_id
             match, gettext("A round is being played live: finish it or discard it first.")
         )
     number = match.next_round_number
-    entry = round_entry(asked, match, number)
-    state, _later = changes.verify_round(match, entry, number)
-    done = write.turn()
-    if done is not None:
-        return done
     location = f"{write.path}/rounds/{number}"
-    changes.save_round(
-        match, None, entry, state=state, once=write.token, location=write.receipt(201, "", location)
+    saving = SaveRound(
+        number, once=write.token, location=write.receipt(201, "", location), sent=asked
     )
+    answer = door.save(saving, match, read_first=True)
+    if isinstance(answer, door.Conflict):
+        done = core.replayed(write.token)
+        if done is not None:
+            return done
+    answer_of(write, answer)
     return with_etag(scoreboard_of(match), match, 201, Location=location)
 
 
@@ -442,9 +456,16 @@ def correct_round(
     stored = stored_round(match, number)
     if not stored.complete:
         raise core.not_found()
-    entry = round_entry(asked, match, number)
-    state, later = changes.verify_round(match, entry, number)
-    if later and not options["remove_later"]:
+    saving = SaveRound(
+        number,
+        once=write.token,
+        location=write.receipt(200),
+        sent=asked,
+        new=False,
+        remove_after=True,
+    )
+    verdict = door.check(saving, match)
+    if isinstance(verdict, door.Verdict) and verdict.later and not options["remove_later"]:
         error = core.conflict(
             match,
             gettext(
@@ -452,18 +473,13 @@ def correct_round(
                 number=number,
             ),
         )
-        error.details["later"] = later
+        error.details["later"] = list(verdict.later)
         raise error
+    if isinstance(verdict, door.Verdict):
+        answer_of(write, door.save(saving, match, verdict=verdict))
+    else:
+        answer_of(write, verdict)
     path = f"{write.path}/rounds/{number}"
-    changes.save_round(
-        match,
-        stored,
-        entry,
-        remove_after=bool(later),
-        state=state,
-        once=write.token,
-        location=write.receipt(200),
-    )
     return with_etag(scoreboard_of(match), match, 200, **{"Content-Location": path})
 
 
@@ -479,7 +495,10 @@ def void_round(write: MatchWrite, number: int) -> Any:
     if not stored.complete:
         raise core.not_found()
     if not stored.voided:
-        changes.void_round(match, stored)
+        answer_of(
+            write,
+            door.save(VoidRound(number, once=write.token, location=write.receipt(200)), match),
+        )
     return with_etag(scoreboard_of(match), match)
 
 
@@ -492,8 +511,11 @@ def restore_round(write: MatchWrite, number: int) -> Any:
     """Undo a void: the round as it was entered counts again (if the match still replays)."""
     match = write.match
     stored = stored_round(match, number)
-    if stored.voided:
-        changes.restore_round(match, stored)
+    if stored.voided and stored.previous_entry:
+        answer_of(
+            write,
+            door.save(RestoreRound(number, once=write.token, location=write.receipt(200)), match),
+        )
     return with_etag(scoreboard_of(match), match)
 
 
@@ -513,7 +535,10 @@ def remove_round(write: MatchWrite, number: int) -> Any:
                 number=number,
             ),
         )
-    changes.remove_last_round(match, stored, once=write.token, location=write.receipt(200))
+    removing = RemoveLastRound(
+        number, once=write.token, location=write.receipt(200), round_id=stored.id
+    )
+    answer_of(write, door.save(removing, match))
     return with_etag(scoreboard_of(match), match)
 
 

@@ -99,16 +99,10 @@ def save_round(
     entry: dict[str, Any],
     *,
     remove_after: bool = False,
-    state: MatchState | None = None,
-    once: str | None = None,
-    location: str = "",
     via: str = "t",
 ) -> Round:
-    """Store a verified round: a new one (``stored`` None) or a correction of ``stored``.
-
-    ``state`` is the engine's replay of the match as it will be stored (from
-    :func:`verify_round`), kept so that the next read need not replay it again.
-    """
+    """Store a verified round: a new one (``stored`` None) or a correction of ``stored``
+    (the door commits it: :mod:`referee.web.play.roundwrites`)."""
     if stored is None:
         stored = Round(number=match.next_round_number, entry=entry, complete=True)
         writes.add_round(match, stored)
@@ -122,8 +116,18 @@ def save_round(
                 writes.remove_round(match, later)
             cut_seating(match, stored.number)
         writes.changed_round(match, stored)
-    work.commit(match, state=state, once=once, location=location)
     return stored
+
+
+VOID: dict[str, Any] = {"end": "void"}
+
+
+def replay_with(match: Match, stored: Round, entry: dict[str, Any]) -> MatchState:
+    """The match replayed with ``stored`` as ``entry`` (a void, a restore): the engine's
+    RefereeError if it no longer replays."""
+    rounds = matchlog.entries(match)
+    rounds[stored.number - 1] = entry
+    return matchlog.verify(match, rounds)
 
 
 def replace_entry(
@@ -135,25 +139,18 @@ def replace_entry(
     what: str,
     via: str = "t",
 ) -> None:
-    """Give a stored round a new entry (void, restore) if the whole match still replays.
-
-    Raises the engine's RefereeError, saving nothing, if it does not.
-    """
-    rounds = matchlog.entries(match)
-    rounds[stored.number - 1] = entry
-    state = matchlog.verify(match, rounds)
+    """Give a stored round a new entry (void, restore), checked by the engine already."""
     writes.record(match, stored, what, stored.entry, entry, via)
     stored.entry, stored.previous_entry = entry, previous
     writes.changed_round(match, stored)
-    work.commit(match, state=state)
 
 
 def void_round(match: Match, stored: Round, *, via: str = "t") -> None:
-    replace_entry(match, stored, {"end": "void"}, stored.entry, what="voided", via=via)
+    replace_entry(match, stored, dict(VOID), stored.entry, what="voided", via=via)
 
 
 def restore_round(match: Match, stored: Round, *, via: str = "t") -> None:
-    """Undo a void: the entry it replaced comes back (if the match still replays with it)."""
+    """Undo a void: the entry it replaced comes back."""
     if stored.previous_entry:
         replace_entry(match, stored, stored.previous_entry, None, what="restored", via=via)
 
@@ -164,9 +161,7 @@ def is_last_round(match: Match, stored: Round) -> bool:
     return match.live_round is None and bool(complete) and complete[-1] is stored
 
 
-def remove_last_round(
-    match: Match, stored: Round, *, once: str | None = None, location: str = "", via: str = "t"
-) -> None:
+def remove_last_round(match: Match, stored: Round, *, via: str = "t") -> None:
     """Delete the last round softly: it stays stored, restorable while it would be the last.
 
     A change of seating made after it is undone with it (it came after that round).
@@ -175,19 +170,13 @@ def remove_last_round(
     stored.deleted_at = now()
     cut_seating(match, stored.number)
     writes.changed_round(match, stored)
-    work.commit(match, once=once, location=location)
 
 
 def undelete_round(match: Match, stored: Round, *, via: str = "t") -> None:
-    """Bring back the deleted round (``match.deleted_round``) if the match replays with it.
-
-    Raises the engine's RefereeError, saving nothing, if it does not.
-    """
-    state = matchlog.verify(match, [*matchlog.entries(match), stored.entry])
+    """Bring back the deleted round (``match.deleted_round``), checked by the engine already."""
     writes.record(match, stored, "undeleted", None, stored.entry, via)
     stored.deleted_at = None
     writes.changed_round(match, stored)
-    work.commit(match, state=state)
 
 
 # -- the live round -------------------------------------------------------------------------
