@@ -897,3 +897,14 @@ def test_an_indian_show_is_checked_and_counted(api):
     assert (
         api.post(f"{API}/tools/indian", json={"cards": valid[:12], "cut": "7D"}).status_code == 422
     )
+
+
+def test_a_live_turn_with_a_misspelt_field_is_refused_and_nothing_is_saved(api):
+    table = new_table(api)
+    url, board = new_match(api, table, players=("Budi", "Siti", "Andi"))
+    turn = {"player": "Siti", "melds": [["7S", "8S", "9S"]], "lay_offs": [], "discard": "2C"}
+    refused = api.post(f"{url}/live/turns", json=turn, headers={**version(board), **EN})
+    assert refused.status_code == 400
+    assert error(refused)["code"] == "malformed"
+    assert "lay_offs" in error(refused)["message"]
+    assert api.get(f"{url}/live").get_json()["turns"] == []

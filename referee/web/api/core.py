@@ -26,7 +26,7 @@ import hashlib
 from typing import Any
 
 from flask import Response, current_app, jsonify, request
-from flask_babel import gettext
+from flask_babel import gettext, ngettext
 from werkzeug.exceptions import HTTPException, MethodNotAllowed
 
 from referee.errors import RefereeError
@@ -128,6 +128,16 @@ def http_error(error: HTTPException) -> Response:
     if isinstance(data, dict) and "messages" in data:  # webargs: what was wrong in the body
         details["errors"] = data["messages"]
     message = error.player_message() if isinstance(error, NotUtf8) else http_message(status)
+    unknown = unknown_fields(details.get("errors"))
+    if unknown:
+        message = ngettext(
+            "The field %(fields)s is not one this request takes (check its spelling):"
+            " nothing was saved.",
+            "The fields %(fields)s are not ones this request takes (check their spelling):"
+            " nothing was saved.",
+            len(unknown),
+            fields=", ".join(unknown),
+        )
     found = ApiError(status, HTTP_CODES.get(status, "error"), message, **details)
     if isinstance(error, MethodNotAllowed) and error.valid_methods:
         found.headers["Allow"] = ", ".join(error.valid_methods)
@@ -135,6 +145,30 @@ def http_error(error: HTTPException) -> Response:
         (name, value) for name, value in error.get_headers() if name == "Retry-After"
     )
     return error_response(found)
+
+
+UNKNOWN_FIELD = "Unknown field."
+
+
+def unknown_fields(messages: Any) -> list[str]:
+    """The fields of a request the schema does not know, as webargs lists them by location
+    (``json``, ``query``): nested ones by their path (``buy.kard``)."""
+    if not isinstance(messages, dict):
+        return []
+    return [path for located in messages.values() for path in _unknown_in(located, "")]
+
+
+def _unknown_in(messages: Any, where: str) -> list[str]:
+    if not isinstance(messages, dict):
+        return []
+    found = []
+    for name, said in messages.items():
+        path = f"{where}.{name}" if where else str(name)
+        if isinstance(said, list) and UNKNOWN_FIELD in said:
+            found.append(path)
+        else:
+            found += _unknown_in(said, path)
+    return found
 
 
 def not_found() -> ApiError:

@@ -19,6 +19,7 @@ from referee.web.api.base import ApiBlueprint, engine_call
 from referee.web.forms import NAME_MAX
 from referee.web.play import appending, changes
 from referee.web.play.access import EDIT, Access, check_key, open_match
+from referee.web.play.matchwrites import Reseat
 from referee.web.play.names import clean_name, name_key
 from referee.web.play.roundwrites import RemoveLastRound, RestoreRound, SaveRound, VoidRound
 from referee.web.show import i18n, labels, scoresheet
@@ -567,8 +568,8 @@ def reseat(asked: dict[str, Any], write: MatchWrite) -> Any:
                 gettext("Player names must be 1 to %(max)s letters long.", max=NAME_MAX),
             )
         seated.append(known.get(name_key(name), name))
-    try:
-        changes.reseat(match, seated, once=write.token, location=write.receipt(200))
-    except changes.SeatingRefused as refusal:
-        raise core.conflict(match, str(refusal)) from None
+    answer = door.save(Reseat(tuple(seated), once=write.token, location=write.receipt(200)), match)
+    if isinstance(answer, door.Refused) and isinstance(answer.reason, str):
+        raise core.conflict(match, answer.reason)  # between rounds only: 409
+    answer_of(write, answer)
     return with_etag(scoreboard_of(match), match)

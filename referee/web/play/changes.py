@@ -20,12 +20,11 @@ from flask_babel import gettext
 
 from referee.errors import RefereeError
 from referee.match import MATCH_OVER, MatchState
-from referee.round import RoundInProgress
 from referee.rulesets import Ruleset
 from referee.web.play import seating as seating_module
 from referee.web.play.limits import NAME_MAX
 from referee.web.play.names import name_key
-from referee.web.store import matchlog, work, writes
+from referee.web.store import door, matchlog, work, writes
 from referee.web.store.extensions import db
 from referee.web.store.models import (
     CardTable,
@@ -201,21 +200,6 @@ def store_turns(match: Match, turns: list[dict[str, Any]]) -> None:
         writes.changed_round(match, stored)
 
 
-def record_turn(
-    match: Match,
-    state: RoundInProgress,
-    turns: list[dict[str, Any]],
-    turn: dict[str, Any],
-    *,
-    once: str | None = None,
-    location: str = "",
-) -> None:
-    """Check a turn on the round so far (``state``, the engine's RoundInProgress) and store it."""
-    matchlog.call_engine(state.apply_turn, turn)
-    store_turns(match, turns + [turn])
-    work.commit(once=once, location=location)  # a live turn: no complete round changed
-
-
 def round_turns(match: Match, stored: Round) -> list[dict[str, Any]]:
     """A round's turns as the engine reads them (as stored if it cannot)."""
     entry = matchlog.readable_entry(match, stored.number, stored.entry) or stored.entry
@@ -257,28 +241,17 @@ def replay_corrected_turns(match: Match, stored: Round, turns: list[dict[str, An
 
 
 def correct_turns(
-    match: Match,
-    stored: Round,
-    turns: list[dict[str, Any]],
-    *,
-    state: Any = None,
-    once: str | None = None,
-    location: str = "",
-    via: str = "t",
+    match: Match, stored: Round, turns: list[dict[str, Any]], *, via: str = "t"
 ) -> None:
-    """Store a round's turns after a correction of one of them, already replayed by the caller
-    (the live round's own check, or the whole match for a finished round: ``state``)."""
+    """Store a round's turns after a correction of one of them, already replayed (the live
+    round's own check, or the whole match for a finished round)."""
     before = copy.deepcopy(stored.entry)
     stored.entry = {**stored.entry, "turns": turns}
     writes.record(match, stored, "turn-corrected", before, stored.entry, via)
     writes.changed_round(match, stored)
-    if stored.complete:
-        work.commit(match, state=state, once=once, location=location)
-    else:
-        work.commit(once=once, location=location)
 
 
-def take_back_turn(match: Match, *, once: str | None = None, location: str = "") -> bool:
+def take_back_turn(match: Match) -> bool:
     """Remove the last turn (with it the live round, when it was the first); False if none."""
     stored = match.live_round
     turns = live_turns(match)
@@ -290,25 +263,20 @@ def take_back_turn(match: Match, *, once: str | None = None, location: str = "")
     else:
         writes.remove_round(match, stored)
         writes.changed(match)
-    work.commit(once=once, location=location)  # the live round only: the log is as it was
     return True
 
 
-def discard_live_round(match: Match, *, once: str | None = None, location: str = "") -> bool:
+def discard_live_round(match: Match) -> bool:
     stored = match.live_round
     if stored is None:
         return False
     writes.remove_round(match, stored)
     writes.changed(match)
-    work.commit(once=once, location=location)  # the live round only: the log is as it was
     return True
 
 
-def end_live_round(
-    match: Match, entry: dict[str, Any], *, once: str | None = None, location: str = ""
-) -> Round:
-    """Verify the live round's round object on the whole match and store it as complete."""
-    state = matchlog.verify(match, matchlog.entries(match) + [entry])
+def end_live_round(match: Match, entry: dict[str, Any]) -> Round:
+    """Store the live round's round object (checked on the whole match) as complete."""
     stored = match.live_round
     if stored is None:  # ended before its first turn: a new round, as a round entered whole
         stored = Round(number=match.next_round_number, entry=entry, complete=True)
@@ -317,25 +285,19 @@ def end_live_round(
     else:
         stored.entry, stored.complete = entry, True
         writes.changed_round(match, stored)
-    work.commit(match, state=state, once=once, location=location)
     return stored
 
 
 # -- who sits at the table ------------------------------------------------------------------
 
 
-class SeatingRefused(ValueError):
+class SeatingRefused(door.Refusal):
     """A change of seating the app refuses before asking the engine, in words."""
 
 
-def reseat(
-    match: Match,
-    seated: Sequence[str],
-    *,
-    once: str | None = None,
-    location: str = "",
-) -> Any:
-    """From the next round on, ``seated`` sit at the table (clockwise); returns the replay.
+def seating_change(match: Match, seated: Sequence[str]) -> tuple[list[dict[str, Any]], MatchState]:
+    """From the next round on, ``seated`` sit at the table (clockwise): the match's seating
+    changes then, and the replay with them.
 
     Only between rounds: not before round 1 (the setup says who plays), not while a round
     is being played live.  A change made since the last round is replaced (two joins
@@ -357,7 +319,12 @@ def reseat(
     kept = [change for change in stored if change.get("before_round") != number]
     if seated != match.seating_at(number - 1):
         kept.append({"before_round": number, "players": seated})
-    state = matchlog.verify(match, matchlog.entries(match), kept)
+    return kept, matchlog.verify(match, matchlog.entries(match), kept)
+
+
+def apply_seating(match: Match, kept: list[dict[str, Any]]) -> None:
+    """The match's seating changes are now ``kept`` (checked by the engine): new players
+    join the table."""
     by_name = {player.name: player for player in match.table.players}
 
     def player_for(name: str) -> Player:
@@ -368,8 +335,6 @@ def reseat(
 
     seating_module.update_seats(match, kept, player_for)
     writes.changed(match)
-    work.commit(match, state=state, once=once, location=location)
-    return state
 
 
 # -- matches --------------------------------------------------------------------------------

@@ -35,6 +35,7 @@ __all__ = [
     "TURNS",
     "Answer",
     "Conflict",
+    "Refusal",
     "Refused",
     "Saved",
     "Seen",
@@ -126,6 +127,16 @@ class Refused:
 Answer = Saved | Conflict | Refused
 
 
+class Refusal(ValueError):
+    """A write refused before the engine is asked (a seat taken, a name too long), in words;
+    ``field``: what it is about."""
+
+    def __init__(self, message: str, field: str = "") -> None:
+        super().__init__(message)
+        self.message = message
+        self.field = field
+
+
 class Write(Protocol):
     """A write as a value: what it saw, its one-time key, where it leads, and how it is
     checked and applied."""
@@ -191,6 +202,8 @@ def check(write: Write, match: Match) -> Verdict | Refused:
         return write.check(match)
     except RefereeError as error:
         return Refused(error)
+    except Refusal as refusal:
+        return Refused(refusal.message, refusal.field or None)
 
 
 def save(
@@ -220,8 +233,7 @@ def save(
         return write.conflict(match, moved)
     if verdict is None:
         checked = check(write, match)
-        if isinstance(checked, Refused):
-            work.abandon()
+        if isinstance(checked, Refused):  # nothing was changed
             return checked
         verdict = checked
     if read_first and not work.take_turn(
