@@ -39,8 +39,7 @@ from referee.web.play.access import (
 )
 from referee.web.serving.security import NotUtf8
 from referee.web.show import i18n
-from referee.web.store import versions, work, writes
-from referee.web.store.extensions import db
+from referee.web.store import door, versions
 from referee.web.store.models import CardTable, Match
 
 PREFIX = "/api/v1"
@@ -231,8 +230,8 @@ def require_version(match: Match) -> None:
             version=match.version,
             etag=etag_of(match),
         )
-    seen = versions.versions_named(match.id, named.as_set())
-    if all(work.stale(match, match_version=version) for version in seen):
+    seen = door.Seen(match_versions=tuple(versions.versions_named(match.id, named.as_set())))
+    if door.moved(match, seen):
         raise conflict(match)
 
 
@@ -291,10 +290,10 @@ def key_used() -> ApiError:
 def replayed(token: str | None) -> Response | None:
     """What the write carried out with this token answered, if it was carried out: the
     same status, and what its path reads now."""
-    done = writes.receipt(token)
-    if not done:
+    repeated = door.repeated(token)
+    if repeated is None or not repeated.location:
         return None
-    status_text, _, rest = done.partition(" ")
+    status_text, _, rest = repeated.location.partition(" ")
     path, _, location = rest.partition(" ")
     adapter = current_app.url_map.bind("localhost")
     try:
@@ -349,4 +348,4 @@ def created(body: Any, location: str) -> tuple[Any, int, dict[str, str]]:
 
 
 def rollback() -> None:
-    db.session.rollback()
+    door.abandon()

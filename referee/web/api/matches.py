@@ -23,8 +23,7 @@ from referee.web.play.matchwrites import Reseat
 from referee.web.play.names import clean_name, name_key
 from referee.web.play.roundwrites import RemoveLastRound, RestoreRound, SaveRound, VoidRound
 from referee.web.show import i18n, labels, scoresheet
-from referee.web.store import door, matchlog, versions, work
-from referee.web.store.extensions import db
+from referee.web.store import door, matchlog, versions
 from referee.web.store.models import KEY_FORMAT, Match, Round
 
 blp = ApiBlueprint(
@@ -285,10 +284,6 @@ class MatchWrite:
     def receipt(self, status: int, path: str = "", location: str = "") -> str:
         return core.receipt_location(status, path or self.path, location)
 
-    def turn(self) -> Any:
-        """The table's turn of a write that read first (:func:`write_turn`)."""
-        return write_turn(self.mode, self.key, self.match, self.token)
-
 
 def write_start(
     mode: str | None,
@@ -301,13 +296,12 @@ def write_start(
     """The first steps of every write: the table locked, a repeat answered, the version named.
 
     ``read_first``: the table is not locked yet; the write checks what it is given, then
-    waits for its turn (:func:`write_turn`).  ``current`` False: the version named need
+    waits for its turn (the door's, :func:`door.save` with ``read_first``).  ``current`` False: the version named need
     not be the current one (the write checks it again itself)."""
     if read_first:
-        work.read_first()
+        door.read_first()
     access, match = match_of(mode, key, match_id, edit=True)
-    # The answer is the match as this write leaves it: what is in memory, not read again.
-    db.session().expire_on_commit = False
+    door.answer_from_memory()
     token = core.idempotency_token(access.table)
     done = core.replayed(token)
     if done is None and current:
@@ -335,20 +329,6 @@ def match_write(
     return decorate
 
 
-def write_turn(mode: str | None, key: str | None, match: Match, token: str | None) -> Any:
-    """The turn of a write that read first: None when it may write now; otherwise the match
-    changed meanwhile, and the answer is the first request's (a repeat) or a conflict."""
-    if work.take_turn(match.table_id, match.id, match.version, match.table.edit_key):
-        return None
-    work.abandon()
-    work.read_first()
-    _access, current = match_of(mode, key, match.id, edit=True)
-    done = core.replayed(token)
-    if done is not None:
-        return done
-    raise core.conflict(current)
-
-
 def round_entry(asked: dict[str, Any], match: Match, number: int) -> dict[str, Any]:
     """The round object sent, read by the engine into its canonical form (or 422)."""
     header = matchlog.stored_header(matchlog.header(match))
@@ -357,23 +337,17 @@ def round_entry(asked: dict[str, Any], match: Match, number: int) -> dict[str, A
 
 def append_plainly(mode: str | None, key: str | None, match_id: int, asked: dict[str, Any]) -> Any:
     """The plain case of saving the next round (:mod:`referee.web.play.appending`), or None."""
-    work.read_first()
+    door.read_first()
     if request.headers.get("Idempotency-Key") or mode not in (EDIT, None):
         return None
     edit_key = key if mode == EDIT else core.bearer_key()
     named = request.if_match
     if not edit_key or not KEY_FORMAT.fullmatch(edit_key) or not named or named.star_tag:
         return None
-    with db.engine.connect() as connection:
-        stored = appending.read(connection, edit_key, match_id)
-        if stored is None or not stored.plain:
-            return None
-        if not named.contains(versions.etag(match_id, stored.version)):
-            return None
-        checked = appending.checked_round(stored, asked, connection)
-        if checked is None or not appending.append(connection, stored, *checked):
-            work.read_first()
-            return None
+    appended = appending.append_sent(edit_key, match_id, asked, named)
+    if appended is None:
+        return None
+    stored, state = appended
     log = stored.log
     body = scoreboard_body(
         match_id,
@@ -382,7 +356,7 @@ def append_plainly(mode: str | None, key: str | None, match_id: int, asked: dict
         log.first_dealer,
         stored.version,
         log.seating_changes,
-        appending.sheet(stored, checked[1]),
+        appending.sheet(stored, state),
     )
     location = f"{core.table_path(mode, key)}/m/{match_id}/rounds/{stored.next_number - 1}"
     # Made from the rows as the schema's dump would leave it (a test holds them equal).

@@ -448,12 +448,9 @@ def name_refusal(names: Sequence[str]) -> str | None:
     return None
 
 
-def add_players(
-    table: CardTable, names: Sequence[str], *, once: str | None = None, location: str = ""
-) -> None:
+def add_players(table: CardTable, names: Sequence[str]) -> None:
     for name in names:
         db.session.add(Player(table=table, name=name))
-    work.commit(once=once, location=location)
 
 
 def create_table(name: str, players: Sequence[str] = ()) -> CardTable:

@@ -26,10 +26,17 @@ from typing import Any, Protocol
 
 from referee.errors import RefereeError
 from referee.web.store import work, writes
+from referee.web.store.extensions import db
 from referee.web.store.models import Match, Round
 
 __all__ = [
     "ANY",
+    "Applied",
+    "TableWrite",
+    "abandon",
+    "answer_from_memory",
+    "read_first",
+    "save_table",
     "MATCH",
     "ROUND",
     "TURNS",
@@ -62,7 +69,7 @@ class Seen:
     match_version: Any = ANY
     round_version: Any = ANY
     turns: Any = ANY
-    match_versions: tuple[Any, ...] = ()
+    match_versions: tuple[Any, ...] | None = None
 
     def changes(self, match: Match, stored: Round | None, turns_now: int | None) -> frozenset[str]:
         found = set(
@@ -75,7 +82,7 @@ class Seen:
                 turns_now=turns_now,
             )
         )
-        if self.match_versions and all(
+        if self.match_versions is not None and all(
             work.stale(match, match_version=version) for version in self.match_versions
         ):
             found.add(MATCH)
@@ -249,6 +256,66 @@ def save(
         work.abandon()
         return Conflict(frozenset({MATCH}), tuple(conflict.changes))
     return Saved(write.location, verdict)
+
+
+@dataclass(frozen=True)
+class Applied:
+    """What a write of a table (not of one match) did: the matches whose log changed, what
+    it made (a new table...) and where it leads when only what it made knows (a new key)."""
+
+    matches: Sequence[Match | int] = ()
+    result: Any = None
+    location: str | None = None
+
+
+class TableWrite(Protocol):
+    """A write of a table rather than of a match (a new table, its players, its keys, its
+    house rules, a match archived or deleted for good): nothing of a match was seen."""
+
+    @property
+    def once(self) -> str | None: ...
+
+    @property
+    def location(self) -> str: ...
+
+    def check(self) -> Verdict:
+        """The check (raises :class:`Refusal` or RefereeError: nothing is done)."""
+
+    def apply(self, verdict: Verdict) -> Applied:
+        """The change made on the objects."""
+
+
+def save_table(write: TableWrite) -> Answer:
+    """Carry out a write of a table: the receipt, the check, the change, the commit."""
+    done = repeated(write.once)
+    if done is not None:
+        return done
+    try:
+        verdict = write.check()
+    except RefereeError as error:
+        return Refused(error)
+    except Refusal as refusal:
+        return Refused(refusal.message, refusal.field or None)
+    applied = write.apply(verdict)
+    location = applied.location if applied.location is not None else write.location
+    work.commit(*applied.matches, once=write.once, location=location)
+    return Saved(location, verdict, result=applied.result)
+
+
+def read_first() -> None:
+    """This request reads and checks before it takes its table's turn (:func:`save` with
+    ``read_first``): the phones of a table check in parallel."""
+    work.read_first()
+
+
+def answer_from_memory() -> None:
+    """What this request's write leaves is answered as it is in memory, not read again."""
+    db.session().expire_on_commit = False
+
+
+def abandon() -> None:
+    """Nothing of this request's write is kept."""
+    work.abandon()
 
 
 class _HasRows:
