@@ -17,6 +17,7 @@ from referee.web.api.base import ApiBlueprint, engine_call
 from referee.web.api.matches import scoreboard_of
 from referee.web.play import changes
 from referee.web.play.access import EDIT, Access, matches_page
+from referee.web.play.matchwrites import StartMatch
 from referee.web.play.names import clean_name
 from referee.web.play.tablewrites import AddPlayers, NewTable, ReplaceKey
 from referee.web.show import history, i18n
@@ -244,12 +245,11 @@ def start_match(asked: dict[str, Any], mode: str | None, key: str | None) -> Any
     except changes.SetupRefused as refusal:
         raise core.ApiError(422, "refused", refusal.message, field=refusal.field) from None
     base = core.key_path(access)
-    match = changes.start_match(
-        access.table,
-        header,
-        once=token,
-        location=lambda made: core.receipt_location(
-            201, f"{base}/m/{made.id}", f"{base}/m/{made.id}"
-        ),
-    )
+
+    def leads_to(made: Match) -> str:
+        return core.receipt_location(201, f"{base}/m/{made.id}", f"{base}/m/{made.id}")
+
+    answer = door.save_table(StartMatch(access.table, header, token, leads_to=leads_to))
+    assert isinstance(answer, door.Saved)  # the setup was checked above
+    match = answer.result
     return core.created(scoreboard_of(match), f"{base}/m/{match.id}")

@@ -25,6 +25,8 @@ else, and a version that changed while the round was checked, is handed back
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, NamedTuple, cast
@@ -265,3 +267,11 @@ def append_sent(
             work.read_first()
             return None
     return stored, checked[1]
+
+
+@contextmanager
+def rows_of(edit_key: str, match_id: int) -> Iterator[tuple[Connection, StoredMatch | None]]:
+    """A connection of its own and the match read as rows on it (None: not found), for a
+    plain save made elsewhere (the round form's)."""
+    with db.engine.connect() as connection:
+        yield connection, read(connection, edit_key, match_id)

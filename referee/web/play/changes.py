@@ -24,7 +24,7 @@ from referee.rulesets import Ruleset
 from referee.web.play import seating as seating_module
 from referee.web.play.limits import NAME_MAX
 from referee.web.play.names import name_key
-from referee.web.store import door, matchlog, work, writes
+from referee.web.store import door, matchlog, writes
 from referee.web.store.extensions import db
 from referee.web.store.models import (
     CardTable,
@@ -413,15 +413,12 @@ def apply_setup(match: Match, header: dict[str, Any]) -> None:
         match.seats.append(MatchPlayer(seat=seat, player=by_name[name]))
 
 
-def start_match(
-    table: CardTable, header: dict[str, Any], *, once: str | None = None, location: Any = ""
-) -> Match:
-    """A new match of ``table`` from a checked header (``location`` may be a function of it)."""
+def start_match(table: CardTable, header: dict[str, Any]) -> Match:
+    """A new match of ``table`` from a checked header (the door commits it)."""
     match = Match(table=table, rules=header["rules"])
     db.session.add(match)
     apply_setup(match, header)
     db.session.flush()
-    work.commit(match, once=once, location=location(match) if callable(location) else location)
     return match
 
 

@@ -1,16 +1,19 @@
 """The writes of a card table as values handed to the door
-(:func:`referee.web.store.door.save_table`): a new table, its players, a new key."""
+(:func:`referee.web.store.door.save_table`): a new table, its players, a new key, its
+house rules, a whole table imported from its file."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from flask_babel import gettext
 
-from referee.web.play import changes
+from referee.web.play import changes, tablefile
 from referee.web.store.door import Applied, Refusal, Verdict
-from referee.web.store.models import CardTable
+from referee.web.store.extensions import db
+from referee.web.store.models import CardTable, HouseRules
 
 
 @dataclass(frozen=True)
@@ -75,3 +78,63 @@ class ReplaceKey:
         changes.replace_link(self.table, self.link, via=self.via)
         location = self.leads_to(self.table) if self.leads_to is not None else None
         return Applied(result=self.table, location=location)
+
+
+@dataclass(frozen=True)
+class SaveHouseRules:
+    """A table's set of house rules, new (``found`` None) or saved again under its name."""
+
+    table: CardTable
+    rules: str
+    name: str
+    options: dict[str, Any]
+    found: HouseRules | None = None
+    once: str | None = None
+    location: str = ""
+
+    def check(self) -> Verdict:
+        return Verdict()
+
+    def apply(self, verdict: Verdict) -> Applied:
+        if self.found is None:
+            made = HouseRules(
+                table=self.table, rules=self.rules, name=self.name, options=self.options
+            )
+            db.session.add(made)
+            return Applied(result=made)
+        self.found.version = self.found.version + 1
+        self.found.name, self.found.options = self.name, self.options
+        return Applied(result=self.found)
+
+
+@dataclass(frozen=True)
+class DeleteHouseRules:
+    found: HouseRules
+    once: str | None = None
+    location: str = ""
+
+    def check(self) -> Verdict:
+        return Verdict()
+
+    def apply(self, verdict: Verdict) -> Applied:
+        db.session.delete(self.found)
+        return Applied()
+
+
+@dataclass(frozen=True)
+class ImportTable:
+    """A whole table from its file, read and checked before (its matches are stored with
+    their summaries in bulk); it leads where ``leads_to`` says from the new edit key."""
+
+    read: Any  # tablefile.ReadTable
+    once: str | None = None
+    location: str = ""
+    leads_to: Callable[[str], str] | None = None
+
+    def check(self) -> Verdict:
+        return Verdict()
+
+    def apply(self, verdict: Verdict) -> Applied:
+        _table_id, edit_key = tablefile.store_table(self.read)
+        location = self.leads_to(edit_key) if self.leads_to is not None else None
+        return Applied(result=edit_key, location=location)

@@ -24,6 +24,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from sqlalchemy.exc import IntegrityError
+
 from referee.errors import RefereeError
 from referee.web.store import work, writes
 from referee.web.store.extensions import db
@@ -31,12 +33,18 @@ from referee.web.store.models import Match, Round
 
 __all__ = [
     "ANY",
+    "KeyUsed",
     "Applied",
     "TableWrite",
     "abandon",
     "answer_from_memory",
     "read_first",
     "save_table",
+    "version_of",
+    "carried_out",
+    "new_token",
+    "round_with_id",
+    "write_now",
     "MATCH",
     "ROUND",
     "TURNS",
@@ -49,6 +57,7 @@ __all__ = [
     "Verdict",
     "Write",
     "changed",
+    "outdated",
     "check",
     "landed_once",
     "moved",
@@ -197,6 +206,19 @@ def landed_once(write: Write, match: Match) -> bool:
     return stored is not None and work.changed_once(stored, write.seen.round_version)
 
 
+version_of = writes.version_of  # the number a form's hidden field or a header names
+carried_out = writes.carried_out  # whether a phone's draft landed (its one-time key's receipt)
+new_token = writes.new_token  # a form's one-time key
+round_with_id = writes.round_with_id
+KeyUsed = writes.KeyUsed  # a one-time key sent with another write than the one it carried out
+
+
+def outdated(versioned: Any, seen: Any) -> bool:
+    """Whether a thing with a version of its own (a table's house rules) is no longer at the
+    version the phone saw."""
+    return work.changed_since(versioned, seen)
+
+
 def repeated(once: str | None) -> Saved | None:
     """The answer of a write its one-time key already carried out (None: not carried out)."""
     done = writes.receipt(once)
@@ -296,9 +318,15 @@ def save_table(write: TableWrite) -> Answer:
         return Refused(error)
     except Refusal as refusal:
         return Refused(refusal.message, refusal.field or None)
-    applied = write.apply(verdict)
-    location = applied.location if applied.location is not None else write.location
-    work.commit(*applied.matches, once=write.once, location=location)
+    try:
+        applied = write.apply(verdict)
+        location = applied.location if applied.location is not None else write.location
+        work.commit(*applied.matches, once=write.once, location=location)
+    except IntegrityError:
+        if not getattr(write, "copies_refused", False):
+            raise
+        work.abandon()  # a second copy, made at the same moment elsewhere
+        return Conflict(frozenset({MATCH}))
     return Saved(location, verdict, result=applied.result)
 
 
@@ -306,6 +334,12 @@ def read_first() -> None:
     """This request reads and checks before it takes its table's turn (:func:`save` with
     ``read_first``): the phones of a table check in parallel."""
     work.read_first()
+
+
+def write_now() -> None:
+    """The reading is over and nothing was written on rows: the request's next transaction
+    takes the table's turn (the objects' way answers it)."""
+    writes.start_writing()
 
 
 def answer_from_memory() -> None:

@@ -50,7 +50,7 @@ from referee.web.play.liveround import (
 )
 from referee.web.show import i18n
 from referee.web.show.scoresheet import picker_rows
-from referee.web.store import audit, door, matchlog, writes
+from referee.web.store import audit, door, matchlog
 from referee.web.store.models import Match
 from referee.web.views.pages import following, render_page, to_score_sheet
 
@@ -339,7 +339,7 @@ def _stale_turn(
 ) -> list[str]:
     """Why a turn typed on a page made before the round moved on cannot be saved now (empty:
     it is checked on the round as it is, like any turn); see :mod:`staleturns`."""
-    seen = staleturns.Seen(writes.version_of(form.for_round), writes.version_of(form.turns_before))
+    seen = staleturns.Seen(door.version_of(form.for_round), door.version_of(form.turns_before))
     reasons = staleturns.why_not(state, turns, seen, form.player.data or "")
     if not reasons:
         form.turns_before.data = str(len(turns))
@@ -377,8 +377,8 @@ def turn_conflict(
     """
     if not door.moved(match, door.Seen(match_version=form.match_version.data)):
         return []
-    before = writes.version_of(form.turns_before)
-    opened_for = writes.version_of(form.for_round)
+    before = door.version_of(form.turns_before)
+    opened_for = door.version_of(form.for_round)
     changes = []
     if opened_for is not None and opened_for != state.number:
         changes.append(
@@ -477,7 +477,7 @@ def _named_turns(match: Match) -> tuple[int | None, bool]:
     """The number of turns an undo or discard button saw, and whether the match is as it saw it."""
     if not ActionForm().validate_on_submit():
         abort(400)
-    seen = writes.version_of(request.form.get("turns"))
+    seen = door.version_of(request.form.get("turns"))
     return seen, not door.moved(match, door.Seen(match_version=request.form.get("match_version")))
 
 
@@ -599,7 +599,7 @@ def end(access: Access, match_id: int) -> Any:
 def _end_conflict(
     form: Any, match: Match, state: RoundInProgress, turns: list[dict[str, Any]]
 ) -> list[str]:
-    opened_for = writes.version_of(form.for_round)
+    opened_for = door.version_of(form.for_round)
     if opened_for is not None and opened_for != state.number:
         change = gettext(
             "Round %(number)s was ended, saved or discarded on another phone meanwhile.",

@@ -43,7 +43,7 @@ from referee.web.play.roundwrites import (
 )
 from referee.web.show import i18n, jsontext
 from referee.web.show.scoresheet import deal_rules
-from referee.web.store import audit, door, matchlog, writes
+from referee.web.store import audit, door, matchlog
 from referee.web.store.models import Match, Round
 from referee.web.views import merges, plainsave
 from referee.web.views.pages import Page, following, render_page, to_score_sheet
@@ -87,9 +87,9 @@ def _new(access: Access, match_id: int) -> Any:
     asked = request.form if request.method == "POST" else request.args
     same = samedeal.find(
         match,
-        writes.version_of(asked.get("for_round")),
+        door.version_of(asked.get("for_round")),
         request.form.get("action"),
-        writes.version_of(request.form.get("seen_version")),
+        door.version_of(request.form.get("seen_version")),
     )
     if same is not None and same.choice == samedeal.KEEP_THEIRS:
         return _keep_theirs(access, match, same)
@@ -331,7 +331,7 @@ def _round_conflict(
     The form is brought up to date so that saving it again is one tap."""
     changes: list[str] = []
     if stored is None and moved:
-        changes = match_changes(match, writes.version_of(form.for_round), number)
+        changes = match_changes(match, door.version_of(form.for_round), number)
     elif door.ROUND in moved:
         changes = [round_corrected(number)]
     elif moved:
@@ -593,8 +593,8 @@ def undo(access: Access, match_id: int) -> Any:
     if request.method == "POST" and not ActionForm().validate_on_submit():
         abort(400)
     asked = request.form if request.method == "POST" else request.args
-    named = writes.round_with_id(match, asked.get("round_id"))
-    number = writes.version_of(asked.get("round_number"))
+    named = door.round_with_id(match, asked.get("round_id"))
+    number = door.version_of(asked.get("round_number"))
     if named is None:
         if number is not None:
             flash(gettext("Round %(number)s was deleted already.", number=number))
@@ -644,7 +644,7 @@ def undelete(access: Access, match_id: int, number: int) -> Any:
     """Bring a deleted round back, only while it would again be the last round."""
     match = open_match(access, match_id)
     seen, _ = _round_action(number)
-    named_id = writes.version_of(request.form.get("round_id"))
+    named_id = door.version_of(request.form.get("round_id"))
     write = UndeleteRound(number, seen, via=access.mode, round_id=named_id)
     named = write.named_round(match)
     if (

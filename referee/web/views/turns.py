@@ -23,7 +23,7 @@ from referee.web.play import changes
 from referee.web.play.access import Access, edit_page, open_match, table_blueprint
 from referee.web.play.liveround import CorrectTurns, apply_marking_out
 from referee.web.show import i18n
-from referee.web.store import door, matchlog, writes
+from referee.web.store import door, matchlog
 from referee.web.store.models import Match, Round
 from referee.web.views import merges
 from referee.web.views.live import (
@@ -70,9 +70,9 @@ def _back(match: Match, stored: Round) -> str:
 @edit_page
 def edit(access: Access, match_id: int, number: int, turn_number: int) -> Any:
     match = open_match(access, match_id)
-    if request.method == "POST" and (done := writes.receipt(request.form.get("once"))):
+    if request.method == "POST" and (done := door.repeated(request.form.get("once"))):
         flash(gettext("This correction was saved already."))
-        return redirect(done)
+        return redirect(done.location)
     stored = next((r for r in match.rounds if r.number == number), None)
     turns = changes.round_turns(match, stored) if stored is not None else []
     if stored is None or not 1 <= turn_number <= len(turns):
