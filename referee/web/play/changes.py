@@ -415,7 +415,13 @@ def apply_setup(match: Match, header: dict[str, Any]) -> None:
 
 def start_match(table: CardTable, header: dict[str, Any]) -> Match:
     """A new match of ``table`` from a checked header (the door commits it)."""
-    match = Match(table=table, rules=header["rules"])
+    # Made whole before it joins the session: reading the table's players may flush it.
+    match = Match(
+        table=table,
+        rules=header["rules"],
+        options=header["options"],
+        first_dealer=header["first_dealer"],
+    )
     db.session.add(match)
     apply_setup(match, header)
     db.session.flush()
