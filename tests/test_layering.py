@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import ast
 import pkgutil
+import re
 import subprocess
 import sys
 import tomllib
@@ -162,3 +163,24 @@ def test_commit_check_sees_a_commit(tmp_path: Path) -> None:
     view = tmp_path / "view.py"
     view.write_text("def save():\n    db.session.commit()\n    work.commit(match)\n")
     assert _commits(view) == [2]
+
+
+# The pages and the API build a write and hand it to the door (referee/web/store/door.py):
+# the session, the commit and the comparison of what a phone saw are the door's.
+NOT_IN_VIEWS = re.compile(
+    r"db\.session|work\.commit|work\.stale|work\.expect|changed_since\(|changed_once\("
+)
+
+
+def test_pages_and_the_api_write_only_through_the_door() -> None:
+    web = Path(referee.__file__).parent / "web"
+    wrong = [
+        f"{path.relative_to(web)}:{number}: {line.strip()}"
+        for package in ("views", "api")
+        for path in sorted((web / package).rglob("*.py"))
+        for number, line in enumerate(path.read_text().splitlines(), 1)
+        if NOT_IN_VIEWS.search(line)
+        and "Rendered.changed_since" not in line
+        and "def changed_since(self" not in line
+    ]
+    assert not wrong, "writes outside the door:\n" + "\n".join(wrong)

@@ -897,3 +897,29 @@ def test_an_indian_show_is_checked_and_counted(api):
     assert (
         api.post(f"{API}/tools/indian", json={"cards": valid[:12], "cut": "7D"}).status_code == 422
     )
+
+
+def test_a_live_turn_with_a_misspelt_field_is_refused_and_nothing_is_saved(api):
+    table = new_table(api)
+    url, board = new_match(api, table, players=("Budi", "Siti", "Andi"))
+    turn = {"player": "Siti", "melds": [["7S", "8S", "9S"]], "lay_offs": [], "discard": "2C"}
+    refused = api.post(f"{url}/live/turns", json=turn, headers={**version(board), **EN})
+    assert refused.status_code == 400
+    assert error(refused)["code"] == "malformed"
+    assert "lay_offs" in error(refused)["message"]
+    assert api.get(f"{url}/live").get_json()["turns"] == []
+
+
+def test_a_void_sent_again_with_its_idempotency_key_is_answered_from_its_receipt(api):
+    """Every write keeps its one-time key's receipt (the door's), a void and a restore too."""
+    table = new_table(api)
+    url, board = new_match(api, table, target=100)
+    first = {"out": "Siti", "hands": {"Budi": ["10H", "QS"]}}
+    board = api.post(f"{url}/rounds", json=first, headers=version(board)).get_json()
+    once = {"Idempotency-Key": "void-round-one", **version(board)}
+    voided = api.post(f"{url}/rounds/1/void", headers=once)
+    assert voided.status_code == 200 and voided.get_json()["totals"] == {"Budi": 0, "Siti": 0}
+    again = api.post(f"{url}/rounds/1/void", headers=once)
+    assert again.status_code == 200
+    assert again.headers.get("Idempotent-Replayed") == "true"
+    assert again.get_json()["version"] == voided.get_json()["version"]

@@ -26,7 +26,7 @@ import hashlib
 from typing import Any
 
 from flask import Response, current_app, jsonify, request
-from flask_babel import gettext
+from flask_babel import gettext, ngettext
 from werkzeug.exceptions import HTTPException, MethodNotAllowed
 
 from referee.errors import RefereeError
@@ -39,8 +39,7 @@ from referee.web.play.access import (
 )
 from referee.web.serving.security import NotUtf8
 from referee.web.show import i18n
-from referee.web.store import versions, work, writes
-from referee.web.store.extensions import db
+from referee.web.store import door, versions
 from referee.web.store.models import CardTable, Match
 
 PREFIX = "/api/v1"
@@ -128,6 +127,16 @@ def http_error(error: HTTPException) -> Response:
     if isinstance(data, dict) and "messages" in data:  # webargs: what was wrong in the body
         details["errors"] = data["messages"]
     message = error.player_message() if isinstance(error, NotUtf8) else http_message(status)
+    unknown = unknown_fields(details.get("errors"))
+    if unknown:
+        message = ngettext(
+            "The field %(fields)s is not one this request takes (check its spelling):"
+            " nothing was saved.",
+            "The fields %(fields)s are not ones this request takes (check their spelling):"
+            " nothing was saved.",
+            len(unknown),
+            fields=", ".join(unknown),
+        )
     found = ApiError(status, HTTP_CODES.get(status, "error"), message, **details)
     if isinstance(error, MethodNotAllowed) and error.valid_methods:
         found.headers["Allow"] = ", ".join(error.valid_methods)
@@ -135,6 +144,30 @@ def http_error(error: HTTPException) -> Response:
         (name, value) for name, value in error.get_headers() if name == "Retry-After"
     )
     return error_response(found)
+
+
+UNKNOWN_FIELD = "Unknown field."
+
+
+def unknown_fields(messages: Any) -> list[str]:
+    """The fields of a request the schema does not know, as webargs lists them by location
+    (``json``, ``query``): nested ones by their path (``buy.kard``)."""
+    if not isinstance(messages, dict):
+        return []
+    return [path for located in messages.values() for path in _unknown_in(located, "")]
+
+
+def _unknown_in(messages: Any, where: str) -> list[str]:
+    if not isinstance(messages, dict):
+        return []
+    found = []
+    for name, said in messages.items():
+        path = f"{where}.{name}" if where else str(name)
+        if isinstance(said, list) and UNKNOWN_FIELD in said:
+            found.append(path)
+        else:
+            found += _unknown_in(said, path)
+    return found
 
 
 def not_found() -> ApiError:
@@ -197,8 +230,8 @@ def require_version(match: Match) -> None:
             version=match.version,
             etag=etag_of(match),
         )
-    seen = versions.versions_named(match.id, named.as_set())
-    if all(work.stale(match, match_version=version) for version in seen):
+    seen = door.Seen(match_versions=tuple(versions.versions_named(match.id, named.as_set())))
+    if door.moved(match, seen):
         raise conflict(match)
 
 
@@ -257,10 +290,10 @@ def key_used() -> ApiError:
 def replayed(token: str | None) -> Response | None:
     """What the write carried out with this token answered, if it was carried out: the
     same status, and what its path reads now."""
-    done = writes.receipt(token)
-    if not done:
+    repeated = door.repeated(token)
+    if repeated is None or not repeated.location:
         return None
-    status_text, _, rest = done.partition(" ")
+    status_text, _, rest = repeated.location.partition(" ")
     path, _, location = rest.partition(" ")
     adapter = current_app.url_map.bind("localhost")
     try:
@@ -315,4 +348,4 @@ def created(body: Any, location: str) -> tuple[Any, int, dict[str, str]]:
 
 
 def rollback() -> None:
-    db.session.rollback()
+    door.abandon()

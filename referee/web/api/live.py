@@ -14,16 +14,26 @@ from referee.web.api.base import ApiBlueprint, engine_call
 from referee.web.api.matches import (
     MATCH,
     MatchWrite,
+    answer_of,
     match_of,
     match_write,
     scoreboard_of,
     with_etag,
 )
 from referee.web.play import changes, staleturns
+from referee.web.play.liveround import (
+    CorrectTurns,
+    DiscardLiveRound,
+    EndLiveRound,
+    RecordTurn,
+    TakeBackTurn,
+    next_player,
+    table_melds,
+    table_view,
+)
 from referee.web.show import i18n
-from referee.web.store import matchlog
+from referee.web.store import door, matchlog
 from referee.web.store.models import Match
-from referee.web.views.live import next_player, table_melds, table_view
 
 blp = ApiBlueprint(
     "api_live",
@@ -99,20 +109,19 @@ def add_turn(seen: dict[str, Any], asked: dict[str, Any], write: MatchWrite) -> 
         raise core.conflict(match, gettext("%(name)s went out.", name=state.out))
     path = write.path + "/live"
     location = f"{path}/turns/{len(turns) + 1}"
-    try:
-        changes.record_turn(
-            match,
-            state,
-            turns,
-            turn,
-            once=write.token,
-            location=write.receipt(201, path, location),
-        )
-    except RefereeError as refused:
-        if not stale:
-            raise
-        reason = staleturns.refused(i18n.error_text(refused, where=False))
-        raise core.conflict(match, reason) from None
+    recording = RecordTurn(
+        once=write.token,
+        location=write.receipt(201, path, location),
+        state=state,
+        turns=tuple(turns),
+        turn=turn,
+    )
+    answer = door.save(recording, match)
+    if isinstance(answer, door.Refused) and stale:
+        assert isinstance(answer.reason, RefereeError)
+        reason = staleturns.refused(i18n.error_text(answer.reason, where=False))
+        raise core.conflict(match, reason)
+    answer_of(write, answer)
     return with_etag(live_of(match, live_state(match)), match, 201, Location=location)
 
 
@@ -146,9 +155,8 @@ def take_back_turn(write: MatchWrite, number: int) -> Any:
                 number=number,
             ),
         )
-    changes.take_back_turn(
-        match, once=write.token, location=write.receipt(200, write.path + "/live")
-    )
+    taking = TakeBackTurn(once=write.token, location=write.receipt(200, write.path + "/live"))
+    answer_of(write, door.save(taking, match))
     return with_etag(live_of(match, live_state(match)), match)
 
 
@@ -170,14 +178,13 @@ def correct_turn(asked: dict[str, Any], write: MatchWrite, number: int) -> Any:
     before = changes.state_before_turn(match, stored, turns, number)
     turn = changes.canonical_turn(before, dict(asked))
     corrected = [*turns[: number - 1], turn, *turns[number:]]
-    changes.replay_corrected_turns(match, stored, corrected)
-    changes.correct_turns(
-        match,
-        stored,
-        corrected,
+    correcting = CorrectTurns(
         once=write.token,
         location=write.receipt(200, write.path + "/live"),
+        number=stored.number,
+        turns=tuple(corrected),
     )
+    answer_of(write, door.save(correcting, match))
     return with_etag(live_of(match, live_state(match)), match)
 
 
@@ -190,7 +197,9 @@ def discard_live_round(write: MatchWrite) -> Any:
     match = write.match
     if match.live_round is None:
         raise core.not_found()
-    changes.discard_live_round(match, once=write.token, location=write.receipt(200))
+    answer_of(
+        write, door.save(DiscardLiveRound(once=write.token, location=write.receipt(200)), match)
+    )
     return with_etag(scoreboard_of(match), match)
 
 
@@ -209,9 +218,8 @@ def end_round(asked: dict[str, Any], write: MatchWrite) -> Any:
     entry = {name: value for name, value in asked.items() if name != "turns"} | {"turns": turns}
     number = match.next_round_number
     location = f"{write.path}/rounds/{number}"
-    changes.end_live_round(
-        match, entry, once=write.token, location=write.receipt(201, "", location)
-    )
+    ending = EndLiveRound(once=write.token, location=write.receipt(201, "", location), entry=entry)
+    answer_of(write, door.save(ending, match))
     return with_etag(scoreboard_of(match), match, 201, Location=location)
 
 

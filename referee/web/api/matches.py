@@ -12,16 +12,18 @@ from typing import Any
 from flask import Response, current_app, jsonify, request
 from flask_babel import get_locale, gettext
 
+from referee.errors import RefereeError
 from referee.match import Detail
 from referee.web.api import core, schemas
 from referee.web.api.base import ApiBlueprint, engine_call
 from referee.web.forms import NAME_MAX
 from referee.web.play import appending, changes
 from referee.web.play.access import EDIT, Access, check_key, open_match
+from referee.web.play.matchwrites import Reseat
 from referee.web.play.names import clean_name, name_key
+from referee.web.play.roundwrites import RemoveLastRound, RestoreRound, SaveRound, VoidRound
 from referee.web.show import i18n, labels, scoresheet
-from referee.web.store import matchlog, versions, work
-from referee.web.store.extensions import db
+from referee.web.store import door, matchlog, versions
 from referee.web.store.models import KEY_FORMAT, Match, Round
 
 blp = ApiBlueprint(
@@ -285,10 +287,6 @@ class MatchWrite:
     def receipt(self, status: int, path: str = "", location: str = "") -> str:
         return core.receipt_location(status, path or self.path, location)
 
-    def turn(self) -> Any:
-        """The table's turn of a write that read first (:func:`write_turn`)."""
-        return write_turn(self.mode, self.key, self.match, self.token)
-
 
 def write_start(
     mode: str | None,
@@ -301,13 +299,12 @@ def write_start(
     """The first steps of every write: the table locked, a repeat answered, the version named.
 
     ``read_first``: the table is not locked yet; the write checks what it is given, then
-    waits for its turn (:func:`write_turn`).  ``current`` False: the version named need
+    waits for its turn (the door's, :func:`door.save` with ``read_first``).  ``current`` False: the version named need
     not be the current one (the write checks it again itself)."""
     if read_first:
-        work.read_first()
+        door.read_first()
     access, match = match_of(mode, key, match_id, edit=True)
-    # The answer is the match as this write leaves it: what is in memory, not read again.
-    db.session().expire_on_commit = False
+    door.answer_from_memory()
     token = core.idempotency_token(access.table)
     done = core.replayed(token)
     if done is None and current:
@@ -335,20 +332,6 @@ def match_write(
     return decorate
 
 
-def write_turn(mode: str | None, key: str | None, match: Match, token: str | None) -> Any:
-    """The turn of a write that read first: None when it may write now; otherwise the match
-    changed meanwhile, and the answer is the first request's (a repeat) or a conflict."""
-    if work.take_turn(match.table_id, match.id, match.version, match.table.edit_key):
-        return None
-    work.abandon()
-    work.read_first()
-    _access, current = match_of(mode, key, match.id, edit=True)
-    done = core.replayed(token)
-    if done is not None:
-        return done
-    raise core.conflict(current)
-
-
 def round_entry(asked: dict[str, Any], match: Match, number: int) -> dict[str, Any]:
     """The round object sent, read by the engine into its canonical form (or 422)."""
     header = matchlog.stored_header(matchlog.header(match))
@@ -357,23 +340,17 @@ def round_entry(asked: dict[str, Any], match: Match, number: int) -> dict[str, A
 
 def append_plainly(mode: str | None, key: str | None, match_id: int, asked: dict[str, Any]) -> Any:
     """The plain case of saving the next round (:mod:`referee.web.play.appending`), or None."""
-    work.read_first()
+    door.read_first()
     if request.headers.get("Idempotency-Key") or mode not in (EDIT, None):
         return None
     edit_key = key if mode == EDIT else core.bearer_key()
     named = request.if_match
     if not edit_key or not KEY_FORMAT.fullmatch(edit_key) or not named or named.star_tag:
         return None
-    with db.engine.connect() as connection:
-        stored = appending.read(connection, edit_key, match_id)
-        if stored is None or not stored.plain:
-            return None
-        if not named.contains(versions.etag(match_id, stored.version)):
-            return None
-        checked = appending.checked_round(stored, asked, connection)
-        if checked is None or not appending.append(connection, stored, *checked):
-            work.read_first()
-            return None
+    appended = appending.append_sent(edit_key, match_id, asked, named)
+    if appended is None:
+        return None
+    stored, state = appended
     log = stored.log
     body = scoreboard_body(
         match_id,
@@ -382,7 +359,7 @@ def append_plainly(mode: str | None, key: str | None, match_id: int, asked: dict
         log.first_dealer,
         stored.version,
         log.seating_changes,
-        appending.sheet(stored, checked[1]),
+        appending.sheet(stored, state),
     )
     location = f"{core.table_path(mode, key)}/m/{match_id}/rounds/{stored.next_number - 1}"
     # Made from the rows as the schema's dump would leave it (a test holds them equal).
@@ -391,6 +368,17 @@ def append_plainly(mode: str | None, key: str | None, match_id: int, asked: dict
     )
     answer.headers.update({"ETag": f'"{body["etag"]}"', "Location": location})
     return answer
+
+
+def answer_of(write: MatchWrite, answer: door.Answer) -> None:
+    """A write that was not carried out: a repeat answered, a conflict or the engine's
+    refusal raised (nothing saved)."""
+    if isinstance(answer, door.Conflict):
+        _access, current = match_of(write.mode, write.key, write.match.id, edit=True)
+        raise core.conflict(current, answer.words[0] if answer.words else None)
+    if isinstance(answer, door.Refused):
+        assert isinstance(answer.reason, RefereeError)
+        raise answer.reason
 
 
 @blp.table_route(MATCH + "/rounds", methods=["POST"])
@@ -415,15 +403,16 @@ def add_round(asked: dict[str, Any], mode: str | None, key: str | None, match_id
             match, gettext("A round is being played live: finish it or discard it first.")
         )
     number = match.next_round_number
-    entry = round_entry(asked, match, number)
-    state, _later = changes.verify_round(match, entry, number)
-    done = write.turn()
-    if done is not None:
-        return done
     location = f"{write.path}/rounds/{number}"
-    changes.save_round(
-        match, None, entry, state=state, once=write.token, location=write.receipt(201, "", location)
+    saving = SaveRound(
+        number, once=write.token, location=write.receipt(201, "", location), sent=asked
     )
+    answer = door.save(saving, match, read_first=True)
+    if isinstance(answer, door.Conflict):
+        done = core.replayed(write.token)
+        if done is not None:
+            return done
+    answer_of(write, answer)
     return with_etag(scoreboard_of(match), match, 201, Location=location)
 
 
@@ -445,9 +434,16 @@ def correct_round(
     stored = stored_round(match, number)
     if not stored.complete:
         raise core.not_found()
-    entry = round_entry(asked, match, number)
-    state, later = changes.verify_round(match, entry, number)
-    if later and not options["remove_later"]:
+    saving = SaveRound(
+        number,
+        once=write.token,
+        location=write.receipt(200),
+        sent=asked,
+        new=False,
+        remove_after=True,
+    )
+    verdict = door.check(saving, match)
+    if isinstance(verdict, door.Verdict) and verdict.later and not options["remove_later"]:
         error = core.conflict(
             match,
             gettext(
@@ -455,18 +451,13 @@ def correct_round(
                 number=number,
             ),
         )
-        error.details["later"] = later
+        error.details["later"] = list(verdict.later)
         raise error
+    if isinstance(verdict, door.Verdict):
+        answer_of(write, door.save(saving, match, verdict=verdict))
+    else:
+        answer_of(write, verdict)
     path = f"{write.path}/rounds/{number}"
-    changes.save_round(
-        match,
-        stored,
-        entry,
-        remove_after=bool(later),
-        state=state,
-        once=write.token,
-        location=write.receipt(200),
-    )
     return with_etag(scoreboard_of(match), match, 200, **{"Content-Location": path})
 
 
@@ -482,7 +473,10 @@ def void_round(write: MatchWrite, number: int) -> Any:
     if not stored.complete:
         raise core.not_found()
     if not stored.voided:
-        changes.void_round(match, stored)
+        answer_of(
+            write,
+            door.save(VoidRound(number, once=write.token, location=write.receipt(200)), match),
+        )
     return with_etag(scoreboard_of(match), match)
 
 
@@ -495,8 +489,11 @@ def restore_round(write: MatchWrite, number: int) -> Any:
     """Undo a void: the round as it was entered counts again (if the match still replays)."""
     match = write.match
     stored = stored_round(match, number)
-    if stored.voided:
-        changes.restore_round(match, stored)
+    if stored.voided and stored.previous_entry:
+        answer_of(
+            write,
+            door.save(RestoreRound(number, once=write.token, location=write.receipt(200)), match),
+        )
     return with_etag(scoreboard_of(match), match)
 
 
@@ -516,7 +513,10 @@ def remove_round(write: MatchWrite, number: int) -> Any:
                 number=number,
             ),
         )
-    changes.remove_last_round(match, stored, once=write.token, location=write.receipt(200))
+    removing = RemoveLastRound(
+        number, once=write.token, location=write.receipt(200), round_id=stored.id
+    )
+    answer_of(write, door.save(removing, match))
     return with_etag(scoreboard_of(match), match)
 
 
@@ -545,8 +545,8 @@ def reseat(asked: dict[str, Any], write: MatchWrite) -> Any:
                 gettext("Player names must be 1 to %(max)s letters long.", max=NAME_MAX),
             )
         seated.append(known.get(name_key(name), name))
-    try:
-        changes.reseat(match, seated, once=write.token, location=write.receipt(200))
-    except changes.SeatingRefused as refusal:
-        raise core.conflict(match, str(refusal)) from None
+    answer = door.save(Reseat(tuple(seated), once=write.token, location=write.receipt(200)), match)
+    if isinstance(answer, door.Refused) and isinstance(answer.reason, str):
+        raise core.conflict(match, answer.reason)  # between rounds only: 409
+    answer_of(write, answer)
     return with_etag(scoreboard_of(match), match)

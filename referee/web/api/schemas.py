@@ -686,11 +686,9 @@ class Buy(StrictSchema):
     card = fields.String(required=True, validate=validate.Length(1, 12))
 
 
-class TurnEntry(Schema):
-    """A turn object of ``referee-match/1``, checked by the engine on the round so far."""
-
-    class Meta:
-        unknown = "include"
+class TurnEntry(StrictSchema):
+    """A turn object of ``referee-match/1``, checked by the engine on the round so far: a
+    field the format does not have (a misspelt ``lay_offs``) is refused, never ignored."""
 
     player = fields.String(required=True, validate=validate.Length(1, NAME_MAX))
     melds = fields.List(fields.List(fields.String()))

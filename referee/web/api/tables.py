@@ -8,7 +8,6 @@ from typing import Any
 
 from flask import url_for
 from flask_babel import gettext
-from sqlalchemy import select
 
 from referee.errors import RefereeError
 from referee.match import Detail
@@ -17,12 +16,13 @@ from referee.web.api import core, schemas
 from referee.web.api.base import ApiBlueprint, engine_call
 from referee.web.api.matches import scoreboard_of
 from referee.web.play import changes
-from referee.web.play.access import EDIT, MATCH_LOADING, Access
+from referee.web.play.access import EDIT, Access, matches_page
+from referee.web.play.matchwrites import StartMatch
 from referee.web.play.names import clean_name
+from referee.web.play.tablewrites import AddPlayers, NewTable, ReplaceKey
 from referee.web.show import history, i18n
-from referee.web.store import matchlog, work
-from referee.web.store.extensions import db
-from referee.web.store.models import Match
+from referee.web.store import door, matchlog
+from referee.web.store.models import CardTable, Match
 
 blp = ApiBlueprint(
     "api_tables",
@@ -69,10 +69,15 @@ def create_table(asked: dict[str, Any]) -> Any:
     name = clean_name(asked["name"])
     if not name:
         raise core.ApiError(422, "refused", gettext("Give the table a name."))
-    table = changes.create_table(name, names)
-    location = f"{core.PREFIX}/t/{table.edit_key}"
-    work.commit(once=key, location=core.receipt_location(201, location, location))
-    return core.created(table_of(Access(table, EDIT)), location)
+
+    def leads_to(table: CardTable) -> str:
+        location = f"{core.PREFIX}/t/{table.edit_key}"
+        return core.receipt_location(201, location, location)
+
+    answer = door.save_table(NewTable(name, tuple(names), once=key, leads_to=leads_to))
+    assert isinstance(answer, door.Saved)  # a new table is refused nothing the schema let in
+    table = answer.result
+    return core.created(table_of(Access(table, EDIT)), f"{core.PREFIX}/t/{table.edit_key}")
 
 
 @blp.table_route("")
@@ -93,17 +98,12 @@ def add_players(asked: dict[str, Any], mode: str | None, key: str | None) -> Any
     token = core.idempotency_token(access.table)
     if done := core.replayed(token):
         return done
-    names = [clean_name(name) for name in asked["names"]]
-    refusal = changes.name_refusal(names)
-    taken = changes.taken_names(access.table, names)
-    if refusal is None and taken:
-        refusal = gettext("Already at this table: %(names)s", names=", ".join(taken))
-    if refusal:
-        raise core.ApiError(422, "refused", refusal)
+    names = tuple(clean_name(name) for name in asked["names"])
     location = core.key_path(access)
-    changes.add_players(
-        access.table, names, once=token, location=core.receipt_location(201, location, location)
-    )
+    receipt = core.receipt_location(201, location, location)
+    answer = door.save_table(AddPlayers(access.table, names, once=token, location=receipt))
+    if isinstance(answer, door.Refused):
+        raise core.ApiError(422, "refused", str(answer.reason))
     return core.created(table_of(access), location)
 
 
@@ -120,8 +120,7 @@ def replace_key(asked: dict[str, Any], mode: str | None, key: str | None) -> Any
     must never be enough to be given the new keys).  The table's history keeps when,
     and from which kind of link, never a key."""
     access = core.table_access(mode, key, edit=True)
-    changes.replace_link(access.table, asked["link"], via=access.mode)
-    work.commit()
+    door.save_table(ReplaceKey(access.table, asked["link"], access.mode))
     return table_of(access)
 
 
@@ -155,13 +154,8 @@ def summary_of(match: Match) -> dict[str, Any]:
 def match_list(asked: dict[str, Any], mode: str | None, key: str | None) -> Any:
     """The table's matches, newest first, a page at a time (``next``: the next page's ``before``)."""
     access = core.table_access(mode, key)
-    query = select(Match).where(Match.table_id == access.table.id, Match.deleted_at.is_(None))
-    if asked.get("before"):
-        query = query.where(Match.id < asked["before"])
     limit = asked["limit"]
-    found = list(
-        db.session.scalars(query.order_by(Match.id.desc()).limit(limit + 1).options(*MATCH_LOADING))
-    )
+    found = matches_page(access.table, asked.get("before"), limit)
     more = len(found) > limit
     found = found[:limit]
     return {
@@ -253,12 +247,11 @@ def start_match(asked: dict[str, Any], mode: str | None, key: str | None) -> Any
     except changes.SetupRefused as refusal:
         raise core.ApiError(422, "refused", refusal.message, field=refusal.field) from None
     base = core.key_path(access)
-    match = changes.start_match(
-        access.table,
-        header,
-        once=token,
-        location=lambda made: core.receipt_location(
-            201, f"{base}/m/{made.id}", f"{base}/m/{made.id}"
-        ),
-    )
+
+    def leads_to(made: Match) -> str:
+        return core.receipt_location(201, f"{base}/m/{made.id}", f"{base}/m/{made.id}")
+
+    answer = door.save_table(StartMatch(access.table, header, token, leads_to=leads_to))
+    assert isinstance(answer, door.Saved)  # the setup was checked above
+    match = answer.result
     return core.created(scoreboard_of(match), f"{base}/m/{match.id}")

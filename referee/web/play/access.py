@@ -207,6 +207,16 @@ ONE_MATCH_LOADING = (
 ONE_MATCH = select(Match).where(Match.id == bindparam("match_id")).options(*ONE_MATCH_LOADING)
 
 
+def matches_page(table: CardTable, before: int | None, limit: int) -> list[Match]:
+    """The table's matches not deleted, newest first: ``limit`` of them (and one more, to
+    tell whether there is a next page) older than match ``before``."""
+    query = select(Match).where(Match.table_id == table.id, Match.deleted_at.is_(None))
+    if before:
+        query = query.where(Match.id < before)
+    query = query.order_by(Match.id.desc()).limit(limit + 1).options(*MATCH_LOADING)
+    return list(db.session.scalars(query))
+
+
 def open_match(access: Access, match_id: int, *, deleted: bool = False) -> Match:
     """The table's match (404 if it is not one, or if it is deleted unless ``deleted``)."""
     match = db.session.execute(ONE_MATCH, {"match_id": match_id}).unique().scalar()

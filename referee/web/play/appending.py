@@ -25,6 +25,8 @@ else, and a version that changed while the round was checked, is handed back
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, NamedTuple, cast
@@ -34,7 +36,8 @@ from sqlalchemy.engine import Connection
 
 from referee.errors import MatchFileError, RefereeError
 from referee.web.show.scoresheet import Sheet, StoredRound, sheet_of
-from referee.web.store import matchlog, summary, work, writes
+from referee.web.store import matchlog, summary, versions, work, writes
+from referee.web.store.extensions import db
 from referee.web.store.models import CardTable
 
 if TYPE_CHECKING:
@@ -245,3 +248,30 @@ def sheet(stored: StoredMatch, state: MatchState) -> Sheet:
         for row in stored.rows
     }
     return sheet_of(state, state.rules, cast("dict[int, StoredRound]", rows))
+
+
+def append_sent(
+    edit_key: str, match_id: int, asked: dict[str, Any], named: Any
+) -> tuple[StoredMatch, Any] | None:
+    """The API's plain save of the next round sent as a round object, when the If-Match
+    ``named`` (an ETags set) names the version read: the match as its rows stand after it
+    and the engine's state, or None (nothing written: the ORM path answers)."""
+    with db.engine.connect() as connection:
+        stored = read(connection, edit_key, match_id)
+        if stored is None or not stored.plain:
+            return None
+        if not named.contains(versions.etag(match_id, stored.version)):
+            return None
+        checked = checked_round(stored, asked, connection)
+        if checked is None or not append(connection, stored, *checked):
+            work.read_first()
+            return None
+    return stored, checked[1]
+
+
+@contextmanager
+def rows_of(edit_key: str, match_id: int) -> Iterator[tuple[Connection, StoredMatch | None]]:
+    """A connection of its own and the match read as rows on it (None: not found), for a
+    plain save made elsewhere (the round form's)."""
+    with db.engine.connect() as connection:
+        yield connection, read(connection, edit_key, match_id)

@@ -26,7 +26,7 @@ from referee.rulesets import Ruleset
 from referee.web.play import seating as seating_module
 from referee.web.play.limits import NAME_MAX
 from referee.web.play.names import name_key
-from referee.web.store import matchlog, work, writes
+from referee.web.store import door, matchlog, writes
 from referee.web.store.extensions import db
 from referee.web.store.models import (
     CardTable,
@@ -100,16 +100,10 @@ def save_round(
     entry: dict[str, Any],
     *,
     remove_after: bool = False,
-    state: MatchState | None = None,
-    once: str | None = None,
-    location: str = "",
     via: str = "t",
 ) -> Round:
-    """Store a verified round: a new one (``stored`` None) or a correction of ``stored``.
-
-    ``state`` is the engine's replay of the match as it will be stored (from
-    :func:`verify_round`), kept so that the next read need not replay it again.
-    """
+    """Store a verified round: a new one (``stored`` None) or a correction of ``stored``
+    (the door commits it: :mod:`referee.web.play.roundwrites`)."""
     if stored is None:
         stored = Round(number=match.next_round_number, entry=entry, complete=True)
         writes.add_round(match, stored)
@@ -123,8 +117,18 @@ def save_round(
                 writes.remove_round(match, later)
             cut_seating(match, stored.number)
         writes.changed_round(match, stored)
-    work.commit(match, state=state, once=once, location=location)
     return stored
+
+
+VOID: dict[str, Any] = {"end": "void"}
+
+
+def replay_with(match: Match, stored: Round, entry: dict[str, Any]) -> MatchState:
+    """The match replayed with ``stored`` as ``entry`` (a void, a restore): the engine's
+    RefereeError if it no longer replays."""
+    rounds = matchlog.entries(match)
+    rounds[stored.number - 1] = entry
+    return matchlog.verify(match, rounds)
 
 
 def replace_entry(
@@ -136,25 +140,18 @@ def replace_entry(
     what: str,
     via: str = "t",
 ) -> None:
-    """Give a stored round a new entry (void, restore) if the whole match still replays.
-
-    Raises the engine's RefereeError, saving nothing, if it does not.
-    """
-    rounds = matchlog.entries(match)
-    rounds[stored.number - 1] = entry
-    state = matchlog.verify(match, rounds)
+    """Give a stored round a new entry (void, restore), checked by the engine already."""
     writes.record(match, stored, what, stored.entry, entry, via)
     stored.entry, stored.previous_entry = entry, previous
     writes.changed_round(match, stored)
-    work.commit(match, state=state)
 
 
 def void_round(match: Match, stored: Round, *, via: str = "t") -> None:
-    replace_entry(match, stored, {"end": "void"}, stored.entry, what="voided", via=via)
+    replace_entry(match, stored, dict(VOID), stored.entry, what="voided", via=via)
 
 
 def restore_round(match: Match, stored: Round, *, via: str = "t") -> None:
-    """Undo a void: the entry it replaced comes back (if the match still replays with it)."""
+    """Undo a void: the entry it replaced comes back."""
     if stored.previous_entry:
         replace_entry(match, stored, stored.previous_entry, None, what="restored", via=via)
 
@@ -165,9 +162,7 @@ def is_last_round(match: Match, stored: Round) -> bool:
     return match.live_round is None and bool(complete) and complete[-1] is stored
 
 
-def remove_last_round(
-    match: Match, stored: Round, *, once: str | None = None, location: str = "", via: str = "t"
-) -> None:
+def remove_last_round(match: Match, stored: Round, *, via: str = "t") -> None:
     """Delete the last round softly: it stays stored, restorable while it would be the last.
 
     A change of seating made after it is undone with it (it came after that round).
@@ -176,19 +171,13 @@ def remove_last_round(
     stored.deleted_at = now()
     cut_seating(match, stored.number)
     writes.changed_round(match, stored)
-    work.commit(match, once=once, location=location)
 
 
 def undelete_round(match: Match, stored: Round, *, via: str = "t") -> None:
-    """Bring back the deleted round (``match.deleted_round``) if the match replays with it.
-
-    Raises the engine's RefereeError, saving nothing, if it does not.
-    """
-    state = matchlog.verify(match, [*matchlog.entries(match), stored.entry])
+    """Bring back the deleted round (``match.deleted_round``), checked by the engine already."""
     writes.record(match, stored, "undeleted", None, stored.entry, via)
     stored.deleted_at = None
     writes.changed_round(match, stored)
-    work.commit(match, state=state)
 
 
 # -- the live round -------------------------------------------------------------------------
@@ -211,21 +200,6 @@ def store_turns(match: Match, turns: list[dict[str, Any]]) -> None:
     else:
         stored.entry = {**stored.entry, "turns": turns}
         writes.changed_round(match, stored)
-
-
-def record_turn(
-    match: Match,
-    state: RoundInProgress,
-    turns: list[dict[str, Any]],
-    turn: dict[str, Any],
-    *,
-    once: str | None = None,
-    location: str = "",
-) -> None:
-    """Check a turn on the round so far (``state``, the engine's RoundInProgress) and store it."""
-    matchlog.call_engine(state.apply_turn, turn)
-    store_turns(match, turns + [turn])
-    work.commit(once=once, location=location)  # a live turn: no complete round changed
 
 
 def round_turns(match: Match, stored: Round) -> list[dict[str, Any]]:
@@ -269,28 +243,17 @@ def replay_corrected_turns(match: Match, stored: Round, turns: list[dict[str, An
 
 
 def correct_turns(
-    match: Match,
-    stored: Round,
-    turns: list[dict[str, Any]],
-    *,
-    state: Any = None,
-    once: str | None = None,
-    location: str = "",
-    via: str = "t",
+    match: Match, stored: Round, turns: list[dict[str, Any]], *, via: str = "t"
 ) -> None:
-    """Store a round's turns after a correction of one of them, already replayed by the caller
-    (the live round's own check, or the whole match for a finished round: ``state``)."""
+    """Store a round's turns after a correction of one of them, already replayed (the live
+    round's own check, or the whole match for a finished round)."""
     before = copy.deepcopy(stored.entry)
     stored.entry = {**stored.entry, "turns": turns}
     writes.record(match, stored, "turn-corrected", before, stored.entry, via)
     writes.changed_round(match, stored)
-    if stored.complete:
-        work.commit(match, state=state, once=once, location=location)
-    else:
-        work.commit(once=once, location=location)
 
 
-def take_back_turn(match: Match, *, once: str | None = None, location: str = "") -> bool:
+def take_back_turn(match: Match) -> bool:
     """Remove the last turn (with it the live round, when it was the first); False if none."""
     stored = match.live_round
     turns = live_turns(match)
@@ -302,25 +265,20 @@ def take_back_turn(match: Match, *, once: str | None = None, location: str = "")
     else:
         writes.remove_round(match, stored)
         writes.changed(match)
-    work.commit(once=once, location=location)  # the live round only: the log is as it was
     return True
 
 
-def discard_live_round(match: Match, *, once: str | None = None, location: str = "") -> bool:
+def discard_live_round(match: Match) -> bool:
     stored = match.live_round
     if stored is None:
         return False
     writes.remove_round(match, stored)
     writes.changed(match)
-    work.commit(once=once, location=location)  # the live round only: the log is as it was
     return True
 
 
-def end_live_round(
-    match: Match, entry: dict[str, Any], *, once: str | None = None, location: str = ""
-) -> Round:
-    """Verify the live round's round object on the whole match and store it as complete."""
-    state = matchlog.verify(match, matchlog.entries(match) + [entry])
+def end_live_round(match: Match, entry: dict[str, Any]) -> Round:
+    """Store the live round's round object (checked on the whole match) as complete."""
     stored = match.live_round
     if stored is None:  # ended before its first turn: a new round, as a round entered whole
         stored = Round(number=match.next_round_number, entry=entry, complete=True)
@@ -329,25 +287,19 @@ def end_live_round(
     else:
         stored.entry, stored.complete = entry, True
         writes.changed_round(match, stored)
-    work.commit(match, state=state, once=once, location=location)
     return stored
 
 
 # -- who sits at the table ------------------------------------------------------------------
 
 
-class SeatingRefused(ValueError):
+class SeatingRefused(door.Refusal):
     """A change of seating the app refuses before asking the engine, in words."""
 
 
-def reseat(
-    match: Match,
-    seated: Sequence[str],
-    *,
-    once: str | None = None,
-    location: str = "",
-) -> Any:
-    """From the next round on, ``seated`` sit at the table (clockwise); returns the replay.
+def seating_change(match: Match, seated: Sequence[str]) -> tuple[list[dict[str, Any]], MatchState]:
+    """From the next round on, ``seated`` sit at the table (clockwise): the match's seating
+    changes then, and the replay with them.
 
     Only between rounds: not before round 1 (the setup says who plays), not while a round
     is being played live.  A change made since the last round is replaced (two joins
@@ -369,7 +321,12 @@ def reseat(
     kept = [change for change in stored if change.get("before_round") != number]
     if seated != match.seating_at(number - 1):
         kept.append({"before_round": number, "players": seated})
-    state = matchlog.verify(match, matchlog.entries(match), kept)
+    return kept, matchlog.verify(match, matchlog.entries(match), kept)
+
+
+def apply_seating(match: Match, kept: list[dict[str, Any]]) -> None:
+    """The match's seating changes are now ``kept`` (checked by the engine): new players
+    join the table."""
     by_name = {player.name: player for player in match.table.players}
 
     def player_for(name: str) -> Player:
@@ -380,8 +337,6 @@ def reseat(
 
     seating_module.update_seats(match, kept, player_for)
     writes.changed(match)
-    work.commit(match, state=state, once=once, location=location)
-    return state
 
 
 # -- matches --------------------------------------------------------------------------------
@@ -483,15 +438,18 @@ def apply_setup(match: Match, header: dict[str, Any]) -> None:
         match.seats.append(MatchPlayer(seat=seat, player=by_name[name]))
 
 
-def start_match(
-    table: CardTable, header: dict[str, Any], *, once: str | None = None, location: Any = ""
-) -> Match:
-    """A new match of ``table`` from a checked header (``location`` may be a function of it)."""
-    match = Match(table=table, rules=header["rules"])
+def start_match(table: CardTable, header: dict[str, Any]) -> Match:
+    """A new match of ``table`` from a checked header (the door commits it)."""
+    # Made whole before it joins the session: reading the table's players may flush it.
+    match = Match(
+        table=table,
+        rules=header["rules"],
+        options=header["options"],
+        first_dealer=header["first_dealer"],
+    )
     db.session.add(match)
     apply_setup(match, header)
     db.session.flush()
-    work.commit(match, once=once, location=location(match) if callable(location) else location)
     return match
 
 
@@ -518,12 +476,9 @@ def name_refusal(names: Sequence[str]) -> str | None:
     return None
 
 
-def add_players(
-    table: CardTable, names: Sequence[str], *, once: str | None = None, location: str = ""
-) -> None:
+def add_players(table: CardTable, names: Sequence[str]) -> None:
     for name in names:
         db.session.add(Player(table=table, name=name))
-    work.commit(once=once, location=location)
 
 
 def create_table(name: str, players: Sequence[str] = ()) -> CardTable:

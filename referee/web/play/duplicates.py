@@ -92,3 +92,11 @@ def release_deleted(table: CardTable, printed: str) -> None:
         )
         .values(fingerprint=None)
     )
+
+
+def imported(table: CardTable, printed: str | None) -> Match | None:
+    """The table's match imported from the document of this fingerprint, if any."""
+    if printed is None:
+        return None
+    found = select(Match).where(Match.table_id == table.id, Match.fingerprint == printed)
+    return db.session.scalar(found)

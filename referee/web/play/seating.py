@@ -5,7 +5,7 @@ between rounds has a seat of their own numbered after those (``joined_round`` th
 round before which they first joined), and where everyone sits from a round on is
 the match's ``seating_changes``, exactly the match file's.  This module fills the
 seats of a match from a checked document (imports) and from a change of seating
-(:func:`referee.web.play.changes.reseat`).
+(:class:`referee.web.play.matchwrites.Reseat`).
 """
 
 from __future__ import annotations

@@ -1,5 +1,8 @@
 """One unit of work for every write: the only place that commits.
 
+Pages and the API reach it through the door (:mod:`referee.web.store.door`), which hands
+it each write as a value; the steps below are the door's.
+
 A write (a page's form, an API operation, an import) says two things and nothing more:
 what the phone saw when it made the write (:func:`expect`: the match's version, a
 round's version, the number of turns) and what it changed (the objects it added or

@@ -17,8 +17,7 @@ from referee.web.api import core as api
 from referee.web.play.access import UnknownLink
 from referee.web.serving.security import NotUtf8, referrer_path
 from referee.web.show import i18n
-from referee.web.store.extensions import db
-from referee.web.store.writes import KeyUsed
+from referee.web.store import door
 from referee.web.views import templating
 
 log = logging.getLogger(__name__)
@@ -63,17 +62,17 @@ def register(app: Flask) -> None:
     # The JSON API (/api/v1) answers every error as JSON: see referee.web.api.core.
     @app.errorhandler(api.ApiError)
     def api_error(error: api.ApiError) -> Any:
-        db.session.rollback()
+        door.abandon()
         return api.error_response(error)
 
     @app.errorhandler(CSRFError)
     def csrf_error(error: CSRFError) -> Any:
-        db.session.rollback()
+        door.abandon()
         return render_template("errors/csrf.html"), 400
 
     @app.errorhandler(RefereeError)
     def referee_error(error: RefereeError) -> Any:
-        db.session.rollback()
+        door.abandon()
         if api.is_api_request():
             return api.error_response(api.refused(error))
         page = render_template(
@@ -81,10 +80,10 @@ def register(app: Flask) -> None:
         )
         return page, 400
 
-    @app.errorhandler(KeyUsed)
-    def key_used(_error: KeyUsed) -> Any:
+    @app.errorhandler(door.KeyUsed)
+    def key_used(_error: door.KeyUsed) -> Any:
         """A one-time key sent again with another write: it belongs to the first one."""
-        db.session.rollback()
+        door.abandon()
         if api.is_api_request():
             return api.error_response(api.key_used())
         message = gettext(
@@ -97,7 +96,7 @@ def register(app: Flask) -> None:
     @app.errorhandler(IntegrityError)
     def write_conflict(error: Exception) -> Any:
         """Two phones wrote at the same instant and the database kept the first: a 409."""
-        db.session.rollback()
+        door.abandon()
         log.info("write conflict: %s", type(error).__name__)
         if api.is_api_request():
             return api.http_error(Conflict())
@@ -105,7 +104,7 @@ def register(app: Flask) -> None:
 
     @app.errorhandler(OperationalError)
     def busy_database(error: OperationalError) -> Any:
-        db.session.rollback()
+        door.abandon()
         if "locked" not in str(error.orig) and "could not serialize" not in str(error.orig):
             return unexpected(error)
         log.warning("database busy: %s", error.orig)
@@ -115,7 +114,7 @@ def register(app: Flask) -> None:
 
     @app.errorhandler(HTTPException)
     def http_error(error: HTTPException) -> Any:
-        db.session.rollback()
+        door.abandon()
         if api.is_api_request():
             return api.http_error(error)
         if isinstance(error, UnknownLink):
@@ -129,7 +128,7 @@ def register(app: Flask) -> None:
     def unexpected(error: Exception) -> Any:
         log.exception("unexpected error")
         try:
-            db.session.rollback()
+            door.abandon()
             if api.is_api_request():
                 return api.http_error(InternalServerError())
             return render_template("errors/http.html", code=500, title=_title(500)), 500

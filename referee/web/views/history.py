@@ -31,11 +31,12 @@ from referee.web.forms.history import (
     PeriodForm,
     TableImportForm,
 )
-from referee.web.play import cardpicture, exports, tablefile
+from referee.web.play import cardpicture, exports, housework, tablefile
 from referee.web.play.access import EDIT, Access, open_match, remember, table_blueprint, table_page
+from referee.web.play.tablewrites import ImportTable
 from referee.web.show import charts, history, houserules, indianstats, ratings, scoresheet
-from referee.web.store import matchlog, summary, work, writes
-from referee.web.store.extensions import csrf, db
+from referee.web.store import door, matchlog
+from referee.web.store.extensions import csrf
 from referee.web.store.models import Match, Player
 from referee.web.views.pages import render_page
 
@@ -113,8 +114,8 @@ def statistics_page(access: Access) -> Any:
 
 
 def _player(access: Access, player_id: int) -> Player:
-    player = db.session.get(Player, player_id)
-    if player is None or player.table_id != access.table.id:
+    player = housework.player_of(access.table, player_id)
+    if player is None:
         abort(404)
     return player
 
@@ -259,18 +260,21 @@ def table_import() -> Any:
                     return _store_table(form, read)
                 finally:
                     read.close()
-    db.session.rollback()
+    door.abandon()
     return render_page("history/import.html", form=form)
 
 
 def _store_table(form: TableImportForm, read: tablefile.ReadTable) -> Any:
-    if done := writes.receipt(form.once.data):
+    if done := door.repeated(form.once.data):
         flash(gettext("This table was imported already."))
-        return redirect(done)
-    _table_id, edit_key = tablefile.store_table(read)
-    location = url_for("tables.show", mode=EDIT, key=edit_key)
-    # The matches were stored with their summaries in bulk (tablefile.store_table).
-    work.commit(once=form.once.data, location=location)
+        return redirect(done.location)
+
+    def leads_to(edit_key: str) -> str:
+        return url_for("tables.show", mode=EDIT, key=edit_key)
+
+    answer = door.save_table(ImportTable(read, form.once.data, leads_to=leads_to))
+    assert isinstance(answer, door.Saved)  # read and checked before
+    location, edit_key = answer.location, answer.result
     remember(EDIT, edit_key)
     flash(gettext("Table imported with %(count)s matches.", count=read.count))
     return redirect(location)
@@ -283,9 +287,7 @@ def _store_table(form: TableImportForm, read: tablefile.ReadTable) -> Any:
 @click.option("--fix", is_flag=True, help="Rewrite every summary that differs from its log.")
 def check_command(fix: bool) -> None:
     """Recompute every match summary from the rounds as entered and report any difference."""
-    with db.engine.begin() as connection:
-        differences = summary.check(connection, fix=fix)
-        checked = connection.execute(db.select(db.func.count()).select_from(Match)).scalar_one()
+    differences, checked = housework.check_summaries(fix)
     for difference in differences:
         click.echo(str(difference))
     matches = {d.match_id for d in differences if d.match_id is not None}

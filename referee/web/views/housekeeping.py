@@ -13,27 +13,26 @@ that the phones following it update.
 
 from __future__ import annotations
 
-from datetime import timedelta
 from typing import Any
 
 import click
 from flask import abort, flash, redirect, request, session, url_for
 from flask_babel import gettext
-from sqlalchemy import or_, select
 
-from referee.renaming import rename_in_round, rename_in_seating
 from referee.web.forms import ActionForm, ForgetTableForm, RenamePlayerForm, RenameTableForm
+from referee.web.play import housework
 from referee.web.play.access import Access, edit_page, open_match, table_blueprint
+from referee.web.play.housework import RenamePlayer, RenameTable
 from referee.web.play.names import name_key
-from referee.web.store import work, writes
-from referee.web.store.extensions import db
-from referee.web.store.models import KEY_FORMAT, CardTable, Match, MatchPlayer, Player, now
+from referee.web.store import door
+from referee.web.store.models import Match
 from referee.web.views.pages import render_page, to_score_sheet
 from referee.web.views.rounds import conflict_page
 
 bp = table_blueprint("housekeeping", __name__, cli_group=None)
-# A deleted match can be restored for this long; then it is purged.
-DELETED_MATCH_LIFETIME = timedelta(days=30)
+DELETED_MATCH_LIFETIME = housework.DELETED_MATCH_LIFETIME
+recently_deleted = housework.recently_deleted
+purge_deleted = housework.purge_deleted
 SETTINGS = "/t/<key>/settings"
 
 
@@ -106,8 +105,7 @@ def rename_table(access: Access) -> Any:
                 gettext("Your entry is kept below: check it and save again."),
             ],
         )
-    table.name = form.name.data
-    work.commit()
+    door.save_table(RenameTable(table, form.name.data))
     flash(gettext("The table is now called %(name)s.", name=table.name))
     return redirect(url_for("tables.show"))
 
@@ -115,8 +113,8 @@ def rename_table(access: Access) -> Any:
 @bp.post(SETTINGS + "/players/<int:player_id>")
 @edit_page
 def rename_player(access: Access, player_id: int) -> Any:
-    player = db.session.get(Player, player_id)
-    if player is None or player.table_id != access.table.id:
+    player = housework.player_of(access.table, player_id)
+    if player is None:
         abort(404)
     form = RenamePlayerForm(prefix=_prefix(player.id))
     editing = (player.id, form)
@@ -150,40 +148,9 @@ def rename_player(access: Access, player_id: int) -> Any:
         form.name.errors = [gettext("Already at this table: %(names)s", names=taken[0])]
         return _page(access, editing=editing)
     old = player.name
-    work.commit(*_rename_everywhere(player, old, new))
+    door.save_table(RenamePlayer(player, new))
     flash(gettext("%(old)s is now called %(name)s, in every match.", old=old, name=new))
     return redirect(url_for("housekeeping.settings"))
-
-
-def _rename_everywhere(player: Player, old: str, new: str) -> list[Match]:
-    """The player row, and every stored round that names the player, in this transaction;
-    the matches changed."""
-    player.name = new
-    matches = list(
-        db.session.scalars(
-            select(Match).join(MatchPlayer).where(MatchPlayer.player_id == player.id)
-        ).unique()
-    )
-    for match in matches:
-        if match.first_dealer == old:
-            match.first_dealer = new
-        if match.seating_changes:
-            match.seating_changes = rename_in_seating(match.seating_changes, old, new)
-        for stored in match.stored_rounds:
-            entry = rename_in_round(stored.entry, old, new)
-            previous = (
-                rename_in_round(stored.previous_entry, old, new)
-                if stored.previous_entry is not None
-                else None
-            )
-            if entry != stored.entry or previous != stored.previous_entry:
-                stored.entry, stored.previous_entry = entry, previous
-                stored.version = stored.version + 1
-        for change in match.changes:  # the audit trail names the player as now called
-            change.before = rename_in_round(change.before, old, new) if change.before else None
-            change.after = rename_in_round(change.after, old, new) if change.after else None
-        match.version = match.version + 1
-    return matches
 
 
 @bp.post("/forget")
@@ -193,13 +160,7 @@ def forget() -> Any:
     if not form.validate_on_submit():
         abort(400)
     key = form.key.data or ""
-    table = (
-        db.session.scalar(
-            select(CardTable).where(or_(CardTable.edit_key == key, CardTable.view_key == key))
-        )
-        if KEY_FORMAT.fullmatch(key)
-        else None
-    )
+    table = housework.table_by_key(key)
     keys = {key} if table is None else {table.edit_key, table.view_key}
     known = [entry for entry in session.get("tables", []) if entry[1] not in keys]
     if len(known) != len(session.get("tables", [])):
@@ -213,36 +174,11 @@ def forget() -> Any:
 MATCH = "/t/<key>/m/<int:match_id>"
 
 
-def recently_deleted(table: CardTable) -> list[Match]:
-    """The table's deleted matches that can still be restored, most recently deleted first."""
-    since = now() - DELETED_MATCH_LIFETIME
-    # A query on the deleted ones (indexed), not a walk through every match of the table.
-    return list(
-        db.session.scalars(
-            select(Match)
-            .where(Match.table_id == table.id, Match.deleted_at > since)
-            .order_by(Match.deleted_at.desc())
-        )
-    )
-
-
-def purge_deleted(table_id: int | None = None) -> list[int]:
-    """Remove for good the matches deleted more than DELETED_MATCH_LIFETIME ago (not yet
-    committed); their ids."""
-    query = select(Match).where(Match.deleted_at < now() - DELETED_MATCH_LIFETIME)
-    if table_id is not None:
-        query = query.where(Match.table_id == table_id)
-    expired = list(db.session.scalars(query))
-    for match in expired:
-        db.session.delete(match)
-    return [match.id for match in expired]
-
-
 @bp.cli.command("purge-deleted")
 def purge_deleted_command() -> None:
     """Remove for good the matches deleted more than 30 days ago."""
-    purged = purge_deleted()
-    work.commit(*purged)
+    answer = door.save_table(housework.Purge())
+    purged = answer.result if isinstance(answer, door.Saved) else []
     click.echo(f"{len(purged)} deleted matches purged")
 
 
@@ -263,22 +199,20 @@ def archive(access: Access, match_id: int) -> Any:
             "matches/match_archive.html",
             access=access,
             match=match,
-            seen_version=writes.version_of(request.args.get("match_version")) or match.version,
+            seen_version=door.version_of(request.args.get("match_version")) or match.version,
         )
     if not ActionForm().validate_on_submit():
         abort(400)
     if match.archived_at is not None:
         flash(gettext("The match was archived already."))  # asked twice: it is done
         return redirect(url_for("tables.show"))
-    if work.stale(match, match_version=request.form.get("match_version")):
+    seen = door.Seen(match_version=request.form.get("match_version"))
+    if not isinstance(door.save(housework.Archive(seen), match), door.Saved):
         return conflict_page(
             access,
             match,
             gettext("The match was changed on another phone meanwhile; it was not archived."),
         )
-    match.archived_at = now()
-    writes.changed(match)
-    work.commit(match)
     flash(gettext("The match is archived: it is listed under “Archived matches”."))
     return redirect(url_for("tables.show"))
 
@@ -288,9 +222,7 @@ def archive(access: Access, match_id: int) -> Any:
 def unarchive(access: Access, match_id: int) -> Any:
     match = _match_button(access, match_id)
     if match.archived_at is not None:
-        match.archived_at = None
-        writes.changed(match)
-        work.commit(match)
+        door.save(housework.Unarchive(), match)
     flash(gettext("The match is back in the list."))
     return to_score_sheet(access, match)
 
@@ -306,25 +238,22 @@ def delete_match(access: Access, match_id: int) -> Any:
             "matches/match_delete.html",
             access=access,
             match=shown,
-            seen_version=writes.version_of(request.args.get("match_version")) or shown.version,
+            seen_version=door.version_of(request.args.get("match_version")) or shown.version,
         )
     if not ActionForm().validate_on_submit():
         abort(400)
-    match = db.session.get(Match, match_id)
-    if match is not None and match.table_id == access.table.id and match.deleted_at is not None:
+    match = housework.match_of(access.table, match_id)
+    if match is not None and match.deleted_at is not None:
         flash(gettext("The match was deleted already."))  # asked twice: it is done
         return redirect(url_for("tables.show"))
     match = open_match(access, match_id)
-    if work.stale(match, match_version=request.form.get("match_version")):
+    seen = door.Seen(match_version=request.form.get("match_version"))
+    if not isinstance(door.save(housework.Delete(seen), match), door.Saved):
         return conflict_page(
             access,
             match,
             gettext("The match was changed on another phone meanwhile; it was not deleted."),
         )
-    purged = purge_deleted(access.table.id)
-    match.deleted_at = now()
-    writes.changed(match)
-    work.commit(match, *purged)
     flash(
         gettext(
             "The match was deleted. It can be restored for 30 days from “Recently deleted”"
@@ -339,15 +268,13 @@ def delete_match(access: Access, match_id: int) -> Any:
 def undelete_match(access: Access, match_id: int) -> Any:
     if not ActionForm().validate_on_submit():
         abort(400)
-    match = db.session.get(Match, match_id)
-    if match is not None and match.table_id == access.table.id and match.deleted_at is None:
+    match = housework.match_of(access.table, match_id)
+    if match is not None and match.deleted_at is None:
         flash(gettext("The match is restored."))  # asked twice: it is done
         return to_score_sheet(access, match)
     match = open_match(access, match_id, deleted=True)
     if match not in recently_deleted(access.table):
         abort(404)  # past the 30 days: gone for good
-    match.deleted_at = None
-    writes.changed(match)
-    work.commit(match)
+    door.save(housework.Undelete(), match)
     flash(gettext("The match is restored."))
     return to_score_sheet(access, match)

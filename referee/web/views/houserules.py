@@ -27,9 +27,9 @@ from referee.web.forms.options import (
 )
 from referee.web.play.access import Access, edit_page, table_blueprint
 from referee.web.play.names import name_key
+from referee.web.play.tablewrites import DeleteHouseRules, SaveHouseRules
 from referee.web.show import i18n
-from referee.web.store import work, writes
-from referee.web.store.extensions import db
+from referee.web.store import door
 from referee.web.store.models import HouseRules
 from referee.web.views import merges
 from referee.web.views.pages import render_page
@@ -47,7 +47,7 @@ def _ruleset(rules_id: str) -> Ruleset:
 
 def find_set(access: Access, set_id: Any) -> HouseRules | None:
     """The table's set with this id (None if it is not one of the table's)."""
-    value = writes.version_of(set_id)
+    value = door.version_of(set_id)
     return next((found for found in access.table.house_rules if found.id == value), None)
 
 
@@ -84,10 +84,10 @@ def _form_page(access: Access, rules: Ruleset, found: HouseRules | None) -> Any:
             form.name.data = found.name
             form.version.data = str(found.version)
             fill_options(form, rules, found.options or {}, goal=True)
-    elif found is None and (done := writes.receipt(form.once.data)):
+    elif found is None and (done := door.repeated(form.once.data)):
         flash(gettext("These house rules were saved already."))
-        return redirect(done)
-    elif found is not None and work.changed_since(found, form.version):
+        return redirect(done.location)
+    elif found is not None and door.outdated(found, form.version):
         conflict = [
             gettext(
                 "These house rules were changed on another phone meanwhile; they now read as"
@@ -105,19 +105,13 @@ def _form_page(access: Access, rules: Ruleset, found: HouseRules | None) -> Any:
         options = _checked(form, rules)
         if options is not None and _name_free(access, form, found):
             location = url_for("tables.show") + "#house-rules"
-            if found is None:
-                found = HouseRules(
-                    table=access.table, rules=rules.id, name=form.name.data, options=options
-                )
-                db.session.add(found)
-                once = form.once.data
-            else:
-                found.version = found.version + 1
-                found.name, found.options = form.name.data, options
-                once = None
+            once = form.once.data if found is None else None
+            saving = SaveHouseRules(
+                access.table, rules.id, form.name.data, options, found, once, location
+            )
             # The same name given on another phone at the same instant: the unique constraint
             # refuses it, and the app answers that IntegrityError with a 409.
-            work.commit(once=once, location=location)
+            door.save_table(saving)
             flash(gettext("House rules saved: %(name)s", name=form.name.data))
             return redirect(location)
     return _render(access, rules, form, found, conflict, merge)
@@ -208,7 +202,7 @@ def delete(access: Access, set_id: int) -> Any:
     if found is None:  # deleted already (a double tap, another phone)
         flash(gettext("These house rules are deleted."))
         return redirect(url_for("tables.show") + "#house-rules")
-    if work.changed_since(found, request.form.get("version")):
+    if door.outdated(found, request.form.get("version")):
         rules = _ruleset(found.rules)
         form = house_rules_form_class(rules)(formdata=None)
         form.name.data, form.version.data = found.name, str(found.version)
@@ -221,7 +215,6 @@ def delete(access: Access, set_id: int) -> Any:
         ]
         return _render(access, rules, form, found, conflict)
     name = found.name
-    db.session.delete(found)
-    work.commit()
+    door.save_table(DeleteHouseRules(found))
     flash(gettext("House rules deleted: %(name)s", name=name))
     return redirect(url_for("tables.show") + "#house-rules")

@@ -22,7 +22,7 @@ from werkzeug.wrappers import Response
 from referee.cards import RANKS, SUITS, Card
 from referee.errors import RefereeError
 from referee.notation import format_card, format_cards
-from referee.round import NOT_MARKED_OUT, RoundInProgress
+from referee.round import RoundInProgress
 from referee.rulesets import TurnStyle, find_ruleset
 from referee.table import Play, arrange, best_play, format_table, take_back
 from referee.web.forms import ActionForm, PlayHintForm
@@ -39,9 +39,18 @@ from referee.web.forms.rounds import (
 )
 from referee.web.play import changes, staleturns
 from referee.web.play.access import Access, edit_page, open_match, table_blueprint, table_page
+from referee.web.play.liveround import (
+    DiscardLiveRound,
+    EndLiveRound,
+    RecordTurn,
+    TakeBackTurn,
+    next_player,
+    table_melds,
+    table_view,
+)
 from referee.web.show import i18n
 from referee.web.show.scoresheet import picker_rows
-from referee.web.store import audit, matchlog, work, writes
+from referee.web.store import audit, door, matchlog
 from referee.web.store.models import Match
 from referee.web.views.pages import following, render_page, to_score_sheet
 
@@ -72,22 +81,6 @@ def rearranges_table(state: RoundInProgress) -> bool:
     return state.rules.turn_style is TurnStyle.TABLE
 
 
-def table_view(state: RoundInProgress) -> list[dict[str, Any]]:
-    """The melds on the table, each card marked with who laid it off (if it was)."""
-    melds = []
-    for meld in state.table:
-        laid_off = [(format_card(lay.card), lay.player) for lay in meld.layoffs]
-        cards = []
-        for card in meld.cards:
-            code = format_card(card)
-            by = next((who for (c, who) in laid_off if c == code), None)
-            if by is not None:
-                laid_off.remove((code, by))
-            cards.append({"code": code, "by": by})
-        melds.append({"number": meld.number, "owner": meld.player, "cards": cards})
-    return melds
-
-
 def _accepts(state: RoundInProgress) -> dict[str, list[int]]:
     """For the picker: which melds can take each card as a lay-off."""
     if not state.table:
@@ -107,11 +100,6 @@ def _cards_on_table(state: RoundInProgress) -> list[str]:
     return sorted(format_card(card) for card in state.used_cards if not card.is_joker)
 
 
-def next_player(state: RoundInProgress, turns: list[dict[str, Any]]) -> str:
-    """Who most likely plays next: the leader, then the seat after the last turn entered."""
-    return staleturns.next_player(state, turns)
-
-
 def round_in_play(match: Match) -> dict[str, Any] | None:
     """The live round as the score sheet shows it to every phone (None when none is played,
     or when the referee cannot replay it: the live page says why)."""
@@ -129,11 +117,6 @@ def round_in_play(match: Match) -> dict[str, Any] | None:
         "hand_sizes": {name: state.hand_size(name) for name in state.players},
         "melds": table_view(state),
     }
-
-
-def table_melds(state: RoundInProgress) -> list[tuple[Card, ...]]:
-    """The cards of every meld on the table, as the table solver takes them."""
-    return [meld.cards for meld in state.table]
 
 
 def discard_pile(state: RoundInProgress) -> list[str]:
@@ -307,15 +290,15 @@ def _taken_from_pile(form: Any, state: RoundInProgress) -> list[str]:
 @edit_page
 def turn(access: Access, match_id: int) -> Any:
     match = open_match(access, match_id)
-    if done := writes.receipt(request.form.get("once")):
+    if done := door.repeated(request.form.get("once")):
         flash(gettext("This turn was saved already."))
-        return redirect(done)
+        return redirect(done.location)
     turns = _turns(match)
     state, _error = _state(match, turns)
     if state is None or not _has_turns(state):
         return _back_to_the_table(access, match)
     form = make_turn_form(match, state)
-    stale = work.changed_since(match, form.match_version)
+    stale = bool(door.moved(match, door.Seen(match_version=form.match_version.data)))
     if stale and (conflict := _stale_turn(form, match, state, turns)):
         return _conflict_page(access, match, state, form, conflict)
     if state.is_over:
@@ -326,11 +309,19 @@ def turn(access: Access, match_id: int) -> Any:
             if request.form.get("action") == "arrange" and rearranges_table(state):
                 arrange_turn(form, state, entry)
             else:
-                apply_marking_out(state, entry)
                 location = url_for("live.show", match_id=match.id)
-                changes.record_turn(
-                    match, state, turns, entry, once=form.once.data, location=location
+                recording = RecordTurn(
+                    once=form.once.data,
+                    location=location,
+                    state=state,
+                    turns=tuple(turns),
+                    turn=entry,
+                    marks_out=True,
                 )
+                answer = door.save(recording, match)
+                if isinstance(answer, door.Refused):
+                    assert isinstance(answer.reason, RefereeError)
+                    raise answer.reason
                 if stale:
                     flash(staleturns.saved_after(len(turns) + 1))
                 return redirect(location)
@@ -348,7 +339,7 @@ def _stale_turn(
 ) -> list[str]:
     """Why a turn typed on a page made before the round moved on cannot be saved now (empty:
     it is checked on the round as it is, like any turn); see :mod:`staleturns`."""
-    seen = staleturns.Seen(writes.version_of(form.for_round), writes.version_of(form.turns_before))
+    seen = staleturns.Seen(door.version_of(form.for_round), door.version_of(form.turns_before))
     reasons = staleturns.why_not(state, turns, seen, form.player.data or "")
     if not reasons:
         form.turns_before.data = str(len(turns))
@@ -368,21 +359,6 @@ def _brought_up_to_date(
     return [gettext("Your entry is kept below: check it against the table and save again.")]
 
 
-def apply_marking_out(state: RoundInProgress, entry: dict[str, Any]) -> RoundInProgress:
-    """The turn applied; a turn that leaves no card in the hand marks its player out by itself.
-
-    The engine knows how many cards each player holds (where the turns tell): when it says the
-    hand is empty after this turn, the player went out, ticked or not.
-    """
-    try:
-        return matchlog.call_engine(state.apply_turn, entry)
-    except RefereeError as refused:
-        if entry.get("out") or refused.reason.key != NOT_MARKED_OUT:
-            raise
-    entry["out"] = True
-    return matchlog.call_engine(state.apply_turn, entry)
-
-
 def _conflict_page(
     access: Access, match: Match, state: RoundInProgress, form: Any, conflict: list[str]
 ) -> tuple[str, int]:
@@ -399,10 +375,10 @@ def turn_conflict(
     carries say what happened meanwhile.  The form is brought up to date, so that
     saving it again (if it still makes sense) is one tap.
     """
-    if not work.stale(match, match_version=form.match_version):
+    if not door.moved(match, door.Seen(match_version=form.match_version.data)):
         return []
-    before = writes.version_of(form.turns_before)
-    opened_for = writes.version_of(form.for_round)
+    before = door.version_of(form.turns_before)
+    opened_for = door.version_of(form.for_round)
     changes = []
     if opened_for is not None and opened_for != state.number:
         changes.append(
@@ -501,8 +477,8 @@ def _named_turns(match: Match) -> tuple[int | None, bool]:
     """The number of turns an undo or discard button saw, and whether the match is as it saw it."""
     if not ActionForm().validate_on_submit():
         abort(400)
-    seen = writes.version_of(request.form.get("turns"))
-    return seen, not work.stale(match, match_version=request.form.get("match_version"))
+    seen = door.version_of(request.form.get("turns"))
+    return seen, not door.moved(match, door.Seen(match_version=request.form.get("match_version")))
 
 
 @bp.post(LIVE + "/undo")
@@ -520,7 +496,7 @@ def undo(access: Access, match_id: int) -> Any:
             flash(gettext("Turn %(number)s was taken back already.", number=seen))
             return _back_to_the_table(access, match)
         return _live_conflict(access, match, seen, turns)
-    if changes.take_back_turn(match):
+    if changes.live_turns(match) and isinstance(door.save(TakeBackTurn(), match), door.Saved):
         flash(gettext("The last turn was taken back."))
     return _back_to_the_table(access, match)
 
@@ -552,7 +528,7 @@ def discard(access: Access, match_id: int) -> Any:
         return to_score_sheet(access, match)
     if not current:
         return _live_conflict(access, match, seen, _turns(match))
-    changes.discard_live_round(match)
+    door.save(DiscardLiveRound(), match)
     flash(gettext("The live round was discarded."))
     return to_score_sheet(access, match)
 
@@ -576,16 +552,20 @@ def end(access: Access, match_id: int) -> Any:
     if not form.is_submitted():
         form.for_round.data = str(state.number)
         form.match_version.data = str(match.version)
-    elif done := writes.receipt(form.once.data):
+    elif done := door.repeated(form.once.data):
         flash(gettext("This round was saved already."))
-        return redirect(done)
-    elif work.stale(match, match_version=form.match_version):
+        return redirect(done.location)
+    elif door.moved(match, door.Seen(match_version=form.match_version.data)):
         conflict = _end_conflict(form, match, state, turns)
     if form.is_submitted() and not conflict and form.validate():
         try:
             entry = build_end(form, state.rules, players, out, turns, inputs)
             location = url_for("matches.scoreboard", match_id=match.id)
-            stored = changes.end_live_round(match, entry, once=form.once.data, location=location)
+            ending = EndLiveRound(once=form.once.data, location=location, entry=entry)
+            answer = door.save(ending, match)
+            if isinstance(answer, door.Refused):
+                assert isinstance(answer.reason, RefereeError)
+                raise answer.reason
         except RefereeError as refused:
             hands = {
                 name: field
@@ -594,7 +574,7 @@ def end(access: Access, match_id: int) -> Any:
             }
             show_error(form, card_fields(form), refused, state.number, hands)
         else:
-            flash(gettext("Round %(number)s saved.", number=stored.number))
+            flash(gettext("Round %(number)s saved.", number=state.number))
             return redirect(location)
     page = render_page(
         "matches/live_end.html",
@@ -619,7 +599,7 @@ def end(access: Access, match_id: int) -> Any:
 def _end_conflict(
     form: Any, match: Match, state: RoundInProgress, turns: list[dict[str, Any]]
 ) -> list[str]:
-    opened_for = writes.version_of(form.for_round)
+    opened_for = door.version_of(form.for_round)
     if opened_for is not None and opened_for != state.number:
         change = gettext(
             "Round %(number)s was ended, saved or discarded on another phone meanwhile.",

@@ -33,7 +33,7 @@ from typing import Any
 from flask import Flask, current_app, g, get_flashed_messages
 from markupsafe import Markup, escape
 
-from referee.web.store import versions, writes
+from referee.web.store import door, versions
 from referee.web.store.filelock import lock
 
 PART_START, PART_END = "<!--{-->", "<!--}-->"  # around each part
@@ -149,7 +149,7 @@ def for_request(html: str, token: Callable[[], str]) -> Markup:
     if TOKEN_MARK in html:
         html = html.replace(TOKEN_MARK, token())
     if ONCE_MARK in html:
-        html = html.replace(ONCE_MARK, writes.new_token())
+        html = html.replace(ONCE_MARK, door.new_token())
     return Markup(html)  # noqa: S704 - rendered by Jinja with autoescape; only marks replaced
 
 

@@ -25,7 +25,7 @@ from referee.web.forms import LanguageForm, TableForm
 from referee.web.play.access import remembered_tables
 from referee.web.serving.security import local_target
 from referee.web.show import houserules, i18n
-from referee.web.store import backups, writes
+from referee.web.store import backups, door
 from referee.web.views.pages import render_page
 
 bp = Blueprint("main", __name__)
@@ -64,7 +64,7 @@ def receipt(token: str) -> Response:
     draft asks before showing it again (the token is its own secret: the answer says nothing
     else).  ``at``: the path the draft is sent to; a token carried out at another path
     answers 409: it is not this draft's."""
-    saved = writes.carried_out(token, request.args.get("at"))
+    saved = door.carried_out(token, request.args.get("at"))
     if saved is None:
         message = gettext("This one-time key belongs to a change of another page.")
         response = jsonify(saved=False, error=message)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -13,8 +13,6 @@ from flask.typing import ResponseReturnValue
 from flask_babel import gettext
 from flask_wtf.csrf import generate_csrf
 from markupsafe import Markup
-from sqlalchemy import select
-from sqlalchemy.exc import IntegrityError
 
 from referee.errors import RefereeError
 from referee.match import Detail
@@ -45,10 +43,10 @@ from referee.web.play.access import (
     table_page,
 )
 from referee.web.play.limits import option_refusal
+from referee.web.play.matchwrites import ImportMatch, SetUpAgain, StartMatch, StopMatch
 from referee.web.show import i18n, jsontext, labels, scoresheet, sheetpage
-from referee.web.store import matchlog, versions, work, writes
-from referee.web.store.extensions import db
-from referee.web.store.models import CardTable, Match, MatchPlayer, Player, Round
+from referee.web.store import door, matchlog, versions
+from referee.web.store.models import CardTable, Match, Player, Round
 from referee.web.views import livepage, merges
 from referee.web.views.houserules import find_set
 from referee.web.views.live import round_in_play
@@ -118,10 +116,11 @@ def _setup_page(access: Access, rules: Ruleset, match: Match | None) -> Any:
             form.match_version.data = str(match.version)
         _show_options(form, rules, chosen)
     elif form.is_submitted():
-        if match is None and (done := writes.receipt(form.once.data)):
+        if match is None and (done := door.repeated(form.once.data)):
             flash(gettext("This match was started already."))
-            return redirect(done)
-        if match is not None and work.stale(match, match_version=form.match_version):
+            return redirect(done.location)
+        seen = door.Seen(match_version=form.match_version.data)
+        if match is not None and door.moved(match, seen):
             conflict = [
                 gettext("This match was set up again on another phone meanwhile."),
                 gettext("Your entry is kept below: check it and save again."),
@@ -134,16 +133,14 @@ def _setup_page(access: Access, rules: Ruleset, match: Match | None) -> Any:
             merge = merges.choices_left(form, forms, loaded, unsettled)
             conflict = [merges.choose_first()]
         header = None if conflict else _read_setup(form, rules)
-        if header is not None:
-            if match is None:
-                match = Match(table=access.table, rules=rules.id)
-                db.session.add(match)
-            else:
-                writes.changed(match)
-            changes.apply_setup(match, header)
-            db.session.flush()
-            location = url_for("matches.scoreboard", match_id=match.id)
-            work.commit(match, once=form.once.data, location=location)
+        if header is not None and match is None:
+            starting = StartMatch(access.table, header, form.once.data, leads_to=_scoreboard_of)
+            started = door.save_table(starting)
+            assert isinstance(started, door.Saved)  # the setup was checked above
+            return redirect(started.location)
+        if header is not None and match is not None:
+            location = _scoreboard_of(match)
+            door.save(SetUpAgain(header, seen, form.once.data, location), match)
             return redirect(location)
     elif match is None:
         _seat_everyone(form, access.table)
@@ -406,7 +403,8 @@ def stop(access: Access, match_id: int) -> Any:
     if match.stopped:  # asked twice: it is done
         flash(gettext("The match is over."))
         return to_score_sheet(access, match)
-    if work.stale(match, match_version=request.form.get("match_version")):
+    answer = door.save(StopMatch(door.Seen(match_version=request.form.get("match_version"))), match)
+    if isinstance(answer, door.Conflict):
         from referee.web.views.rounds import conflict_page
 
         return conflict_page(
@@ -414,15 +412,10 @@ def stop(access: Access, match_id: int) -> Any:
             match,
             gettext("The match was changed on another phone meanwhile; it was not ended."),
         )
-    match.stopped = True
-    try:
-        state = matchlog.verify(match, matchlog.entries(match))
-    except RefereeError as error:
-        db.session.rollback()
-        flash(i18n.error_text(error), "error")
+    if isinstance(answer, door.Refused):
+        assert isinstance(answer.reason, RefereeError)
+        flash(i18n.error_text(answer.reason), "error")
         return to_score_sheet(access, match)
-    writes.changed(match)
-    work.commit(match, state=state)
     flash(gettext("The match is over."))
     return to_score_sheet(access, match)
 
@@ -462,9 +455,9 @@ def rematch(access: Access, match_id: int) -> Any:
     if not ActionForm().validate_on_submit():
         abort(400)
     token = request.form.get("once")
-    if done := writes.receipt(token):
+    if done := door.repeated(token):
         flash(gettext("This match was started already."))
-        return redirect(done)
+        return redirect(done.location)
     seen = matchlog.outlook(match)
     if seen.state is None:
         flash(gettext("The referee cannot replay this match, so it cannot start its rematch."))
@@ -480,22 +473,18 @@ def rematch(access: Access, match_id: int) -> Any:
             )
         )
         return to_score_sheet(access, match)
-    new = Match(
-        table=access.table,
-        rules=match.rules,
-        options=dict(match.options or {}),
-        first_dealer=rematch_dealer(seen.state),
-        teams=match.teams,  # the same players in the same seats: the same partners
-    )
-    by_name = {seat.player.name: seat.player for seat in match.seats}
-    for seat, name in enumerate(seen.state.players):  # the seating of the last round
-        new.seats.append(MatchPlayer(seat=seat, player=by_name[name]))
-    db.session.add(new)
-    db.session.flush()
-    location = url_for("matches.scoreboard", match_id=new.id)
-    work.commit(new, once=token, location=location)
-    flash(gettext("Rematch started: %(name)s deals first.", name=new.first_dealer))
-    return redirect(location)
+    header = {
+        "rules": match.rules,
+        "options": dict(match.options or {}),
+        "first_dealer": rematch_dealer(seen.state),
+        "players": list(seen.state.players),  # the seating of the last round
+    }
+    if match.teams:  # the same players in the same seats: the same partners
+        header["teams"] = dict(match.teams)
+    answer = door.save_table(StartMatch(access.table, header, token, leads_to=_scoreboard_of))
+    assert isinstance(answer, door.Saved)  # a new match is refused nothing checked above
+    flash(gettext("Rematch started: %(name)s deals first.", name=header["first_dealer"]))
+    return redirect(answer.location)
 
 
 @bp.get(PREFIX + "/m/<int:match_id>/version")
@@ -537,33 +526,26 @@ def export(access: Access, match_id: int) -> Response:
 @edit_page
 def import_match(access: Access) -> Any:
     form = ImportForm()
-    if form.is_submitted() and (done := writes.receipt(form.once.data)):
+    if form.is_submitted() and (done := door.repeated(form.once.data)):
         flash(gettext("This match was imported already."))
-        return redirect(done)
+        return redirect(done.location)
     existing = None
     if form.validate_on_submit():
-        match = _import(access.table, form)
-        if isinstance(match, Match):
-            try:
-                db.session.flush()
-            except IntegrityError:  # the same document, imported at the same moment elsewhere
-                db.session.rollback()
-                existing = db.session.scalar(
-                    select(Match).where(
-                        Match.table_id == access.table.id, Match.fingerprint == form.printed
-                    )
-                )
-                if existing is None:
-                    raise
-                form.document.errors.append(_already_here())
-            else:
-                location = url_for("matches.scoreboard", match_id=match.id)
-                work.commit(match, once=form.once.data, location=location)
+        build = _import(access.table, form)
+        if isinstance(build, AlreadyHere):
+            existing = build.existing
+        elif build is not None:
+            importing = ImportMatch(access.table, build, form.once.data, leads_to=_scoreboard_of)
+            answer = door.save_table(importing)
+            if isinstance(answer, door.Saved):
                 flash(gettext("Match imported."))
-                return redirect(location)
-        elif match is not None:
-            existing = match.existing
-    db.session.rollback()
+                return redirect(answer.location)
+            # The same document, imported at the same moment elsewhere.
+            existing = duplicates.imported(access.table, form.printed)
+            if existing is None:
+                raise RuntimeError("an import refused as a copy of no match")
+            form.document.errors.append(_already_here())
+    door.abandon()
     return render_page(  # 400: it shows why
         "matches/import.html", access=access, form=form, existing=existing
     )
@@ -589,7 +571,11 @@ def import_page(access: Access) -> Any:
     return render_page("matches/import.html", access=access, form=ImportForm())
 
 
-def _import(table: CardTable, form: ImportForm) -> Match | AlreadyHere | None:
+def _scoreboard_of(match: Match) -> str:
+    return url_for("matches.scoreboard", match_id=match.id)
+
+
+def _import(table: CardTable, form: ImportForm) -> Callable[[], Match] | AlreadyHere | None:
     """A match from an imported document, read by the engine and stored in canonical form
     (with the fingerprint of the document, unless it is a copy the player asked for)."""
     raw: bytes | str = ""
@@ -630,27 +616,31 @@ def _import(table: CardTable, form: ImportForm) -> Match | AlreadyHere | None:
             form.document.errors.append(_already_here())
             return AlreadyHere(existing)
         duplicates.release_deleted(table, form.printed)
-    by_name = {player.name: player for player in table.players}
-    match = Match(
-        table=table,
-        rules=canonical["rules"],
-        options=canonical["options"],
-        first_dealer=canonical["first_dealer"],
-        stopped=bool(canonical.get("stopped")),
-        teams=canonical.get("teams"),
-        fingerprint=None if form.copy.data else form.printed,
-    )
+    printed = form.printed
 
-    def player_for(name: str) -> Player:
-        if name not in by_name:
-            by_name[name] = Player(table=table, name=name)
-        return by_name[name]
+    def build() -> Match:
+        by_name = {player.name: player for player in table.players}
+        match = Match(
+            table=table,
+            rules=canonical["rules"],
+            options=canonical["options"],
+            first_dealer=canonical["first_dealer"],
+            stopped=bool(canonical.get("stopped")),
+            teams=canonical.get("teams"),
+            fingerprint=None if form.copy.data else printed,
+        )
 
-    seating.seat_players(match, canonical, player_for)
-    for number, entry in enumerate(canonical["rounds"], start=1):
-        match.stored_rounds.append(Round(number=number, entry=entry))
-    db.session.add(match)
-    return match
+        def player_for(name: str) -> Player:
+            if name not in by_name:
+                by_name[name] = Player(table=table, name=name)
+            return by_name[name]
+
+        seating.seat_players(match, canonical, player_for)
+        for number, entry in enumerate(canonical["rounds"], start=1):
+            match.stored_rounds.append(Round(number=number, entry=entry))
+        return match
+
+    return build
 
 
 def _refuse_import(table: CardTable, document: Mapping[str, Any]) -> str | None:

@@ -37,12 +37,12 @@ from referee.web.forms.rounds import round_inputs
 from referee.web.play import appending
 from referee.web.play.access import EDIT, check_key, remember
 from referee.web.show.scoresheet import rules_of_deal
-from referee.web.store import matchlog, summary, work, writes
-from referee.web.store.extensions import db
+from referee.web.store import door, matchlog
 from referee.web.store.models import seated_at
 
 if TYPE_CHECKING:
     from referee.match import MatchState
+    from referee.web.store.summary import MatchLog
 
 
 NO_CSRF = {"csrf": False}
@@ -54,13 +54,13 @@ def save_next_round(mode: str, key: str, match_id: int) -> Response | None:
     if mode != EDIT or request.form.get("action") != "save":
         return None
     check_key(key)  # a guesser stopped is stopped here too
-    work.read_first()
+    door.read_first()
     saved = None
     try:
         saved = _saved(key, match_id)
     finally:
         if saved is None:
-            writes.start_writing()  # the ORM path answers: it locks the table first
+            door.write_now()  # the ORM path answers: it locks the table first
     if saved is None:
         return None
     number, location = saved
@@ -71,13 +71,12 @@ def save_next_round(mode: str, key: str, match_id: int) -> Response | None:
 
 def _saved(key: str, match_id: int) -> tuple[int, str] | None:
     """The number of the round saved and the score sheet's address, or None."""
-    with db.engine.connect() as connection:
-        stored = appending.read(connection, key, match_id)
+    with appending.rows_of(key, match_id) as (connection, stored):
         if stored is None or not stored.plain:
             return None
         number = stored.next_number
         posted = request.form
-        if writes.version_of(posted.get("for_round")) != number or work.changed_since(
+        if door.version_of(posted.get("for_round")) != number or door.outdated(
             stored, posted.get("match_version")
         ):
             return None  # a round saved, corrected or removed meanwhile: the ORM path says so
@@ -118,7 +117,7 @@ def _saved(key: str, match_id: int) -> tuple[int, str] | None:
     return number, location
 
 
-def _round_rules(log: summary.MatchLog, state: MatchState) -> Ruleset:
+def _round_rules(log: MatchLog, state: MatchState) -> Ruleset:
     """The rules the form of the next round is made with, as the ORM path makes it: the
     match's, with its options (and its next deal's contract where contracts change)."""
     played = find_ruleset(log.rules, log.options, as_played=True)

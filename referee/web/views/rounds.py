@@ -6,6 +6,7 @@ a refusal shows the referee's reason and saves nothing.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from flask import abort, flash, redirect, render_template, request, url_for
@@ -33,9 +34,16 @@ from referee.web.play.access import (
     table_link,
     table_page,
 )
+from referee.web.play.roundwrites import (
+    RemoveLastRound,
+    RestoreRound,
+    SaveRound,
+    UndeleteRound,
+    VoidRound,
+)
 from referee.web.show import i18n, jsontext
 from referee.web.show.scoresheet import deal_rules
-from referee.web.store import audit, matchlog, work, writes
+from referee.web.store import audit, door, matchlog
 from referee.web.store.models import Match, Round
 from referee.web.views import merges, plainsave
 from referee.web.views.pages import Page, following, render_page, to_score_sheet
@@ -73,15 +81,15 @@ def _new(access: Access, match_id: int) -> Any:
     if match.live_round is not None:
         flash(gettext("A round is being played live: finish it or discard it first."), "error")
         return redirect(url_for("live.show", match_id=match.id))
-    if request.method == "POST" and (done := writes.receipt(request.form.get("once"))):
+    if request.method == "POST" and (done := door.repeated(request.form.get("once"))):
         flash(gettext("This round was saved already."))
-        return redirect(done)
+        return redirect(done.location)
     asked = request.form if request.method == "POST" else request.args
     same = samedeal.find(
         match,
-        writes.version_of(asked.get("for_round")),
+        door.version_of(asked.get("for_round")),
         request.form.get("action"),
-        writes.version_of(request.form.get("seen_version")),
+        door.version_of(request.form.get("seen_version")),
     )
     if same is not None and same.choice == samedeal.KEEP_THEIRS:
         return _keep_theirs(access, match, same)
@@ -141,9 +149,11 @@ def _round_form(
         form.match_version.data = str(match.version)
         form.round_version.data = str(stored.version) if stored else ""
         entering.opened(form, players, request.args.getlist("rejoin"), pool)
-    elif done := writes.receipt(form.once.data):
+    elif done := door.repeated(form.once.data):
         flash(gettext("This round was saved already."))
-        return redirect(done)
+        return redirect(done.location)
+    write = _write_of(access, form, match, stored, number, same is not None)
+    moved = door.changed(write, match) if form.is_submitted() else frozenset()
     conflict: list[str] = []
     preview = None
     later: list[int] = []
@@ -154,12 +164,12 @@ def _round_form(
         forms = _merge_forms(match, rules, players, inputs, number)
         loaded = merges.opened(stored)
         unsettled = merges.settle_choices(form, forms, loaded)
-        round_moved = work.changed_since(stored, request.form.get("round_version"))
+        round_moved = door.ROUND in moved
     if form.is_submitted() and same is not None:
         conflict = [] if same.decided else _same_deal_words(same)
         action = "save" if same.decided else None
     elif form.is_submitted():
-        conflict = _round_conflict(access, form, match, stored, number)
+        conflict = _round_conflict(form, match, stored, number, moved)
     if stored is not None and same is None and form.is_submitted():
         if conflict and round_moved:
             form, merge = merges.merge_posted(form, forms, stored, loaded, unsettled)
@@ -170,24 +180,23 @@ def _round_form(
         action = entering.wrong_show(form, players, pool) or action
     if form.is_submitted() and not conflict and action != "more_rows" and form.validate():
         try:
-            entry = entering.build(form, rules, players, inputs)
-            state, later = changes.verify_round(match, entry, number)
+            write = replace(write, entry=entering.build(form, rules, players, inputs))
+            checked = door.check(write, match)
         except RefereeError as error:
-            refusal = entering.refusal(form, rules, players, error)
+            checked = door.Refused(error)
+        if isinstance(checked, door.Refused):
+            assert isinstance(checked.reason, RefereeError)
+            refusal = entering.refusal(form, rules, players, checked.reason)
             wrong_show = refusal.wrong_show
             show_error(form, card_fields(form), refusal.error, number, refusal.hands)
         else:
+            later = list(checked.later)
             if action == "save" and not later or action == "save_cut" and later:
-                location = url_for("matches.scoreboard", match_id=match.id)
-                changes.save_round(
-                    match,
-                    stored,
-                    entry,
-                    remove_after=bool(later),
-                    state=state,
-                    once=form.once.data,
-                    location=location,
-                )
+                answer = door.save(replace(write, remove_after=bool(later)), match, verdict=checked)
+                if isinstance(answer, door.Conflict):
+                    return conflict_page(
+                        access, match, *_round_conflict(form, match, stored, number, answer.changed)
+                    )
                 flash(gettext("Round %(number)s saved.", number=number))
                 if same is not None and same.keeps_mine:
                     flash(_replaced_theirs())
@@ -200,8 +209,8 @@ def _round_form(
                             rounds=_span(later),
                         )
                     )
-                return redirect(location)
-            preview = state.rounds[number - 1]
+                return redirect(write.location)
+            preview = checked.state.rounds[number - 1]
     page = render_page(
         entering.template,
         pool=pool,
@@ -295,28 +304,38 @@ def _table_rows(rules: Ruleset, players: list[str], stored: dict[str, Any] | Non
     return default
 
 
+def _write_of(
+    access: Access, form: Any, match: Match, stored: Round | None, number: int, decided: bool
+) -> SaveRound:
+    """The round form's write (its entry is added once the form is built): a new round names
+    the match's version (another round saved, corrected or removed meanwhile changes what
+    this one means); a correction names the round's version (and, to remove the rounds
+    after it, the match's).  ``decided``: the form is one of a round saved from another
+    phone meanwhile, whose choice (see :mod:`samedeal`) was made."""
+    new = stored is None
+    cutting = request.form.get("action") == "save_cut"
+    seen = door.Seen(
+        match_version=form.match_version.data if new or cutting else door.ANY,
+        round_version=door.ANY if new else form.round_version.data,
+    )
+    if decided:  # the same deal saved from two phones: the player chose what stays
+        seen = door.Seen()
+    location = url_for("matches.scoreboard", match_id=match.id)
+    return SaveRound(number, seen, form.once.data, location, access.mode, new=new)
+
+
 def _round_conflict(
-    access: Access, form: Any, match: Match, stored: Round | None, number: int
+    form: Any, match: Match, stored: Round | None, number: int, moved: frozenset[str]
 ) -> list[str]:
     """What changed since the round form was opened, if anything (then nothing is saved).
-
-    A new round names the match's version (another round saved, corrected or
-    removed meanwhile changes what this one means); a correction names the
-    round's version (and, to remove the rounds after it, the match's).  The form
-    is brought up to date so that saving it again is one tap.
-    """
+    The form is brought up to date so that saving it again is one tap."""
     changes: list[str] = []
-    opened_for = writes.version_of(form.for_round)
-    if stored is None:
-        if work.stale(match, match_version=form.match_version):
-            changes = match_changes(match, opened_for, number)
-    else:
-        if work.changed_since(stored, form.round_version):
-            changes = [round_corrected(number)]
-        elif request.form.get("action") == "save_cut" and work.stale(
-            match, match_version=form.match_version
-        ):
-            changes = match_changes(match, None, number)
+    if stored is None and moved:
+        changes = match_changes(match, door.version_of(form.for_round), number)
+    elif door.ROUND in moved:
+        changes = [round_corrected(number)]
+    elif moved:
+        changes = match_changes(match, None, number)
     if changes:
         form.for_round.data = str(number)
         form.match_version.data = str(match.version)
@@ -392,22 +411,28 @@ def edit_json(access: Access, match_id: int, number: int) -> Any:
         abort(404)
     form = RoundJsonForm()
     conflict: list[str] = []
+    write = SaveRound(
+        number, door.Seen(round_version=form.round_version.data), via=access.mode, new=False
+    )
     if request.method == "GET":
         form.entry.data = matchlog.entry_text(stored.entry)
         form.round_version.data = str(stored.version)
-    elif work.changed_since(stored, form.round_version):
+    elif door.changed(write, match):
         conflict = [round_corrected(number), totals_now(match)]
         form.round_version.data = str(stored.version)
     elif form.validate_on_submit():
         try:
-            entry = _read_entry(match, form.entry.data, number)
+            write = replace(write, entry=_read_entry(match, form.entry.data, number))
             rounds = matchlog.entries(match)
-            rounds[number - 1] = entry
-            state = matchlog.verify(match, rounds)
+            rounds[number - 1] = write.entry
+            # Checked as the whole match (a round that ends it before later ones is refused).
+            verdict = door.Verdict(matchlog.verify(match, rounds))
         except RefereeError as error:
             form.entry.errors.append(jsontext.problem(form.entry.data) or i18n.error_text(error))
         else:
-            changes.save_round(match, stored, entry, state=state, via=access.mode)
+            answer = door.save(write, match, verdict=verdict)
+            if isinstance(answer, door.Conflict):
+                return conflict_page(access, match, round_corrected(number))
             flash(gettext("Round %(number)s saved.", number=number))
             return to_score_sheet(access, match)
     page = render_page(
@@ -480,23 +505,17 @@ def _recorded_before_void(match: Match, stored: Round) -> dict[str, Any] | None:
     return matchlog.readable_entry(match, stored.number, stored.previous_entry) or {}
 
 
-def _replace_entry(access: Access, match: Match, stored: Round, change: Any) -> bool:
-    """Void or restore a stored round if the whole match still replays; say why not if not."""
-    try:
-        change(match, stored, via=access.mode)
-    except RefereeError as error:
-        flash(i18n.error_text(error), "error")
-        return False
-    return True
-
-
-def _named_round(match: Match, number: int) -> tuple[Round, bool]:
-    """The round a void/restore button names, and whether it is still as the button saw it."""
-    form = ActionForm()
-    if not form.validate_on_submit():
+def _round_action(number: int) -> tuple[door.Seen, Round | None]:
+    """What a void/restore/undo button saw (the round's version), once its form is checked."""
+    if not ActionForm().validate_on_submit():
         abort(400)
-    stored = _stored(match, number)
-    return stored, not work.changed_since(stored, request.form.get("round_version"))
+    return door.Seen(round_version=request.form.get("round_version")), None
+
+
+def _reason(refused: door.Refused) -> str:
+    """A refusal in the player's words."""
+    reason = refused.reason
+    return reason if isinstance(reason, str) else i18n.error_text(reason)
 
 
 def conflict_page(access: Access, match: Match, *changes: str) -> tuple[str, int]:
@@ -524,13 +543,19 @@ def _round_changed(number: int) -> str:
 @edit_page
 def void(access: Access, match_id: int, number: int) -> Any:
     match = open_match(access, match_id)
-    stored, current = _named_round(match, number)
+    seen, _ = _round_action(number)
+    stored = _stored(match, number)
+    write = VoidRound(number, seen, via=access.mode)
     if stored.voided:  # asked twice: it is done
         flash(gettext("Round %(number)s is void.", number=number))
-    elif not current:
-        return conflict_page(access, match, _round_changed(number))
-    elif stored.complete and _replace_entry(access, match, stored, changes.void_round):
-        flash(gettext("Round %(number)s is void.", number=number))
+    elif stored.complete or door.changed(write, match):
+        answer = door.save(write, match)
+        if isinstance(answer, door.Conflict):
+            return conflict_page(access, match, _round_changed(number))
+        if isinstance(answer, door.Refused):
+            flash(_reason(answer), "error")
+        else:
+            flash(gettext("Round %(number)s is void.", number=number))
     return to_score_sheet(access, match)
 
 
@@ -538,13 +563,19 @@ def void(access: Access, match_id: int, number: int) -> Any:
 @edit_page
 def restore(access: Access, match_id: int, number: int) -> Any:
     match = open_match(access, match_id)
-    stored, current = _named_round(match, number)
+    seen, _ = _round_action(number)
+    stored = _stored(match, number)
+    write = RestoreRound(number, seen, via=access.mode)
     if not stored.voided:  # asked twice: it is done
         flash(gettext("Round %(number)s is restored.", number=number))
-    elif not current:
-        return conflict_page(access, match, _round_changed(number))
-    elif stored.previous_entry and _replace_entry(access, match, stored, changes.restore_round):
-        flash(gettext("Round %(number)s is restored.", number=number))
+    elif stored.previous_entry or door.changed(write, match):
+        answer = door.save(write, match)
+        if isinstance(answer, door.Conflict):
+            return conflict_page(access, match, _round_changed(number))
+        if isinstance(answer, door.Refused):
+            flash(_reason(answer), "error")
+        else:
+            flash(gettext("Round %(number)s is restored.", number=number))
     return to_score_sheet(access, match)
 
 
@@ -562,8 +593,8 @@ def undo(access: Access, match_id: int) -> Any:
     if request.method == "POST" and not ActionForm().validate_on_submit():
         abort(400)
     asked = request.form if request.method == "POST" else request.args
-    named = writes.round_with_id(match, asked.get("round_id"))
-    number = writes.version_of(asked.get("round_number"))
+    named = door.round_with_id(match, asked.get("round_id"))
+    number = door.version_of(asked.get("round_number"))
     if named is None:
         if number is not None:
             flash(gettext("Round %(number)s was deleted already.", number=number))
@@ -583,9 +614,11 @@ def undo(access: Access, match_id: int) -> Any:
                 rounds=_span(later) if later else "?",
             ),
         )
-    if work.changed_since(named, asked.get("round_version")):
-        return conflict_page(access, match, _round_changed(named.number))
+    seen = door.Seen(round_version=asked.get("round_version"))
+    write = RemoveLastRound(named.number, seen, via=access.mode, round_id=named.id)
     if request.method == "GET":
+        if door.changed(write, match):
+            return conflict_page(access, match, _round_changed(named.number))
         return render_page(
             "matches/round_delete.html",
             access=access,
@@ -593,7 +626,8 @@ def undo(access: Access, match_id: int) -> Any:
             stored=named,
             entry=matchlog.readable_entry(match, named.number, named.entry) or {},
         )
-    changes.remove_last_round(match, named, via=access.mode)
+    if isinstance(door.save(write, match), door.Conflict):
+        return conflict_page(access, match, _round_changed(named.number))
     flash(
         gettext(
             "Round %(number)s deleted. It can be restored from the score sheet until"
@@ -609,13 +643,12 @@ def undo(access: Access, match_id: int) -> Any:
 def undelete(access: Access, match_id: int, number: int) -> Any:
     """Bring a deleted round back, only while it would again be the last round."""
     match = open_match(access, match_id)
-    if not ActionForm().validate_on_submit():
-        abort(400)
-    named_id = writes.version_of(request.form.get("round_id"))
-    named = next((r for r in match.stored_rounds if r.id == named_id), None)
-    named_version = request.form.get("round_version")
+    seen, _ = _round_action(number)
+    named_id = door.version_of(request.form.get("round_id"))
+    write = UndeleteRound(number, seen, via=access.mode, round_id=named_id)
+    named = write.named_round(match)
     if (
-        named is not None and named.deleted_at is None and work.changed_once(named, named_version)
+        named is not None and named.deleted_at is None and door.landed_once(write, match)
     ):  # asked twice: it is done (a SQLite id taken again by a new round has version 1)
         flash(gettext("Round %(number)s is restored.", number=named.number))
         return to_score_sheet(access, match)
@@ -629,15 +662,12 @@ def undelete(access: Access, match_id: int, number: int) -> Any:
                 number=number,
             ),
         )
-    if work.changed_since(named, named_version):
+    answer = door.save(write, match)
+    if isinstance(answer, door.Conflict):
         return conflict_page(access, match, _round_changed(number))
-    try:
-        changes.undelete_round(match, named, via=access.mode)
-    except RefereeError as error:
+    if isinstance(answer, door.Refused):
         flash(
-            gettext("Round %(number)s cannot come back:", number=number)
-            + " "
-            + i18n.error_text(error),
+            gettext("Round %(number)s cannot come back:", number=number) + " " + _reason(answer),
             "error",
         )
         return to_score_sheet(access, match)

@@ -14,15 +14,14 @@ from typing import TYPE_CHECKING, Any
 from flask import flash, redirect, url_for
 from flask_babel import gettext
 
-from referee.errors import RefereeError
 from referee.match import Detail
 from referee.web.forms.fields import choices
 from referee.web.forms.seating import JoinForm, LeaveForm
-from referee.web.play import changes
 from referee.web.play.access import Access, edit_page, open_match, table_blueprint
+from referee.web.play.matchwrites import Reseat
 from referee.web.play.names import name_key
 from referee.web.show import i18n, scoresheet
-from referee.web.store import matchlog, work, writes
+from referee.web.store import door, matchlog
 from referee.web.store.models import Match
 from referee.web.views.pages import render_page, to_score_sheet
 from referee.web.views.rounds import totals_now
@@ -93,7 +92,7 @@ def _closed(match: Match, seen: matchlog.Outlook) -> str:
 
 def _conflict(match: Match, form: Any) -> list[str]:
     """What another phone did since the form was made (nothing: an empty list)."""
-    if not work.stale(match, match_version=form.match_version):
+    if not door.moved(match, door.Seen(match_version=form.match_version.data)):
         return []
     form.match_version.data = str(match.version)
     return [
@@ -103,16 +102,22 @@ def _conflict(match: Match, form: Any) -> list[str]:
     ]
 
 
-def _reseated(match: Match, seated: list[str], form: Any, **receipt: Any) -> MatchState | None:
+def _reseated(
+    match: Match, seated: list[str], form: Any, once: str | None = None, location: str = ""
+) -> MatchState | None:
     """The match with ``seated`` at the table from the next round, or None with the reason
     on the form's player field."""
-    try:
-        return changes.reseat(match, seated, **receipt)
-    except changes.SeatingRefused as refusal:
-        form.player.errors = [str(refusal)]
-    except RefereeError as error:
-        form.player.errors = [i18n.error_text(error, where=False)]
-    return None
+    answer = door.save(Reseat(tuple(seated), once=once, location=location), match)
+    if isinstance(answer, door.Refused):
+        reason = answer.reason
+        words = reason if isinstance(reason, str) else i18n.error_text(reason, where=False)
+        form.player.errors = [words]
+        return None
+    if not isinstance(answer, door.Saved):
+        form.player.errors = [_conflict(match, form)[0]]
+        return None
+    state: MatchState = answer.verdict.state
+    return state
 
 
 @bp.get(SEATING)
@@ -126,9 +131,9 @@ def show(access: Access, match_id: int) -> Any:
 def join(access: Access, match_id: int) -> Any:
     match = open_match(access, match_id)
     form = JoinForm()
-    if done := writes.receipt(form.once.data):
+    if done := door.repeated(form.once.data):
         flash(gettext("Done already."))
-        return redirect(done)
+        return redirect(done.location)
     if not form.validate_on_submit():
         return _page(access, match, join=form, status=400)
     if closed := _closed(match, matchlog.outlook(match)):

@@ -22,10 +22,9 @@ from referee.web.play.access import (
     table_link,
     table_page,
 )
-from referee.web.play.names import name_key
-from referee.web.store import work, writes
-from referee.web.store.extensions import db
-from referee.web.store.models import CardTable, Player
+from referee.web.play.tablewrites import AddPlayers, NewTable, ReplaceKey
+from referee.web.store import door
+from referee.web.store.models import CardTable
 from referee.web.views import history
 from referee.web.views.housekeeping import recently_deleted
 from referee.web.views.main import home_page
@@ -37,16 +36,18 @@ bp = table_blueprint("tables", __name__)
 @bp.post("/tables")
 def create() -> Any:
     form = TableForm()
-    if form.is_submitted() and (done := writes.receipt(form.once.data)):
-        return redirect(done)
+    if form.is_submitted() and (done := door.repeated(form.once.data)):
+        return redirect(done.location)
     if not form.validate_on_submit():
         return home_page(form)
-    table = CardTable(name=form.name.data)
-    db.session.add(table)
-    db.session.flush()
-    location = url_for("tables.show", mode=EDIT, key=table.edit_key)
-    work.commit(once=form.once.data, location=location)
-    remember(EDIT, table.edit_key)
+
+    def leads_to(table: CardTable) -> str:
+        return url_for("tables.show", mode=EDIT, key=table.edit_key)
+
+    answer = door.save_table(NewTable(form.name.data, once=form.once.data, leads_to=leads_to))
+    assert isinstance(answer, door.Saved)  # a new table is refused nothing the form let in
+    location = answer.location
+    remember(EDIT, answer.result.edit_key)
     flash(gettext("Table created. Keep its edit link: whoever has it can record rounds."))
     return redirect(location)
 
@@ -77,22 +78,18 @@ def _page(access: Access, players_form: PlayersForm) -> Any:
 @edit_page
 def add_players(access: Access) -> Any:
     form = PlayersForm()
-    if form.is_submitted() and (done := writes.receipt(form.once.data)):
-        return redirect(done)
+    if form.is_submitted() and (done := door.repeated(form.once.data)):
+        return redirect(done.location)
     if form.validate_on_submit():
-        names = split_names(form.names.data)
-        existing = {name_key(p.name) for p in access.table.players}
-        taken = [name for name in names if name_key(name) in existing]
-        if not taken:
-            for name in names:
-                db.session.add(Player(table=access.table, name=name))
-            location = url_for("tables.show") + "#players"
-            work.commit(once=form.once.data, location=location)
+        names = tuple(split_names(form.names.data))
+        location = url_for("tables.show") + "#players"
+        adding = AddPlayers(access.table, names, once=form.once.data, location=location)
+        answer = door.save_table(adding)
+        if isinstance(answer, door.Saved):
             flash(gettext("Players added: %(names)s", names=", ".join(names)))
             return redirect(location)
-        form.names.errors.append(
-            gettext("Already at this table: %(names)s", names=", ".join(taken))
-        )
+        if isinstance(answer, door.Refused):
+            form.names.errors.append(str(answer.reason))
     return _page(access, form)
 
 
@@ -125,22 +122,26 @@ def replace_link(link: str) -> Any:
     form = ReplaceLinkForm()
     if not form.validate_on_submit():
         abort(400)
-    if done := writes.receipt(form.once.data):
-        return redirect(done)
+    if done := door.repeated(form.once.data):
+        return redirect(done.location)
     mode, key = table_link()
     try:
         g.access = access = open_table(mode, key, edit=True)
     except UnknownLink:
         # PostgreSQL: the first request of a double tap replaced it while this one waited
         # for the table's lock (on SQLite the receipt above was read after it).
-        if done := writes.receipt(form.once.data):
-            return redirect(done)
+        if done := door.repeated(form.once.data):
+            return redirect(done.location)
         raise
     old_keys = (access.table.edit_key, access.table.view_key)
-    changes.replace_link(access.table, link, via=access.mode)
-    location = url_for("tables.show", mode=EDIT, key=access.table.edit_key, replaced=link)
-    location += "#links"
-    work.commit(once=form.once.data, location=location)
+
+    def leads_to(table: CardTable) -> str:
+        return url_for("tables.show", mode=EDIT, key=table.edit_key, replaced=link) + "#links"
+
+    replacing = ReplaceKey(access.table, link, access.mode, once=form.once.data, leads_to=leads_to)
+    answer = door.save_table(replacing)
+    assert isinstance(answer, door.Saved)  # a new key is refused nothing
+    location = answer.location
     forget(*old_keys)
     remember(EDIT, access.table.edit_key)
     if link == "edit":

@@ -21,12 +21,12 @@ from referee.web.forms.feedback import show_error
 from referee.web.forms.rounds import card_fields
 from referee.web.play import changes
 from referee.web.play.access import Access, edit_page, open_match, table_blueprint
+from referee.web.play.liveround import CorrectTurns, apply_marking_out
 from referee.web.show import i18n
-from referee.web.store import matchlog, work, writes
+from referee.web.store import door, matchlog
 from referee.web.store.models import Match, Round
 from referee.web.views import merges
 from referee.web.views.live import (
-    apply_marking_out,
     arrange_turn,
     make_turn_form,
     read_turn,
@@ -70,9 +70,9 @@ def _back(match: Match, stored: Round) -> str:
 @edit_page
 def edit(access: Access, match_id: int, number: int, turn_number: int) -> Any:
     match = open_match(access, match_id)
-    if request.method == "POST" and (done := writes.receipt(request.form.get("once"))):
+    if request.method == "POST" and (done := door.repeated(request.form.get("once"))):
         flash(gettext("This correction was saved already."))
-        return redirect(done)
+        return redirect(done.location)
     stored = next((r for r in match.rounds if r.number == number), None)
     turns = changes.round_turns(match, stored) if stored is not None else []
     if stored is None or not 1 <= turn_number <= len(turns):
@@ -110,15 +110,16 @@ def edit(access: Access, match_id: int, number: int, turn_number: int) -> Any:
             else:
                 corrected = _corrected(match, stored, state, turns, turn_number, entry)
                 location = _back(match, stored)
-                changes.correct_turns(
-                    match,
-                    stored,
-                    corrected.turns,
-                    state=corrected.state if stored.complete else None,
+                correcting = CorrectTurns(
                     once=form.once.data,
                     location=location,
                     via=access.mode,
+                    number=stored.number,
+                    turns=tuple(corrected.turns),
                 )
+                # Checked already: the turn, then every later one (``_corrected``).
+                checked = door.Verdict(corrected.state if stored.complete else None)
+                door.save(correcting, match, verdict=checked)
                 flash(gettext("Turn %(number)s corrected.", number=turn_number))
                 return redirect(location)
         except LaterTurnBroken as broken:
@@ -169,7 +170,7 @@ def _name_the_match(form: Any, match: Match, stored: Round, turns: list[dict[str
 
 def _conflict(form: Any, match: Match, stored: Round, turns: list[dict[str, Any]]) -> list[str]:
     """What changed since the correction was opened (then nothing is saved, the entry is kept)."""
-    if not work.stale(match, match_version=form.match_version):
+    if not door.moved(match, door.Seen(match_version=form.match_version.data)):
         return []
     if stored.complete:
         found = [round_corrected(stored.number), totals_now(match)]

@@ -1,0 +1,362 @@
+"""The door every write goes through: a write is a value, the door carries it out.
+
+A page or an API operation builds a write (a frozen value of :mod:`referee.web.play.writes`:
+save a round, correct it, void it, remove the last...) from what was posted, hands it to
+:func:`save` and renders the answer.  The door does the rest, in this order:
+
+1. **The receipt**: a one-time key that already carried out this write answers
+   :class:`Saved` again (``repeated``), and nothing is done twice.
+2. **The table's turn** (:func:`work.take_turn` for a write that read first; otherwise the
+   request holds it since its first statement).
+3. **What the phone saw** (:class:`Seen`) compared with the match: the only caller of the
+   staleness check (:func:`changed`).  Anything moved is a :class:`Conflict` saying what.
+4. **The engine's check** (``write.check``): its verdict, or its reason as :class:`Refused`.
+5. **The change applied** (``write.apply``), the summaries recounted, the receipt kept for
+   every write, and the commit (:func:`work.commit`).
+
+A write may also offer the fast strategy on rows (``write.on_rows``, the plain save of the
+next round): the door tries it first and takes the objects' way when it declines.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from sqlalchemy.exc import IntegrityError
+
+from referee.errors import RefereeError
+from referee.web.store import work, writes
+from referee.web.store.extensions import db
+from referee.web.store.models import Match, Round
+
+__all__ = [
+    "ANY",
+    "KeyUsed",
+    "Applied",
+    "TableWrite",
+    "abandon",
+    "answer_from_memory",
+    "read_first",
+    "save_table",
+    "version_of",
+    "carried_out",
+    "new_token",
+    "round_with_id",
+    "write_now",
+    "MATCH",
+    "ROUND",
+    "TURNS",
+    "Answer",
+    "Conflict",
+    "Refusal",
+    "Refused",
+    "Saved",
+    "Seen",
+    "Verdict",
+    "Write",
+    "changed",
+    "outdated",
+    "check",
+    "landed_once",
+    "moved",
+    "repeated",
+    "save",
+]
+
+ANY, MATCH, ROUND, TURNS = work.ANY, work.MATCH, work.ROUND, work.TURNS
+
+
+@dataclass(frozen=True)
+class Seen:
+    """What the phone saw when it made the write, as it sent it (a form's field, a header's
+    number): the match's version (or several, an If-Match naming more than one: any of them
+    holding is enough), the version of the round the write names, the number of turns.
+    :data:`ANY` names nothing."""
+
+    match_version: Any = ANY
+    round_version: Any = ANY
+    turns: Any = ANY
+    match_versions: tuple[Any, ...] | None = None
+
+    def changes(self, match: Match, stored: Round | None, turns_now: int | None) -> frozenset[str]:
+        found = set(
+            work.stale(
+                match,
+                match_version=self.match_version,
+                stored=stored,
+                round_version=self.round_version,
+                turns=self.turns,
+                turns_now=turns_now,
+            )
+        )
+        if self.match_versions is not None and all(
+            work.stale(match, match_version=version) for version in self.match_versions
+        ):
+            found.add(MATCH)
+        return frozenset(found)
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """The engine's check of a write: the match replayed as it will be stored (when the
+    write changes its complete rounds), and what else the write found on the way (the
+    rounds after a corrected round that ends the match, a live round's state...)."""
+
+    state: Any = None
+    later: tuple[int, ...] = ()
+    found: Any = None
+
+
+@dataclass(frozen=True)
+class Saved:
+    """The write is carried out (or was, ``repeated``: its one-time key had carried it out)."""
+
+    location: str
+    verdict: Verdict = field(default_factory=Verdict)
+    repeated: bool = False
+    result: Any = None  # what the write made (a round stored, a new match...)
+
+
+@dataclass(frozen=True)
+class Conflict:
+    """Nothing is saved: the match moved on since the phone saw it.  ``changed``: what moved
+    (:data:`MATCH`, :data:`ROUND`, :data:`TURNS`); ``words``: what the write says about it."""
+
+    changed: frozenset[str]
+    words: tuple[str, ...] = ()
+    theirs: Any = None
+    mine: Any = None
+    mergeable: bool = False
+
+
+@dataclass(frozen=True)
+class Refused:
+    """Nothing is saved: the engine (or the write itself) refused, with the reason and the
+    field it belongs beside, when there is one."""
+
+    reason: RefereeError | str
+    field: str | None = None
+
+
+Answer = Saved | Conflict | Refused
+
+
+class Refusal(ValueError):
+    """A write refused before the engine is asked (a seat taken, a name too long), in words;
+    ``field``: what it is about."""
+
+    def __init__(self, message: str, field: str = "") -> None:
+        super().__init__(message)
+        self.message = message
+        self.field = field
+
+
+class Write(Protocol):
+    """A write as a value: what it saw, its one-time key, where it leads, and how it is
+    checked and applied."""
+
+    @property
+    def seen(self) -> Seen: ...
+
+    @property
+    def once(self) -> str | None: ...
+
+    @property
+    def location(self) -> str: ...
+
+    def named_round(self, match: Match) -> Round | None:
+        """The round whose version the write names (None: none)."""
+
+    def conflict(self, match: Match, moved: frozenset[str]) -> Conflict:
+        """What the write says when what it saw moved on."""
+
+    def check(self, match: Match) -> Verdict:
+        """The engine's check (raises RefereeError: nothing is done)."""
+
+    def apply(self, match: Match, verdict: Verdict) -> Sequence[Match | int]:
+        """The change made on the objects; the matches whose log, seats or header changed."""
+
+
+class OnRows(Protocol):
+    def on_rows(self) -> Saved | None:
+        """The fast strategy: the write made on rows, or None (declined: nothing written)."""
+
+
+def changed(write: Write, match: Match) -> frozenset[str]:
+    """What the phone saw that no longer holds (empty: the write may go on)."""
+    stored = write.named_round(match)
+    turns_now = None
+    if write.seen.turns is not ANY:
+        live = match.live_round
+        turns_now = len(live.entry.get("turns", [])) if live is not None else 0
+    return write.seen.changes(match, stored, turns_now)
+
+
+def moved(match: Match, seen: Seen) -> frozenset[str]:
+    """What of the match itself (its version) the phone saw no longer holds."""
+    return seen.changes(match, None, None)
+
+
+def landed_once(write: Write, match: Match) -> bool:
+    """Whether the round the write names changed exactly once since the phone saw it: the
+    write was carried out by an earlier sending of the same request (a double tap)."""
+    stored = write.named_round(match)
+    return stored is not None and work.changed_once(stored, write.seen.round_version)
+
+
+version_of = writes.version_of  # the number a form's hidden field or a header names
+carried_out = writes.carried_out  # whether a phone's draft landed (its one-time key's receipt)
+new_token = writes.new_token  # a form's one-time key
+round_with_id = writes.round_with_id
+KeyUsed = writes.KeyUsed  # a one-time key sent with another write than the one it carried out
+
+
+def outdated(versioned: Any, seen: Any) -> bool:
+    """Whether a thing with a version of its own (a table's house rules) is no longer at the
+    version the phone saw."""
+    return work.changed_since(versioned, seen)
+
+
+def repeated(once: str | None) -> Saved | None:
+    """The answer of a write its one-time key already carried out (None: not carried out)."""
+    done = writes.receipt(once)
+    return Saved(done, repeated=True) if done is not None else None
+
+
+def check(write: Write, match: Match) -> Verdict | Refused:
+    """The engine's check alone (a preview): its verdict or its reason."""
+    try:
+        return write.check(match)
+    except RefereeError as error:
+        return Refused(error)
+    except Refusal as refusal:
+        return Refused(refusal.message, refusal.field or None)
+
+
+def save(
+    write: Write,
+    match: Match | Callable[[], Match],
+    *,
+    verdict: Verdict | None = None,
+    read_first: bool = False,
+) -> Answer:
+    """Carry out ``write`` on ``match`` (or on the match ``match()`` opens, after the fast
+    strategy declined).  ``verdict``: the engine's check this request already made of
+    this very write (a form checked before its save button was pressed), not made again.
+    ``read_first``: the match was read without the table's lock (the phones of a table
+    check in parallel); the door takes the turn after the check, and a match that moved
+    on meanwhile is a conflict (read again, without the lock, for the answer)."""
+    done = repeated(write.once)
+    if done is not None:
+        return done
+    if verdict is None and isinstance(write, _HasRows):
+        fast = write.on_rows()
+        if fast is not None:
+            return fast
+    if callable(match):
+        match = match()
+    moved = changed(write, match)
+    if moved:
+        return write.conflict(match, moved)
+    if verdict is None:
+        checked = check(write, match)
+        if isinstance(checked, Refused):  # nothing was changed
+            return checked
+        verdict = checked
+    if read_first and not work.take_turn(
+        match.table_id, match.id, match.version, match.table.edit_key
+    ):
+        work.abandon()
+        work.read_first()
+        return write.conflict(match, frozenset({MATCH}))
+    try:
+        touched = write.apply(match, verdict)
+        work.commit(*touched, state=verdict.state, once=write.once, location=write.location)
+    except writes.Conflict as conflict:
+        work.abandon()
+        return Conflict(frozenset({MATCH}), tuple(conflict.changes))
+    return Saved(write.location, verdict)
+
+
+@dataclass(frozen=True)
+class Applied:
+    """What a write of a table (not of one match) did: the matches whose log changed, what
+    it made (a new table...) and where it leads when only what it made knows (a new key)."""
+
+    matches: Sequence[Match | int] = ()
+    result: Any = None
+    location: str | None = None
+
+
+class TableWrite(Protocol):
+    """A write of a table rather than of a match (a new table, its players, its keys, its
+    house rules, a match archived or deleted for good): nothing of a match was seen."""
+
+    @property
+    def once(self) -> str | None: ...
+
+    @property
+    def location(self) -> str: ...
+
+    def check(self) -> Verdict:
+        """The check (raises :class:`Refusal` or RefereeError: nothing is done)."""
+
+    def apply(self, verdict: Verdict) -> Applied:
+        """The change made on the objects."""
+
+
+def save_table(write: TableWrite) -> Answer:
+    """Carry out a write of a table: the receipt, the check, the change, the commit."""
+    done = repeated(write.once)
+    if done is not None:
+        return done
+    try:
+        verdict = write.check()
+    except RefereeError as error:
+        return Refused(error)
+    except Refusal as refusal:
+        return Refused(refusal.message, refusal.field or None)
+    try:
+        applied = write.apply(verdict)
+        location = applied.location if applied.location is not None else write.location
+        work.commit(*applied.matches, once=write.once, location=location)
+    except IntegrityError:
+        if not getattr(write, "copies_refused", False):
+            raise
+        work.abandon()  # a second copy, made at the same moment elsewhere
+        return Conflict(frozenset({MATCH}))
+    return Saved(location, verdict, result=applied.result)
+
+
+def read_first() -> None:
+    """This request reads and checks before it takes its table's turn (:func:`save` with
+    ``read_first``): the phones of a table check in parallel."""
+    work.read_first()
+
+
+def write_now() -> None:
+    """The reading is over and nothing was written on rows: the request's next transaction
+    takes the table's turn (the objects' way answers it)."""
+    writes.start_writing()
+
+
+def answer_from_memory() -> None:
+    """What this request's write leaves is answered as it is in memory, not read again."""
+    db.session().expire_on_commit = False
+
+
+def abandon() -> None:
+    """Nothing of this request's write is kept."""
+    work.abandon()
+
+
+class _HasRows:
+    """Writes with a fast strategy subclass this (the door checks for it)."""
+
+    def on_rows(self) -> Saved | None:
+        return None
+
+
+WithRows = _HasRows
