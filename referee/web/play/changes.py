@@ -21,7 +21,6 @@ from flask_babel import gettext
 from referee.errors import RefereeError, RuleError
 from referee.match import MATCH_OVER, MatchState
 from referee.matchfile import TEAM_NAME_TWICE
-from referee.round import RoundInProgress
 from referee.rulesets import Ruleset
 from referee.web.play import seating as seating_module
 from referee.web.play.limits import NAME_MAX
