@@ -23,7 +23,7 @@ def test_a_late_player_joins_and_the_deal_follows_at_360_px(page: Page):
     # Round 1, dealt by Budi: Siti goes out; Budi holds 10H QS (20) and Andi 2C (2): Siti 22.
     page.get_by_role("link", name="Quick round (final table)").click()
     page.locator("input[name=ending][value=out]").check()
-    page.locator("select[name=player]").select_option("Siti")
+    page.locator("input[name=player][value=Siti]").check()
     page.locator("[name=hand_0]").fill("10H QS")
     page.locator("[name=hand_2]").fill("2C")
     page.get_by_role("button", name="Save round").click()

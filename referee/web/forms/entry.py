@@ -67,6 +67,7 @@ class EntryForm:
 
     template = "matches/round_form.html"
     rows = True  # whether the form shows the table's meld rows (where the ruleset asks them)
+    totals_template: str | None = None  # what the scoreboard shows beside the totals
 
     def form_class(
         self, rules: Ruleset, players: list[str], inputs: Inputs, rows: TableRows | None
@@ -229,6 +230,7 @@ class RacksEntryForm(EntryForm):
     (tiles or what they are worth)."""
 
     rows = False
+    totals_template = "matches/_totals_racks.html"  # the games each player won
 
     def form_class(
         self, rules: Ruleset, players: list[str], inputs: Inputs, rows: TableRows | None

@@ -126,6 +126,10 @@ PLAYER_WORDING: dict[str, LazyString] = {
         "the round does not say how it ended: say who went out, or that the stock ran out, or"
         " that it was void"
     ),
+    "round.no_ending.canasta": _l(
+        "the hand does not say how it ended: say who went out, or that the stock ran out, or"
+        " that it was void"
+    ),
     "round.no_ending.rummikub": _l(
         "the game does not say how it ended: say who emptied the rack, or that the pool ran"
         " out, or that it was void"

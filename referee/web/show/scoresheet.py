@@ -67,6 +67,7 @@ class Sheet:
     next_from_totals: str = ""
     next_facts: dict[str, Any] | None = None  # the same facts, as the API gives them
     columns: Any = None  # Hollywood gin's three games (referee.hollywood.HollywoodSheet)
+    rounds_won: dict[str, int] = field(default_factory=dict)  # the engine's, per side
     tracker: dict[str, Any] = field(default_factory=dict)  # what the game carries (Phase 10)
     counted_rounds: list[int] = field(default_factory=list)  # the non-void rounds' numbers
     # The match's sides (its columns are theirs): each team's partners, where it is played in
@@ -189,6 +190,7 @@ def sheet_of(state: MatchState, rules: Ruleset | None, stored: Mapping[int, Stor
     if state.rules.from_totals is not None and not sheet.finished:
         _from_totals(sheet, state.rules, state.totals)
     sheet.standings = state.standings()
+    sheet.rounds_won = dict(state.rounds_won)
     if sheet.rows:
         sheet.leaders = list(state.leaders)
     return sheet

@@ -19,6 +19,7 @@ from markupsafe import Markup
 from referee.rulesets import RULESETS
 from referee.scoring import LOW_RUN_ACE, Ending
 from referee.web.forms import LanguageForm
+from referee.web.forms.entry import entry_form
 from referee.web.forms.fields import numbered
 from referee.web.play import links
 from referee.web.play.names import short_names
@@ -64,6 +65,7 @@ def install(app: Flask) -> None:
         draft_for=draft_for,
         house_rules=houserules.house_rules,
         phase_list=phase_list,
+        totals_template=lambda rules: entry_form(rules).totals_template,
     )
 
     @app.context_processor
