@@ -64,6 +64,7 @@ OPTION_NOT_A_CHOICE = define_message(
     "rules.option_not_a_choice",
     'the house rule {label} ({option}) is one of {choices}, not "{value}"',
 )
+STOPPED_HIGHEST_TOTAL = define_message("match.stopped_winner", "the highest total wins")
 OPTION_NOT_APPLICABLE = define_message(
     "rules.option_not_applicable",
     "the house rule {label} ({option}) only applies with {condition}; leave it out",
@@ -185,6 +186,8 @@ ReplayFactsHook = Callable[[Any, Mapping[str, Any]], Mapping[str, Any]]
 # (rules, totals, rounds won, seated) -> who wins a match its players stopped (default: the
 # highest total; Rummikub with standing games_won: the most games won, then the total).
 StoppedHook = Callable[["Ruleset", Mapping[str, int], Mapping[str, int], tuple[str, ...]], Any]
+# (rules) -> who wins a match its players stop, in words (what stopped_winners decides).
+StoppedWordsHook = Callable[["Ruleset"], Reason]
 # (header, record, dealer, number) -> FinalState: a round checked by the ruleset itself
 # (indian deals), instead of referee.round_end.final_state.
 RoundCheckHook = Callable[[Any, Any, str, int], Any]
@@ -751,6 +754,7 @@ class Ruleset:
     sides: Sides | None = None  # partnerships (see :class:`Sides`); None: each player alone
     replay_facts: ReplayFactsHook | None = field(default=None, compare=False, repr=False)
     stopped_winners: StoppedHook | None = field(default=None, compare=False, repr=False)
+    stopped_words: StoppedWordsHook | None = field(default=None, compare=False, repr=False)
     pieces: Pieces | None = field(default=None, compare=False, repr=False)  # not cards
 
     def __post_init__(self) -> None:
@@ -1101,6 +1105,13 @@ class Ruleset:
         """The rules of deal number ``deal`` (1-based, void rounds not counted): contract
         rummy's contract and deal size."""
         return self.deal_rules(self, deal)
+
+    @property
+    def stopped_standing(self) -> Reason:
+        """Who wins when the players stop the match, in words (:attr:`stopped_winners`)."""
+        if self.stopped_words is None:
+            return Reason.of(STOPPED_HIGHEST_TOTAL)
+        return self.stopped_words(self)
 
     def describe_goal(self) -> str:
         """The match goal in a few English words, for text output."""

@@ -17,6 +17,7 @@ from referee import rummikub
 from referee.errors import MatchFileError, RefereeError, RuleError
 from referee.messages import Reason, define_message, define_text
 from referee.rulesets.base import (
+    STOPPED_HIGHEST_TOTAL,
     VOID,
     EndingChoice,
     MatchEnd,
@@ -53,6 +54,9 @@ POINTS_UNCHECKED = define_message(
     "points.unchecked.rummikub",
     "{player}'s rack was given as {points} points, not as tiles: the referee could not check "
     "which tiles they are (no tile more often than the set holds it)",
+)
+STOPPED_BY_GAMES_WON = define_message(
+    "match.stopped_winner.games_won", "the most games won wins, then the highest total"
 )
 TABLE_AND_RACKS = define_message(
     "rummikub.table_and_racks", "on the table and the racks together: {reason}"
@@ -202,6 +206,13 @@ def stopped_winners(
     return tuple(p for p in seated if rank[p] == top)
 
 
+def stopped_words(rules: Ruleset) -> Reason:
+    """Who wins when the players stop, in the words of :func:`stopped_winners`."""
+    if options_of(rules).standing == "games_won":
+        return Reason.of(STOPPED_BY_GAMES_WON)
+    return Reason.of(STOPPED_HIGHEST_TOTAL)
+
+
 def replay_facts(state: Any, answer: Mapping[str, Any]) -> Mapping[str, Any]:
     """Each game's winners (the emptied rack, or the lowest racks) and the games won."""
     rounds = [
@@ -337,6 +348,7 @@ RULESET = Ruleset(
     match_end=match_end,
     replay_facts=replay_facts,
     stopped_winners=stopped_winners,
+    stopped_words=stopped_words,
     pieces=Pieces(
         read=lambda token: parse_tile(token, TILES),
         write=format_tile,

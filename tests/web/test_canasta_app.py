@@ -18,6 +18,7 @@ Siti 1455; minimums of hand 3: 50 and 50.
 from __future__ import annotations
 
 import json
+import re
 
 from .helpers import errors, new_match, new_table, text, to_english, totals
 
@@ -176,3 +177,44 @@ def test_a_team_match_shows_each_teams_minimum(client):
         "Mereka": [["AS", "AS", "AH", "AH", "AD", "AD", "AC"]],
     }
     assert exported["rounds"][2]["red_threes"] == {"Kita": 1}
+
+
+def test_a_hand_counted_opens_again_with_its_value_in_points_and_keeps_it(client):
+    to_english(client)
+    table = new_table(client, "Budi, Siti")
+    match = new_match(client, table, "canasta", TWO)
+    # Siti out concealed, her melds counted: 2 natural canastas, 14 cards of 8s to kings
+    # (140) and 3 of 4s to 7s (15): melded value 155; Budi holds AS (20)
+    saved = hand(
+        client,
+        match,
+        ending="out",
+        player="Siti",
+        concealed="y",
+        natural_1=2,
+        eights_to_kings_1=14,
+        fours_to_sevens_1=3,
+        hand_0="AS",
+    )
+    assert saved.status_code == 302, errors(saved)
+    form = client.get(match + "rounds/1/edit").text
+    assert re.search(r'name="points_1"[^>]*value="155"', form), "the value is not shown as points"
+    assert not re.search(r'name="fours_to_sevens_1"[^>]*value="\d', form)
+    assert not re.search(r'name="eights_to_kings_1"[^>]*value="\d', form)
+    # corrected as the form shows it (Budi held AS and KS): the melded value stays 155
+    corrected = client.submit(
+        match + "rounds/1/edit",
+        {
+            "action": "save",
+            "ending": "out",
+            "player": "Siti",
+            "concealed": "y",
+            "natural_1": "2",
+            "points_1": "155",
+            "hand_0": "AS KS",
+        },
+    )
+    assert corrected.status_code == 302, errors(corrected)
+    exported = json.loads(client.get(match + "export").data)
+    assert exported["rounds"][0]["melds"]["Siti"] == {"natural": 2, "mixed": 0, "points": 155}
+    assert exported["rounds"][0]["hands"] == {"Budi": ["AS", "KS"]}

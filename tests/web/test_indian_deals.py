@@ -299,3 +299,19 @@ def test_one_tap_wrong_show_with_one_player_left_saves_the_deal_in_the_players_w
     assert tapped.status_code == 302, errors(tapped)
     assert export(english, match)["rounds"] == [{"cut": "3C", "wrong_shows": ["Budi"]}]
     assert totals(english.get(match)) == [80, 0]
+
+
+def test_who_showed_is_one_tap_on_a_name_chip_named_by_its_question(english):
+    match = indian_match(english)
+    form = english.get(match + "rounds/new").text
+    group = re.search(
+        r'<fieldset class="field radios chips[^"]*" id="player">(.*?)</fieldset>', form, re.S
+    )
+    assert group is not None, "Who showed? is no group of chips"
+    assert "<legend>Who showed?</legend>" in group.group(1)
+    assert re.findall(r'name="player" type="radio" value="(\w+)"', group.group(1)) == THREE
+    assert '<select id="player"' not in form
+    # a correction opens with the player who showed chosen
+    deal(english, match, cut="7D", player="Siti", hand_0=BUDI_LOSES, fate_2="middle")
+    again = english.get(match + "rounds/1/edit").text
+    assert re.search(r'<input checked[^>]*name="player" type="radio" value="Siti"', again)

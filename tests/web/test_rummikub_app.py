@@ -213,3 +213,24 @@ def test_the_table_referee_page(client):
     assert "the initial meld makes 30 from your rack: 50 needed" in text(sabra)
     card = referee_page(client, "check", played="7H", after="7H")
     assert card.status_code == 400 and "7H is a card" in text(card)
+
+
+def test_the_stop_button_says_who_wins_by_the_games_won(client, table):
+    match = new_match(client, table, "rummikub", THREE, dealer="Andi", standing="games_won")
+    response = save_round(
+        client, match, THREE, {"Budi": "r1 r2", "Siti": "JK K5"}, ending="out", player="Andi"
+    )
+    assert response.status_code == 302, errors(response)
+    page = text(client.get(match))
+    # RULES.md (rummikub): with standing games_won the most games won win, then the total
+    assert "End the match now: the most games won wins, then the highest total" in page
+    assert "highest total wins" not in page
+
+
+def test_the_stop_button_says_the_highest_total_wins_by_points(client, table):
+    match = new_match(client, table, "rummikub", THREE, dealer="Andi")
+    response = save_round(
+        client, match, THREE, {"Budi": "r1 r2", "Siti": "JK K5"}, ending="out", player="Andi"
+    )
+    assert response.status_code == 302, errors(response)
+    assert "End the match now: the highest total wins" in text(client.get(match))

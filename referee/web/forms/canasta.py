@@ -38,8 +38,10 @@ from referee.web.store.writes import new_token
 OUT, STOCK, VOID = "out", "stock", "void"
 # The counts of a side's melded cards, by value, as TierCounts names them.
 TIERS = ("jokers", "aces_and_twos", "eights_to_kings", "fours_to_sevens")
-COUNTS = ("natural", "mixed", *TIERS)
+POINTS = "points"  # a side's melded value given as points (a counted hand opened again)
+COUNTS = ("natural", "mixed", POINTS, *TIERS)
 MOST = 108  # no count exceeds the cards of the two decks
+MOST_POINTS = 5400  # 108 cards at 50 each: no melded value is above it
 
 
 Sides = tuple[tuple[str, tuple[str, ...]], ...]
@@ -63,12 +65,12 @@ def hand_form_class(
     return made_once(key, lambda: _hand_form_class(rules, list(players), sides))
 
 
-def _count_field(label: Any) -> NumberField:
+def _count_field(label: Any, most: int = MOST) -> NumberField:
     return NumberField(
         label,
         validators=[
             Optional(),
-            NumberRange(0, MOST, _l("Enter a number from %(min)s to %(max)s.")),
+            NumberRange(0, most, _l("Enter a number from %(min)s to %(max)s.")),
         ],
     )
 
@@ -76,6 +78,7 @@ def _count_field(label: Any) -> NumberField:
 COUNT_LABELS = {
     "natural": _l("Natural canastas"),
     "mixed": _l("Mixed canastas"),
+    POINTS: _l("Melded cards already counted (points)"),
     "jokers": _l("Jokers melded (50 each)"),
     "aces_and_twos": _l("Aces and 2s melded (20 each)"),
     "eights_to_kings": _l("8s to kings melded (10 each)"),
@@ -117,8 +120,12 @@ def _hand_form_class(rules: Ruleset, players: list[str], sides: Sides) -> type[F
     add_numbered(CanastaHandForm, "melds", count, lambda i: MeldsField(_l("Melds")))
     add_numbered(CanastaHandForm, "red", count, lambda i: _count_field(_l("Red 3s")))
     for name in COUNTS:
+        most = MOST_POINTS if name == POINTS else MOST
         add_numbered(
-            CanastaHandForm, name, count, lambda i, name=name: _count_field(COUNT_LABELS[name])
+            CanastaHandForm,
+            name,
+            count,
+            lambda i, name=name, most=most: _count_field(COUNT_LABELS[name], most),
         )
     add_numbered(CanastaHandForm, "hand", len(players), lambda i: HandField(_l("Hand")))
     return CanastaHandForm
@@ -130,7 +137,8 @@ def _number(field: Any) -> int:
 
 def side_melds(form: Any, i: int) -> list[list[str]] | dict[str, int]:
     """Side ``i``'s melds as typed: its cards, else its counts (the value of its melded
-    cards worked out by the engine), else none."""
+    cards: the points given plus the cards counted by value, worked out by the engine),
+    else none."""
     melds = numbered(form, "melds")[i]
     if melds.melds:
         return melds.melds
@@ -138,7 +146,8 @@ def side_melds(form: Any, i: int) -> list[list[str]] | dict[str, int]:
     if not any(counts.values()):
         return []
     tiers = TierCounts(**{name: counts[name] for name in TIERS})
-    return {"natural": counts["natural"], "mixed": counts["mixed"], "points": tiers.points}
+    points = counts[POINTS] + tiers.points
+    return {"natural": counts["natural"], "mixed": counts["mixed"], "points": points}
 
 
 def build_hand(form: Any, rules: Ruleset, players: list[str]) -> dict[str, Any]:
@@ -189,9 +198,9 @@ def fill_hand(form: Any, rules: Ruleset, players: list[str], entry: Mapping[str,
         if isinstance(side, Mapping):
             numbered(form, "natural")[i].data = side.get("natural") or None
             numbered(form, "mixed")[i].data = side.get("mixed") or None
-            points = side.get("points")
-            if isinstance(points, int) and points % 5 == 0:  # shown as 5s: its value kept
-                numbered(form, "fours_to_sevens")[i].data = points // 5 or None
+            # the file keeps only the value: shown as points, corrected without changing it
+            points = side.get(POINTS)
+            numbered(form, POINTS)[i].data = points if isinstance(points, int) and points else None
         elif isinstance(side, list):
             numbered(form, "melds")[i].data = "\n".join(
                 " ".join(str(card) for card in meld) for meld in side if isinstance(meld, list)

@@ -53,7 +53,7 @@ def deal_form_class(players: list[str], inputs: tuple[RoundInput, ...]) -> type[
 
 
 def _deal_form_class(players: list[str], inputs: tuple[RoundInput, ...]) -> type[FlaskForm]:
-    people = choices([("", "—")] + [(name, name) for name in players])
+    people = choices([(name, name) for name in players])
 
     class IndianDealForm(Form):
         ending = RadioField(
@@ -67,7 +67,8 @@ def _deal_form_class(players: list[str], inputs: tuple[RoundInput, ...]) -> type
             ),
             default=SHOWED,
         )
-        player = SelectField(_l("Who showed?"), choices=people, validate_choice=False)
+        # One tap on a name chip; none chosen for a deal nobody showed in.
+        player = RadioField(_l("Who showed?"), choices=people, validate_choice=False)
         groups = MeldsField(
             _l("The show's 13 cards (optional)"),
             description=_l(
