@@ -271,12 +271,8 @@ def save(
         work.abandon()
         work.read_first()
         return write.conflict(match, frozenset({MATCH}))
-    try:
-        touched = write.apply(match, verdict)
-        work.commit(*touched, state=verdict.state, once=write.once, location=write.location)
-    except writes.Conflict as conflict:
-        work.abandon()
-        return Conflict(frozenset({MATCH}), tuple(conflict.changes))
+    touched = write.apply(match, verdict)
+    work.commit(*touched, state=verdict.state, once=write.once, location=write.location)
     return Saved(write.location, verdict)
 
 
