@@ -33,6 +33,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple, cast
 
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
+from sqlalchemy.exc import IntegrityError
 
 from referee.errors import MatchFileError, RefereeError
 from referee.web.show.scoresheet import Sheet, StoredRound, sheet_of
@@ -267,6 +268,19 @@ def append_sent(
             work.read_first()
             return None
     return stored, checked[1]
+
+
+def append_apart(
+    stored: StoredMatch, entry: dict[str, Any], state: Any, *, once: str | None, location: str
+) -> bool:
+    """:func:`append` on a connection of its own, once the rows were read and the round
+    played (the round form's plain save): False, nothing written, if the match changed
+    meanwhile or the one-time token's receipt is there."""
+    with db.engine.connect() as connection:
+        try:
+            return append(connection, stored, entry, state, once=once, location=location)
+        except IntegrityError:
+            return False
 
 
 @contextmanager
