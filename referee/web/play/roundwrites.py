@@ -66,6 +66,10 @@ class SaveRound(RoundWrite, WithRows):
     def number_in(self, match: Match) -> int:
         return match.next_round_number if self.new else self.number
 
+    @property
+    def offers_rows(self) -> bool:
+        return self.rows is not None
+
     def on_rows(self) -> Saved | Refused | None:
         return self.rows() if self.rows is not None else None
 

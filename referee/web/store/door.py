@@ -253,7 +253,7 @@ def save(
     done = repeated(write.once)
     if done is not None:
         return done
-    if verdict is None and isinstance(write, _HasRows):
+    if verdict is None and isinstance(write, _HasRows) and write.offers_rows:
         fast = write.on_rows()
         if fast is not None:
             return fast
@@ -358,6 +358,10 @@ def abandon() -> None:
 
 class _HasRows:
     """Writes with a fast strategy subclass this (the door checks for it)."""
+
+    @property
+    def offers_rows(self) -> bool:
+        return False
 
     def on_rows(self) -> Saved | Refused | None:
         return None
