@@ -573,6 +573,25 @@ def test_a_round_the_referee_refuses_is_a_422_naming_the_round(api):
     assert api.get(url).get_json()["version"] == 1
 
 
+def test_a_round_the_referee_refuses_is_played_once(api, monkeypatch):
+    """The plain save met the refusal: it is the answer, not played again on the objects."""
+    from referee.match import MatchState
+
+    table = new_table(api)
+    url, board = new_match(api, table)
+    plays, play = [], MatchState.play
+
+    def counted(self, *args):
+        plays.append(1)
+        return play(self, *args)
+
+    monkeypatch.setattr(MatchState, "play", counted)
+    twice = {"out": "Siti", "hands": {"Budi": ["10H", "10H"]}}
+    response = api.post(f"{url}/rounds", json=twice, headers={**version(board), **EN})
+    assert response.status_code == 422 and error(response)["round"] == 1
+    assert len(plays) == 1
+
+
 def test_a_correction_that_ends_the_match_names_the_rounds_after_it(api):
     table = new_table(api)
     url, board = new_match(api, table, target=50)

@@ -159,3 +159,63 @@ def test_expired_receipts_are_swept_at_most_once_a_minute(
     assert phone.submit(match + "rounds/new", second).status_code == 302
     assert "older-than-two-days-2" in _receipts(api_app)  # within the minute: left for later
     assert ways == {"plain": 2, "orm": 0}
+
+
+@pytest.fixture
+def built(monkeypatch: pytest.MonkeyPatch) -> dict[str, int]:
+    """How many round forms a request builds and how many rounds the engine plays."""
+    from referee.match import MatchState
+    from referee.web.views import plainsave, rounds
+
+    counted = {"forms": 0, "plays": 0}
+
+    class Counted:
+        def __init__(self, entering: Any) -> None:
+            self.entering = entering
+
+        def __getattr__(self, name: str) -> Any:
+            return getattr(self.entering, name)
+
+        def form_class(self, *args: Any) -> Any:
+            made = self.entering.form_class(*args)
+
+            def form(*given: Any, **named: Any) -> Any:
+                counted["forms"] += 1
+                return made(*given, **named)
+
+            return form
+
+    def counted_entry_form(*args: Any) -> Counted:
+        return Counted(rounds_entry_form(*args))
+
+    rounds_entry_form, play = rounds.entry_form, MatchState.play
+
+    def counted_play(self: MatchState, *args: Any) -> MatchState:
+        counted["plays"] += 1
+        return play(self, *args)
+
+    monkeypatch.setattr(rounds, "entry_form", counted_entry_form)
+    monkeypatch.setattr(plainsave, "entry_form", counted_entry_form)
+    monkeypatch.setattr(MatchState, "play", counted_play)
+    return counted
+
+
+def test_a_round_the_engine_refuses_is_built_and_played_once(
+    phone: Client, ways: dict[str, int], built: dict[str, int]
+) -> None:
+    """The door chooses the plain way; the engine's refusal met there is its answer, and the
+    page shows it with the form as it was built: not built nor played a second time."""
+    match = new_match(phone, new_table(phone), "remi", THREE, target=200)
+    opened = phone.hidden_fields(match + "rounds/new")
+    saved = phone.submit(match + "rounds/new", {**opened, **ROUND}, fresh=False)
+    assert saved.status_code == 302, errors(saved)
+    opened = phone.hidden_fields(match + "rounds/new")
+    # Three kings of hearts: remi is played with two decks.
+    refused = round_data(THREE, {"Budi": "KH KH", "Andi": "KH"}, ending="out", player="Siti")
+    built.update(forms=0, plays=0)
+    answer = phone.submit(match + "rounds/new", {**opened, **refused}, fresh=False)
+    assert answer.status_code == 400
+    assert "KH" in " ".join(errors(answer)), errors(answer)
+    assert built == {"forms": 1, "plays": 1}
+    assert ways == {"plain": 1, "orm": 0}
+    assert len(rounds_of(phone, match)) == 1

@@ -33,8 +33,9 @@ from typing import TYPE_CHECKING, Any, NamedTuple, cast
 
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
+from sqlalchemy.exc import IntegrityError
 
-from referee.errors import MatchFileError, RefereeError
+from referee.errors import MatchFileError
 from referee.web.show.scoresheet import Sheet, StoredRound, sheet_of
 from referee.web.store import matchlog, summary, versions, work, writes
 from referee.web.store.extensions import db
@@ -171,18 +172,17 @@ def played_so_far(stored: StoredMatch, connection: Connection) -> matchlog.Outlo
 def checked_round(
     stored: StoredMatch, asked: dict[str, Any], connection: Connection
 ) -> tuple[dict[str, Any], Any] | None:
-    """The round in canonical form and the match after it, if the engine takes it: played
-    on the match's cached replay, or on the one kept with its summary (no whole replay)."""
+    """The round in canonical form and the match after it: played on the match's cached
+    replay, or on the one kept with its summary (no whole replay); None when neither is
+    there.  The engine's refusal is raised: it is the answer, the round is not played
+    again another way."""
     seen = played_so_far(stored, connection)
     if seen.state is None:
         return None
-    try:
-        head = stored.log.header()
-        match_header = matchlog.stored_header(head)
-        record, entry = matchlog.read_canonical(asked, match_header, stored.next_number)
-        return entry, matchlog.call_engine(seen.state.play, record)
-    except RefereeError:
-        return None
+    head = stored.log.header()
+    match_header = matchlog.stored_header(head)
+    record, entry = matchlog.read_canonical(asked, match_header, stored.next_number)
+    return entry, matchlog.call_engine(seen.state.play, record)
 
 
 def append(
@@ -255,7 +255,8 @@ def append_sent(
 ) -> tuple[StoredMatch, Any] | None:
     """The API's plain save of the next round sent as a round object, when the If-Match
     ``named`` (an ETags set) names the version read: the match as its rows stand after it
-    and the engine's state, or None (nothing written: the ORM path answers)."""
+    and the engine's state, or None (nothing written: the ORM path answers).  The engine's
+    refusal is raised (RefereeError)."""
     with db.engine.connect() as connection:
         stored = read(connection, edit_key, match_id)
         if stored is None or not stored.plain:
@@ -267,6 +268,19 @@ def append_sent(
             work.read_first()
             return None
     return stored, checked[1]
+
+
+def append_apart(
+    stored: StoredMatch, entry: dict[str, Any], state: Any, *, once: str | None, location: str
+) -> bool:
+    """:func:`append` on a connection of its own, once the rows were read and the round
+    played (the round form's plain save): False, nothing written, if the match changed
+    meanwhile or the one-time token's receipt is there."""
+    with db.engine.connect() as connection:
+        try:
+            return append(connection, stored, entry, state, once=once, location=location)
+        except IntegrityError:
+            return False
 
 
 @contextmanager

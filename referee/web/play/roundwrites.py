@@ -13,7 +13,7 @@ from typing import Any
 
 from referee.web.play import changes
 from referee.web.store import matchlog
-from referee.web.store.door import ROUND, Conflict, Saved, Seen, Verdict, WithRows
+from referee.web.store.door import ROUND, Conflict, Refused, Saved, Seen, Verdict, WithRows
 from referee.web.store.models import Match, Round
 
 
@@ -58,7 +58,7 @@ class SaveRound(RoundWrite, WithRows):
     sent: dict[str, Any] | None = None
     remove_after: bool = False
     new: bool = True
-    rows: Callable[[], Saved | None] | None = None
+    rows: Callable[[], Saved | Refused | None] | None = None
 
     def named_round(self, match: Match) -> Round | None:
         return None if self.new else round_numbered(match, self.number)
@@ -66,7 +66,11 @@ class SaveRound(RoundWrite, WithRows):
     def number_in(self, match: Match) -> int:
         return match.next_round_number if self.new else self.number
 
-    def on_rows(self) -> Saved | None:
+    @property
+    def offers_rows(self) -> bool:
+        return self.rows is not None
+
+    def on_rows(self) -> Saved | Refused | None:
         return self.rows() if self.rows is not None else None
 
     def conflict(self, match: Match, moved: frozenset[str]) -> Conflict:

@@ -15,7 +15,8 @@ save a round, correct it, void it, remove the last...) from what was posted, han
    every write, and the commit (:func:`work.commit`).
 
 A write may also offer the fast strategy on rows (``write.on_rows``, the plain save of the
-next round): the door tries it first and takes the objects' way when it declines.
+next round): the door chooses it first (its answer, saved or refused, is the door's) and
+takes the objects' way when it declines, opening the match only then.
 """
 
 from __future__ import annotations
@@ -180,8 +181,9 @@ class Write(Protocol):
 
 
 class OnRows(Protocol):
-    def on_rows(self) -> Saved | None:
-        """The fast strategy: the write made on rows, or None (declined: nothing written)."""
+    def on_rows(self) -> Saved | Refused | None:
+        """The fast strategy: the write made on rows, the engine's refusal met on the way, or
+        None (declined: nothing written, the objects' way answers)."""
 
 
 def changed(write: Write, match: Match) -> frozenset[str]:
@@ -251,10 +253,16 @@ def save(
     done = repeated(write.once)
     if done is not None:
         return done
-    if verdict is None and isinstance(write, _HasRows):
+    if verdict is None and isinstance(write, _HasRows) and write.offers_rows:
         fast = write.on_rows()
         if fast is not None:
             return fast
+        # Declined: the reading is over (its transaction saw the rows before the turn), and
+        # an earlier sending of the same write may have landed meanwhile.
+        work.abandon()
+        done = repeated(write.once)
+        if done is not None:
+            return done
     if callable(match):
         match = match()
     moved = changed(write, match)
@@ -271,12 +279,8 @@ def save(
         work.abandon()
         work.read_first()
         return write.conflict(match, frozenset({MATCH}))
-    try:
-        touched = write.apply(match, verdict)
-        work.commit(*touched, state=verdict.state, once=write.once, location=write.location)
-    except writes.Conflict as conflict:
-        work.abandon()
-        return Conflict(frozenset({MATCH}), tuple(conflict.changes))
+    touched = write.apply(match, verdict)
+    work.commit(*touched, state=verdict.state, once=write.once, location=write.location)
     return Saved(write.location, verdict)
 
 
@@ -355,7 +359,11 @@ def abandon() -> None:
 class _HasRows:
     """Writes with a fast strategy subclass this (the door checks for it)."""
 
-    def on_rows(self) -> Saved | None:
+    @property
+    def offers_rows(self) -> bool:
+        return False
+
+    def on_rows(self) -> Saved | Refused | None:
         return None
 
 

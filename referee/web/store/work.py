@@ -4,17 +4,17 @@ Pages and the API reach it through the door (:mod:`referee.web.store.door`), whi
 it each write as a value; the steps below are the door's.
 
 A write (a page's form, an API operation, an import) says two things and nothing more:
-what the phone saw when it made the write (:func:`expect`: the match's version, a
-round's version, the number of turns) and what it changed (the objects it added or
+what the phone saw when it made the write (the match's version, a round's version,
+the number of turns) and what it changed (the objects it added or
 modified, then :func:`commit` naming the matches whose log changed).  The rest is here:
 
 1. **The table's turn** (:mod:`referee.web.store.writes`): a writing request locks its
    table's row first (PostgreSQL: ``SELECT ... FOR UPDATE``; SQLite: the writers' queue,
    then ``BEGIN IMMEDIATE``), or reads first and takes its turn later (:func:`take_turn`,
    the API's round saves: the phones of a table check in parallel).
-2. **What was seen still holds** (:func:`stale`, :func:`expect`): one comparison for
-   every version a form or an If-Match names; a write made from something else is a
-   :class:`Conflict` carrying what changed, and nothing is saved.
+2. **What was seen still holds** (:func:`stale`, which the door alone calls): one
+   comparison for every version a form or an If-Match names; a write made from something
+   else is the door's conflict saying what changed, and nothing is saved.
 3. **The one-time receipt** of a form or an Idempotency-Key, kept in the same transaction.
 4. **The summaries recounted** for each match the write names (:func:`recount`), from the
    objects in the session and the engine's replay the write already made, on the same
@@ -43,7 +43,6 @@ from referee.web.store import matchlog, summary, writes
 from referee.web.store.extensions import db
 from referee.web.store.models import Match, Round, now
 from referee.web.store.writes import (
-    Conflict,
     keep_receipt,
     read_first,
     receipt,
@@ -59,12 +58,10 @@ __all__ = [
     "MATCH",
     "ROUND",
     "TURNS",
-    "Conflict",
     "append_round",
     "changed_once",
     "changed_since",
     "commit",
-    "expect",
     "read_first",
     "receipt",
     "recount",
@@ -124,13 +121,6 @@ def stale(
     if turns is not ANY and version_of(turns) != turns_now:
         changed.add(TURNS)
     return frozenset(changed)
-
-
-def expect(match: Match, *changes: str, **seen: Any) -> None:
-    """Raise :class:`Conflict` (with ``changes``, the words for it) unless everything the
-    phone saw (the keywords of :func:`stale`) still holds."""
-    if stale(match, **seen):
-        raise Conflict(*changes)
 
 
 # -- the commit --------------------------------------------------------------------------------

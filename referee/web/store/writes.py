@@ -332,17 +332,6 @@ def _configure_sqlite(engine: Engine, synchronous: str) -> None:
         event.listen(engine, name, leave_invalid)
 
 
-class Conflict(Exception):
-    """A write made from a state that is no longer the match's: nothing was saved.
-
-    ``changes`` say, in the player's language, what happened meanwhile.
-    """
-
-    def __init__(self, *changes: str) -> None:
-        super().__init__(*changes)
-        self.changes = [change for change in changes if change]
-
-
 def version_of(field: Any) -> int | None:
     """The version a hidden form field names (None if missing or not a number)."""
     value = (field.data if hasattr(field, "data") else field) or ""

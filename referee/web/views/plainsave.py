@@ -11,22 +11,25 @@ the version raised if it is still the one read, the round, the form's receipt an
 summary written in one transaction.
 
 It takes only the plain case: the edit link, the quick round form or the Indian deal
-form, the "save" button, a match of complete rounds only, the form opened for
-the next round at the match's current version, a form that validates, a round the
-engine accepts and a one-time token not used yet (its receipt's key says so: the whole
-write is rolled back).  Anything else, and a match that changed
-while the round was checked, is handed back (None) to the ORM path, which answers it as
-always: same rules, same errors, same conflict pages.  ``tests/web/test_one_save.py``
-holds the stored rounds, summaries, answers and audit trail of both equal.
+form, the "save" button, a match of complete rounds only, the form opened for the next
+round at the match's current version.  Then the form is built once, and the write (a
+:class:`SaveRound` offering this fast strategy) is handed to the door, which chooses it
+first: the round played on the kept replay (the engine's refusal is the door's answer),
+then written if the match did not change meanwhile; else the door takes the objects' way.
+A form that is not saved is handed, built, to the ORM path's page (:class:`Built`), which
+renders it without building it or playing the round again.  Anything else is the ORM
+path's (None).  ``tests/web/test_one_save.py`` holds the stored rounds, summaries, answers
+and audit trail of both equal.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
-from flask import flash, redirect, request, url_for
+from flask import flash, g, redirect, request, url_for
 from flask_babel import gettext
-from sqlalchemy.exc import IntegrityError
 from werkzeug.wrappers import Response
 
 from referee.errors import RefereeError
@@ -35,86 +38,124 @@ from referee.web.forms.entry import entry_form
 from referee.web.forms.finaltable import TableRows
 from referee.web.forms.rounds import round_inputs
 from referee.web.play import appending
-from referee.web.play.access import EDIT, check_key, remember
+from referee.web.play.access import EDIT, check_key, open_match, open_table, remember
+from referee.web.play.roundwrites import SaveRound
 from referee.web.show.scoresheet import rules_of_deal
 from referee.web.store import door, matchlog
-from referee.web.store.models import seated_at
+from referee.web.store.models import Match, seated_at
 
 if TYPE_CHECKING:
+    from sqlalchemy.engine import Connection
+
     from referee.match import MatchState
+    from referee.web.play.appending import StoredMatch
     from referee.web.store.summary import MatchLog
 
 
-NO_CSRF = {"csrf": False}
+@dataclass(frozen=True)
+class Built:
+    """The round form as the plain way built it, when it could not save the round: the
+    ORM path renders it (``valid``: it validated; ``refused``: the door's refusal),
+    without building it or playing the round again."""
+
+    form: Any
+    valid: bool
+    refused: door.Refused | None = None
 
 
-def save_next_round(mode: str, key: str, match_id: int) -> Response | None:
-    """The round form's POST saved the plain way: the redirect to the score sheet, or None
-    (nothing done: the ORM path answers it)."""
+def save_next_round(mode: str, key: str, match_id: int) -> Response | Built | None:
+    """The round form's POST handed to the door with the plain way offered: the redirect to
+    the score sheet, the form built (not saved: the page shows why), or None (not the
+    plain case: nothing built, the ORM path answers)."""
     if mode != EDIT or request.form.get("action") != "save":
         return None
     check_key(key)  # a guesser stopped is stopped here too
     door.read_first()
-    saved = None
-    try:
-        saved = _saved(key, match_id)
-    finally:
-        if saved is None:
-            door.write_now()  # the ORM path answers: it locks the table first
-    if saved is None:
-        return None
-    number, location = saved
-    remember(mode, key)
-    flash(gettext("Round %(number)s saved.", number=number))
-    return redirect(location)
-
-
-def _saved(key: str, match_id: int) -> tuple[int, str] | None:
-    """The number of the round saved and the score sheet's address, or None."""
     with appending.rows_of(key, match_id) as (connection, stored):
-        if stored is None or not stored.plain:
-            return None
-        number = stored.next_number
-        posted = request.form
-        if door.version_of(posted.get("for_round")) != number or door.outdated(
-            stored, posted.get("match_version")
-        ):
-            return None  # a round saved, corrected or removed meanwhile: the ORM path says so
-        log = stored.log
-        seen = appending.played_so_far(stored, connection)
-        if seen.state is None:
-            return None
-        try:
-            rules = _round_rules(log, seen.state)
-        except RefereeError:
-            return None
-        players = seated_at(log.names, log.seating_changes, number)
-        inputs = round_inputs(rules, log.options)
-        # The POST's CSRF token was checked before the view (CSRFProtect): the form is not
-        # given a token of its own to make and check again.
-        teams = {team.name: team.members for team in seen.state.header.teams}
-        entering = entry_form(rules, teams)
-        rows = TableRows.posted(posted, TableRows.default(rules, len(players)))
-        form = entering.form_class(rules, players, inputs, rows if entering.rows else None)(
-            meta=NO_CSRF
-        )
-        if not form.validate():
-            return None
-        try:
-            entry = entering.build(form, rules, players, inputs)
-            state: Any = matchlog.call_engine(seen.state.play, entry)
-        except RefereeError:
-            return None
-        location = url_for("matches.scoreboard", mode=EDIT, key=key, match_id=match_id)
-        try:
-            written = appending.append(
-                connection, stored, entry, state, once=form.once.data, location=location
-            )
-        except IntegrityError:  # the one-time token's receipt is there: the ORM path says so
-            return None
-        if not written:
-            return None
-    return number, location
+        plain = _plain_case(stored, connection)
+    if plain is None:
+        door.write_now()  # the ORM path answers: it locks the table first
+        return None
+    stored, state, rules = plain
+    number = stored.next_number
+    log = stored.log
+    posted = request.form
+    players = seated_at(log.names, log.seating_changes, number)
+    inputs = round_inputs(rules, log.options)
+    teams = {team.name: team.members for team in state.header.teams}
+    entering = entry_form(rules, teams)
+    rows = TableRows.posted(posted, TableRows.default(rules, len(players)))
+    form = entering.form_class(rules, players, inputs, rows if entering.rows else None)()
+    if not form.validate():
+        door.write_now()
+        return Built(form, valid=False)
+    location = url_for("matches.scoreboard", mode=EDIT, key=key, match_id=match_id)
+    try:
+        entry = entering.build(form, rules, players, inputs)
+    except RefereeError as error:
+        door.write_now()
+        return Built(form, valid=True, refused=door.Refused(error))
+    write = SaveRound(
+        number,
+        door.Seen(match_version=posted.get("match_version")),
+        form.once.data,
+        location,
+        EDIT,
+        entry=entry,
+        rows=partial(_on_rows, stored, state, entry, form.once.data, location),
+    )
+    answer = door.save(write, partial(_opened, mode, key, match_id))
+    if not isinstance(answer, door.Saved):
+        return Built(form, valid=True, refused=answer if isinstance(answer, door.Refused) else None)
+    remember(mode, key)
+    if answer.repeated:
+        flash(gettext("This round was saved already."))
+    else:
+        flash(gettext("Round %(number)s saved.", number=number))
+    return redirect(answer.location)
+
+
+def _plain_case(
+    stored: StoredMatch | None, connection: Connection
+) -> tuple[StoredMatch, MatchState, Ruleset] | None:
+    """The match read as rows, its state kept at that version and the rules of its next
+    round, when the form was opened for that round at that version (None otherwise: a round
+    saved, corrected or removed meanwhile, which the ORM path says)."""
+    if stored is None or not stored.plain:
+        return None
+    posted = request.form
+    if door.version_of(posted.get("for_round")) != stored.next_number or door.outdated(
+        stored, posted.get("match_version")
+    ):
+        return None
+    seen = appending.played_so_far(stored, connection)
+    if seen.state is None:
+        return None
+    try:
+        return stored, seen.state, _round_rules(stored.log, seen.state)
+    except RefereeError:
+        return None
+
+
+def _on_rows(
+    stored: StoredMatch, state: MatchState, entry: dict[str, Any], once: str | None, location: str
+) -> door.Saved | door.Refused | None:
+    """The fast strategy the door chooses first: the round played on the state kept, then
+    written on rows in the table's turn (None: the match changed meanwhile)."""
+    try:
+        after: Any = matchlog.call_engine(state.play, entry)
+    except RefereeError as error:
+        return door.Refused(error)
+    if not appending.append_apart(stored, entry, after, once=once, location=location):
+        door.write_now()  # the objects' way answers: it locks the table first
+        return None
+    return door.Saved(location, door.Verdict(after))
+
+
+def _opened(mode: str, key: str, match_id: int) -> Match:
+    """The match opened as objects, the table's turn taken (the door's objects' way)."""
+    g.access = open_table(mode, key, edit=True)
+    return open_match(g.access, match_id)
 
 
 def _round_rules(log: MatchLog, state: MatchState) -> Ruleset:

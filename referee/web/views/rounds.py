@@ -66,17 +66,19 @@ def _typed_cards(form: Any) -> list[str]:
 
 @bp.route(MATCH + "/rounds/new", methods=["GET", "POST"])
 def new(match_id: int) -> Any:
-    """The quick round form; its save of the next round takes the plain way when it can
-    (:mod:`referee.web.views.plainsave`), the ORM's otherwise."""
+    """The quick round form; its save of the next round is handed to the door with the plain
+    way offered when it can be (:mod:`referee.web.views.plainsave`), the ORM's otherwise."""
+    built = None
     if request.method == "POST":
         saved = plainsave.save_next_round(*table_link(), match_id)
-        if saved is not None:
+        if isinstance(saved, Response):
             return saved
-    return _new(match_id=match_id)
+        built = saved
+    return _new(match_id=match_id, built=built)
 
 
 @edit_page
-def _new(access: Access, match_id: int) -> Any:
+def _new(access: Access, match_id: int, built: plainsave.Built | None = None) -> Any:
     match = open_match(access, match_id)
     if match.live_round is not None:
         flash(gettext("A round is being played live: finish it or discard it first."), "error")
@@ -93,7 +95,11 @@ def _new(access: Access, match_id: int) -> Any:
     )
     if same is not None and same.choice == samedeal.KEEP_THEIRS:
         return _keep_theirs(access, match, same)
-    return _round_form(access, match, same.theirs if same and same.keeps_mine else None, same)
+    if same is not None:
+        built = None  # the form of another round than the one built
+    return _round_form(
+        access, match, same.theirs if same and same.keeps_mine else None, same, built
+    )
 
 
 def _keep_theirs(access: Access, match: Match, same: samedeal.SameDeal) -> Response:
@@ -120,10 +126,15 @@ def edit(access: Access, match_id: int, number: int) -> Any:
 
 
 def _round_form(
-    access: Access, match: Match, stored: Round | None, same: samedeal.SameDeal | None = None
+    access: Access,
+    match: Match,
+    stored: Round | None,
+    same: samedeal.SameDeal | None = None,
+    built: plainsave.Built | None = None,
 ) -> Any:
     """``same``: the round a new round's form was opened for, saved from another phone
-    meanwhile (see :mod:`samedeal`); with "keep mine" chosen, ``stored`` is that round."""
+    meanwhile (see :mod:`samedeal`); with "keep mine" chosen, ``stored`` is that round.
+    ``built``: the form as the plain way built (and the door answered) it this request."""
     number = stored.number if stored is not None else match.next_round_number
     players = match.seating_at(number)
     rules = deal_rules(match, number) or find_ruleset(match.rules)
@@ -134,7 +145,7 @@ def _round_form(
         readable = matchlog.readable_entry(match, stored.number, stored.entry)
     pool = entering.before(match, number)
     rows = _table_rows(rules, players, readable) if entering.rows else None
-    form = entering.form_class(rules, players, inputs, rows)()
+    form = built.form if built is not None else entering.form_class(rules, players, inputs, rows)()
     if stored is not None and request.method == "GET":
         if readable is None or not entering.fill(form, rules, players, readable, inputs):
             return redirect(
@@ -178,12 +189,20 @@ def _round_form(
             conflict = [*conflict, merges.choose_first()]
     if action == "wrong_show" and form.is_submitted() and not conflict:
         action = entering.wrong_show(form, players, pool) or action
-    if form.is_submitted() and not conflict and action != "more_rows" and form.validate():
-        try:
-            write = replace(write, entry=entering.build(form, rules, players, inputs))
-            checked = door.check(write, match)
-        except RefereeError as error:
-            checked = door.Refused(error)
+    if (
+        form.is_submitted()
+        and not conflict
+        and action != "more_rows"
+        and (built.valid if built is not None else form.validate())
+    ):
+        if built is not None and built.refused is not None:
+            checked: door.Verdict | door.Refused = built.refused
+        else:
+            try:
+                write = replace(write, entry=entering.build(form, rules, players, inputs))
+                checked = door.check(write, match)
+            except RefereeError as error:
+                checked = door.Refused(error)
         if isinstance(checked, door.Refused):
             assert isinstance(checked.reason, RefereeError)
             refusal = entering.refusal(form, rules, players, checked.reason)
