@@ -38,7 +38,7 @@ def test_a_canasta_evening_on_four_phones(page: Page, browser: Browser, base_url
     )
 
     page.get_by_role("link", name="Enter hand 1").click()
-    page.locator("select[name=player]").select_option("Siti")
+    page.locator("input[name=player][value=Siti]").check()
     page.locator("input[name=concealed]").check()
     page.locator("textarea[name=melds_1]").fill(
         "8S 8S 8H 8H 8D 8D 8C\n6S 6S 6H 6H 6D 6D 6C\n4S 4H 2S"
@@ -63,7 +63,7 @@ def test_a_canasta_evening_on_four_phones(page: Page, browser: Browser, base_url
             others.append(other)
         second = others[0]
         second.get_by_role("link", name="Enter hand 2").click()
-        second.locator("select[name=player]").select_option("Siti")
+        second.locator("input[name=player][value=Siti]").check()
         second.locator("textarea[name=melds_1]").fill("KS KS KH KH KD KD KC\nJS JH JD")
         second.locator("input[name=hand_0]").fill("5C")
         second.locator("input[name=hand_2]").fill("7C")
@@ -115,7 +115,7 @@ def test_a_team_evening_on_four_phones(page: Page, browser: Browser, base_url: s
     expect(minimums).to_have_text("First meld of the next hand, at least: Kita 50, Mereka 50")
 
     page.get_by_role("link", name="Enter hand 1").click()
-    page.locator("select[name=player]").select_option("Siti")
+    page.locator("input[name=player][value=Siti]").check()
     page.locator("input[name=concealed]").check()
     page.locator("textarea[name=melds_1]").fill(
         "8S 8S 8H 8H 8D 8D 8C\n6S 6S 6H 6H 6D 6D 6C\n4S 4H 2S"
@@ -138,7 +138,7 @@ def test_a_team_evening_on_four_phones(page: Page, browser: Browser, base_url: s
             others.append(other)
         siti = others[0]
         siti.get_by_role("link", name="Enter hand 2").click()
-        siti.locator("select[name=player]").select_option("Dewi")
+        siti.locator("input[name=player][value=Dewi]").check()
         siti.locator("textarea[name=melds_0]").fill("QS QH QD")
         siti.locator("textarea[name=melds_1]").fill("KS KS KH KH KD KD KC\nJS JH JD")
         siti.locator("input[name=hand_0]").fill("5C")

@@ -36,7 +36,7 @@ def test_a_phase10_evening_on_two_phones(page: Page, browser: Browser, base_url:
 
     page.get_by_role("link", name="Enter hand 1").click()
     expect(page.locator("#seat-0 .phase-now")).to_have_text("on phase 1")
-    page.locator("select[name=player]").select_option("Siti")
+    page.locator("input[name=player][value=Siti]").check()
     page.locator("select[name=made_1]").select_option("1")
     page.locator("input[name=hand_0]").fill(TEN)
     page.get_by_role("button", name="Save hand").click()
@@ -55,7 +55,7 @@ def test_a_phase10_evening_on_two_phones(page: Page, browser: Browser, base_url:
         expect_phases(other, {"Budi": "1", "Siti": "2"})
         other.get_by_role("link", name="Enter hand 2").click()
         expect(other.locator("#seat-1 .phase-now")).to_have_text("on phase 2")
-        other.locator("select[name=player]").select_option("Budi")
+        other.locator("input[name=player][value=Budi]").check()
         other.locator("select[name=made_0]").select_option("1")
         other.locator("select[name=made_1]").select_option("1")
         other.locator("input[name=hand_1]").fill("R11")

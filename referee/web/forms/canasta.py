@@ -17,7 +17,7 @@ from typing import Any
 
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
-from wtforms import BooleanField, HiddenField, RadioField, SelectField
+from wtforms import BooleanField, HiddenField, RadioField
 from wtforms.validators import NumberRange, Optional
 
 from referee.canasta import TierCounts
@@ -87,7 +87,7 @@ COUNT_LABELS = {
 
 
 def _hand_form_class(rules: Ruleset, players: list[str], sides: Sides) -> type[FlaskForm]:
-    people = choices([("", "—")] + [(name, name) for name in players])
+    people = choices([(name, name) for name in players])
 
     class CanastaHandForm(Form):
         ending = RadioField(
@@ -101,7 +101,8 @@ def _hand_form_class(rules: Ruleset, players: list[str], sides: Sides) -> type[F
             ),
             default=OUT,
         )
-        player = SelectField(_l("Who went out?"), choices=people, validate_choice=False)
+        # One tap on a name chip; none chosen for a hand no one ended.
+        player = RadioField(_l("Who went out?"), choices=people, validate_choice=False)
         concealed = BooleanField(_l("Went out concealed (nothing melded before in the hand)"))
         for_round = HiddenField()
         match_version = HiddenField()

@@ -78,7 +78,7 @@ def hand_form_class(players: list[str]) -> type[FlaskForm]:
 
 
 def _hand_form_class(players: list[str]) -> type[FlaskForm]:
-    people = choices([("", "—")] + [(name, name) for name in players])
+    people = choices([(name, name) for name in players])
     phases = choices(
         [(NOT_MADE, _l("Did not make a phase"))]
         + [(str(phase), _l("Made phase %(number)s", number=phase)) for phase in PHASES]
@@ -90,7 +90,8 @@ def _hand_form_class(players: list[str]) -> type[FlaskForm]:
             choices=choices([(OUT, _l("Someone went out")), (VOID, _l("Void (dealt again)"))]),
             default=OUT,
         )
-        player = SelectField(_l("Who went out?"), choices=people, validate_choice=False)
+        # One tap on a name chip; none chosen for a hand no one ended.
+        player = RadioField(_l("Who went out?"), choices=people, validate_choice=False)
         for_round = HiddenField()
         match_version = HiddenField()
         round_version = HiddenField()
