@@ -24,7 +24,6 @@ and audit trail of both equal.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
@@ -43,6 +42,7 @@ from referee.web.play.roundwrites import SaveRound
 from referee.web.show.scoresheet import rules_of_deal
 from referee.web.store import door, matchlog
 from referee.web.store.models import Match, seated_at
+from referee.web.views.roundform import Built
 
 if TYPE_CHECKING:
     from sqlalchemy.engine import Connection
@@ -50,17 +50,6 @@ if TYPE_CHECKING:
     from referee.match import MatchState
     from referee.web.play.appending import StoredMatch
     from referee.web.store.summary import MatchLog
-
-
-@dataclass(frozen=True)
-class Built:
-    """The round form as the plain way built it, when it could not save the round: the
-    ORM path renders it (``valid``: it validated; ``refused``: the door's refusal),
-    without building it or playing the round again."""
-
-    form: Any
-    valid: bool
-    refused: door.Refused | None = None
 
 
 def save_next_round(mode: str, key: str, match_id: int) -> Response | Built | None:
@@ -106,7 +95,8 @@ def save_next_round(mode: str, key: str, match_id: int) -> Response | Built | No
     )
     answer = door.save(write, partial(_opened, mode, key, match_id))
     if not isinstance(answer, door.Saved):
-        return Built(form, valid=True, refused=answer if isinstance(answer, door.Refused) else None)
+        refused = answer if isinstance(answer, door.Refused) else None
+        return Built(form, valid=True, entry=entry, refused=refused)
     remember(mode, key)
     if answer.repeated:
         flash(gettext("This round was saved already."))
