@@ -17,8 +17,10 @@ save a round, correct it, void it, remove the last...) from what was posted, han
    every write, and the commit (:func:`work.commit`).
 
 A write may also offer the fast strategy on rows (``write.on_rows``, the plain save of the
-next round): the door chooses it first (its answer, saved or refused, is the door's) and
-takes the objects' way when it declines, opening the match only then.
+next round): the door chooses it first, before the receipt (the rows' way keeps the
+receipt with the round, so a key already used makes it decline); its answer, saved or
+refused, is the door's; when it declines, the door takes the objects' way from step 1,
+opening the match only then.
 """
 
 from __future__ import annotations
@@ -266,19 +268,17 @@ def save(
     ``read_first``: the match was read without the table's lock (the phones of a table
     check in parallel); the door takes the turn after the check, and a match that moved
     on meanwhile is a conflict (read again, without the lock, for the answer)."""
-    done = repeated(write.once)
-    if done is not None:
-        return done
     if verdict is None and isinstance(write, _HasRows) and write.offers_rows:
+        # The rows' way writes the receipt with the round: a key that carried out a write
+        # already makes it decline, and the receipt is read once, below.
         fast = write.on_rows()
         if fast is not None:
             return fast
-        # Declined: the reading is over (its transaction saw the rows before the turn), and
-        # an earlier sending of the same write may have landed meanwhile.
+        # Declined: the reading is over (its transaction saw the rows before the turn).
         work.abandon()
-        done = repeated(write.once)
-        if done is not None:
-            return done
+    done = repeated(write.once)
+    if done is not None:
+        return done
     if callable(match):
         match = match()
     moved = changed(write, match)
