@@ -16,8 +16,8 @@ round at the match's current version.  Then the form is built once, and the writ
 :class:`SaveRound` offering this fast strategy) is handed to the door, which chooses it
 first: the round played on the kept replay (the engine's refusal is the door's answer),
 then written if the match did not change meanwhile; else the door takes the objects' way.
-A form that is not saved is handed, built, to the ORM path's page (:class:`Built`), which
-renders it without building it or playing the round again.  Anything else is the ORM
+A form that is not saved is handed, built, with the door's answer, to the ORM path's page
+(:class:`Built`), which renders them without building the form or playing the round again.  Anything else is the ORM
 path's (None).  ``tests/web/test_one_save.py`` holds the stored rounds, summaries, answers
 and audit trail of both equal.
 """
@@ -77,13 +77,13 @@ def save_next_round(mode: str, key: str, match_id: int) -> Response | Built | No
     form = entering.form_class(rules, players, inputs, rows if entering.rows else None)()
     if not form.validate():
         door.write_now()
-        return Built(form, valid=False)
+        return Built(form, door.Refused(""))  # its fields say why
     location = url_for("matches.scoreboard", mode=EDIT, key=key, match_id=match_id)
     try:
         entry = entering.build(form, rules, players, inputs)
     except RefereeError as error:
         door.write_now()
-        return Built(form, valid=True, refused=door.Refused(error))
+        return Built(form, door.Refused(error))
     write = SaveRound(
         number,
         door.Seen(match_version=posted.get("match_version")),
@@ -95,8 +95,7 @@ def save_next_round(mode: str, key: str, match_id: int) -> Response | Built | No
     )
     answer = door.save(write, partial(_opened, mode, key, match_id))
     if not isinstance(answer, door.Saved):
-        refused = answer if isinstance(answer, door.Refused) else None
-        return Built(form, valid=True, entry=entry, refused=refused)
+        return Built(form, answer)
     remember(mode, key)
     if answer.repeated:
         flash(gettext("This round was saved already."))

@@ -40,19 +40,17 @@ SAVES = ("save", "save_cut")
 
 @dataclass(frozen=True)
 class Built:
-    """The round form as the plain way built it, when it could not save the round: the
-    page takes it as it is (``valid``: it validated; ``entry``: the round it read;
-    ``refused``: the door's refusal), without building it or playing the round again."""
+    """The round form as the plain way built it and the door's answer, when the round was
+    not saved: the page shows them, without building the form or playing the round again."""
 
     form: Any
-    valid: bool
-    entry: dict[str, Any] | None = None
-    refused: door.Refused | None = None
+    answer: door.Answer
 
 
 @dataclass
 class RoundForm:
-    """The round form of a request and the write it makes (None: nothing was posted)."""
+    """The round form of a request and the write it makes (None: nothing was posted, or
+    the plain way's ``answer`` is there already)."""
 
     access: Access
     match: Match
@@ -69,6 +67,7 @@ class RoundForm:
     merging: merges.MergeForms | None = None
     loaded: merges.Loaded | None = None
     unsettled: tuple[str, ...] = ()
+    answer: door.Answer | None = None
 
 
 def build(
@@ -107,11 +106,14 @@ def build(
         form.round_version.data = str(stored.version) if stored else ""
         entering.opened(form, players, request.args.getlist("rejoin"), shown.pool)
         return shown
-    shown.write = _posted(shown, built)
+    if built is not None:
+        shown.answer = built.answer
+    else:
+        shown.write = _posted(shown)
     return shown
 
 
-def _posted(shown: RoundForm, built: Built | None) -> SaveRound:
+def _posted(shown: RoundForm) -> SaveRound:
     """The write of the posted form: what the phone saw, what it asked, the round it typed."""
     form, same, stored = shown.form, shown.same, shown.stored
     action = request.form.get("action")
@@ -130,13 +132,9 @@ def _posted(shown: RoundForm, built: Built | None) -> SaveRound:
     unreadable: Exception | None = None
     if action == "more_rows" or unchosen:
         unreadable = door.Refusal("")  # not to be read yet: the form comes back as it is
-    elif not (built.valid if built is not None else form.validate()):
+    elif not form.validate():
         unreadable = door.Refusal("")  # its fields say why
-    elif built is not None and built.refused is not None:
-        unreadable = built.refused.reason if isinstance(built.refused.reason, Exception) else None
-    if built is not None and built.entry is not None:
-        entry = built.entry
-    elif unreadable is None:
+    else:
         try:
             entry = shown.entering.build(form, shown.rules, shown.players, shown.inputs)
         except RefereeError as error:

@@ -123,7 +123,7 @@ def _round_form(
     shown = roundform.build(access, match, stored, same, built)
     if isinstance(shown, Response):
         return shown  # a round this form cannot show: the JSON editor
-    answer = door.save(shown.write, match) if shown.write is not None else None
+    answer = door.save(shown.write, match) if shown.write is not None else shown.answer
     if isinstance(answer, door.Saved):
         roundform.flash_saved(shown, answer)
         return redirect(answer.location)
