@@ -26,7 +26,7 @@ from typing import Any
 
 import pytest
 
-from .helpers import new_match, new_table, save_round
+from .helpers import new_match, new_table, save_round, text
 from .pageform import as_posted
 
 THREE = ["Budi", "Siti", "Andi"]
@@ -119,6 +119,6 @@ def test_a_correction_of_a_past_round_passes_few_modules_on_its_way_to_the_commi
     answer, route = follow(lambda: client.submit(edit, posted, fresh=False))
     assert answer.status_code == 302
     assert answer.headers["Location"].endswith(match.split("/t/", 1)[1])
-    print(" -> ".join(route.modules))
+    assert "5H 9D" in text(client.get(match + "rounds/1/edit"))  # the correction landed
     assert route.passes <= 8, route.modules
     assert route.returns <= 2, route.modules
