@@ -165,7 +165,7 @@ def test_expired_receipts_are_swept_at_most_once_a_minute(
 def built(monkeypatch: pytest.MonkeyPatch) -> dict[str, int]:
     """How many round forms a request builds and how many rounds the engine plays."""
     from referee.match import MatchState
-    from referee.web.views import plainsave, rounds
+    from referee.web.views import plainsave, roundform
 
     counted = {"forms": 0, "plays": 0}
 
@@ -188,13 +188,13 @@ def built(monkeypatch: pytest.MonkeyPatch) -> dict[str, int]:
     def counted_entry_form(*args: Any) -> Counted:
         return Counted(rounds_entry_form(*args))
 
-    rounds_entry_form, play = rounds.entry_form, MatchState.play
+    rounds_entry_form, play = roundform.entry_form, MatchState.play
 
     def counted_play(self: MatchState, *args: Any) -> MatchState:
         counted["plays"] += 1
         return play(self, *args)
 
-    monkeypatch.setattr(rounds, "entry_form", counted_entry_form)
+    monkeypatch.setattr(roundform, "entry_form", counted_entry_form)
     monkeypatch.setattr(plainsave, "entry_form", counted_entry_form)
     monkeypatch.setattr(MatchState, "play", counted_play)
     return counted

@@ -31,16 +31,23 @@ WTFORMS_MESSAGES = (
 
 
 class _BabelTranslations:
-    """The ``gettext``/``ngettext`` pair WTForms asks its Meta for, from Flask-Babel's catalogue.
+    """The ``gettext``/``ngettext`` pair WTForms asks its Meta for, from Flask-Babel's catalogue
+    (``catalogue``: as it stood when the form was made; None: looked up at each message).
 
     WTForms formats the result itself (``%(min)s``), so these only look the text up.
     """
 
+    def __init__(self, catalogue: Any = None) -> None:
+        self.catalogue = catalogue
+
+    def _catalogue(self) -> Any:
+        return self.catalogue if self.catalogue is not None else get_translations()
+
     def gettext(self, string: str) -> str:
-        return str(get_translations().gettext(string))
+        return str(self._catalogue().gettext(string))
 
     def ngettext(self, singular: str, plural: str, n: int) -> str:
-        return str(get_translations().ngettext(singular, plural, n))
+        return str(self._catalogue().ngettext(singular, plural, n))
 
 
 TRANSLATIONS = _BabelTranslations()
@@ -51,7 +58,9 @@ class Form(FlaskForm):
 
     class Meta:
         def get_translations(self, form: Any) -> _BabelTranslations:
-            return TRANSLATIONS
+            # Looked up once per form: every field without a label of its own asks for one,
+            # and each lookup asks for the locale again.
+            return _BabelTranslations(get_translations())
 
 
 class OneTimeForm(Form):

@@ -52,13 +52,23 @@ class SaveRound(RoundWrite, WithRows):
 
     ``entry``: the round as the form built it; or ``sent``: a round object as a program
     sent it, read by the engine against the match's header.  ``rows``: the fast strategy
-    of a new round on rows (:mod:`referee.web.play.appending`), tried first by the door."""
+    of a new round on rows (:mod:`referee.web.play.appending`), tried first by the door.
+
+    A form's write also says what the player asked: ``unreadable``, what kept the form from
+    being read into a round (its fields' errors, or the engine's refusal of what was typed),
+    raised by the check; ``preview``, the round counted and shown, not saved; ``cut``, the
+    button pressed about the rounds after a corrected round that ends the match (True:
+    "save and remove them", False: "save"): saved only when it matches what the engine
+    finds, else held for the player to see (None: a program's write, ``remove_after`` says)."""
 
     entry: dict[str, Any] = field(default_factory=dict)
     sent: dict[str, Any] | None = None
     remove_after: bool = False
     new: bool = True
     rows: Callable[[], Saved | Refused | None] | None = None
+    unreadable: Exception | None = None
+    preview: bool = False
+    cut: bool | None = None
 
     def named_round(self, match: Match) -> Round | None:
         return None if self.new else round_numbered(match, self.number)
@@ -84,7 +94,12 @@ class SaveRound(RoundWrite, WithRows):
             mergeable=stored is not None,
         )
 
+    def held(self, verdict: Verdict) -> bool:
+        return self.preview or (self.cut is not None and self.cut != bool(verdict.later))
+
     def check(self, match: Match) -> Verdict:
+        if self.unreadable is not None:
+            raise self.unreadable
         number = self.number_in(match)
         entry = self.entry
         if self.sent is not None:
@@ -98,7 +113,7 @@ class SaveRound(RoundWrite, WithRows):
             match,
             None if self.new else self.stored(match),
             verdict.found if verdict.found is not None else self.entry,
-            remove_after=self.remove_after and bool(verdict.later),
+            remove_after=(self.remove_after or bool(self.cut)) and bool(verdict.later),
             via=self.via,
         )
         return [match]

@@ -10,13 +10,17 @@ save a round, correct it, void it, remove the last...) from what was posted, han
    request holds it since its first statement).
 3. **What the phone saw** (:class:`Seen`) compared with the match: the only caller of the
    staleness check (:func:`changed`).  Anything moved is a :class:`Conflict` saying what.
-4. **The engine's check** (``write.check``): its verdict, or its reason as :class:`Refused`.
+4. **The engine's check** (``write.check``): its verdict, or its reason as :class:`Refused`;
+   a write that waits for the player's word on that verdict (a preview, rounds it would
+   remove) answers :class:`Held`.
 5. **The change applied** (``write.apply``), the summaries recounted, the receipt kept for
    every write, and the commit (:func:`work.commit`).
 
 A write may also offer the fast strategy on rows (``write.on_rows``, the plain save of the
-next round): the door chooses it first (its answer, saved or refused, is the door's) and
-takes the objects' way when it declines, opening the match only then.
+next round): the door chooses it first, before the receipt (the rows' way keeps the
+receipt with the round, so a key already used makes it decline); its answer, saved or
+refused, is the door's; when it declines, the door takes the objects' way from step 1,
+opening the match only then.
 """
 
 from __future__ import annotations
@@ -50,7 +54,9 @@ __all__ = [
     "ROUND",
     "TURNS",
     "Answer",
+    "CHOICE",
     "Conflict",
+    "Held",
     "Refusal",
     "Refused",
     "Saved",
@@ -67,6 +73,7 @@ __all__ = [
 ]
 
 ANY, MATCH, ROUND, TURNS = work.ANY, work.MATCH, work.ROUND, work.TURNS
+CHOICE = "choice"  # a choice the phone was offered and has not made: the write waits for it
 
 
 @dataclass(frozen=True)
@@ -80,6 +87,7 @@ class Seen:
     round_version: Any = ANY
     turns: Any = ANY
     match_versions: tuple[Any, ...] | None = None
+    unchosen: tuple[str, ...] = ()  # the choices offered and not made (:data:`CHOICE`)
 
     def changes(self, match: Match, stored: Round | None, turns_now: int | None) -> frozenset[str]:
         found = set(
@@ -96,6 +104,8 @@ class Seen:
             work.stale(match, match_version=version) for version in self.match_versions
         ):
             found.add(MATCH)
+        if self.unchosen:
+            found.add(CHOICE)
         return frozenset(found)
 
 
@@ -141,7 +151,15 @@ class Refused:
     field: str | None = None
 
 
-Answer = Saved | Conflict | Refused
+@dataclass(frozen=True)
+class Held:
+    """Nothing is saved: the engine's verdict, for the player to see before the write is
+    made (a preview asked, or the rounds a correction would remove, not agreed to yet)."""
+
+    verdict: Verdict
+
+
+Answer = Saved | Conflict | Refused | Held
 
 
 class Refusal(ValueError):
@@ -250,19 +268,17 @@ def save(
     ``read_first``: the match was read without the table's lock (the phones of a table
     check in parallel); the door takes the turn after the check, and a match that moved
     on meanwhile is a conflict (read again, without the lock, for the answer)."""
-    done = repeated(write.once)
-    if done is not None:
-        return done
     if verdict is None and isinstance(write, _HasRows) and write.offers_rows:
+        # The rows' way writes the receipt with the round: a key that carried out a write
+        # already makes it decline, and the receipt is read once, below.
         fast = write.on_rows()
         if fast is not None:
             return fast
-        # Declined: the reading is over (its transaction saw the rows before the turn), and
-        # an earlier sending of the same write may have landed meanwhile.
+        # Declined: the reading is over (its transaction saw the rows before the turn).
         work.abandon()
-        done = repeated(write.once)
-        if done is not None:
-            return done
+    done = repeated(write.once)
+    if done is not None:
+        return done
     if callable(match):
         match = match()
     moved = changed(write, match)
@@ -273,6 +289,8 @@ def save(
         if isinstance(checked, Refused):  # nothing was changed
             return checked
         verdict = checked
+    if isinstance(write, _HasRows) and write.held(verdict):
+        return Held(verdict)
     if read_first and not work.take_turn(
         match.table_id, match.id, match.version, match.table.edit_key
     ):
@@ -357,7 +375,8 @@ def abandon() -> None:
 
 
 class _HasRows:
-    """Writes with a fast strategy subclass this (the door checks for it)."""
+    """Writes with a fast strategy, or that may wait for the player's word on their verdict,
+    subclass this (the door checks for it)."""
 
     @property
     def offers_rows(self) -> bool:
@@ -365,6 +384,10 @@ class _HasRows:
 
     def on_rows(self) -> Saved | Refused | None:
         return None
+
+    def held(self, verdict: Verdict) -> bool:
+        """Whether the write waits, its verdict shown, for the player's word (:class:`Held`)."""
+        return False
 
 
 WithRows = _HasRows

@@ -16,15 +16,14 @@ round at the match's current version.  Then the form is built once, and the writ
 :class:`SaveRound` offering this fast strategy) is handed to the door, which chooses it
 first: the round played on the kept replay (the engine's refusal is the door's answer),
 then written if the match did not change meanwhile; else the door takes the objects' way.
-A form that is not saved is handed, built, to the ORM path's page (:class:`Built`), which
-renders it without building it or playing the round again.  Anything else is the ORM
+A form that is not saved is handed, built, with the door's answer, to the ORM path's page
+(:class:`Built`), which renders them without building the form or playing the round again.  Anything else is the ORM
 path's (None).  ``tests/web/test_one_save.py`` holds the stored rounds, summaries, answers
 and audit trail of both equal.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
@@ -43,6 +42,7 @@ from referee.web.play.roundwrites import SaveRound
 from referee.web.show.scoresheet import rules_of_deal
 from referee.web.store import door, matchlog
 from referee.web.store.models import Match, seated_at
+from referee.web.views.roundform import Built
 
 if TYPE_CHECKING:
     from sqlalchemy.engine import Connection
@@ -50,17 +50,6 @@ if TYPE_CHECKING:
     from referee.match import MatchState
     from referee.web.play.appending import StoredMatch
     from referee.web.store.summary import MatchLog
-
-
-@dataclass(frozen=True)
-class Built:
-    """The round form as the plain way built it, when it could not save the round: the
-    ORM path renders it (``valid``: it validated; ``refused``: the door's refusal),
-    without building it or playing the round again."""
-
-    form: Any
-    valid: bool
-    refused: door.Refused | None = None
 
 
 def save_next_round(mode: str, key: str, match_id: int) -> Response | Built | None:
@@ -88,13 +77,13 @@ def save_next_round(mode: str, key: str, match_id: int) -> Response | Built | No
     form = entering.form_class(rules, players, inputs, rows if entering.rows else None)()
     if not form.validate():
         door.write_now()
-        return Built(form, valid=False)
+        return Built(form, door.Refused(""))  # its fields say why
     location = url_for("matches.scoreboard", mode=EDIT, key=key, match_id=match_id)
     try:
         entry = entering.build(form, rules, players, inputs)
     except RefereeError as error:
         door.write_now()
-        return Built(form, valid=True, refused=door.Refused(error))
+        return Built(form, door.Refused(error))
     write = SaveRound(
         number,
         door.Seen(match_version=posted.get("match_version")),
@@ -106,7 +95,7 @@ def save_next_round(mode: str, key: str, match_id: int) -> Response | Built | No
     )
     answer = door.save(write, partial(_opened, mode, key, match_id))
     if not isinstance(answer, door.Saved):
-        return Built(form, valid=True, refused=answer if isinstance(answer, door.Refused) else None)
+        return Built(form, answer)
     remember(mode, key)
     if answer.repeated:
         flash(gettext("This round was saved already."))

@@ -15,16 +15,7 @@ from werkzeug.wrappers import Response
 
 from referee.errors import RefereeError
 from referee.matchfile import NOT_A_MATCH, ROUND_NOT_OBJECT, load_document
-from referee.rulesets import Ruleset, find_ruleset
 from referee.web.forms import ActionForm, RoundJsonForm
-from referee.web.forms.entry import entry_form
-from referee.web.forms.feedback import field_cards, show_error
-from referee.web.forms.finaltable import TableRows
-from referee.web.forms.rounds import (
-    card_fields,
-    input_fields,
-    round_inputs,
-)
 from referee.web.play import changes, samedeal
 from referee.web.play.access import (
     Access,
@@ -42,11 +33,11 @@ from referee.web.play.roundwrites import (
     VoidRound,
 )
 from referee.web.show import i18n, jsontext
-from referee.web.show.scoresheet import deal_rules
 from referee.web.store import audit, door, matchlog
 from referee.web.store.models import Match, Round
-from referee.web.views import merges, plainsave
+from referee.web.views import plainsave, roundform
 from referee.web.views.pages import Page, following, render_page, to_score_sheet
+from referee.web.views.roundform import round_corrected, span, totals_now
 
 bp = table_blueprint("rounds", __name__)
 MATCH = "/<any(t,v):mode>/<key>/m/<int:match_id>"
@@ -57,11 +48,6 @@ def _stored(match: Match, number: int) -> Round:
     if found is None:
         abort(404)
     return found
-
-
-def _typed_cards(form: Any) -> list[str]:
-    """Cards typed anywhere in the round form, which the picker marks as used."""
-    return sorted({card for field in card_fields(form) for card in field_cards(field)})
 
 
 @bp.route(MATCH + "/rounds/new", methods=["GET", "POST"])
@@ -78,7 +64,7 @@ def new(match_id: int) -> Any:
 
 
 @edit_page
-def _new(access: Access, match_id: int, built: plainsave.Built | None = None) -> Any:
+def _new(access: Access, match_id: int, built: roundform.Built | None = None) -> Any:
     match = open_match(access, match_id)
     if match.live_round is not None:
         flash(gettext("A round is being played live: finish it or discard it first."), "error")
@@ -130,294 +116,18 @@ def _round_form(
     match: Match,
     stored: Round | None,
     same: samedeal.SameDeal | None = None,
-    built: plainsave.Built | None = None,
+    built: roundform.Built | None = None,
 ) -> Any:
-    """``same``: the round a new round's form was opened for, saved from another phone
-    meanwhile (see :mod:`samedeal`); with "keep mine" chosen, ``stored`` is that round.
-    ``built``: the form as the plain way built (and the door answered) it this request."""
-    number = stored.number if stored is not None else match.next_round_number
-    players = match.seating_at(number)
-    rules = deal_rules(match, number) or find_ruleset(match.rules)
-    entering = entry_form(rules, match.teams)
-    inputs = round_inputs(rules, match.options)
-    readable = None
-    if stored is not None and request.method == "GET":
-        readable = matchlog.readable_entry(match, stored.number, stored.entry)
-    pool = entering.before(match, number)
-    rows = _table_rows(rules, players, readable) if entering.rows else None
-    form = built.form if built is not None else entering.form_class(rules, players, inputs, rows)()
-    if stored is not None and request.method == "GET":
-        if readable is None or not entering.fill(form, rules, players, readable, inputs):
-            return redirect(
-                url_for(
-                    "rounds.edit_json",
-                    match_id=match.id,
-                    number=stored.number,
-                )
-            )
-    if not form.is_submitted():
-        form.for_round.data = str(number)
-        form.match_version.data = str(match.version)
-        form.round_version.data = str(stored.version) if stored else ""
-        entering.opened(form, players, request.args.getlist("rejoin"), pool)
-    elif done := door.repeated(form.once.data):
-        flash(gettext("This round was saved already."))
-        return redirect(done.location)
-    write = _write_of(access, form, match, stored, number, same is not None)
-    moved = door.changed(write, match) if form.is_submitted() else frozenset()
-    conflict: list[str] = []
-    preview = None
-    later: list[int] = []
-    action = request.form.get("action")
-    wrong_show: str | None = None  # who showed, when the show was found invalid
-    merge = None
-    if stored is not None and same is None and form.is_submitted():
-        forms = _merge_forms(match, rules, players, inputs, number)
-        loaded = merges.opened(stored)
-        unsettled = merges.settle_choices(form, forms, loaded)
-        round_moved = door.ROUND in moved
-    if form.is_submitted() and same is not None:
-        conflict = [] if same.decided else _same_deal_words(same)
-        action = "save" if same.decided else None
-    elif form.is_submitted():
-        conflict = _round_conflict(form, match, stored, number, moved)
-    if stored is not None and same is None and form.is_submitted():
-        if conflict and round_moved:
-            form, merge = merges.merge_posted(form, forms, stored, loaded, unsettled)
-        elif unsettled and loaded is not None:
-            merge = merges.choices_left(form, forms, loaded, unsettled)
-            conflict = [*conflict, merges.choose_first()]
-    if action == "wrong_show" and form.is_submitted() and not conflict:
-        action = entering.wrong_show(form, players, pool) or action
-    if (
-        form.is_submitted()
-        and not conflict
-        and action != "more_rows"
-        and (built.valid if built is not None else form.validate())
-    ):
-        if built is not None and built.refused is not None:
-            checked: door.Verdict | door.Refused = built.refused
-        else:
-            try:
-                write = replace(write, entry=entering.build(form, rules, players, inputs))
-                checked = door.check(write, match)
-            except RefereeError as error:
-                checked = door.Refused(error)
-        if isinstance(checked, door.Refused):
-            assert isinstance(checked.reason, RefereeError)
-            refusal = entering.refusal(form, rules, players, checked.reason)
-            wrong_show = refusal.wrong_show
-            show_error(form, card_fields(form), refusal.error, number, refusal.hands)
-        else:
-            later = list(checked.later)
-            if action == "save" and not later or action == "save_cut" and later:
-                answer = door.save(replace(write, remove_after=bool(later)), match, verdict=checked)
-                if isinstance(answer, door.Conflict):
-                    return conflict_page(
-                        access, match, *_round_conflict(form, match, stored, number, answer.changed)
-                    )
-                flash(gettext("Round %(number)s saved.", number=number))
-                if same is not None and same.keeps_mine:
-                    flash(_replaced_theirs())
-                if later:
-                    flash(
-                        ngettext(
-                            "Round %(rounds)s was removed.",
-                            "Rounds %(rounds)s were removed.",
-                            len(later),
-                            rounds=_span(later),
-                        )
-                    )
-                return redirect(write.location)
-            preview = checked.state.rounds[number - 1]
-    page = render_page(
-        entering.template,
-        pool=pool,
-        wrong_show=wrong_show,
-        access=access,
-        match=match,
-        form=form,
-        players=players,
-        number=number,
-        stored=stored,
-        preview=preview,
-        conflict=conflict,
-        later=_span(later) if later else None,
-        later_count=len(later),
-        rules=rules,
-        round_inputs=input_fields(form, inputs),
-        jokers=rules.jokers,
-        used=_typed_cards(form) if form.is_submitted() else [],
-        **_following_the_match(access, match, stored, same),
-        merge=merge,
-        loaded=merges.seal(stored, merge.contested if merge else ()) if stored else None,
-    )
-    # A save before later rounds is refused as a conflict, unless the form itself refused it.
-    if conflict or (later and action == "save" and not page.refused):
-        return page.body, 409
-    return page
-
-
-def _following_the_match(
-    access: Access, match: Match, stored: Round | None, same: samedeal.SameDeal | None
-) -> dict[str, Any]:
-    """A new round's form follows the match like the score sheet: the round number and the
-    dealer change in place, what is typed stays, and a round saved from another phone
-    meanwhile is shown with the choice (the page is fetched again for the round typed)."""
-    if stored is not None and not (same is not None and same.keeps_mine):
-        return {"same_deal": None}
-    page = url_for("rounds.new", match_id=match.id)
-    return {
-        "live": {**following(access, match, page), "carry": "for_round"},
-        "same_deal": same,
-        "their_result": samedeal.result_of(match, same) if same is not None else None,
-        "dealer": samedeal.dealer_of_next_round(match, request.args.getlist("rejoin")),
-    }
-
-
-def _same_deal_words(same: samedeal.SameDeal) -> list[str]:
-    return [
-        gettext(
-            "Round %(number)s was just saved from another phone: nothing of yours is saved"
-            " yet. Choose below.",
-            number=same.number,
-        )
-    ]
-
-
-def _replaced_theirs() -> str:
-    return gettext(
-        "This phone's deal replaced the one saved from the other phone; the round's page keeps"
-        " both in its changes."
-    )
-
-
-def _merge_forms(
-    match: Match, rules: Ruleset, players: list[str], inputs: Any, number: int
-) -> merges.MergeForms:
-    """How this round's form is made and filled, for merging a correction onto the round."""
-
-    entering = entry_form(rules, match.teams)
-
-    def make(rows: TableRows | None, posted: bool) -> Any:
-        reading = {} if posted else {"formdata": None}
-        return entering.form_class(rules, players, inputs, rows)(**reading)
-
-    def fill(form: Any, entry: dict[str, Any]) -> bool:
-        readable = matchlog.readable_entry(match, number, entry)
-        if readable is None:
-            return False
-        return entering.fill(form, rules, players, readable, inputs)
-
-    return merges.MergeForms(make, fill, players)
-
-
-def _table_rows(rules: Ruleset, players: list[str], stored: dict[str, Any] | None) -> TableRows:
-    """The meld and lay-off rows of a final-table form: as posted (more if asked), as many as
-    a stored table needs, or the ruleset's default."""
-    default = TableRows.default(rules, len(players))
-    if request.method == "POST":
-        return TableRows.posted(request.form, default)
-    if stored is not None and isinstance(stored.get("table"), list):
-        return TableRows.of_table(stored["table"], default)
-    return default
-
-
-def _write_of(
-    access: Access, form: Any, match: Match, stored: Round | None, number: int, decided: bool
-) -> SaveRound:
-    """The round form's write (its entry is added once the form is built): a new round names
-    the match's version (another round saved, corrected or removed meanwhile changes what
-    this one means); a correction names the round's version (and, to remove the rounds
-    after it, the match's).  ``decided``: the form is one of a round saved from another
-    phone meanwhile, whose choice (see :mod:`samedeal`) was made."""
-    new = stored is None
-    cutting = request.form.get("action") == "save_cut"
-    seen = door.Seen(
-        match_version=form.match_version.data if new or cutting else door.ANY,
-        round_version=door.ANY if new else form.round_version.data,
-    )
-    if decided:  # the same deal saved from two phones: the player chose what stays
-        seen = door.Seen()
-    location = url_for("matches.scoreboard", match_id=match.id)
-    return SaveRound(number, seen, form.once.data, location, access.mode, new=new)
-
-
-def _round_conflict(
-    form: Any, match: Match, stored: Round | None, number: int, moved: frozenset[str]
-) -> list[str]:
-    """What changed since the round form was opened, if anything (then nothing is saved).
-    The form is brought up to date so that saving it again is one tap."""
-    changes: list[str] = []
-    if stored is None and moved:
-        changes = match_changes(match, door.version_of(form.for_round), number)
-    elif door.ROUND in moved:
-        changes = [round_corrected(number)]
-    elif moved:
-        changes = match_changes(match, None, number)
-    if changes:
-        form.for_round.data = str(number)
-        form.match_version.data = str(match.version)
-        form.round_version.data = str(stored.version) if stored else ""
-        changes.append(totals_now(match))
-    return changes
-
-
-def round_corrected(number: int) -> str:
-    return gettext(
-        "Round %(number)s was changed on another phone meanwhile; it now reads as"
-        " shown in the score sheet.",
-        number=number,
-    )
-
-
-def match_changes(match: Match, opened_for: int | None, number: int) -> list[str]:
-    """Words for what another phone did to the match since a form was opened for round ``opened_for``."""
-    changes = []
-    if opened_for is not None and opened_for < number:
-        saved = list(range(opened_for, number))
-        changes.append(
-            ngettext(
-                "Round %(rounds)s was saved on another phone meanwhile.",
-                "Rounds %(rounds)s were saved on another phone meanwhile.",
-                len(saved),
-                rounds=_span(saved),
-            )
-        )
-    elif opened_for is not None and opened_for > number:
-        gone = list(range(number, opened_for))
-        changes.append(
-            ngettext(
-                "Round %(rounds)s was removed on another phone meanwhile.",
-                "Rounds %(rounds)s were removed on another phone meanwhile.",
-                len(gone),
-                rounds=_span(gone),
-            )
-        )
-    if match.live_round is not None:
-        changes.append(gettext("A round is being played live on another phone."))
-    if not changes:
-        changes.append(
-            gettext(
-                "The match was changed on another phone meanwhile (a round was corrected,"
-                " voided or restored)."
-            )
-        )
-    return changes
-
-
-def totals_now(match: Match) -> str:
-    seen = matchlog.outlook(match)
-    if seen.state is None:
-        return ""
-    totals = ", ".join(f"{name} {total}" for name, total in seen.state.totals.items())
-    return gettext(
-        "Totals now: %(totals)s. Your entry is kept below: check it and save again.", totals=totals
-    )
-
-
-def _span(numbers: list[int]) -> str:
-    return str(numbers[0]) if len(numbers) == 1 else f"{numbers[0]}–{numbers[-1]}"
+    """The round form: built once, its write (when posted) handed to the door, the answer
+    shown (saved: the score sheet; else the form again, saying why)."""
+    shown = roundform.build(access, match, stored, same, built)
+    if isinstance(shown, Response):
+        return shown  # a round this form cannot show: the JSON editor
+    answer = door.save(shown.write, match) if shown.write is not None else shown.answer
+    if isinstance(answer, door.Saved):
+        roundform.flash_saved(shown, answer)
+        return redirect(answer.location)
+    return roundform.page(shown, answer)
 
 
 @bp.route(MATCH + "/rounds/<int:number>/json", methods=["GET", "POST"])
@@ -630,7 +340,7 @@ def undo(access: Access, match_id: int) -> Any:
                 " after it meanwhile. Nothing was removed.",
                 len(later),
                 number=named.number,
-                rounds=_span(later) if later else "?",
+                rounds=span(later) if later else "?",
             ),
         )
     seen = door.Seen(round_version=asked.get("round_version"))

@@ -24,7 +24,7 @@ from referee.web.show import i18n, scoresheet
 from referee.web.store import door, matchlog
 from referee.web.store.models import Match
 from referee.web.views.pages import render_page, to_score_sheet
-from referee.web.views.rounds import totals_now
+from referee.web.views.roundform import totals_now
 
 if TYPE_CHECKING:
     from referee.match import MatchState

@@ -35,7 +35,7 @@ from referee.web.views.live import (
     turn_form_context,
 )
 from referee.web.views.pages import render_page
-from referee.web.views.rounds import round_corrected, totals_now
+from referee.web.views.roundform import round_corrected, totals_now
 
 bp = table_blueprint("turns", __name__)
 TURN = "/<any(t,v):mode>/<key>/m/<int:match_id>/rounds/<int:number>/turns/<int:turn_number>"
