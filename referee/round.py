@@ -392,7 +392,7 @@ class RoundInProgress:
             TableMeld(number, player, index, meld)
             for number, meld in enumerate(new_melds, len(self.table) + 1)
         ]
-        if turn.layoffs and rules.layoff_after_own_meld and not self.melds_laid[player]:
+        if turn.layoffs and rules.melding.layoff_after_own_meld and not self.melds_laid[player]:
             raise RuleError(LAYOFF_BEFORE_OWN_MELD, player=player)
         if turn.layoffs and rules.contract and not (self.melds_laid[player] or new_melds):
             raise RuleError(NOT_DOWN_YET, player=player, contract=Reason.of(rules.contract.words))

@@ -20,6 +20,7 @@ from referee.rulesets import (
     RULESETS,
     AceOrder,
     FinalTable,
+    HandSize,
     Knock,
     TurnStyle,
     find_ruleset,
@@ -183,8 +184,9 @@ def test_turn_styles_and_turn_rules_as_data() -> None:
     assert indo.runs.first and indo.discard.depth == 3 and not indo.layoffs
     assert indo.closing is not None and indo.closing.dealer_leads  # play starts with the dealer
     assert find_ruleset("remi").discard.not_left_last
-    assert find_ruleset("remi").hand_never_grows and find_ruleset("rummy").hand_never_grows
-    assert not find_ruleset("manipulation").hand_never_grows
+    assert find_ruleset("remi").hand_size == HandSize(never_grows=True)
+    assert find_ruleset("rummy").hand_size == HandSize(never_grows=True)
+    assert find_ruleset("manipulation").hand_size is None
 
 
 # -- what a front end asks the ruleset instead of its id ----------------------------------------
@@ -208,8 +210,8 @@ def test_bonus_numbers_are_ruleset_data() -> None:
     # RULES.md: remi/rummy x2 all at once; remi-indonesia closer 10 x the card;
     # manipulation undercut 10, empty hand 25, +100 at the target, +25 per round won;
     # gin and undercut 25; knock at 5 or less (manipulation), 10 or less (gin)
-    assert find_ruleset("remi").bonuses.at_once_factor == 2
-    assert find_ruleset("rummy").bonuses.at_once_factor == 2
+    assert find_ruleset("remi").at_once_factor == 2
+    assert find_ruleset("rummy").at_once_factor == 2
     assert find_ruleset("remi-indonesia").bonuses.closing_card_factor == 10
     manipulation = find_ruleset("manipulation").bonuses
     assert (manipulation.undercut, manipulation.empty_hand) == (10, 25)
