@@ -267,6 +267,25 @@ class Sides:
         """Whether a match of ``count`` players is played in teams."""
         return count in self.seated
 
+    def team_seats(self, count: int | None = None) -> tuple[tuple[int, ...], ...]:
+        """The seats (0-based) of each team when ``count`` players sit (the most the game
+        seats in teams when not given): partners alternate round the table, team 1 in seats
+        1, 3 ..., team 2 in seats 2, 4 ...; none where ``count`` players play alone."""
+        count = max(self.seated) if count is None else count
+        if not self.in_teams(count):
+            return ()
+        teams = count // self.size
+        return tuple(tuple(range(team, teams * self.size, teams)) for team in range(teams))
+
+    def teams(self, seated: Sequence[str], names: Sequence[str]) -> dict[str, list[str]]:
+        """The teams of the ``seated`` players (in seating order), named ``names`` in the
+        order of :meth:`team_seats`; none where they play alone."""
+        seats = self.team_seats(len(seated))
+        return {
+            str(name or ""): [seated[seat] for seat in team]
+            for name, team in zip(names, seats, strict=False)
+        }
+
 
 DealRulesHook = Callable[["Ruleset", int], "Ruleset"]
 
@@ -420,16 +439,21 @@ RUMMY_ASKED = define_text(
 )
 
 
+OUT_AT_ONCE_FIGURE = define_text("statistics.at_once", "Out at once")
+WENT_RUMMY_FIGURE = define_text("statistics.rummy", "Went rummy")
+
+
 @dataclass(frozen=True)
 class AtOnce:
     """Going out all at once, nothing melded or laid off before (remi, rummy): the round
     counts ``factor`` times.  ``outcome`` is the key of its words in :data:`OUTCOME_LABELS`
     (rummy's "went rummy"); ``asked`` what the round form asks (an English display text
-    with ``%(factor)s``)."""
+    with ``%(factor)s``), ``figure`` what the statistics call the rounds so won."""
 
     factor: int = 2
     outcome: str = "at_once"
     asked: str = AT_ONCE_ASKED
+    figure: str = OUT_AT_ONCE_FIGURE
 
 
 @dataclass(frozen=True)
@@ -857,6 +881,17 @@ class Ruleset:
     def buys_per_deal(self) -> int:
         """How often a player may buy a refused discard in one deal (0: never)."""
         return self.buying.per_deal if self.buying is not None else 0
+
+    @property
+    def melds_going_down(self) -> int | None:
+        """How many melds going down lays, where the deal's contract fixes it."""
+        return self.contract.sets + self.contract.runs if self.contract is not None else None
+
+    @property
+    def contracts_unchecked_without_table(self) -> bool:
+        """Whether a round entered without its final table leaves the contracts unchecked
+        (contract rummy, whose table is optional)."""
+        return self.contract is not None and not self.round_form.table_required
 
     @property
     def changes_by_deal(self) -> bool:

@@ -14,6 +14,7 @@ from referee.rulesets.base import (
     OUT,
     RUMMY_ASKED,
     VOID,
+    WENT_RUMMY_FIGURE,
     AceOrder,
     AtOnce,
     HandSize,
@@ -37,7 +38,7 @@ def _hands(rules: Ruleset, value: int | None) -> Ruleset:
     return replace(rules, hands=value, target=None if value is not None else rules.target)
 
 
-GOING_RUMMY = AtOnce(factor=2, outcome="rummy", asked=RUMMY_ASKED)
+GOING_RUMMY = AtOnce(factor=2, outcome="rummy", asked=RUMMY_ASKED, figure=WENT_RUMMY_FIGURE)
 
 OPTIONS = (
     target_option("rummy", 150, 50, 10000),
