@@ -10,7 +10,7 @@ figures come from the parts a game declares.
 
 from __future__ import annotations
 
-from referee.rulesets.base import Ruleset
+from referee.rulesets.base import DEAL_END, Ruleset
 from referee.scoring import Ending
 from referee.standings import lowest_leads
 
@@ -23,6 +23,7 @@ GINS = "gins"
 WENT_OUT = "went_out"
 BUYS = "buys"
 CONTRACTS = "contracts"
+DEAL_ENDINGS = "deal_endings"  # valid and wrong shows, drops (a deal ended by a show)
 
 
 def statistics_figures(rules: Ruleset) -> frozenset[str]:
@@ -49,4 +50,6 @@ def statistics_figures(rules: Ruleset) -> frozenset[str]:
         figures.add(BUYS)
     if rules.contract is not None:
         figures.add(CONTRACTS)
+    if rules.round_form.kind == DEAL_END:
+        figures.add(DEAL_ENDINGS)
     return frozenset(figures)
