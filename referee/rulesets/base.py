@@ -225,16 +225,26 @@ NO_REJOIN = define_message(
 )
 
 
+# (rules, the round object as written, players) -> the round's keys checked and written
+# canonically (Phase 10's cards), or a RefereeError naming the bad one.
+RoundReader = Callable[["Ruleset", Mapping[str, Any], tuple[str, ...]], Mapping[str, Any]]
+
+
 @dataclass(frozen=True)
 class Pieces:
-    """What a game is played with when it is not cards (Rummikub's tiles): how the match
-    file reads one piece (``read``, a :class:`~referee.errors.NotationError` naming a token
-    that is none) and writes it back (``write``).  Hands, played pieces and the table of a
-    turn are read with it, and kept as written (never put in a card order)."""
+    """What a game is played with when it is not playing cards, and how the match file reads
+    and writes it: the game's own notation.  Either piece by piece (Rummikub's tiles):
+    ``read`` one piece (a :class:`~referee.errors.NotationError` naming a token that is
+    none), ``write`` it back, ``full_set`` every piece as written (copies included); hands,
+    played pieces and the table of a turn are read with it and kept as written (never put in
+    a card order).  Or round by round (Phase 10's cards): ``read_round`` gives a round's keys
+    checked and written canonically, kept as :attr:`~referee.matchfile.RoundRecord.notated`
+    and written back as they are."""
 
-    read: Callable[[str], Any]
+    read: Callable[[str], Any] | None = None
     write: Callable[[Any], str] = str
-    full_set: tuple[str, ...] = ()  # every piece of the game, as written (copies included)
+    full_set: tuple[str, ...] = ()
+    read_round: RoundReader | None = None
 
 
 @dataclass(frozen=True)
@@ -303,16 +313,6 @@ class Tracker:
     state: Callable[[Ruleset, Any, tuple[Any, ...]], Any]
     progress: Callable[[Any, str], int]
     facts: Callable[[Any], Mapping[str, Any]]
-
-
-@dataclass(frozen=True)
-class OwnNotation:
-    """A game whose rounds are not written in playing cards (Phase 10's cards): it reads a
-    round's keys itself.  ``read(rules, raw, players)`` gives the round's keys checked and written
-    canonically (a JSON object), or a :class:`RefereeError` naming the bad one; they are
-    kept as :attr:`~referee.matchfile.RoundRecord.notated` and written back as they are."""
-
-    read: Callable[[Ruleset, Mapping[str, Any], tuple[str, ...]], Mapping[str, Any]]
 
 
 def same_every_round(rules: Ruleset, inputs: Mapping[str, Any]) -> Ruleset:
@@ -851,7 +851,6 @@ class Ruleset:
     sheet_columns: SheetColumnsHook | None = field(default=None, compare=False, repr=False)
     round_facts: RoundFactsHook | None = field(default=None, compare=False, repr=False)
     tracker: Tracker | None = field(default=None, compare=False, repr=False)
-    notation: OwnNotation | None = field(default=None, compare=False, repr=False)
     round_keys: RoundKeys | None = field(default=None, compare=False, repr=False)
     from_totals: FromTotals | None = field(default=None, compare=False, repr=False)
     sides: Sides | None = None  # partnerships (see :class:`Sides`); None: each player alone
@@ -869,6 +868,18 @@ class Ruleset:
     def endings(self) -> frozenset[Ending]:
         """How a round may end (the endings its round form offers)."""
         return frozenset(choice.ending for choice in self.round_form.endings)
+
+    @property
+    def piece_reader(self) -> Callable[[str], Any] | None:
+        """How the match file reads one of the game's pieces, where it reads them one by
+        one (Rummikub's tiles); None for playing cards."""
+        return self.pieces.read if self.pieces is not None else None
+
+    @property
+    def round_reader(self) -> RoundReader | None:
+        """How the match file reads a whole round in the game's own notation (Phase 10);
+        None where its keys are the shared ones."""
+        return self.pieces.read_round if self.pieces is not None else None
 
     @property
     def seating_may_change(self) -> bool:

@@ -25,7 +25,7 @@ from referee.rulesets.base import (
     VOID,
     MatchEnd,
     MatchProgress,
-    OwnNotation,
+    Pieces,
     Ranking,
     RoundForm,
     Ruleset,
@@ -354,7 +354,7 @@ RULESET = Ruleset(
     next_dealer=next_dealer,
     no_ending_message=NO_ENDING,
     tracker=Tracker(tracked, progress, tracker_facts),
-    notation=OwnNotation(read_hand),
+    pieces=Pieces(read_round=read_hand),
     menu_order=10,
 )
 
