@@ -362,3 +362,39 @@ def test_parts_are_declared_by_the_games_that_have_them() -> None:
     assert find_ruleset("remi").deadwood is None
     assert find_ruleset("manipulation").discard.depth == 0
     assert find_ruleset("contract").changes_by_deal and not find_ruleset("remi").changes_by_deal
+
+
+def test_the_ruleset_says_how_its_match_length_and_fixed_goal_read() -> None:
+    # RULES.md: contract is seven deals, the lowest total wins; rummy's hands option counts
+    # rounds, the highest total wins.
+    contract = find_ruleset("contract")
+    assert contract.match_length(7).text == "7 deals"
+    assert contract.fixed_goal() is not None
+    assert contract.fixed_goal().text == "The match is 7 deals; the lowest total wins."
+    rummy = find_ruleset("rummy", {"hands": 10})
+    assert rummy.match_length(10).text == "10 rounds"
+    assert rummy.fixed_goal() is not None and rummy.fixed_goal().text == "The match is 10 rounds."
+    assert find_ruleset("remi").fixed_goal() is None  # played to a target
+
+
+def test_canasta_partners_sit_opposite() -> None:
+    # RULES.md (canasta): four players in two partnerships, partners sitting opposite.
+    sides = find_ruleset("canasta").sides
+    assert sides is not None
+    assert sides.team_seats(4) == ((0, 2), (1, 3))
+    assert sides.team_seats() == ((0, 2), (1, 3))
+    assert sides.team_seats(3) == ()  # three play alone
+    seated = ("Budi", "Siti", "Andi", "Rina")
+    assert sides.teams(seated, ["Merah", "Biru"]) == {
+        "Merah": ["Budi", "Andi"],
+        "Biru": ["Siti", "Rina"],
+    }
+
+
+def test_a_stopped_match_is_only_one_with_no_fixed_end() -> None:
+    # RULES.md: Indian rummy's format points and Rummikub without games or target are stopped
+    # by their players; a pool and Rummikub to a target are not.
+    assert find_ruleset("indian", {"format": "points"}).open_ended
+    assert not find_ruleset("indian").open_ended
+    assert find_ruleset("rummikub").open_ended
+    assert not find_ruleset("rummikub", {"target": 200}).open_ended
