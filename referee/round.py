@@ -293,6 +293,10 @@ class RoundInProgress:
     def is_over(self) -> bool:
         return self.out is not None
 
+    def buys_left(self, player: str) -> int:
+        """How many more discards ``player`` may buy in this deal (0 where none are bought)."""
+        return max(self.rules.buys_per_deal - self.bought.get(player, 0), 0)
+
     @property
     def used_cards(self) -> tuple[Card, ...]:
         """Every card on the table (named jokers as ``JK=..``)."""
