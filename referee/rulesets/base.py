@@ -782,7 +782,8 @@ class Ruleset:
 
     ``name`` and ``description`` are English display texts (see
     :func:`~referee.messages.define_text`).  The deck is ``decks`` 52-card decks
-    (per number of players; one when not given) with ``jokers_per_deck`` jokers each.
+    (per number of players; one when not given) with ``jokers_per_deck`` jokers each, or
+    the jokers :class:`FixedJokers` gives.
 
     >>> from referee.rulesets import find_ruleset
     >>> find_ruleset('remi').deal_size(3)
@@ -834,7 +835,7 @@ class Ruleset:
     match_end: MatchEndHook = field(default=first_to_target, compare=False, repr=False)
     # The ruleset for one round, given the round's inputs (gin's Oklahoma upcard).
     round_rules: RoundRulesHook = field(default=same_every_round, compare=False, repr=False)
-    stopping: Stopping | None = field(default=None, compare=False, repr=False)  # no fixed end
+    stopping: Stopping | None = None  # no fixed end: the players stop the match
     check_round: RoundCheckHook | None = field(default=None, compare=False, repr=False)
     pool: Pool | None = field(default=None, compare=False, repr=False)  # players put out
     fixed_jokers: FixedJokers | None = None  # jokers by players, not by decks
