@@ -93,7 +93,14 @@ from referee.errors import RuleError
 from referee.melds import NUMBERED_MELD_ILLEGAL, check_meld
 from referee.messages import Reason, define_message, define_text
 from referee.notation import format_card, format_cards, parse_cards
-from referee.rulesets.base import Bonuses, Deadwood, Knock, Ruleset, card_values
+from referee.rulesets.base import (
+    Bonuses,
+    Deadwood,
+    HandSize,
+    Knock,
+    Ruleset,
+    card_values,
+)
 from referee.scoring import Outcome
 
 CardsIn: TypeAlias = "str | Card | Iterable[str | Card]"
@@ -183,7 +190,7 @@ RULES = Ruleset(
     target=100,
     knock=Knock(limit=10),
     bonuses=Bonuses(gin=25, undercut=25),
-    final_hand_size=DEALT,
+    hand_size=HandSize(exact=DEALT),
     # The most deadwood 10 cards can leave is 98 (K K Q Q J J 10 10 9 9 in suits that make
     # no run).
     deadwood=Deadwood(most=98, big_gin=True),

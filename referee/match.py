@@ -484,13 +484,19 @@ class MatchState:
         rejoins = tuple(Rejoin(number, player, new[player]) for player in players)
         return replace(self, totals=totals, next_dealer=dealer, rejoins=self.rejoins + rejoins)
 
+    @property
+    def may_be_stopped(self) -> bool:
+        """Whether its players may end the match now: it has no fixed end (its ruleset's
+        :class:`~referee.rulesets.base.Stopping`) and is not over."""
+        return self.rules.open_ended and not self.finished
+
     def stop(self) -> MatchState:
         """The match ended by its players (no fixed end): the highest total wins, a tie is
         a shared win."""
         if self.finished:
             return self
         seated = self.seated_sides
-        decide = self.rules.stopped_winners
+        decide = self.rules.stopping.winners if self.rules.stopping is not None else None
         winners = (
             best_players(self.totals, seated)
             if decide is None

@@ -714,14 +714,15 @@ def _read_round(raw: Any, header: MatchHeader, number: int | None) -> RoundRecor
     if not isinstance(raw, Mapping):
         raise MatchFileError(ROUND_NOT_OBJECT)
     players = header.players
-    if header.rules.notation is not None:
+    read_round = header.rules.round_reader
+    if read_round is not None:
         end = raw.get("end")
         if end is not None and end not in ENDS:
             raise MatchFileError(UNKNOWN_END, value=_show(end))
         if end is not None:
             out = _optional(raw, "out", lambda value: _player(value, players, "out"))
             return RoundRecord(end=end, out=out)
-        notated = header.rules.notation.read(header.rules, raw, players)
+        notated = read_round(header.rules, raw, players)
         return RoundRecord(out=notated.get("out"), notated=notated)
     turns = None
     if raw.get("turns") is not None:
@@ -775,8 +776,8 @@ Reader = Callable[[Any, str], tuple[Any, ...]]
 
 def _reader(rules: Ruleset) -> Reader:
     """How the round's cards are read: as cards, or as the ruleset's own pieces."""
-    pieces = rules.pieces
-    if pieces is None:
+    read_piece = rules.piece_reader
+    if read_piece is None:
         return _cards
 
     def read(value: Any, key: str) -> tuple[Any, ...]:
@@ -784,7 +785,7 @@ def _reader(rules: Ruleset) -> Reader:
             value = value.split()
         if not isinstance(value, list | tuple) or not all(isinstance(v, str) for v in value):
             raise MatchFileError(MUST_BE_CARDS, field=key)
-        return tuple(pieces.read(item) for item in value)
+        return tuple(read_piece(item) for item in value)
 
     return read
 
@@ -869,7 +870,7 @@ def _read_turn(raw: Any, header: MatchHeader) -> Turn:
     if raw.get("player") is None:
         raise MatchFileError(TURN_NEEDS_PLAYER)
     took = raw.get("took_discard")
-    if header.rules.pieces is not None:
+    if header.rules.piece_reader is not None:
         read = _reader(header.rules)
         return Turn(
             player=_player(raw["player"], header.players, "player"),

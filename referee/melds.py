@@ -200,7 +200,7 @@ def _check_structure(cards: tuple[Card, ...], rules: Ruleset) -> MeldVerdict:
     ranks = {face.rank for face in faces}
     suits = list(dict.fromkeys(face.suit for face in faces))
     if len(ranks) == 1:
-        if rules.sets_repeat_suits:  # any number of one rank, suits repeating
+        if rules.melding.sets_repeat_suits:  # any number of one rank, suits repeating
             ordered = tuple(sorted(cards, key=lambda card: SUITS.index(_face(card).suit)))
             return MeldVerdict(meld=Meld(MeldKind.SET, ordered))
         return _check_set(cards, faces, listing)
@@ -387,7 +387,7 @@ def _layoff_reason(meld: Meld, added: tuple[Card, ...], rules: Ruleset) -> Reaso
             face = _face(card)
             if face.rank != first.rank:
                 return Reason.of(LAYOFF_WRONG_RANK, card=str(card), rank=_rank(first).symbol)
-        if rules.sets_repeat_suits:
+        if rules.melding.sets_repeat_suits:
             return None
         if len(meld.cards) + len(added) > 4:
             return Reason.of(LAYOFF_SET_FULL)

@@ -293,6 +293,10 @@ class RoundInProgress:
     def is_over(self) -> bool:
         return self.out is not None
 
+    def buys_left(self, player: str) -> int:
+        """How many more discards ``player`` may buy in this deal (0 where none are bought)."""
+        return max(self.rules.buys_per_deal - self.bought.get(player, 0), 0)
+
     @property
     def used_cards(self) -> tuple[Card, ...]:
         """Every card on the table (named jokers as ``JK=..``)."""
@@ -392,7 +396,7 @@ class RoundInProgress:
             TableMeld(number, player, index, meld)
             for number, meld in enumerate(new_melds, len(self.table) + 1)
         ]
-        if turn.layoffs and rules.layoff_after_own_meld and not self.melds_laid[player]:
+        if turn.layoffs and rules.melding.layoff_after_own_meld and not self.melds_laid[player]:
             raise RuleError(LAYOFF_BEFORE_OWN_MELD, player=player)
         if turn.layoffs and rules.contract and not (self.melds_laid[player] or new_melds):
             raise RuleError(NOT_DOWN_YET, player=player, contract=Reason.of(rules.contract.words))

@@ -611,25 +611,26 @@ def _verify_hand_sizes(
 ) -> None:
     """Hands as large as the rules and the turns allow: gin's 10, never more than dealt where
     hands never grow, and exactly what the turns leave when the round was entered turn by turn."""
-    if rules.final_hand_size is not None:
+    size = rules.every_hand_holds
+    if size is not None:
         for p, cards in hands.items():
             big_gin = (
                 bool(rules.deadwood and rules.deadwood.big_gin)
                 and ending is Ending.KNOCK
                 and p == player
             )
-            if big_gin and len(cards) == rules.final_hand_size + 1:
+            if big_gin and len(cards) == size + 1:
                 continue  # all melded, or the adjudication refuses it
-            if len(cards) != rules.final_hand_size:
+            if len(cards) != size:
                 raise RuleError(
                     HAND_SIZE_FIXED,
                     player=p,
                     count=len(cards),
                     rules=rules.name,
-                    size=rules.final_hand_size,
+                    size=size,
                 )
     dealt = rules.deal_size(len(players))
-    if rules.hand_never_grows:
+    if rules.hand_size is not None and rules.hand_size.never_grows:
         for p, cards in hands.items():
             if len(cards) > dealt:
                 raise RuleError(

@@ -214,7 +214,7 @@ def winner_takes_hands(rules: Ruleset, ending: RoundEnding) -> RoundScore:
     values = hand_values(rules, ending)
     points = sum(value for player, value in values.items() if player != winner)
     scores = zero_scores(ending.players)
-    factor = rules.bonuses.at_once_factor
+    factor = rules.at_once_factor
     if ending.at_once and factor != 1:
         scores[winner] = factor * points
         if factor == 2:

@@ -32,6 +32,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from referee.rulesets import Ruleset
+from referee.rulesets.base import Ranking
 
 if TYPE_CHECKING:
     from referee.match import MatchState, Reseating, RoundResult
@@ -53,7 +54,7 @@ def elimination_limit(rules: Ruleset) -> int | None:
 def order_of(rules: Ruleset) -> Order:
     if elimination_limit(rules) is not None:
         return Order.POOL
-    return Order.LOWEST_FIRST if rules.lowest_total_wins else Order.HIGHEST_FIRST
+    return Order.LOWEST_FIRST if rules.ranking is Ranking.LOWEST_TOTAL else Order.HIGHEST_FIRST
 
 
 def lowest_leads(rules: Ruleset) -> bool:

@@ -31,7 +31,7 @@ def final_table_entry(
     ruleset keeps one (their cards in no hand)."""
     rules = RULESETS[rules_id]
     form = rules.round_form
-    deck = list(rules.pieces.full_set) if rules.pieces is not None else DECK  # tiles, say
+    deck = list(rules.pieces.full_set) if rules.pieces and rules.pieces.full_set else DECK
     choice = draw(st.sampled_from([c for c in form.endings if c.hands]))
     on_table: list[int] = []
     if table_melds:

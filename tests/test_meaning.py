@@ -69,7 +69,7 @@ def rewritten(draw: Any) -> tuple[dict[str, Any], dict[str, Any]]:
     rounds = []
     for entry in again.get("rounds") or []:
         entry = dict(entry)
-        shared_keys = rules.notation is None  # a game of its own notation has no at_once
+        shared_keys = rules.round_reader is None  # a game of its own notation has no at_once
         if shared_keys and entry.get("out") and "at_once" not in entry and "turns" not in entry:
             if draw(st.booleans()):
                 entry["at_once"] = False

@@ -20,6 +20,7 @@ from referee.rulesets import (
     RULESETS,
     AceOrder,
     FinalTable,
+    HandSize,
     Knock,
     TurnStyle,
     find_ruleset,
@@ -183,8 +184,9 @@ def test_turn_styles_and_turn_rules_as_data() -> None:
     assert indo.runs.first and indo.discard.depth == 3 and not indo.layoffs
     assert indo.closing is not None and indo.closing.dealer_leads  # play starts with the dealer
     assert find_ruleset("remi").discard.not_left_last
-    assert find_ruleset("remi").hand_never_grows and find_ruleset("rummy").hand_never_grows
-    assert not find_ruleset("manipulation").hand_never_grows
+    assert find_ruleset("remi").hand_size == HandSize(never_grows=True)
+    assert find_ruleset("rummy").hand_size == HandSize(never_grows=True)
+    assert find_ruleset("manipulation").hand_size is None
 
 
 # -- what a front end asks the ruleset instead of its id ----------------------------------------
@@ -208,8 +210,8 @@ def test_bonus_numbers_are_ruleset_data() -> None:
     # RULES.md: remi/rummy x2 all at once; remi-indonesia closer 10 x the card;
     # manipulation undercut 10, empty hand 25, +100 at the target, +25 per round won;
     # gin and undercut 25; knock at 5 or less (manipulation), 10 or less (gin)
-    assert find_ruleset("remi").bonuses.at_once_factor == 2
-    assert find_ruleset("rummy").bonuses.at_once_factor == 2
+    assert find_ruleset("remi").at_once_factor == 2
+    assert find_ruleset("rummy").at_once_factor == 2
     assert find_ruleset("remi-indonesia").bonuses.closing_card_factor == 10
     manipulation = find_ruleset("manipulation").bonuses
     assert (manipulation.undercut, manipulation.empty_hand) == (10, 25)
@@ -360,3 +362,39 @@ def test_parts_are_declared_by_the_games_that_have_them() -> None:
     assert find_ruleset("remi").deadwood is None
     assert find_ruleset("manipulation").discard.depth == 0
     assert find_ruleset("contract").changes_by_deal and not find_ruleset("remi").changes_by_deal
+
+
+def test_the_ruleset_says_how_its_match_length_and_fixed_goal_read() -> None:
+    # RULES.md: contract is seven deals, the lowest total wins; rummy's hands option counts
+    # rounds, the highest total wins.
+    contract = find_ruleset("contract")
+    assert contract.match_length(7).text == "7 deals"
+    assert contract.fixed_goal() is not None
+    assert contract.fixed_goal().text == "The match is 7 deals; the lowest total wins."
+    rummy = find_ruleset("rummy", {"hands": 10})
+    assert rummy.match_length(10).text == "10 rounds"
+    assert rummy.fixed_goal() is not None and rummy.fixed_goal().text == "The match is 10 rounds."
+    assert find_ruleset("remi").fixed_goal() is None  # played to a target
+
+
+def test_canasta_partners_sit_opposite() -> None:
+    # RULES.md (canasta): four players in two partnerships, partners sitting opposite.
+    sides = find_ruleset("canasta").sides
+    assert sides is not None
+    assert sides.team_seats(4) == ((0, 2), (1, 3))
+    assert sides.team_seats() == ((0, 2), (1, 3))
+    assert sides.team_seats(3) == ()  # three play alone
+    seated = ("Budi", "Siti", "Andi", "Rina")
+    assert sides.teams(seated, ["Merah", "Biru"]) == {
+        "Merah": ["Budi", "Andi"],
+        "Biru": ["Siti", "Rina"],
+    }
+
+
+def test_a_stopped_match_is_only_one_with_no_fixed_end() -> None:
+    # RULES.md: Indian rummy's format points and Rummikub without games or target are stopped
+    # by their players; a pool and Rummikub to a target are not.
+    assert find_ruleset("indian", {"format": "points"}).open_ended
+    assert not find_ruleset("indian").open_ended
+    assert find_ruleset("rummikub").open_ended
+    assert not find_ruleset("rummikub", {"target": 200}).open_ended

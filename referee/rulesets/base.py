@@ -65,6 +65,16 @@ OPTION_NOT_A_CHOICE = define_message(
     'the house rule {label} ({option}) is one of {choices}, not "{value}"',
 )
 STOPPED_HIGHEST_TOTAL = define_message("match.stopped_winner", "the highest total wins")
+ROUNDS_LONG = define_message("match.length.rounds", "{count} rounds")
+DEALS_LONG = define_message("match.length.deals", "{count} deals")
+FIXED_ROUNDS = define_message("match.fixed.rounds", "The match is {count} rounds.")
+FIXED_DEALS = define_message("match.fixed.deals", "The match is {count} deals.")
+FIXED_ROUNDS_LOWEST = define_message(
+    "match.fixed.rounds_lowest", "The match is {count} rounds; the lowest total wins."
+)
+FIXED_DEALS_LOWEST = define_message(
+    "match.fixed.deals_lowest", "The match is {count} deals; the lowest total wins."
+)
 OPTION_NOT_APPLICABLE = define_message(
     "rules.option_not_applicable",
     "the house rule {label} ({option}) only applies with {condition}; leave it out",
@@ -215,16 +225,26 @@ NO_REJOIN = define_message(
 )
 
 
+# (rules, the round object as written, players) -> the round's keys checked and written
+# canonically (Phase 10's cards), or a RefereeError naming the bad one.
+RoundReader = Callable[["Ruleset", Mapping[str, Any], tuple[str, ...]], Mapping[str, Any]]
+
+
 @dataclass(frozen=True)
 class Pieces:
-    """What a game is played with when it is not cards (Rummikub's tiles): how the match
-    file reads one piece (``read``, a :class:`~referee.errors.NotationError` naming a token
-    that is none) and writes it back (``write``).  Hands, played pieces and the table of a
-    turn are read with it, and kept as written (never put in a card order)."""
+    """What a game is played with when it is not playing cards, and how the match file reads
+    and writes it: the game's own notation.  Either piece by piece (Rummikub's tiles):
+    ``read`` one piece (a :class:`~referee.errors.NotationError` naming a token that is
+    none), ``write`` it back, ``full_set`` every piece as written (copies included); hands,
+    played pieces and the table of a turn are read with it and kept as written (never put in
+    a card order).  Or round by round (Phase 10's cards): ``read_round`` gives a round's keys
+    checked and written canonically, kept as :attr:`~referee.matchfile.RoundRecord.notated`
+    and written back as they are."""
 
-    read: Callable[[str], Any]
+    read: Callable[[str], Any] | None = None
     write: Callable[[Any], str] = str
-    full_set: tuple[str, ...] = ()  # every piece of the game, as written (copies included)
+    full_set: tuple[str, ...] = ()
+    read_round: RoundReader | None = None
 
 
 @dataclass(frozen=True)
@@ -257,6 +277,25 @@ class Sides:
         """Whether a match of ``count`` players is played in teams."""
         return count in self.seated
 
+    def team_seats(self, count: int | None = None) -> tuple[tuple[int, ...], ...]:
+        """The seats (0-based) of each team when ``count`` players sit (the most the game
+        seats in teams when not given): partners alternate round the table, team 1 in seats
+        1, 3 ..., team 2 in seats 2, 4 ...; none where ``count`` players play alone."""
+        count = max(self.seated) if count is None else count
+        if not self.in_teams(count):
+            return ()
+        teams = count // self.size
+        return tuple(tuple(range(team, teams * self.size, teams)) for team in range(teams))
+
+    def teams(self, seated: Sequence[str], names: Sequence[str]) -> dict[str, list[str]]:
+        """The teams of the ``seated`` players (in seating order), named ``names`` in the
+        order of :meth:`team_seats`; none where they play alone."""
+        seats = self.team_seats(len(seated))
+        return {
+            str(name or ""): [seated[seat] for seat in team]
+            for name, team in zip(names, seats, strict=False)
+        }
+
 
 DealRulesHook = Callable[["Ruleset", int], "Ruleset"]
 
@@ -274,16 +313,6 @@ class Tracker:
     state: Callable[[Ruleset, Any, tuple[Any, ...]], Any]
     progress: Callable[[Any, str], int]
     facts: Callable[[Any], Mapping[str, Any]]
-
-
-@dataclass(frozen=True)
-class OwnNotation:
-    """A game whose rounds are not written in playing cards (Phase 10's cards): it reads a
-    round's keys itself.  ``read(rules, raw, players)`` gives the round's keys checked and written
-    canonically (a JSON object), or a :class:`RefereeError` naming the bad one; they are
-    kept as :attr:`~referee.matchfile.RoundRecord.notated` and written back as they are."""
-
-    read: Callable[[Ruleset, Mapping[str, Any], tuple[str, ...]], Mapping[str, Any]]
 
 
 def same_every_round(rules: Ruleset, inputs: Mapping[str, Any]) -> Ruleset:
@@ -381,6 +410,79 @@ class Runs:
 
 
 @dataclass(frozen=True)
+class Melding:
+    """What a player may lay, and when, beyond what makes a run: each flag one family's
+    rule, false in every other game."""
+
+    # A set is 3 or more of one rank, suits may repeat (contract, Canasta, Three Thirteen).
+    sets_repeat_suits: bool = False
+    # Lay off only after an own meld laid in an earlier turn (rummy's house rule).
+    layoff_after_own_meld: bool = False
+
+
+@dataclass(frozen=True)
+class HandSize:
+    """How many cards a hand holds when its round is scored, where the game fixes it:
+    ``exact`` cards each (gin's and Indian rummy's dealt hand, a Three Thirteen deal's), or
+    with ``never_grows`` at most the cards dealt, each turn drawing one card and discarding
+    one (remi, rummy)."""
+
+    exact: int | None = None
+    never_grows: bool = False
+
+
+AT_ONCE_ASKED = define_text(
+    "round_form.at_once", "All at once (nothing melded or laid off before): ×%(factor)s"
+)
+RUMMY_ASKED = define_text(
+    "round_form.rummy", "Going rummy (nothing melded or laid off before): ×%(factor)s"
+)
+
+
+OUT_AT_ONCE_FIGURE = define_text("statistics.at_once", "Out at once")
+WENT_RUMMY_FIGURE = define_text("statistics.rummy", "Went rummy")
+
+
+@dataclass(frozen=True)
+class AtOnce:
+    """Going out all at once, nothing melded or laid off before (remi, rummy): the round
+    counts ``factor`` times.  ``outcome`` is the key of its words in :data:`OUTCOME_LABELS`
+    (rummy's "went rummy"); ``asked`` what the round form asks (an English display text
+    with ``%(factor)s``), ``figure`` what the statistics call the rounds so won."""
+
+    factor: int = 2
+    outcome: str = "at_once"
+    asked: str = AT_ONCE_ASKED
+    figure: str = OUT_AT_ONCE_FIGURE
+
+
+@dataclass(frozen=True)
+class FixedJokers:
+    """A deck whose jokers are fixed by the number of players rather than by its decks
+    (contract: 1 joker for 3-4 players, 2 for 5-8; Three Thirteen's option)."""
+
+    counts: Mapping[int, int]
+
+
+@dataclass(frozen=True)
+class Stopping:
+    """A match with no fixed end that its players stop (MATCH_FORMAT: ``"stopped": true``;
+    Indian rummy's format points, Rummikub without games or target).  ``winners(rules,
+    totals, rounds won, seated)`` says who wins it (None: the highest total), ``words(rules)``
+    says so in words (None: "the highest total wins")."""
+
+    winners: StoppedHook | None = None
+    words: StoppedWordsHook | None = None
+
+
+class Ranking(enum.Enum):
+    """Which end of the totals leads (outside a pool, which ranks by who is out)."""
+
+    HIGHEST_TOTAL = "highest"
+    LOWEST_TOTAL = "lowest"  # scores are penalty points
+
+
+@dataclass(frozen=True)
 class Closing:
     """A round the closer ends by discarding the closing card, which scores
     (``Bonuses.closing_card_factor``; remi-indonesia).  The dealer plays the first turn
@@ -445,7 +547,6 @@ class FromTotals:
 class Bonuses:
     """Every bonus number of a ruleset; 0 (or a factor of 1) where it has none."""
 
-    at_once_factor: int = 1  # the round counts this many times for going out all at once
     closing_card_factor: int = 0  # the closer adds this many times the closing card's value
     undercut: int = 0  # a round winner who did not knock (manipulation 10, gin 25)
     empty_hand: int = 0  # a round winner with an empty hand (manipulation 25)
@@ -681,7 +782,8 @@ class Ruleset:
 
     ``name`` and ``description`` are English display texts (see
     :func:`~referee.messages.define_text`).  The deck is ``decks`` 52-card decks
-    (per number of players; one when not given) with ``jokers_per_deck`` jokers each.
+    (per number of players; one when not given) with ``jokers_per_deck`` jokers each, or
+    the jokers :class:`FixedJokers` gives.
 
     >>> from referee.rulesets import find_ruleset
     >>> find_ruleset('remi').deal_size(3)
@@ -712,21 +814,20 @@ class Ruleset:
     # The options in force once :meth:`with_options` applied them (empty on the plain
     # ruleset: its data are the standard rules).
     settings: Mapping[str, Any] = field(default_factory=dict, compare=False)
-    layoff_after_own_meld: bool = False  # lay off only after an own meld in an earlier turn
     turn_style: TurnStyle = TurnStyle.MELDS
-    hand_never_grows: bool = False  # each turn draws one card and discards one
     discard: DiscardPile = DiscardPile()  # taking from the discard pile
     runs: Runs = Runs()  # what makes a run
+    melding: Melding = Melding()  # what else a player may lay, and when
     closing: Closing | None = None  # a round closed by a closing card (remi-indonesia)
     knock: Knock | None = None  # a round may end by a knock (gin, manipulation)
     bonuses: Bonuses = Bonuses()
-    final_hand_size: int | None = None  # every hand's size when the round is scored
+    hand_size: HandSize | None = None  # the cards a hand holds when scored, if fixed
     # What a hand entered as points leaves unchecked: a message with {player}, {points},
     # {cards} (the most cards a hand holds) and {rules}; for gin's deadwoods one message
     # for the round with {counted} ("Budi 7, Siti 22").
     points_unchecked: str = POINTS_UNCHECKED
     deadwood: Deadwood | None = None  # a knock's deadwood (gin); None: hands count their cards
-    at_once_outcome: str = "at_once"  # what going out all at once is called (rummy: "rummy")
+    at_once: AtOnce | None = None  # going out all at once counts more (remi, rummy)
     menu_order: int = 100  # where the ruleset comes in lists
     no_ending_message: str = NO_ENDING  # the message key for a round that states no ending
     score_round: ScoreHook = field(default=winner_takes_hands, compare=False, repr=False)
@@ -734,27 +835,27 @@ class Ruleset:
     match_end: MatchEndHook = field(default=first_to_target, compare=False, repr=False)
     # The ruleset for one round, given the round's inputs (gin's Oklahoma upcard).
     round_rules: RoundRulesHook = field(default=same_every_round, compare=False, repr=False)
-    open_ended: bool = False  # no fixed end: the players stop the match ("stopped": true)
+    stopping: Stopping | None = None  # no fixed end: the players stop the match
     check_round: RoundCheckHook | None = field(default=None, compare=False, repr=False)
     pool: Pool | None = field(default=None, compare=False, repr=False)  # players put out
-    # Added for rummy500 and contract.
-    sets_repeat_suits: bool = False  # a set is 3 or more of one rank, suits may repeat
-    joker_counts: Mapping[int, int] = field(default_factory=dict)  # jokers by players, if given
+    fixed_jokers: FixedJokers | None = None  # jokers by players, not by decks
     buying: Buying | None = None  # refused discards may be bought
-    lowest_total_wins: bool = False  # scores are penalty points: the lowest total leads
+    # Every game ranks its players by their totals, one end or the other leading: penalty
+    # points (contract, Three Thirteen, Phase 10) rank the lowest first.
+    ranking: Ranking = Ranking.HIGHEST_TOTAL
+    # Every game plays rounds; some call each one a deal (contract's seven, Three Thirteen's
+    # eleven, Indian rummy's), which is how the pages count them.
+    round_is_a_deal: bool = False
     contract: Contract | None = None  # what going down lays in this deal
     # The ruleset for one deal, given its number among the deals counted (contract's deals).
     deal_rules: DealRulesHook = field(default=same_every_deal, compare=False, repr=False)
     sheet_columns: SheetColumnsHook | None = field(default=None, compare=False, repr=False)
     round_facts: RoundFactsHook | None = field(default=None, compare=False, repr=False)
     tracker: Tracker | None = field(default=None, compare=False, repr=False)
-    notation: OwnNotation | None = field(default=None, compare=False, repr=False)
     round_keys: RoundKeys | None = field(default=None, compare=False, repr=False)
     from_totals: FromTotals | None = field(default=None, compare=False, repr=False)
     sides: Sides | None = None  # partnerships (see :class:`Sides`); None: each player alone
     replay_facts: ReplayFactsHook | None = field(default=None, compare=False, repr=False)
-    stopped_winners: StoppedHook | None = field(default=None, compare=False, repr=False)
-    stopped_words: StoppedWordsHook | None = field(default=None, compare=False, repr=False)
     pieces: Pieces | None = field(default=None, compare=False, repr=False)  # not cards
 
     def __post_init__(self) -> None:
@@ -770,6 +871,18 @@ class Ruleset:
         return frozenset(choice.ending for choice in self.round_form.endings)
 
     @property
+    def piece_reader(self) -> Callable[[str], Any] | None:
+        """How the match file reads one of the game's pieces, where it reads them one by
+        one (Rummikub's tiles); None for playing cards."""
+        return self.pieces.read if self.pieces is not None else None
+
+    @property
+    def round_reader(self) -> RoundReader | None:
+        """How the match file reads a whole round in the game's own notation (Phase 10);
+        None where its keys are the shared ones."""
+        return self.pieces.read_round if self.pieces is not None else None
+
+    @property
     def seating_may_change(self) -> bool:
         """Whether players may join or leave a match between rounds (not in a game for an
         exact number of players, such as gin, nor in a game of sides: Canasta takes no late
@@ -780,6 +893,17 @@ class Ruleset:
     def buys_per_deal(self) -> int:
         """How often a player may buy a refused discard in one deal (0: never)."""
         return self.buying.per_deal if self.buying is not None else 0
+
+    @property
+    def melds_going_down(self) -> int | None:
+        """How many melds going down lays, where the deal's contract fixes it."""
+        return self.contract.sets + self.contract.runs if self.contract is not None else None
+
+    @property
+    def contracts_unchecked_without_table(self) -> bool:
+        """Whether a round entered without its final table leaves the contracts unchecked
+        (contract rummy, whose table is optional)."""
+        return self.contract is not None and not self.round_form.table_required
 
     @property
     def changes_by_deal(self) -> bool:
@@ -815,12 +939,28 @@ class Ruleset:
 
     @property
     def jokers(self) -> bool:
-        return self.jokers_per_deck > 0 or any(self.joker_counts.values())
+        return any(self.joker_count(n) for n in range(self.min_players, self.max_players + 1))
 
     @property
     def counts_at_once(self) -> bool:
         """Whether going out all at once changes the round's score."""
-        return self.bonuses.at_once_factor != 1
+        return self.at_once_factor != 1
+
+    @property
+    def at_once_factor(self) -> int:
+        """How many times a round won all at once counts (1: no more than another)."""
+        return self.at_once.factor if self.at_once is not None else 1
+
+    @property
+    def open_ended(self) -> bool:
+        """Whether the match has no fixed end: its players stop it (:class:`Stopping`)."""
+        return self.stopping is not None
+
+    @property
+    def every_hand_holds(self) -> int | None:
+        """How many cards every hand holds when the round is scored, where the game fixes
+        it (gin's 10); None where a hand holds what is left of it."""
+        return self.hand_size.exact if self.hand_size is not None else None
 
     @property
     def target_choices(self) -> tuple[int, ...]:
@@ -830,8 +970,8 @@ class Ruleset:
     def outcome_key(self, outcome: Outcome, at_once: bool = False) -> str:
         """The key of a round outcome's words in :data:`OUTCOME_LABELS`: ``at_once`` for a
         round won all at once, ``closed`` for going out where a closing card closes."""
-        if outcome is Outcome.OUT and at_once and self.counts_at_once:
-            return self.at_once_outcome
+        if outcome is Outcome.OUT and at_once and self.at_once is not None and self.counts_at_once:
+            return self.at_once.outcome
         if outcome is Outcome.OUT and self.closing is not None:
             return "closed"
         return outcome.value
@@ -859,11 +999,11 @@ class Ruleset:
 
     def most_cards_held(self, players: int) -> int:
         """The most cards one hand can hold when a round of ``players`` is scored."""
-        if self.final_hand_size is not None:
-            return self.final_hand_size
+        if self.every_hand_holds is not None:
+            return self.every_hand_holds
         if self.closing is not None:
             return self.closing.most_cards
-        if self.hand_never_grows:
+        if self.hand_size is not None and self.hand_size.never_grows:
             return self.deal_size(players)
         if self.discard.depth == 0:  # no discard pile: only the own deal and the stock
             return self.deck_size(players) - self.deal_size(players) * (players - 1)
@@ -893,8 +1033,8 @@ class Ruleset:
         return self.decks.get(players, 1)
 
     def joker_count(self, players: int) -> int:
-        if self.joker_counts:
-            return self.joker_counts.get(players, 0)
+        if self.fixed_jokers is not None:
+            return self.fixed_jokers.counts.get(players, 0)
         return self.jokers_per_deck * self.copies(players)
 
     @property
@@ -1108,10 +1248,30 @@ class Ruleset:
 
     @property
     def stopped_standing(self) -> Reason:
-        """Who wins when the players stop the match, in words (:attr:`stopped_winners`)."""
-        if self.stopped_words is None:
+        """Who wins when the players stop the match, in words (:class:`Stopping`)."""
+        if self.stopping is None or self.stopping.words is None:
             return Reason.of(STOPPED_HIGHEST_TOTAL)
-        return self.stopped_words(self)
+        return self.stopping.words(self)
+
+    @property
+    def lowest_total_wins(self) -> bool:
+        """Whether the lowest total leads (penalty points), outside a pool."""
+        return self.ranking is Ranking.LOWEST_TOTAL
+
+    def match_length(self, rounds: int) -> Reason:
+        """How a match of ``rounds`` rounds reads: "7 deals", "10 rounds"."""
+        return Reason.of(DEALS_LONG if self.round_is_a_deal else ROUNDS_LONG, count=rounds)
+
+    def fixed_goal(self) -> Reason | None:
+        """What a match of a fixed number of rounds is, in words ("The match is 7 deals;
+        the lowest total wins."); None for a match to a target or with no fixed end."""
+        if self.hands is None:
+            return None
+        if self.round_is_a_deal:
+            key = FIXED_DEALS_LOWEST if self.lowest_total_wins else FIXED_DEALS
+        else:
+            key = FIXED_ROUNDS_LOWEST if self.lowest_total_wins else FIXED_ROUNDS
+        return Reason.of(key, count=self.hands)
 
     def describe_goal(self) -> str:
         """The match goal in a few English words, for text output."""

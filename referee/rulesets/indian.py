@@ -30,11 +30,13 @@ from referee.rulesets.base import (
     VOID,
     AceOrder,
     EndingChoice,
+    HandSize,
     MatchEnd,
     MatchProgress,
     Pool,
     RoundForm,
     Ruleset,
+    Stopping,
     TurnStyle,
     best_players,
     card_values,
@@ -482,7 +484,7 @@ def rejoin_totals(
 
 
 def _apply_format(rules: Ruleset, value: str) -> Ruleset:
-    return replace(rules, open_ended=value == "points")
+    return replace(rules, stopping=Stopping() if value == "points" else None)
 
 
 def _apply_decks(rules: Ruleset, value: int | None) -> Ruleset:
@@ -678,7 +680,8 @@ RULESET = Ruleset(
     round_inputs=(CUT,),
     turn_style=TurnStyle.NONE,
     round_form=RoundForm((SHOW, VOID), kind=DEAL_END),
-    final_hand_size=DEALT,
+    hand_size=HandSize(exact=DEALT),
+    round_is_a_deal=True,
     check_round=check_deal,
     score_round=score_deal,
     next_dealer=dealer_skips_players_out,

@@ -15,8 +15,9 @@ from referee.rulesets.base import (
     FACE_VALUES,
     OUT,
     VOID,
-    Bonuses,
+    AtOnce,
     DiscardPile,
+    HandSize,
     RoundForm,
     Ruleset,
     card_values,
@@ -48,9 +49,7 @@ OPTIONS = (
         ),
         summary=define_text("option.remi.at_once.summary", "Going out all at once counts ×{value}"),
         usual=True,
-        apply=lambda rules, value: replace(
-            rules, bonuses=replace(rules.bonuses, at_once_factor=value)
-        ),
+        apply=lambda rules, value: replace(rules, at_once=AtOnce(factor=value)),
     ),
     option(
         "remi",
@@ -140,9 +139,9 @@ RULESET = Ruleset(
     presets=PRESETS,
     target_presets=(50, 200),
     round_form=RoundForm((OUT, BLOCKED, VOID), at_once=True),
-    hand_never_grows=True,
+    hand_size=HandSize(never_grows=True),
     discard=DiscardPile(not_left_last=True),
-    bonuses=Bonuses(at_once_factor=2),
+    at_once=AtOnce(factor=2),
     score_round=winner_takes_hands,
     no_ending_message=NO_ENDING,
     menu_order=1,

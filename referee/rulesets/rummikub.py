@@ -25,6 +25,7 @@ from referee.rulesets.base import (
     Pieces,
     RoundForm,
     Ruleset,
+    Stopping,
     TurnStyle,
 )
 from referee.rulesets.options import OptionType, option, preset
@@ -222,12 +223,20 @@ def replay_facts(state: Any, answer: Mapping[str, Any]) -> Mapping[str, Any]:
     return {"rounds": rounds, "games_won": dict(state.rounds_won)}
 
 
+STOPPING = Stopping(winners=stopped_winners, words=stopped_words)
+
+
+def _stopping(open_ended: bool) -> Stopping | None:
+    """The players stop a match that has neither games nor a target."""
+    return STOPPING if open_ended else None
+
+
 def _games(rules: Ruleset, value: int | None) -> Ruleset:
-    return replace(rules, hands=value, open_ended=value is None and rules.target is None)
+    return replace(rules, hands=value, stopping=_stopping(value is None and rules.target is None))
 
 
 def _target(rules: Ruleset, value: int | None) -> Ruleset:
-    return replace(rules, target=value, open_ended=value is None and rules.hands is None)
+    return replace(rules, target=value, stopping=_stopping(value is None and rules.hands is None))
 
 
 OPTIONS = (
@@ -336,7 +345,7 @@ RULESET = Ruleset(
     deal_sizes=dict.fromkeys(PLAYERS, rummikub.RACK_TILES),
     joker_value=30,
     target=None,
-    open_ended=True,
+    stopping=STOPPING,
     option_table=OPTIONS,
     presets=PRESETS,
     round_form=RoundForm((EMPTIED, POOL, VOID), kind=RACKS),
@@ -347,8 +356,6 @@ RULESET = Ruleset(
     score_round=score_game,
     match_end=match_end,
     replay_facts=replay_facts,
-    stopped_winners=stopped_winners,
-    stopped_words=stopped_words,
     pieces=Pieces(
         read=lambda token: parse_tile(token, TILES),
         write=format_tile,

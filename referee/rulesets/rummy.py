@@ -10,7 +10,17 @@ from __future__ import annotations
 from dataclasses import replace
 
 from referee.messages import define_message, define_text
-from referee.rulesets.base import OUT, VOID, AceOrder, Bonuses, RoundForm, Ruleset
+from referee.rulesets.base import (
+    OUT,
+    RUMMY_ASKED,
+    VOID,
+    WENT_RUMMY_FIGURE,
+    AceOrder,
+    AtOnce,
+    HandSize,
+    RoundForm,
+    Ruleset,
+)
 from referee.rulesets.options import OptionType, option, target_option
 from referee.scoring import winner_takes_hands
 
@@ -27,6 +37,8 @@ def _hands(rules: Ruleset, value: int | None) -> Ruleset:
     """With ``hands`` the match ends after that many rounds, whatever ``target`` says."""
     return replace(rules, hands=value, target=None if value is not None else rules.target)
 
+
+GOING_RUMMY = AtOnce(factor=2, outcome="rummy", asked=RUMMY_ASKED, figure=WENT_RUMMY_FIGURE)
 
 OPTIONS = (
     target_option("rummy", 150, 50, 10000),
@@ -96,9 +108,7 @@ OPTIONS = (
             "option.rummy.going_rummy.explanation", "The multiplier for going rummy (1: no bonus)."
         ),
         summary=define_text("option.rummy.going_rummy.summary", "Going rummy counts ×{value}"),
-        apply=lambda rules, value: replace(
-            rules, bonuses=replace(rules.bonuses, at_once_factor=value)
-        ),
+        apply=lambda rules, value: replace(rules, at_once=replace(GOING_RUMMY, factor=value)),
     ),
     option(
         "rummy",
@@ -115,7 +125,9 @@ OPTIONS = (
             "option.rummy.lay_off_after_meld.summary",
             "A player lays off only after an own meld laid in an earlier turn",
         ),
-        apply=lambda rules, value: replace(rules, layoff_after_own_meld=value),
+        apply=lambda rules, value: replace(
+            rules, melding=replace(rules.melding, layoff_after_own_meld=value)
+        ),
     ),
 )
 
@@ -134,9 +146,8 @@ RULESET = Ruleset(
     target_presets=(100, 200),
     option_table=OPTIONS,
     round_form=RoundForm((OUT, VOID), at_once=True),
-    hand_never_grows=True,
-    bonuses=Bonuses(at_once_factor=2),
-    at_once_outcome="rummy",
+    hand_size=HandSize(never_grows=True),
+    at_once=GOING_RUMMY,
     score_round=winner_takes_hands,
     no_ending_message=NO_ENDING,
     menu_order=2,

@@ -18,8 +18,12 @@ from referee.messages import Reason, define_message, define_text
 from referee.rulesets.base import (
     OUT,
     VOID,
+    FixedJokers,
+    HandSize,
     MatchEnd,
     MatchProgress,
+    Melding,
+    Ranking,
     RoundForm,
     Ruleset,
     TurnStyle,
@@ -53,7 +57,7 @@ def rules_of_deal(rules: Ruleset, deal: int) -> Ruleset:
     match is over by then, and the replay says so)."""
     deal = min(max(deal, 1), three_thirteen.DEALS)
     cards = three_thirteen.deal_rules(deal).cards
-    return replace(rules, deal_sizes=dict.fromkeys(PLAYERS, cards), final_hand_size=cards)
+    return replace(rules, deal_sizes=dict.fromkeys(PLAYERS, cards), hand_size=HandSize(exact=cards))
 
 
 def deal_of(rules: Ruleset) -> three_thirteen.DealRules:
@@ -132,7 +136,7 @@ def _decks(rules: Ruleset, value: int | None) -> Ruleset:
 
 
 def _jokers(rules: Ruleset, value: int) -> Ruleset:
-    return replace(rules, joker_counts=dict.fromkeys(PLAYERS, value))
+    return replace(rules, fixed_jokers=FixedJokers(dict.fromkeys(PLAYERS, value)))
 
 
 def _joker_value(rules: Ruleset, value: int) -> Ruleset:
@@ -181,8 +185,9 @@ RULESET = rules_of_deal(
         round_form=RoundForm((OUT, VOID)),
         turn_style=TurnStyle.NONE,
         layoffs=False,
-        sets_repeat_suits=True,
-        lowest_total_wins=True,
+        melding=Melding(sets_repeat_suits=True),
+        ranking=Ranking.LOWEST_TOTAL,
+        round_is_a_deal=True,
         points_unchecked=POINTS_UNCHECKED,
         check_round=check_deal,
         score_round=score_deal,

@@ -149,21 +149,49 @@ def stats_cells(client, table: str, player: str) -> list[str]:
 
 
 def test_contract_statistics_show_the_lowest_penalty_as_best_round(client):
-    # In contract the player who goes out scores 0, so points per round won say nothing
-    # ("–"); the best round is the lowest penalty.  Siti went out in deals 1, 4, 6: her best
-    # round is 0, first in deal 1 (her scores 0, 25, 4, 0, 8, 0, 15).
+    # In contract the player who goes out scores 0, so points per round won would say
+    # nothing: the figure is not shown; the best round is the lowest penalty.  Siti went out
+    # in deals 1, 4, 6: her best round is 0, first in deal 1 (her scores 0, 25, 4, 0, 8, 0, 15).
     client.submit("/language", {"lang": "en", "next": "/"})
     table = imported_table(client, match("contract", ["Budi", "Siti", "Andi"], CONTRACT_DEALS))
-    # matches, won, win rate, rounds, rounds won, points per round won, best round
-    assert stats_cells(client, table, "Siti")[:7] == [
+    # matches, won, win rate, rounds, rounds won, best round
+    assert stats_cells(client, table, "Siti")[:6] == [
         "1",
         "1",
         "100%",
         "7",
         "3",
-        "–",
         "0 (#1, round 1)",
     ]
+
+
+def stats_section(page: str, rules: str) -> str:
+    return page.split(f'<section class="stats-group" data-rules="{rules}">')[1].split("</section>")[
+        0
+    ]
+
+
+def test_points_per_round_won_only_where_the_winner_of_a_round_scores(client):
+    # RULES.md: in contract the lowest total wins and whoever goes out scores 0; in 500 Rum
+    # the highest total wins and Andi's one round won scored 25 (RUMMY500_ROUND): 25.0.
+    client.submit("/language", {"lang": "en", "next": "/"})
+    table = imported_table(
+        client,
+        match("contract", ["Budi", "Siti", "Andi"], CONTRACT_DEALS),
+        match("rummy500", ["Budi", "Siti", "Andi"], [RUMMY500_ROUND]),
+    )
+    page = client.get(table + "stats").text
+    assert "Points per round won" not in stats_section(page, "contract")
+    assert "Points per round won" in stats_section(page, "rummy500")
+    # matches, won, win rate, rounds, rounds won, points per round won, best round
+    andi = stats_section(page, "rummy500").split('<tr data-player="Andi">')[1].split("</tr>")[0]
+    cells = [re.sub(r"<[^>]+>", "", c).strip() for c in re.findall(r"<td[^>]*>(.*?)</td>", andi)]
+    assert cells[3:7] == ["1", "1", "25.0", "25 (#2, round 1)"]
+    andi_id = re.search(r'/players/(\d+)">Andi<', page)
+    assert andi_id
+    player_page = client.get(f"{table}players/{andi_id.group(1)}").text
+    assert 'data-figure="points_per_round_won"' not in stats_section(player_page, "contract")
+    assert 'data-figure="points_per_round_won">25.0<' in stats_section(player_page, "rummy500")
 
 
 def test_contract_best_round_of_a_player_who_never_went_out(client):
@@ -172,7 +200,7 @@ def test_contract_best_round_of_a_player_who_never_went_out(client):
     client.submit("/language", {"lang": "en", "next": "/"})
     rounds = [CONTRACT_DEALS[0], CONTRACT_DEALS[2], CONTRACT_DEALS[3]]
     table = imported_table(client, match("contract", ["Budi", "Siti", "Andi"], rounds))
-    assert stats_cells(client, table, "Andi")[6] == "2 (#1, round 3)"
+    assert stats_cells(client, table, "Andi")[5] == "2 (#1, round 3)"  # no points per round won
 
 
 def test_contract_head_to_head_puts_the_lower_total_ahead(client):

@@ -65,6 +65,15 @@ def test_a_three_thirteen_match_through_the_quick_form(client):
     assert [round_["out"] for round_ in exported["rounds"]] == ["Siti", "Andi"]
 
 
+def test_the_scoreboard_counts_the_match_in_deals(client):
+    # RULES.md (three-thirteen): eleven deals make a match; the engine names a round a deal.
+    to_english(client)
+    table = new_table(client, "Budi, Siti")
+    match = new_match(client, table, "three-thirteen", ["Budi", "Siti"])
+    page = text(client.get(match))
+    assert "11 deals ·" in page and "11 rounds" not in page
+
+
 def test_no_live_round_is_offered(client):
     to_english(client)
     table = new_table(client, "Budi, Siti")

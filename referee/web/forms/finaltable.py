@@ -34,7 +34,7 @@ class TableRows:
     @classmethod
     def default(cls, rules: Ruleset, players: int) -> TableRows:
         """Room for every player's melds (a contract's, or two each), and a few lay-offs."""
-        per_player = rules.contract.sets + rules.contract.runs if rules.contract else 2
+        per_player = rules.melds_going_down or 2
         return cls(min(max(4, per_player * players), 12), 4)
 
     @classmethod

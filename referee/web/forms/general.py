@@ -166,12 +166,10 @@ def refuse_names(names: list[str], existing: list[str]) -> str | None:
 
 
 def _add_team_names(form_class: Any, rules: Ruleset) -> None:
-    """A name for each team of a game played in teams: team 1 sits in seats 1, 3 ..., team 2
-    in seats 2, 4 ... (partners alternate round the table)."""
+    """A name for each team of a game played in teams, by the seats the engine gives it."""
     assert rules.sides is not None
-    teams = max(rules.sides.seated) // rules.sides.size
-    for index in range(teams):
-        seats = ", ".join(str(seat + 1) for seat in range(index, teams * rules.sides.size, teams))
+    for index, team in enumerate(rules.sides.team_seats()):
+        seats = ", ".join(str(seat + 1) for seat in team)
         name = StringField(
             _l("Team of seats %(seats)s", seats=seats),
             default=_l("Team %(number)s", number=index + 1),

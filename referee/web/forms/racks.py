@@ -71,7 +71,7 @@ def racks_before(match: Any, number: int) -> Pool | None:
     """Before game ``number`` of a match with no fixed end (neither games nor target): the
     scoreboard offers to stop it.  None when the match has a fixed end or does not replay."""
     state = state_before(match, number)
-    if state is None or state.finished or not state.rules.open_ended:
+    if state is None or not state.may_be_stopped:
         return None
     seated = state.players
     totals = {name: state.totals.get(name, 0) for name in seated}

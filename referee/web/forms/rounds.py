@@ -15,7 +15,7 @@ from flask_wtf import FlaskForm
 from wtforms import BooleanField, HiddenField, RadioField, SelectField
 
 from referee.rulesets import Ruleset
-from referee.rulesets.base import EndingChoice, FinalTable, RoundForm
+from referee.rulesets.base import AT_ONCE_ASKED, EndingChoice, FinalTable, RoundForm
 from referee.rulesets.options import RoundInput
 from referee.scoring import Ending
 from referee.web.forms.base import Form
@@ -109,7 +109,8 @@ def quick_form_class(
     and check); its instances share nothing but it."""
     shape = rules.round_form
     rows = (table_rows or TableRows.default(rules, len(players))) if shape.table else None
-    at_once = (rules.bonuses.at_once_factor, rules.at_once_outcome) if shape.at_once else None
+    asked = rules.at_once.asked if rules.at_once is not None else AT_ONCE_ASKED
+    at_once = (rules.at_once_factor, asked) if shape.at_once else None
     key = (shape, at_once, tuple(players), inputs_key(inputs), rows)
     return made_once(key, lambda: _quick_form_class(shape, at_once, list(players), inputs, rows))
 
@@ -170,13 +171,8 @@ def _quick_form_class(
     add_round_inputs(QuickRoundForm, inputs)
 
     if at_once is not None:
-        factor, outcome = at_once
-        at_once_words = (
-            _l("Going rummy (nothing melded or laid off before): ×%(factor)s", factor=factor)
-            if outcome == "rummy"
-            else _l("All at once (nothing melded or laid off before): ×%(factor)s", factor=factor)
-        )
-        QuickRoundForm.at_once = BooleanField(at_once_words)
+        factor, asked = at_once
+        QuickRoundForm.at_once = BooleanField(_l(asked, factor=factor))
     if shape.closing_card:
         QuickRoundForm.closing_card = CardField(_l("Closing card"))
     if shape.player_melds:

@@ -406,18 +406,16 @@ def header_of(
 
 
 def teams_of(rules: Ruleset, seated: Sequence[str], names: Sequence[str]) -> dict[str, list[str]]:
-    """The teams of a game played in teams, named ``names`` in seat order: the partners
-    alternate round the table (seats 1 and 3, 2 and 4); none where the game or the number
-    of players seated plays no teams.  Two teams of one name: the engine's refusal."""
-    sides = rules.sides
-    if sides is None or not sides.in_teams(len(seated)):
+    """The teams of a game played in teams, named ``names`` in seat order, as the engine
+    seats them; none where the game or the number of players seated plays no teams.  Two
+    teams of one name: the engine's refusal."""
+    if rules.sides is None:
         return {}
-    count = len(seated) // sides.size
-    named = [str(name or "") for name in names[:count]]
+    named = [str(name or "") for name in names[: len(rules.sides.team_seats(len(seated)))]]
     for index, name in enumerate(named):
         if name in named[:index]:
             raise RuleError(TEAM_NAME_TWICE, team=name)
-    return {name: list(seated[index::count]) for index, name in enumerate(named)}
+    return rules.sides.teams(seated, named)
 
 
 def match_header(rules: Ruleset, setup: Setup, known: Collection[str]) -> dict[str, Any]:

@@ -27,7 +27,7 @@ class Pool:
     out: tuple[str, ...]
     rejoin_at: dict[str, int] = field(default_factory=dict)
     deals: int | None = None  # the fixed number of deals (format deals), else None
-    open_ended: bool = False  # format points: the players end the match
+    open_ended: bool = False  # the engine lets the players end the match (format points)
 
 
 def state_before(match: Match, number: int) -> MatchState | None:
@@ -67,5 +67,5 @@ def pool_before(match: Match, number: int) -> Pool | None:
         out,
         rejoin_at,
         rules.pool.fixed_deals(rules),
-        rules.open_ended,
+        state.may_be_stopped,
     )

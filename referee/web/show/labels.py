@@ -44,7 +44,7 @@ def outcome_label(result: RoundResult, rules: Ruleset | str | None = None) -> st
     label = OUTCOME_LABELS.get(key)
     if label is None:
         return key
-    factor = ruleset.bonuses.at_once_factor if ruleset is not None else 2
+    factor = ruleset.at_once_factor if ruleset is not None else 2
     return gettext(label, factor=factor)
 
 

@@ -17,7 +17,9 @@ from flask_babel import get_locale, gettext
 from markupsafe import Markup
 
 from referee.rulesets import RULESETS
-from referee.scoring import LOW_RUN_ACE, Ending
+from referee.rulesets.base import OUT_AT_ONCE_FIGURE
+from referee.scoring import LOW_RUN_ACE
+from referee.statistics import BEST_ROUND, POINTS_PER_ROUND_WON, statistics_figures
 from referee.web.forms import LanguageForm
 from referee.web.forms.entry import entry_form
 from referee.web.forms.fields import numbered
@@ -57,6 +59,7 @@ def install(app: Flask) -> None:
         qr_svg=links.qr_svg,
         running_chart=running_chart,
         figures_shown=figures_shown,
+        at_once_figure=at_once_figure,
         entry_words=entry_words,
         entered=entered.entered,
         card_list=card_list,
@@ -95,25 +98,19 @@ def running_chart(sheet: scoresheet.Sheet) -> charts.LineChart | None:
     return charts.running_totals(sheet)
 
 
-def figures_shown(rules_id: str) -> set[str]:
-    """The figures beyond the common ones that a ruleset's rounds can give (from its data)."""
+def figures_shown(rules_id: str) -> frozenset[str]:
+    """The figures beyond matches, wins, rounds and rounds won that the engine says a
+    ruleset's statistics have (a ruleset no longer known: the common ones)."""
     rules = RULESETS.get(rules_id)
-    shown: set[str] = set()
     if rules is None:
-        return shown
-    if rules.counts_at_once:
-        shown.add("at_once")
-    if Ending.KNOCK in rules.endings:
-        shown |= {"knocks", "undercuts"}
-    if rules.bonuses.gin:
-        shown.add("gins")
-    if rules.round_form.table:  # rummy500, contract: who emptied the hand
-        shown.add("went_out")
-    if rules.buys_per_deal:
-        shown.add("buys")
-    if rules.contract is not None:
-        shown.add("contracts")
-    return shown
+        return frozenset({POINTS_PER_ROUND_WON, BEST_ROUND})
+    return statistics_figures(rules)
+
+
+def at_once_figure(rules_id: str) -> str:
+    """What a ruleset calls its rounds won all at once, as a statistics heading."""
+    rules = RULESETS.get(rules_id)
+    return gettext(rules.at_once.figure if rules and rules.at_once else OUT_AT_ONCE_FIGURE)
 
 
 def entry_words() -> dict[str, str]:
