@@ -140,7 +140,7 @@ def _setup_page(access: Access, rules: Ruleset, match: Match | None) -> Any:
             return redirect(started.location)
         if header is not None and match is not None:
             location = _scoreboard_of(match)
-            door.save(SetUpAgain(header, seen, form.once.data, location), match)
+            door.save(SetUpAgain(header, seen=seen, once=form.once.data, location=location), match)
             return redirect(location)
     elif match is None:
         _seat_everyone(form, access.table)
@@ -403,7 +403,9 @@ def stop(access: Access, match_id: int) -> Any:
     if match.stopped:  # asked twice: it is done
         flash(gettext("The match is over."))
         return to_score_sheet(access, match)
-    answer = door.save(StopMatch(door.Seen(match_version=request.form.get("match_version"))), match)
+    answer = door.save(
+        StopMatch(seen=door.Seen(match_version=request.form.get("match_version"))), match
+    )
     if isinstance(answer, door.Conflict):
         from referee.web.views.rounds import conflict_page
 
