@@ -23,7 +23,7 @@ from referee.web.play.matchwrites import Reseat
 from referee.web.play.names import clean_name, name_key
 from referee.web.play.roundwrites import RemoveLastRound, RestoreRound, SaveRound, VoidRound
 from referee.web.show import i18n, labels, scoresheet
-from referee.web.store import door, matchlog, versions
+from referee.web.store import door, reads
 from referee.web.store.models import KEY_FORMAT, Match, Round
 
 blp = ApiBlueprint(
@@ -37,7 +37,7 @@ ROUND = MATCH + "/rounds/<int(max=100000):number>"
 
 
 def scoreboard_of(match: Match) -> dict[str, Any]:
-    seen = matchlog.outlook(match, Detail.SHEET)
+    seen = reads.outlook(match, Detail.SHEET)
     live = match.live_round
     return scoreboard_body(
         match.id,
@@ -88,7 +88,7 @@ def scoreboard_body(
         "players": sheet.players,
         "first_dealer": first_dealer,
         "version": version,
-        "etag": versions.etag(match_id, version),
+        "etag": reads.etag(match_id, version),
         "target": sheet.target,
         "hands": sheet.hands,
         "rounds": rows,
@@ -165,7 +165,7 @@ def scoreboard(mode: str | None, key: str | None, match_id: int) -> Any:
         edit_key, view_key = (key, None) if mode == EDIT else (None, key)
     else:
         edit_key = view_key = core.bearer_key()
-    found = versions.match_row(match_id, edit_key, view_key)
+    found = reads.match_row(match_id, edit_key, view_key)
     if found is None or found[2] is not None:  # not the table's, or deleted: as any read says
         _access, match = match_of(mode, key, match_id)
     version, created_at, generation = int(found[0]), found[1], found[3]
@@ -180,12 +180,12 @@ def scoreboard(mode: str | None, key: str | None, match_id: int) -> Any:
             SCOREBOARDS.put(made, body)
         version = match.version
     response = current_app.response_class(body, mimetype="application/json")
-    response.set_etag(versions.etag(match_id, version))
+    response.set_etag(reads.etag(match_id, version))
     return response
 
 
 # The scoreboards last read, by the match's version (every read checks it first).
-SCOREBOARDS = versions.ByVersion()
+SCOREBOARDS = reads.ByVersion()
 
 
 @blp.table_route(MATCH + "/version")
@@ -199,16 +199,16 @@ def version(mode: str | None, key: str | None, match_id: int) -> Any:
     key = key if mode is not None and key is not None else core.bearer_key()
     check_key(key)  # an address stopped for guessing keys is refused, as everywhere
     if mode is not None:
-        found = versions.match_version(
+        found = reads.match_version(
             match_id, key if mode == EDIT else None, key if mode != EDIT else None
         )
     else:
-        found = versions.match_version(match_id, key, key)
+        found = reads.match_version(match_id, key, key)
     if found is None:
         core.table_access(mode, key)  # a key that opens no table (replaced, say) answers as such
         raise core.not_found()
     response = jsonify(version=found)
-    response.set_etag(versions.etag(match_id, found))
+    response.set_etag(reads.etag(match_id, found))
     response.headers["Cache-Control"] = "no-cache"
     return response.make_conditional(request)
 
@@ -220,7 +220,7 @@ def version(mode: str | None, key: str | None, match_id: int) -> Any:
 def export(mode: str | None, key: str | None, match_id: int) -> Any:
     """The match file (``referee-match/1``), as the pages' export downloads it."""
     _access, match = match_of(mode, key, match_id)
-    body = json.dumps(matchlog.document(match), ensure_ascii=False, indent=2) + "\n"
+    body = json.dumps(reads.document(match), ensure_ascii=False, indent=2) + "\n"
     return Response(
         body,
         mimetype="application/json",
@@ -236,7 +236,7 @@ def stored_round(match: Match, number: int) -> Round:
 
 
 def round_of(match: Match, stored: Round) -> dict[str, Any]:
-    seen = matchlog.outlook(match, Detail.SHEET)  # what the sheet shows of the round
+    seen = reads.outlook(match, Detail.SHEET)  # what the sheet shows of the round
     result = None
     if seen.state is not None and stored.complete and stored.number <= len(seen.state.rounds):
         played = seen.state.rounds[stored.number - 1]

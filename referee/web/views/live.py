@@ -50,7 +50,7 @@ from referee.web.play.liveround import (
 )
 from referee.web.show import i18n
 from referee.web.show.scoresheet import picker_rows
-from referee.web.store import audit, door, matchlog
+from referee.web.store import door, reads
 from referee.web.store.models import Match
 from referee.web.views.pages import following, render_page, to_score_sheet
 
@@ -66,7 +66,7 @@ def _state(
     match: Match, turns: list[dict[str, Any]]
 ) -> tuple[RoundInProgress | None, RefereeError | None]:
     try:
-        return matchlog.live(match, turns), None
+        return reads.live(match, turns), None
     except RefereeError as error:
         return None, error
 
@@ -89,7 +89,7 @@ def _accepts(state: RoundInProgress) -> dict[str, list[int]]:
     for suit in SUITS:
         for rank in RANKS:
             code = format_card(Card(rank, suit))
-            numbers = matchlog.call_engine(state.melds_accepting, code)
+            numbers = reads.call_engine(state.melds_accepting, code)
             if numbers:
                 found[code] = numbers
     return found
@@ -203,7 +203,7 @@ def _page(
         turns=_turns(match),
         hand_sizes={name: state.hand_size(name) for name in state.players},
         down=[name for name in state.players if state.is_down(name)],
-        changes=audit.trail(match, match.live_round) if match.live_round else [],
+        changes=reads.trail(match, match.live_round) if match.live_round else [],
         **turn_form_context(match, state),
     )
 
@@ -429,11 +429,11 @@ def arrange_turn(form: Any, state: RoundInProgress, entry: dict[str, Any]) -> No
         return
     before = table_melds(state)
     players = len(state.players)
-    found = matchlog.call_engine(arrange, before, entry["played"], players, rules=state.rules)
+    found = reads.call_engine(arrange, before, entry["played"], players, rules=state.rules)
     if found is not None:
         form.table.data = str(found)
         return
-    back = matchlog.call_engine(take_back, before, entry["played"], players, rules=state.rules)
+    back = reads.call_engine(take_back, before, entry["played"], players, rules=state.rules)
     form.form_errors.append(
         gettext(
             "No arrangement uses all these cards; these go back to the hand: %(cards)s",
@@ -458,7 +458,7 @@ def hint(access: Access, match_id: int) -> Any:
     play = None
     if hint_form.validate_on_submit():
         try:
-            play = matchlog.call_engine(
+            play = reads.call_engine(
                 best_play,
                 hint_form.hand.cards,
                 table_melds(state),

@@ -21,7 +21,7 @@ from referee.web.play.access import Access, edit_page, open_match, table_bluepri
 from referee.web.play.matchwrites import Reseat
 from referee.web.play.names import name_key
 from referee.web.show import i18n, scoresheet
-from referee.web.store import door, matchlog
+from referee.web.store import door, reads
 from referee.web.store.models import Match
 from referee.web.views.pages import render_page, to_score_sheet
 from referee.web.views.rounds import totals_now
@@ -60,7 +60,7 @@ def _page(
     join = join or JoinForm(formdata=None)
     leave = leave or LeaveForm(formdata=None, prefix=LEAVE)
     _fill(match, join, leave)
-    seen = matchlog.outlook(match, Detail.SHEET)
+    seen = reads.outlook(match, Detail.SHEET)
     page = render_page(
         "matches/seating.html",
         access=access,
@@ -77,7 +77,7 @@ def _page(
     return (page.body, status) if status else page
 
 
-def _closed(match: Match, seen: matchlog.Outlook) -> str:
+def _closed(match: Match, seen: reads.Outlook) -> str:
     """Why nobody can join or leave now (empty when they can)."""
     if seen.state is None:
         return gettext("The referee cannot replay this match: correct it first.")
@@ -136,7 +136,7 @@ def join(access: Access, match_id: int) -> Any:
         return redirect(done.location)
     if not form.validate_on_submit():
         return _page(access, match, join=form, status=400)
-    if closed := _closed(match, matchlog.outlook(match)):
+    if closed := _closed(match, reads.outlook(match)):
         form.player.errors = [closed]
         return _page(access, match, join=form, status=400)
     if conflict := _conflict(match, form):
@@ -182,7 +182,7 @@ def leave(access: Access, match_id: int) -> Any:
     if name not in seated and name in match.everyone:  # asked twice (or by two phones): done
         flash(gettext("%(name)s has left the table.", name=name))
         return to_score_sheet(access, match)
-    if closed := _closed(match, matchlog.outlook(match)):
+    if closed := _closed(match, reads.outlook(match)):
         form.player.errors = [closed]
         return _page(access, match, leave=form, status=400)
     if conflict := _conflict(match, form):
