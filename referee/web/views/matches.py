@@ -394,9 +394,9 @@ def _render_scoreboard(
 @bp.post(PREFIX + "/m/<int:match_id>/stop")
 @edit_page
 def stop(access: Access, match_id: int) -> Any:
-    """The players end a match with no fixed end (indian played for points): the highest
-    total wins.  The button names the match's version: a deal saved meanwhile on another
-    phone stops nothing, and the players see it first."""
+    """The players end a match with no fixed end (indian played for points, rummikub by
+    default): the engine's standings say who won.  The button names the match's version: a
+    deal saved meanwhile on another phone stops nothing, and the players see it first."""
     if not ActionForm().validate_on_submit():
         abort(400)
     match = open_match(access, match_id)
