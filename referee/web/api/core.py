@@ -237,12 +237,10 @@ def require_version(match: Match) -> None:
 
 def conflict(match: Match, message: str | None = None) -> ApiError:
     """409: the match is not as the write assumed; its current version and totals."""
-    from referee.web.store.reads import outlook
-
     text = message or gettext(
         "The match was changed on another phone meanwhile: nothing was saved."
     )
-    seen = outlook(match)
+    seen = reads.outlook(match)
     error = ApiError(
         409,
         "conflict",
