@@ -473,12 +473,12 @@ def hint(access: Access, match_id: int) -> Any:
     return _page(access, match, state, turn_form, hint_form, play)
 
 
-def _named_turns(match: Match) -> tuple[int | None, bool]:
-    """The number of turns an undo or discard button saw, and whether the match is as it saw it."""
+def _named_turns() -> tuple[int | None, door.Seen]:
+    """The number of turns an undo or discard button saw, and the match's version it saw."""
     if not ActionForm().validate_on_submit():
         abort(400)
     seen = door.version_of(request.form.get("turns"))
-    return seen, not door.moved(match, door.Seen(match_version=request.form.get("match_version")))
+    return seen, door.Seen(match_version=request.form.get("match_version"))
 
 
 @bp.post(LIVE + "/undo")
@@ -489,16 +489,16 @@ def undo(access: Access, match_id: int) -> Any:
     The same request again does nothing: a double tap takes back one turn.
     """
     match = open_match(access, match_id)
-    seen, current = _named_turns(match)
-    turns = _turns(match)
-    if not current:
-        if seen is not None and len(turns) == seen - 1:
-            flash(gettext("Turn %(number)s was taken back already.", number=seen))
-            return _back_to_the_table(access, match)
-        return _live_conflict(access, match, seen, turns)
-    if changes.live_turns(match) and isinstance(door.save(TakeBackTurn(), match), door.Saved):
+    seen, saw = _named_turns()
+    answer = door.save(TakeBackTurn(seen=saw), match)
+    if isinstance(answer, door.Saved):
         flash(gettext("The last turn was taken back."))
-    return _back_to_the_table(access, match)
+    elif isinstance(answer, door.Conflict):
+        turns = _turns(match)
+        if seen is None or len(turns) != seen - 1:
+            return _live_conflict(access, match, seen, turns)
+        flash(gettext("Turn %(number)s was taken back already.", number=seen))
+    return _back_to_the_table(access, match)  # refused: no turn to take back
 
 
 def _live_conflict(
@@ -521,14 +521,11 @@ def _live_conflict(
 @edit_page
 def discard(access: Access, match_id: int) -> Any:
     match = open_match(access, match_id)
-    seen, current = _named_turns(match)
-    stored = match.live_round
-    if stored is None:
-        flash(gettext("The live round was discarded."))
-        return to_score_sheet(access, match)
-    if not current:
-        return _live_conflict(access, match, seen, _turns(match))
-    door.save(DiscardLiveRound(), match)
+    seen, saw = _named_turns()
+    if match.live_round is not None:  # else: discarded already (a double tap)
+        answer = door.save(DiscardLiveRound(seen=saw), match)
+        if isinstance(answer, door.Conflict):
+            return _live_conflict(access, match, seen, _turns(match))
     flash(gettext("The live round was discarded."))
     return to_score_sheet(access, match)
 
