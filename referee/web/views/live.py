@@ -552,13 +552,12 @@ def end(access: Access, match_id: int) -> Any:
     elif done := door.repeated(form.once.data):
         flash(gettext("This round was saved already."))
         return redirect(done.location)
-    elif door.moved(match, door.Seen(match_version=form.match_version.data)):
-        conflict = _end_conflict(form, match, state, turns)
-    if form.is_submitted() and not conflict and form.validate():
+    if form.is_submitted() and form.validate():
         try:
             entry = build_end(form, state.rules, players, out, turns, inputs)
             location = url_for("matches.scoreboard", match_id=match.id)
-            ending = EndLiveRound(once=form.once.data, location=location, entry=entry)
+            seen = door.Seen(match_version=form.match_version.data)
+            ending = EndLiveRound(seen=seen, once=form.once.data, location=location, entry=entry)
             answer = door.save(ending, match)
             if isinstance(answer, door.Refused):
                 assert isinstance(answer.reason, RefereeError)
@@ -571,8 +570,10 @@ def end(access: Access, match_id: int) -> Any:
             }
             show_error(form, card_fields(form), refused, state.number, hands)
         else:
-            flash(gettext("Round %(number)s saved.", number=state.number))
-            return redirect(location)
+            if isinstance(answer, door.Saved):
+                flash(gettext("Round %(number)s saved.", number=state.number))
+                return redirect(location)
+            conflict = _end_conflict(form, match, state, turns)
     page = render_page(
         "matches/live_end.html",
         access=access,
