@@ -184,3 +184,18 @@ def test_pages_and_the_api_write_only_through_the_door() -> None:
         and "def changed_since(self" not in line
     ]
     assert not wrong, "writes outside the door:\n" + "\n".join(wrong)
+
+
+def test_pages_and_the_api_are_kept_from_every_module_of_the_store_but_three() -> None:
+    """The contract lists what views and api may not import; a new module of the store is
+    forbidden to them unless it is the door, the models or the reads."""
+    contracts = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["importlinter"]
+    (forbidden,) = [
+        c["forbidden_modules"]
+        for c in contracts["contracts"]
+        if c.get("source_modules") == ["referee.web.views", "referee.web.api"]
+    ]
+    store = Path(referee.__file__).parent / "web" / "store"
+    every = {f"referee.web.store.{path.stem}" for path in store.glob("*.py")}
+    allowed = {f"referee.web.store.{name}" for name in ("__init__", "door", "models", "reads")}
+    assert set(forbidden) == every - allowed

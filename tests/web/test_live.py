@@ -557,3 +557,18 @@ def test_a_refused_turn_names_its_error_under_one_field(client):
     assert response.status_code == 400
     marked = field_errors(response)
     assert list(marked) == ["took_discard"], marked
+
+
+def test_an_end_sent_from_a_page_older_than_a_turn_taken_back_is_a_conflict(client, remi):
+    to_english(client)
+    turn(client, remi, player="Siti", melds="7S 8S 9S")
+    turn(client, remi, player="Andi", melds="4H 4D 4C")
+    stale = client.hidden_fields(remi + "live/end", page=remi + "live/end")
+    assert client.submit(remi + "live/undo").status_code == 302  # another phone, meanwhile
+    response = client.submit(remi + "live/end", {**stale, "ending": "blocked"}, fresh=False)
+    assert response.status_code == 409
+    assert "changed on another phone meanwhile: it has 1 turns now" in text(response)
+    assert rounds_of(client, remi) == []
+    again = client.submit(remi + "live/end", {"ending": "blocked"})
+    assert again.status_code == 302, errors(again)
+    assert rounds_of(client, remi)[0]["end"] == "blocked"

@@ -407,8 +407,8 @@ def save_plainly(api: Any, key: str, board: dict[str, Any], entry: dict[str, Any
 
 
 def save_generally(api: Any, key: str, board: dict[str, Any], entry: dict[str, Any]) -> Any:
-    # An Idempotency-Key is the one thing a successful request can carry that makes
-    # append_plainly hand it to the ORM path (the plain path keeps no receipts).
+    # An Idempotency-Key is the one thing a successful request can carry that keeps the
+    # API from offering the door the rows' way (the plain path keeps no receipts).
     headers = if_match(board) | {"Idempotency-Key": f"one-save-{next(REQUESTS)}"}
     return call(api, "POST", f"{API}/t/{key}/m/{board['id']}/rounds", json=entry, headers=headers)
 

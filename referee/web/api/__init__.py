@@ -125,7 +125,7 @@ def init_app(app: Flask) -> None:
     for tag in api.spec._tags:
         tag["name"] = TAGS.get(tag["name"], tag["name"])
     app.register_blueprint(docs)
-    from referee.web.store.extensions import csrf
+    from referee.web.store.reads import csrf
 
     for module in (tools, tiles, tables, matches, live):
         csrf.exempt(module.blp)  # no cookie authenticates the API: there is nothing to forge

@@ -39,7 +39,7 @@ from referee.web.play.access import (
 )
 from referee.web.serving.security import NotUtf8
 from referee.web.show import i18n
-from referee.web.store import door, versions
+from referee.web.store import door, reads
 from referee.web.store.models import CardTable, Match
 
 PREFIX = "/api/v1"
@@ -213,7 +213,7 @@ def table_path(mode: str | None, key: str | None) -> str:
 
 
 def etag_of(match: Match) -> str:
-    return versions.etag(match.id, match.version)
+    return reads.etag(match.id, match.version)
 
 
 def require_version(match: Match) -> None:
@@ -230,19 +230,17 @@ def require_version(match: Match) -> None:
             version=match.version,
             etag=etag_of(match),
         )
-    seen = door.Seen(match_versions=tuple(versions.versions_named(match.id, named.as_set())))
+    seen = door.Seen(match_versions=tuple(reads.versions_named(match.id, named.as_set())))
     if door.moved(match, seen):
         raise conflict(match)
 
 
 def conflict(match: Match, message: str | None = None) -> ApiError:
     """409: the match is not as the write assumed; its current version and totals."""
-    from referee.web.store.matchlog import outlook
-
     text = message or gettext(
         "The match was changed on another phone meanwhile: nothing was saved."
     )
-    seen = outlook(match)
+    seen = reads.outlook(match)
     error = ApiError(
         409,
         "conflict",

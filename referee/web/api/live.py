@@ -32,7 +32,7 @@ from referee.web.play.liveround import (
     table_view,
 )
 from referee.web.show import i18n
-from referee.web.store import door, matchlog
+from referee.web.store import door, reads
 from referee.web.store.models import Match
 
 blp = ApiBlueprint(
@@ -46,7 +46,7 @@ LIVE = MATCH + "/live"
 
 def live_state(match: Match) -> Any:
     """The round so far (the engine's RoundInProgress); 422 for a game without turns."""
-    state = matchlog.live(match, changes.live_turns(match))
+    state = reads.live(match, changes.live_turns(match))
     if state.rules.turn_style is TurnStyle.NONE:
         raise core.ApiError(
             422, "refused", gettext("A round of this game is entered when it ends.")

@@ -23,7 +23,7 @@ from referee.web.play.matchwrites import Reseat
 from referee.web.play.names import clean_name, name_key
 from referee.web.play.roundwrites import RemoveLastRound, RestoreRound, SaveRound, VoidRound
 from referee.web.show import i18n, labels, scoresheet
-from referee.web.store import door, matchlog, versions
+from referee.web.store import door, reads
 from referee.web.store.models import KEY_FORMAT, Match, Round
 
 blp = ApiBlueprint(
@@ -37,7 +37,7 @@ ROUND = MATCH + "/rounds/<int(max=100000):number>"
 
 
 def scoreboard_of(match: Match) -> dict[str, Any]:
-    seen = matchlog.outlook(match, Detail.SHEET)
+    seen = reads.outlook(match, Detail.SHEET)
     live = match.live_round
     return scoreboard_body(
         match.id,
@@ -88,7 +88,7 @@ def scoreboard_body(
         "players": sheet.players,
         "first_dealer": first_dealer,
         "version": version,
-        "etag": versions.etag(match_id, version),
+        "etag": reads.etag(match_id, version),
         "target": sheet.target,
         "hands": sheet.hands,
         "rounds": rows,
@@ -165,7 +165,7 @@ def scoreboard(mode: str | None, key: str | None, match_id: int) -> Any:
         edit_key, view_key = (key, None) if mode == EDIT else (None, key)
     else:
         edit_key = view_key = core.bearer_key()
-    found = versions.match_row(match_id, edit_key, view_key)
+    found = reads.match_row(match_id, edit_key, view_key)
     if found is None or found[2] is not None:  # not the table's, or deleted: as any read says
         _access, match = match_of(mode, key, match_id)
     version, created_at, generation = int(found[0]), found[1], found[3]
@@ -180,12 +180,12 @@ def scoreboard(mode: str | None, key: str | None, match_id: int) -> Any:
             SCOREBOARDS.put(made, body)
         version = match.version
     response = current_app.response_class(body, mimetype="application/json")
-    response.set_etag(versions.etag(match_id, version))
+    response.set_etag(reads.etag(match_id, version))
     return response
 
 
 # The scoreboards last read, by the match's version (every read checks it first).
-SCOREBOARDS = versions.ByVersion()
+SCOREBOARDS = reads.ByVersion()
 
 
 @blp.table_route(MATCH + "/version")
@@ -199,16 +199,16 @@ def version(mode: str | None, key: str | None, match_id: int) -> Any:
     key = key if mode is not None and key is not None else core.bearer_key()
     check_key(key)  # an address stopped for guessing keys is refused, as everywhere
     if mode is not None:
-        found = versions.match_version(
+        found = reads.match_version(
             match_id, key if mode == EDIT else None, key if mode != EDIT else None
         )
     else:
-        found = versions.match_version(match_id, key, key)
+        found = reads.match_version(match_id, key, key)
     if found is None:
         core.table_access(mode, key)  # a key that opens no table (replaced, say) answers as such
         raise core.not_found()
     response = jsonify(version=found)
-    response.set_etag(versions.etag(match_id, found))
+    response.set_etag(reads.etag(match_id, found))
     response.headers["Cache-Control"] = "no-cache"
     return response.make_conditional(request)
 
@@ -220,7 +220,7 @@ def version(mode: str | None, key: str | None, match_id: int) -> Any:
 def export(mode: str | None, key: str | None, match_id: int) -> Any:
     """The match file (``referee-match/1``), as the pages' export downloads it."""
     _access, match = match_of(mode, key, match_id)
-    body = json.dumps(matchlog.document(match), ensure_ascii=False, indent=2) + "\n"
+    body = json.dumps(reads.document(match), ensure_ascii=False, indent=2) + "\n"
     return Response(
         body,
         mimetype="application/json",
@@ -236,7 +236,7 @@ def stored_round(match: Match, number: int) -> Round:
 
 
 def round_of(match: Match, stored: Round) -> dict[str, Any]:
-    seen = matchlog.outlook(match, Detail.SHEET)  # what the sheet shows of the round
+    seen = reads.outlook(match, Detail.SHEET)  # what the sheet shows of the round
     result = None
     if seen.state is not None and stored.complete and stored.number <= len(seen.state.rounds):
         played = seen.state.rounds[stored.number - 1]
@@ -332,42 +332,81 @@ def match_write(
     return decorate
 
 
-def round_entry(asked: dict[str, Any], match: Match, number: int) -> dict[str, Any]:
-    """The round object sent, read by the engine into its canonical form (or 422)."""
-    header = matchlog.stored_header(matchlog.header(match))
-    return matchlog.canonical_round(asked, header, number)
+class NextRound:
+    """The match a new round is sent to, opened as objects with the write's prologue
+    (:func:`write_start`) only when it is needed: at once when the request cannot take the
+    rows' way (its Idempotency-Key's receipt is the table's), else by the door when the rows'
+    way declines."""
+
+    def __init__(self, mode: str | None, key: str | None, match_id: int) -> None:
+        self.mode, self.key, self.match_id = mode, key, match_id
+        self.write: MatchWrite | None = None
+        self.number = 0
+        self.location = ""
+
+    def open(self) -> Any:
+        """The prologue passed and the match opened; a repeat's answer (or None)."""
+        write, done = write_start(self.mode, self.key, self.match_id, read_first=True)
+        self.write = write
+        if done is not None:
+            return done
+        match = write.match
+        if match.live_round is not None:
+            raise core.conflict(
+                match, gettext("A round is being played live: finish it or discard it first.")
+            )
+        self.number = match.next_round_number
+        self.location = f"{write.path}/rounds/{self.number}"
+        return None
+
+    def __call__(self) -> Match:
+        if self.write is None:
+            self.open()  # no Idempotency-Key (the rows' way was offered): nothing to repeat
+        assert self.write is not None
+        return self.write.match
+
+    @property
+    def token(self) -> str | None:
+        return self.write.token if self.write is not None else None
+
+    @property
+    def receipt(self) -> str:
+        return self.write.receipt(201, "", self.location) if self.write is not None else ""
 
 
-def append_plainly(mode: str | None, key: str | None, match_id: int, asked: dict[str, Any]) -> Any:
-    """The plain case of saving the next round (:mod:`referee.web.play.appending`), or None."""
-    door.read_first()
+def on_rows(mode: str | None, key: str | None, match_id: int, asked: dict[str, Any]) -> Any:
+    """The rows' way of the next round (:func:`appending.sent_on_rows`), when the request
+    may take it: an edit key, the version named, no Idempotency-Key (its receipt is kept
+    the objects' way); None otherwise."""
     if request.headers.get("Idempotency-Key") or mode not in (EDIT, None):
         return None
     edit_key = key if mode == EDIT else core.bearer_key()
     named = request.if_match
     if not edit_key or not KEY_FORMAT.fullmatch(edit_key) or not named or named.star_tag:
         return None
-    appended = appending.append_sent(edit_key, match_id, asked, named)
-    if appended is None:
-        return None
-    stored, state = appended
+    path = f"{core.table_path(mode, key)}/m/{match_id}"
+    return functools.partial(appending.sent_on_rows, edit_key, match_id, asked, named, path)
+
+
+def saved_on_rows(answer: door.Saved) -> Any:
+    """The answer of a round the door saved on rows, made from the rows as the schema's dump
+    would leave it (a test holds them equal)."""
+    stored = answer.result
     log = stored.log
     body = scoreboard_body(
-        match_id,
+        stored.match_id,
         log.rules,
         log.options,
         log.first_dealer,
         stored.version,
         log.seating_changes,
-        appending.sheet(stored, state),
+        appending.sheet(stored, answer.verdict.state),
     )
-    location = f"{core.table_path(mode, key)}/m/{match_id}/rounds/{stored.next_number - 1}"
-    # Made from the rows as the schema's dump would leave it (a test holds them equal).
-    answer = current_app.response_class(
+    response = current_app.response_class(
         current_app.json.dumps(body) + "\n", status=201, mimetype="application/json"
     )
-    answer.headers.update({"ETag": f'"{body["etag"]}"', "Location": location})
-    return answer
+    response.headers.update({"ETag": f'"{body["etag"]}"', "Location": answer.location})
+    return response
 
 
 def answer_of(write: MatchWrite, answer: door.Answer) -> None:
@@ -377,8 +416,13 @@ def answer_of(write: MatchWrite, answer: door.Answer) -> None:
         _access, current = match_of(write.mode, write.key, write.match.id, edit=True)
         raise core.conflict(current, answer.words[0] if answer.words else None)
     if isinstance(answer, door.Refused):
-        assert isinstance(answer.reason, RefereeError)
-        raise answer.reason
+        raise refused_by(answer)
+
+
+def refused_by(answer: door.Refused) -> RefereeError:
+    """The engine's refusal a write met (the API answers it 422 with its reason)."""
+    assert isinstance(answer.reason, RefereeError)
+    return answer.reason
 
 
 @blp.table_route(MATCH + "/rounds", methods=["POST"])
@@ -391,29 +435,29 @@ def add_round(asked: dict[str, Any], mode: str | None, key: str | None, match_id
 
     The engine replays the whole match with it: a round that cannot have happened,
     or a match already over, is refused (422) with the reason."""
-    appended = append_plainly(mode, key, match_id, asked)
-    if appended is not None:
-        return appended
-    write, done = write_start(mode, key, match_id, read_first=True)
-    if done is not None:
-        return done
-    match = write.match
-    if match.live_round is not None:
-        raise core.conflict(
-            match, gettext("A round is being played live: finish it or discard it first.")
-        )
-    number = match.next_round_number
-    location = f"{write.path}/rounds/{number}"
-    saving = SaveRound(
-        number, once=write.token, location=write.receipt(201, "", location), sent=asked
-    )
-    answer = door.save(saving, match, read_first=True)
-    if isinstance(answer, door.Conflict):
-        done = core.replayed(write.token)
+    door.read_first()
+    rows = on_rows(mode, key, match_id, asked)
+    going = NextRound(mode, key, match_id)
+    if rows is None:
+        done = going.open()
         if done is not None:
             return done
-    answer_of(write, answer)
-    return with_etag(scoreboard_of(match), match, 201, Location=location)
+    saving = SaveRound(
+        going.number, once=going.token, location=going.receipt, sent=asked, rows=rows
+    )
+    answer = door.save(saving, going, read_first=True)
+    if isinstance(answer, door.Saved) and isinstance(answer.result, appending.StoredMatch):
+        return saved_on_rows(answer)
+    if isinstance(answer, door.Refused):  # the engine's reason, on either way
+        raise refused_by(answer)
+    assert going.write is not None  # the objects' way opened the match
+    if isinstance(answer, door.Conflict):
+        done = core.replayed(going.token)
+        if done is not None:
+            return done
+    answer_of(going.write, answer)
+    match = going.write.match
+    return with_etag(scoreboard_of(match), match, 201, Location=going.location)
 
 
 @blp.table_route(ROUND, methods=["PUT"])

@@ -21,7 +21,7 @@ from referee.web.play.matchwrites import StartMatch
 from referee.web.play.names import clean_name
 from referee.web.play.tablewrites import AddPlayers, NewTable, ReplaceKey
 from referee.web.show import history, i18n
-from referee.web.store import door, matchlog
+from referee.web.store import door, reads
 from referee.web.store.models import CardTable, Match
 
 blp = ApiBlueprint(
@@ -130,7 +130,7 @@ def aware(moment: datetime) -> datetime:
 
 
 def summary_of(match: Match) -> dict[str, Any]:
-    seen = matchlog.outlook(match, Detail.FACTS)
+    seen = reads.outlook(match, Detail.FACTS)
     live = match.live_round
     return {
         "id": match.id,

@@ -13,7 +13,7 @@ from referee.rummikub import check_turn, hint, put_back
 from referee.web.api.base import ApiBlueprint, engine_call
 from referee.web.api.schemas import Cards, Melds, StrictSchema
 from referee.web.show import i18n
-from referee.web.store import matchlog
+from referee.web.store import reads
 
 blp = ApiBlueprint(
     "api_tiles",
@@ -76,9 +76,7 @@ def rummikub_options(given: dict[str, Any]) -> Any:
 
 
 def verdict_of(before: Any, played: Any, after: Any, melded: bool, options: Any) -> dict[str, Any]:
-    verdict = matchlog.call_engine(
-        check_turn, before, played, after, melded=melded, options=options
-    )
+    verdict = reads.call_engine(check_turn, before, played, after, melded=melded, options=options)
     return {
         "legal": verdict.legal,
         "reasons": [i18n.reason_text(reason) for reason in verdict.reasons],
@@ -87,12 +85,12 @@ def verdict_of(before: Any, played: Any, after: Any, melded: bool, options: Any)
 
 
 def layout_of(table: Any, added: Any) -> dict[str, Any]:
-    found = matchlog.call_engine(put_back, table, added)
+    found = reads.call_engine(put_back, table, added)
     return {"complete": found.complete, **found.to_json()}
 
 
 def hint_of(rack: Any, table: Any, melded: bool, options: Any) -> dict[str, Any]:
-    return dict(matchlog.call_engine(hint, rack, table, melded=melded, options=options).to_json())
+    return dict(reads.call_engine(hint, rack, table, melded=melded, options=options).to_json())
 
 
 @blp.route("/turn", methods=["POST"])

@@ -14,7 +14,7 @@ from referee.table import BAD_DRAWS, arrange, best_play, check_turn, take_back
 from referee.web.api import schemas
 from referee.web.api.base import ApiBlueprint, engine_call
 from referee.web.show import i18n
-from referee.web.store import matchlog
+from referee.web.store import reads
 
 blp = ApiBlueprint(
     "api_tools",
@@ -50,9 +50,9 @@ def meld(asked: dict[str, Any]) -> Any:
         rules = rules.with_options({"ace": asked["ace"]})
     cards = asked.get("cards") or []
     if asked.get("onto"):
-        verdict = matchlog.call_engine(check_layoff, asked["onto"], cards, rules)
+        verdict = reads.call_engine(check_layoff, asked["onto"], cards, rules)
     else:
-        verdict = matchlog.call_engine(check_meld, cards, rules)
+        verdict = reads.call_engine(check_meld, cards, rules)
     return meld_verdict(verdict)
 
 
@@ -63,7 +63,7 @@ def meld(asked: dict[str, Any]) -> Any:
 @engine_call
 def gin_hand(asked: dict[str, Any]) -> Any:
     """The arrangement of a gin hand that leaves the least deadwood (11 cards: the best discard)."""
-    return matchlog.call_engine(best_arrangement, asked["cards"]).to_json()
+    return reads.call_engine(best_arrangement, asked["cards"]).to_json()
 
 
 @blp.route("/indian", methods=["POST"])
@@ -88,9 +88,9 @@ def indian_show(asked: dict[str, Any]) -> Any:
     groups = asked.get("groups") or None
     cards = None if groups else asked.get("cards") or []
     options = {"decks": asked["decks"], "full_count": asked["full_count"]}
-    show = matchlog.call_engine(check_show, cards, asked.get("cut"), groups=groups, **options)
+    show = reads.call_engine(check_show, cards, asked.get("cut"), groups=groups, **options)
     every = [card for group in groups for card in group] if groups else cards
-    count = matchlog.call_engine(least_count, every, asked.get("cut"), **options)
+    count = reads.call_engine(least_count, every, asked.get("cut"), **options)
     found: dict[str, Any] = show.to_json()
     found["reasons"] = [i18n.reason_text(reason) for reason in show.reasons]
     found["typed_problems"] = [i18n.reason_text(reason) for reason in show.typed_problems]
@@ -118,7 +118,7 @@ def adjudication(result: Any) -> dict[str, Any]:
 def knock(asked: dict[str, Any]) -> Any:
     """A gin knock settled: the spread, the defender's lay-offs, who scores how much and why."""
     melds = asked.get("melds")
-    result = matchlog.call_engine(adjudicate_knock, asked["knocker"], asked["defender"], melds)
+    result = reads.call_engine(adjudicate_knock, asked["knocker"], asked["defender"], melds)
     return adjudication(result)
 
 
@@ -147,7 +147,7 @@ def turn(asked: dict[str, Any]) -> Any:
     draws = asked.get("draws")
     if draws is not None and not 1 <= draws <= 3:
         raise RefereeError(BAD_DRAWS, draws=draws)
-    verdict = matchlog.call_engine(
+    verdict = reads.call_engine(
         check_turn,
         asked["before"],
         asked["played"],
@@ -160,8 +160,8 @@ def turn(asked: dict[str, Any]) -> Any:
 
 
 def arrangement(before: Any, played: Any, players: int, rules: Any) -> dict[str, Any]:
-    found = matchlog.call_engine(arrange, before, played, players, rules=rules)
-    back = () if found else matchlog.call_engine(take_back, before, played, players, rules=rules)
+    found = reads.call_engine(arrange, before, played, players, rules=rules)
+    back = () if found else reads.call_engine(take_back, before, played, players, rules=rules)
     return {
         "arrangeable": found is not None,
         "table": found.to_json() if found is not None else None,
@@ -181,7 +181,7 @@ def arrange_table(asked: dict[str, Any]) -> Any:
 
 
 def play_hint(hand: Any, before: Any, players: int, rules: Any) -> dict[str, Any]:
-    play = matchlog.call_engine(best_play, hand, before, players, rules=rules)
+    play = reads.call_engine(best_play, hand, before, players, rules=rules)
     return {
         "cards": [format_card(card) for card in play.cards],
         "table": play.arrangement.to_json() if play.arrangement is not None else None,

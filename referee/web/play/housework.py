@@ -151,9 +151,10 @@ class Purge:
 # -- a whole match -----------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class MatchWrite:
-    """A write of a whole match that names the version the page showed."""
+    """A write of a whole match that names the version the page showed (its own fields,
+    if any, come first; these are named)."""
 
     seen: Seen = field(default_factory=Seen)
     once: str | None = None

@@ -8,13 +8,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from flask_babel import gettext
+
 from referee.cards import Card
 from referee.errors import RefereeError
 from referee.notation import format_card
 from referee.round import NOT_MARKED_OUT, RoundInProgress
 from referee.web.play import changes, staleturns
 from referee.web.store import matchlog
-from referee.web.store.door import Conflict, Seen, Verdict
+from referee.web.store.door import Conflict, Refusal, Seen, Verdict
 from referee.web.store.models import Match, Round
 
 # -- what the table shows ----------------------------------------------------------------------
@@ -130,7 +132,13 @@ class CorrectTurns(LiveWrite):
 
 @dataclass(frozen=True)
 class TakeBackTurn(LiveWrite):
-    """The last turn taken back (the live round goes with its first turn)."""
+    """The last turn taken back (the live round goes with its first turn); refused, nothing
+    done, when the round has no turn left."""
+
+    def check(self, match: Match) -> Verdict:
+        if not changes.live_turns(match):
+            raise Refusal(gettext("There is no turn to take back."))
+        return Verdict()
 
     def apply(self, match: Match, verdict: Verdict) -> Sequence[Match | int]:
         changes.take_back_turn(match)

@@ -5,31 +5,23 @@ from the next round on, the end of a match with no fixed end, an imported match.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from referee.web.play import changes
+from referee.web.play.housework import MatchWrite
 from referee.web.store import matchlog, writes
-from referee.web.store.door import Applied, Conflict, Seen, Verdict
+from referee.web.store.door import Applied, Verdict
 from referee.web.store.extensions import db
-from referee.web.store.models import CardTable, Match, Round
+from referee.web.store.models import CardTable, Match
 
 
 @dataclass(frozen=True)
-class Reseat:
+class Reseat(MatchWrite):
     """From the next round on, ``seated`` sit at the table (clockwise): a late player joins,
     a player leaves.  Refused in words between rounds only, and by the engine."""
 
     seated: tuple[str, ...]
-    seen: Seen = field(default_factory=Seen)
-    once: str | None = None
-    location: str = ""
-
-    def named_round(self, match: Match) -> Round | None:
-        return None
-
-    def conflict(self, match: Match, moved: frozenset[str]) -> Conflict:
-        return Conflict(moved)
 
     def check(self, match: Match) -> Verdict:
         kept, state = changes.seating_change(match, self.seated)
@@ -61,22 +53,10 @@ class StartMatch:
 
 
 @dataclass(frozen=True)
-class SetUpAgain:
+class SetUpAgain(MatchWrite):
     """A match's setup made again from a checked header (before its first round)."""
 
     header: dict[str, Any]
-    seen: Seen = field(default_factory=Seen)
-    once: str | None = None
-    location: str = ""
-
-    def named_round(self, match: Match) -> Round | None:
-        return None
-
-    def conflict(self, match: Match, moved: frozenset[str]) -> Conflict:
-        return Conflict(moved)
-
-    def check(self, match: Match) -> Verdict:
-        return Verdict()
 
     def apply(self, match: Match, verdict: Verdict) -> Sequence[Match | int]:
         writes.changed(match)
@@ -85,19 +65,10 @@ class SetUpAgain:
 
 
 @dataclass(frozen=True)
-class StopMatch:
-    """A match with no fixed end (indian played for points) ended by the players: the
-    highest total wins, if the match replays so."""
-
-    seen: Seen = field(default_factory=Seen)
-    once: str | None = None
-    location: str = ""
-
-    def named_round(self, match: Match) -> Round | None:
-        return None
-
-    def conflict(self, match: Match, moved: frozenset[str]) -> Conflict:
-        return Conflict(moved)
+class StopMatch(MatchWrite):
+    """A match with no fixed end (indian played for points, rummikub by default) ended by
+    the players, if the match replays so: who wins is the engine's word (its standings,
+    by the game's rules), not decided here."""
 
     def check(self, match: Match) -> Verdict:
         stopped = matchlog.document(match, matchlog.entries(match)) | {"stopped": True}

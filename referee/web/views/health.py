@@ -3,16 +3,11 @@ and ``/readyz`` (the database answers and is at the migration this app expects).
 
 from __future__ import annotations
 
-import logging
 from typing import Any
 
-import sqlalchemy as sa
 from flask import Blueprint
 
-from referee.web.store import schema
-from referee.web.store.extensions import db
-
-log = logging.getLogger(__name__)
+from referee.web.store import reads
 
 bp = Blueprint("health", __name__)
 
@@ -24,12 +19,8 @@ def healthz() -> Any:
 
 @bp.get("/readyz")
 def readyz() -> Any:
-    expected = sorted(schema.head_revisions())
-    try:
-        with db.engine.connect() as connection:
-            current = sorted(schema.current_revisions(connection))
-    except sa.exc.SQLAlchemyError as error:
-        log.warning("not ready: the database does not answer (%s)", type(error).__name__)
+    current, expected = reads.migrations()
+    if current is None:
         return {"status": "database unreachable", "expected": expected}, 503
     if current != expected:
         return {"status": "database not migrated", "migration": current, "expected": expected}, 503

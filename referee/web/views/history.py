@@ -35,9 +35,9 @@ from referee.web.play import cardpicture, exports, housework, tablefile
 from referee.web.play.access import EDIT, Access, open_match, remember, table_blueprint, table_page
 from referee.web.play.tablewrites import ImportTable
 from referee.web.show import charts, history, houserules, indianstats, ratings, scoresheet
-from referee.web.store import door, matchlog
-from referee.web.store.extensions import csrf
+from referee.web.store import door, reads
 from referee.web.store.models import Match, Player
+from referee.web.store.reads import csrf
 from referee.web.views.pages import render_page
 
 bp = table_blueprint("history", __name__, cli_group="history")
@@ -157,7 +157,7 @@ def head_to_head(access: Access) -> Any:
 
 
 def _sheet(match: Match) -> scoresheet.Sheet:
-    seen = matchlog.outlook(match, Detail.SHEET)
+    seen = reads.outlook(match, Detail.SHEET)
     return scoresheet.build(match, seen.state)
 
 

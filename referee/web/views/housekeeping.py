@@ -207,7 +207,7 @@ def archive(access: Access, match_id: int) -> Any:
         flash(gettext("The match was archived already."))  # asked twice: it is done
         return redirect(url_for("tables.show"))
     seen = door.Seen(match_version=request.form.get("match_version"))
-    if not isinstance(door.save(housework.Archive(seen), match), door.Saved):
+    if not isinstance(door.save(housework.Archive(seen=seen), match), door.Saved):
         return conflict_page(
             access,
             match,
@@ -248,7 +248,7 @@ def delete_match(access: Access, match_id: int) -> Any:
         return redirect(url_for("tables.show"))
     match = open_match(access, match_id)
     seen = door.Seen(match_version=request.form.get("match_version"))
-    if not isinstance(door.save(housework.Delete(seen), match), door.Saved):
+    if not isinstance(door.save(housework.Delete(seen=seen), match), door.Saved):
         return conflict_page(
             access,
             match,

@@ -50,7 +50,7 @@ from referee.web.play.liveround import (
 )
 from referee.web.show import i18n
 from referee.web.show.scoresheet import picker_rows
-from referee.web.store import audit, door, matchlog
+from referee.web.store import door, reads
 from referee.web.store.models import Match
 from referee.web.views.pages import following, render_page, to_score_sheet
 
@@ -66,7 +66,7 @@ def _state(
     match: Match, turns: list[dict[str, Any]]
 ) -> tuple[RoundInProgress | None, RefereeError | None]:
     try:
-        return matchlog.live(match, turns), None
+        return reads.live(match, turns), None
     except RefereeError as error:
         return None, error
 
@@ -89,7 +89,7 @@ def _accepts(state: RoundInProgress) -> dict[str, list[int]]:
     for suit in SUITS:
         for rank in RANKS:
             code = format_card(Card(rank, suit))
-            numbers = matchlog.call_engine(state.melds_accepting, code)
+            numbers = reads.call_engine(state.melds_accepting, code)
             if numbers:
                 found[code] = numbers
     return found
@@ -203,7 +203,7 @@ def _page(
         turns=_turns(match),
         hand_sizes={name: state.hand_size(name) for name in state.players},
         down=[name for name in state.players if state.is_down(name)],
-        changes=audit.trail(match, match.live_round) if match.live_round else [],
+        changes=reads.trail(match, match.live_round) if match.live_round else [],
         **turn_form_context(match, state),
     )
 
@@ -429,11 +429,11 @@ def arrange_turn(form: Any, state: RoundInProgress, entry: dict[str, Any]) -> No
         return
     before = table_melds(state)
     players = len(state.players)
-    found = matchlog.call_engine(arrange, before, entry["played"], players, rules=state.rules)
+    found = reads.call_engine(arrange, before, entry["played"], players, rules=state.rules)
     if found is not None:
         form.table.data = str(found)
         return
-    back = matchlog.call_engine(take_back, before, entry["played"], players, rules=state.rules)
+    back = reads.call_engine(take_back, before, entry["played"], players, rules=state.rules)
     form.form_errors.append(
         gettext(
             "No arrangement uses all these cards; these go back to the hand: %(cards)s",
@@ -458,7 +458,7 @@ def hint(access: Access, match_id: int) -> Any:
     play = None
     if hint_form.validate_on_submit():
         try:
-            play = matchlog.call_engine(
+            play = reads.call_engine(
                 best_play,
                 hint_form.hand.cards,
                 table_melds(state),
@@ -473,12 +473,12 @@ def hint(access: Access, match_id: int) -> Any:
     return _page(access, match, state, turn_form, hint_form, play)
 
 
-def _named_turns(match: Match) -> tuple[int | None, bool]:
-    """The number of turns an undo or discard button saw, and whether the match is as it saw it."""
+def _named_turns() -> tuple[int | None, door.Seen]:
+    """The number of turns an undo or discard button saw, and the match's version it saw."""
     if not ActionForm().validate_on_submit():
         abort(400)
     seen = door.version_of(request.form.get("turns"))
-    return seen, not door.moved(match, door.Seen(match_version=request.form.get("match_version")))
+    return seen, door.Seen(match_version=request.form.get("match_version"))
 
 
 @bp.post(LIVE + "/undo")
@@ -489,16 +489,16 @@ def undo(access: Access, match_id: int) -> Any:
     The same request again does nothing: a double tap takes back one turn.
     """
     match = open_match(access, match_id)
-    seen, current = _named_turns(match)
-    turns = _turns(match)
-    if not current:
-        if seen is not None and len(turns) == seen - 1:
-            flash(gettext("Turn %(number)s was taken back already.", number=seen))
-            return _back_to_the_table(access, match)
-        return _live_conflict(access, match, seen, turns)
-    if changes.live_turns(match) and isinstance(door.save(TakeBackTurn(), match), door.Saved):
+    seen, saw = _named_turns()
+    answer = door.save(TakeBackTurn(seen=saw), match)
+    if isinstance(answer, door.Saved):
         flash(gettext("The last turn was taken back."))
-    return _back_to_the_table(access, match)
+    elif isinstance(answer, door.Conflict):
+        turns = _turns(match)
+        if seen is None or len(turns) != seen - 1:
+            return _live_conflict(access, match, seen, turns)
+        flash(gettext("Turn %(number)s was taken back already.", number=seen))
+    return _back_to_the_table(access, match)  # refused: no turn to take back
 
 
 def _live_conflict(
@@ -521,14 +521,11 @@ def _live_conflict(
 @edit_page
 def discard(access: Access, match_id: int) -> Any:
     match = open_match(access, match_id)
-    seen, current = _named_turns(match)
-    stored = match.live_round
-    if stored is None:
-        flash(gettext("The live round was discarded."))
-        return to_score_sheet(access, match)
-    if not current:
-        return _live_conflict(access, match, seen, _turns(match))
-    door.save(DiscardLiveRound(), match)
+    seen, saw = _named_turns()
+    if match.live_round is not None:  # else: discarded already (a double tap)
+        answer = door.save(DiscardLiveRound(seen=saw), match)
+        if isinstance(answer, door.Conflict):
+            return _live_conflict(access, match, seen, _turns(match))
     flash(gettext("The live round was discarded."))
     return to_score_sheet(access, match)
 
@@ -555,13 +552,12 @@ def end(access: Access, match_id: int) -> Any:
     elif done := door.repeated(form.once.data):
         flash(gettext("This round was saved already."))
         return redirect(done.location)
-    elif door.moved(match, door.Seen(match_version=form.match_version.data)):
-        conflict = _end_conflict(form, match, state, turns)
-    if form.is_submitted() and not conflict and form.validate():
+    if form.is_submitted() and form.validate():
         try:
             entry = build_end(form, state.rules, players, out, turns, inputs)
             location = url_for("matches.scoreboard", match_id=match.id)
-            ending = EndLiveRound(once=form.once.data, location=location, entry=entry)
+            seen = door.Seen(match_version=form.match_version.data)
+            ending = EndLiveRound(seen=seen, once=form.once.data, location=location, entry=entry)
             answer = door.save(ending, match)
             if isinstance(answer, door.Refused):
                 assert isinstance(answer.reason, RefereeError)
@@ -574,8 +570,10 @@ def end(access: Access, match_id: int) -> Any:
             }
             show_error(form, card_fields(form), refused, state.number, hands)
         else:
-            flash(gettext("Round %(number)s saved.", number=state.number))
-            return redirect(location)
+            if isinstance(answer, door.Saved):
+                flash(gettext("Round %(number)s saved.", number=state.number))
+                return redirect(location)
+            conflict = _end_conflict(form, match, state, turns)
     page = render_page(
         "matches/live_end.html",
         access=access,

@@ -33,8 +33,8 @@ from typing import Any
 from flask import Flask, current_app, g, get_flashed_messages
 from markupsafe import Markup, escape
 
-from referee.web.store import door, versions
-from referee.web.store.filelock import lock
+from referee.web.store import door, reads
+from referee.web.store.reads import lock
 
 PART_START, PART_END = "<!--{-->", "<!--}-->"  # around each part
 SPACES = re.compile(r"\s+")
@@ -167,7 +167,7 @@ def patch_document(
 
 # The pages kept, by what they were made from (see :func:`page_key`).  Every use of the
 # store goes through kept_page().
-PAGES = versions.ByVersion(size=64)  # a page of 60 rounds, with its parts: about 300 kB
+PAGES = reads.ByVersion(size=64)  # a page of 60 rounds, with its parts: about 300 kB
 # One render per page at a time: the threads asking for the same page wait for it.
 RENDERING = [threading.Lock() for _ in range(32)]
 RENDERS = {"count": 0}  # renders made by this process (the tests count them)

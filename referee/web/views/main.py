@@ -25,7 +25,7 @@ from referee.web.forms import LanguageForm, TableForm
 from referee.web.play.access import remembered_tables
 from referee.web.serving.security import local_target
 from referee.web.show import houserules, i18n
-from referee.web.store import backups, door
+from referee.web.store import door, reads
 from referee.web.views.pages import render_page
 
 bp = Blueprint("main", __name__)
@@ -44,7 +44,7 @@ def home_page(form: TableForm) -> Any:
         tables=remembered.tables,
         lost=remembered.lost,
         form=form,
-        backup=backups.status_for_the_host(current_app),
+        backup=reads.status_for_the_host(current_app),
     )
 
 

@@ -45,7 +45,7 @@ from referee.web.play.access import (
 from referee.web.play.limits import option_refusal
 from referee.web.play.matchwrites import ImportMatch, SetUpAgain, StartMatch, StopMatch
 from referee.web.show import i18n, jsontext, labels, scoresheet, sheetpage
-from referee.web.store import door, matchlog, versions
+from referee.web.store import door, reads
 from referee.web.store.models import CardTable, Match, Player, Round
 from referee.web.views import livepage, merges
 from referee.web.views.houserules import find_set
@@ -140,7 +140,7 @@ def _setup_page(access: Access, rules: Ruleset, match: Match | None) -> Any:
             return redirect(started.location)
         if header is not None and match is not None:
             location = _scoreboard_of(match)
-            door.save(SetUpAgain(header, seen, form.once.data, location), match)
+            door.save(SetUpAgain(header, seen=seen, once=form.once.data, location=location), match)
             return redirect(location)
     elif match is None:
         _seat_everyone(form, access.table)
@@ -304,7 +304,7 @@ def scoreboard(access: Access, match_id: int) -> Any:
     """The score sheet, rendered once per version, language and link (views/livepage.py);
     a phone that names the parts it shows gets the ones that changed."""
     key = access.key  # the key every address on the page carries
-    found = versions.match_row(
+    found = reads.match_row(
         match_id, key if access.mode == EDIT else None, None if access.mode == EDIT else key
     )
     if found is None or found[2] is not None:  # not the table's, or deleted: 404 as ever
@@ -359,7 +359,7 @@ def _render_scoreboard(
     """The score sheet rendered with marks for what each request fills in; kept only if the
     match is still at the version the key names."""
     match = open_match(access, match_id)
-    seen = matchlog.outlook(match, Detail.SHEET)
+    seen = reads.outlook(match, Detail.SHEET)
     sheet = scoresheet.build(match, seen.state)
     with livepage.token_marks():
         body = render_template(
@@ -394,16 +394,18 @@ def _render_scoreboard(
 @bp.post(PREFIX + "/m/<int:match_id>/stop")
 @edit_page
 def stop(access: Access, match_id: int) -> Any:
-    """The players end a match with no fixed end (indian played for points): the highest
-    total wins.  The button names the match's version: a deal saved meanwhile on another
-    phone stops nothing, and the players see it first."""
+    """The players end a match with no fixed end (indian played for points, rummikub by
+    default): the engine's standings say who won.  The button names the match's version: a
+    deal saved meanwhile on another phone stops nothing, and the players see it first."""
     if not ActionForm().validate_on_submit():
         abort(400)
     match = open_match(access, match_id)
     if match.stopped:  # asked twice: it is done
         flash(gettext("The match is over."))
         return to_score_sheet(access, match)
-    answer = door.save(StopMatch(door.Seen(match_version=request.form.get("match_version"))), match)
+    answer = door.save(
+        StopMatch(seen=door.Seen(match_version=request.form.get("match_version"))), match
+    )
     if isinstance(answer, door.Conflict):
         from referee.web.views.rounds import conflict_page
 
@@ -433,7 +435,7 @@ def match_rules(access: Access, match_id: int) -> Any:
 def big_board(access: Access, match_id: int) -> Any:
     """The totals alone, large, for a tablet in the middle of the table (it follows the match)."""
     match = open_match(access, match_id)
-    seen = matchlog.outlook(match, Detail.SHEET)
+    seen = reads.outlook(match, Detail.SHEET)
     return render_page(
         "matches/board.html",
         access=access,
@@ -458,12 +460,12 @@ def rematch(access: Access, match_id: int) -> Any:
     if done := door.repeated(token):
         flash(gettext("This match was started already."))
         return redirect(done.location)
-    seen = matchlog.outlook(match)
+    seen = reads.outlook(match)
     if seen.state is None:
         flash(gettext("The referee cannot replay this match, so it cannot start its rematch."))
         return to_score_sheet(access, match)
     try:  # a new match: its house rules within today's ranges, even if this one's were not
-        matchlog.call_engine(find_ruleset, match.rules, match.options)
+        reads.call_engine(find_ruleset, match.rules, match.options)
     except RefereeError as error:
         flash(
             gettext(
@@ -497,14 +499,14 @@ def version(match_id: int) -> ResponseReturnValue:
     """
     mode, key = table_link()
     check_key(key)
-    found = versions.match_version(
+    found = reads.match_version(
         match_id, key if mode == EDIT else None, key if mode != EDIT else None
     )
     if found is None:
         find_table(mode, key)  # a wrong key counts as one (404 or 429 there)
         abort(404)  # the key is right: the match is not there (any more)
     response = jsonify(version=found)
-    response.set_etag(versions.etag(match_id, found))
+    response.set_etag(reads.etag(match_id, found))
     response.headers["Cache-Control"] = "no-cache"
     return response.make_conditional(request)
 
@@ -513,7 +515,7 @@ def version(match_id: int) -> ResponseReturnValue:
 @table_page
 def export(access: Access, match_id: int) -> Response:
     match = open_match(access, match_id)
-    body = json.dumps(matchlog.document(match), ensure_ascii=False, indent=2) + "\n"
+    body = json.dumps(reads.document(match), ensure_ascii=False, indent=2) + "\n"
     filename = f"{match.rules}-{match.created_at:%Y%m%d}-{match.id}.json"
     return Response(
         body,
@@ -587,18 +589,18 @@ def _import(table: CardTable, form: ImportForm) -> Callable[[], Match] | Already
         form.document.errors.append(gettext("Choose a match file or paste its document."))
         return None
     try:
-        document = matchlog.call_engine(load_document, raw)
+        document = reads.call_engine(load_document, raw)
         refusal = _refuse_import(table, document)
         if refusal:
             form.document.errors.append(refusal)
             return None
-        as_played = matchlog.restores_play(document)
-        canonical = dump_match(matchlog.call_engine(read_match, document, as_played=as_played))
+        as_played = reads.restores_play(document)
+        canonical = dump_match(reads.call_engine(read_match, document, as_played=as_played))
         refusal = _refuse_import(table, {"players": seating.everyone(canonical)})
         if refusal:
             form.document.errors.append(refusal)
             return None
-        matchlog.replay(canonical, as_played=as_played)
+        reads.replay(canonical, as_played=as_played)
     except RefereeError as error:
         if error.reason.key == NOT_A_MATCH:
             form.document.errors.append(gettext("This is not a referee-match/1 document."))
@@ -651,10 +653,10 @@ def _refuse_import(table: CardTable, document: Mapping[str, Any]) -> str | None:
         if refusal:
             return refusal
     rounds = document.get("rounds")
-    if isinstance(rounds, list) and len(rounds) > matchlog.MAX_ROUNDS:
+    if isinstance(rounds, list) and len(rounds) > reads.MAX_ROUNDS:
         return gettext(
             "A match can have at most %(max)s rounds; this one has %(count)s.",
-            max=matchlog.MAX_ROUNDS,
+            max=reads.MAX_ROUNDS,
             count=len(rounds),
         )
     return option_refusal(document.get("options"))

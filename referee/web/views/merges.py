@@ -30,7 +30,7 @@ from wtforms import HiddenField
 from referee.web.forms.fields import numbered
 from referee.web.forms.finaltable import TableRows
 from referee.web.play import merging
-from referee.web.store import audit
+from referee.web.store import reads
 from referee.web.store.models import Round
 
 FIELD = "loaded"
@@ -74,7 +74,7 @@ class MergeShown:
 
     known: bool = True  # whether the form said what it was loaded from
     unshowable: bool = False  # what the form shows now reads in a way it cannot show
-    other: list[audit.ShownChange] = field(default_factory=list)
+    other: list[reads.ShownChange] = field(default_factory=list)
     typed: list[str] = field(default_factory=list)
     choices: list[Choice] = field(default_factory=list)
 
@@ -274,12 +274,12 @@ def _regrown(form: Any, forms: MergeForms, rows: TableRows) -> Any:
     return grown
 
 
-def _other_changes(stored: Round, loaded: Loaded | None) -> list[audit.ShownChange]:
+def _other_changes(stored: Round, loaded: Loaded | None) -> list[reads.ShownChange]:
     """The audit trail's lines for the changes made to the round since the form was loaded."""
     if loaded is None:
         return []
     return [
-        audit.shown(change)
+        reads.shown(change)
         for change in stored.match.changes
         if change.round_id == stored.id and (change.id or 0) > loaded.mark
     ]
@@ -291,12 +291,12 @@ def _field_changes(
     names: Sequence[str],
     base: dict[str, Any] | None,
     theirs: dict[str, Any],
-) -> list[audit.ShownChange]:
+) -> list[reads.ShownChange]:
     """The other phone's changes, field by field, where there is no audit trail to quote."""
     if base is None or not names:
         return []
     lines = [_change_words(form, players, name, base.get(name), theirs.get(name)) for name in names]
-    return [audit.ShownChange(what=gettext("Changed"), when="", via="", lines=lines)]
+    return [reads.ShownChange(what=gettext("Changed"), when="", via="", lines=lines)]
 
 
 def _choices(form: Any, players: Sequence[str], contests: Any) -> list[Choice]:

@@ -16,7 +16,7 @@ from jinja2 import Template
 from werkzeug.wrappers import Response
 
 from referee.web.play.access import Access
-from referee.web.store import versions
+from referee.web.store import reads
 from referee.web.store.models import Match
 
 
@@ -67,7 +67,7 @@ def following(access: Access, match: Match, page: str) -> dict[str, Any]:
 def following_version(match_id: int, version: int, page: str) -> dict[str, Any]:
     """:func:`following` for a page made from the match at ``version``."""
     version_url = url_for("matches.version", match_id=match_id)
-    return {"url": version_url, "etag": versions.etag(match_id, version), "page": page}
+    return {"url": version_url, "etag": reads.etag(match_id, version), "page": page}
 
 
 def to_score_sheet(access: Access, match: Match) -> Response:

@@ -40,7 +40,7 @@ from referee.web.play import appending
 from referee.web.play.access import EDIT, check_key, open_match, open_table, remember
 from referee.web.play.roundwrites import SaveRound
 from referee.web.show.scoresheet import rules_of_deal
-from referee.web.store import door, matchlog
+from referee.web.store import door, reads
 from referee.web.store.models import Match, seated_at
 from referee.web.views.roundform import Built
 
@@ -132,7 +132,7 @@ def _on_rows(
     """The fast strategy the door chooses first: the round played on the state kept, then
     written on rows in the table's turn (None: the match changed meanwhile)."""
     try:
-        after: Any = matchlog.call_engine(state.play, entry)
+        after: Any = reads.call_engine(state.play, entry)
     except RefereeError as error:
         return door.Refused(error)
     if not appending.append_apart(stored, entry, after, once=once, location=location):

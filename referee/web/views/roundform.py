@@ -30,7 +30,7 @@ from referee.web.play import samedeal
 from referee.web.play.access import Access
 from referee.web.play.roundwrites import SaveRound
 from referee.web.show.scoresheet import deal_rules
-from referee.web.store import door, matchlog
+from referee.web.store import door, reads
 from referee.web.store.models import Match, Round
 from referee.web.views import merges
 from referee.web.views.pages import following, render_page
@@ -89,7 +89,7 @@ def build(
     posted = request.method == "POST"
     readable = None
     if stored is not None and not posted:
-        readable = matchlog.readable_entry(match, stored.number, stored.entry)
+        readable = reads.readable_entry(match, stored.number, stored.entry)
     rows = _table_rows(rules, players, readable) if entering.rows else None
     form = built.form if built is not None else entering.form_class(rules, players, inputs, rows)()
     shown = RoundForm(
@@ -336,7 +336,7 @@ def _merge_forms(shown: RoundForm) -> merges.MergeForms:
         return entering.form_class(rules, players, inputs, rows)(**reading)
 
     def fill(form: Any, entry: dict[str, Any]) -> bool:
-        readable = matchlog.readable_entry(match, number, entry)
+        readable = reads.readable_entry(match, number, entry)
         if readable is None:
             return False
         return entering.fill(form, rules, players, readable, inputs)
@@ -399,7 +399,7 @@ def match_changes(match: Match, opened_for: int | None, number: int) -> list[str
 
 
 def totals_now(match: Match) -> str:
-    seen = matchlog.outlook(match)
+    seen = reads.outlook(match)
     if seen.state is None:
         return ""
     totals = ", ".join(f"{name} {total}" for name, total in seen.state.totals.items())

@@ -1,6 +1,6 @@
 """Rounds: the quick (final table) form, corrections, void and restore, undo, the JSON editor.
 
-Every change is tried on the whole match first (:func:`matchlog.verify`);
+Every change is tried on the whole match first (:func:`reads.verify`);
 a refusal shows the referee's reason and saves nothing.
 """
 
@@ -33,7 +33,7 @@ from referee.web.play.roundwrites import (
     VoidRound,
 )
 from referee.web.show import i18n, jsontext
-from referee.web.store import audit, door, matchlog
+from referee.web.store import door, reads
 from referee.web.store.models import Match, Round
 from referee.web.views import plainsave, roundform
 from referee.web.views.pages import Page, following, render_page, to_score_sheet
@@ -144,7 +144,7 @@ def edit_json(access: Access, match_id: int, number: int) -> Any:
         number, door.Seen(round_version=form.round_version.data), via=access.mode, new=False
     )
     if request.method == "GET":
-        form.entry.data = matchlog.entry_text(stored.entry)
+        form.entry.data = reads.entry_text(stored.entry)
         form.round_version.data = str(stored.version)
     elif door.changed(write, match):
         conflict = [round_corrected(number), totals_now(match)]
@@ -152,10 +152,10 @@ def edit_json(access: Access, match_id: int, number: int) -> Any:
     elif form.validate_on_submit():
         try:
             write = replace(write, entry=_read_entry(match, form.entry.data, number))
-            rounds = matchlog.entries(match)
+            rounds = reads.entries(match)
             rounds[number - 1] = write.entry
             # Checked as the whole match (a round that ends it before later ones is refused).
-            verdict = door.Verdict(matchlog.verify(match, rounds))
+            verdict = door.Verdict(reads.verify(match, rounds))
         except RefereeError as error:
             form.entry.errors.append(jsontext.problem(form.entry.data) or i18n.error_text(error))
         else:
@@ -171,7 +171,7 @@ def edit_json(access: Access, match_id: int, number: int) -> Any:
         form=form,
         number=number,
         conflict=conflict,
-        current=matchlog.entry_text(stored.entry) if conflict else None,
+        current=reads.entry_text(stored.entry) if conflict else None,
     )
     if conflict:
         return page.body, 409
@@ -181,13 +181,13 @@ def edit_json(access: Access, match_id: int, number: int) -> Any:
 def _read_entry(match: Match, text: str, number: int) -> dict[str, Any]:
     """A round object typed as JSON, read by the engine: its canonical form, or RefereeError."""
     try:
-        raw = matchlog.call_engine(load_document, text)
+        raw = reads.call_engine(load_document, text)
     except RefereeError as error:
         if error.reason.key == NOT_A_MATCH:
             raise RefereeError(ROUND_NOT_OBJECT) from None
         raise
-    match_header = matchlog.stored_header(matchlog.header(match))
-    return matchlog.canonical_round(raw, match_header, number)
+    match_header = reads.stored_header(reads.header(match))
+    return reads.canonical_round(raw, match_header, number)
 
 
 @bp.get(MATCH + "/rounds/<int:number>")
@@ -196,7 +196,7 @@ def show(access: Access, match_id: int, number: int) -> Page:
     match = open_match(access, match_id)
     deleted = match.deleted_round
     stored = deleted if deleted is not None and deleted.number == number else _stored(match, number)
-    seen = matchlog.outlook(match)
+    seen = reads.outlook(match)
     recorded = _recorded_before_void(match, stored)
     result = None
     if seen.state is not None and stored.complete and number <= len(seen.state.rounds):
@@ -207,12 +207,12 @@ def show(access: Access, match_id: int, number: int) -> Page:
         match=match,
         stored=stored,
         result=result,
-        entry=matchlog.readable_entry(match, number, stored.entry),
-        entry_json=matchlog.entry_text(stored.entry),
+        entry=reads.readable_entry(match, number, stored.entry),
+        entry_json=reads.entry_text(stored.entry),
         live=following(access, match, request.path),
         recorded=recorded,
         recorded_result=_recorded_result(match, number, recorded),
-        changes=audit.trail(match, stored),
+        changes=reads.trail(match, stored),
     )
 
 
@@ -231,7 +231,7 @@ def _recorded_before_void(match: Match, stored: Round) -> dict[str, Any] | None:
     """What a voided round had recorded (kept so that the void can be undone)."""
     if not stored.voided or not stored.previous_entry:
         return None
-    return matchlog.readable_entry(match, stored.number, stored.previous_entry) or {}
+    return reads.readable_entry(match, stored.number, stored.previous_entry) or {}
 
 
 def _round_action(number: int) -> tuple[door.Seen, Round | None]:
@@ -353,7 +353,7 @@ def undo(access: Access, match_id: int) -> Any:
             access=access,
             match=match,
             stored=named,
-            entry=matchlog.readable_entry(match, named.number, named.entry) or {},
+            entry=reads.readable_entry(match, named.number, named.entry) or {},
         )
     if isinstance(door.save(write, match), door.Conflict):
         return conflict_page(access, match, _round_changed(named.number))

@@ -9,25 +9,22 @@ two players, the order of the seats) and what follows (starting total, dealer).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from flask import flash, redirect, url_for
 from flask_babel import gettext
 
-from referee.match import Detail
+from referee.match import Detail, MatchState
 from referee.web.forms.fields import choices
 from referee.web.forms.seating import JoinForm, LeaveForm
 from referee.web.play.access import Access, edit_page, open_match, table_blueprint
 from referee.web.play.matchwrites import Reseat
 from referee.web.play.names import name_key
 from referee.web.show import i18n, scoresheet
-from referee.web.store import door, matchlog
+from referee.web.store import door, reads
 from referee.web.store.models import Match
 from referee.web.views.pages import render_page, to_score_sheet
 from referee.web.views.roundform import totals_now
-
-if TYPE_CHECKING:
-    from referee.match import MatchState
 
 bp = table_blueprint("seating", __name__)
 SEATING = "/<any(t,v):mode>/<key>/m/<int:match_id>/seating"
@@ -60,7 +57,7 @@ def _page(
     join = join or JoinForm(formdata=None)
     leave = leave or LeaveForm(formdata=None, prefix=LEAVE)
     _fill(match, join, leave)
-    seen = matchlog.outlook(match, Detail.SHEET)
+    seen = reads.outlook(match, Detail.SHEET)
     page = render_page(
         "matches/seating.html",
         access=access,
@@ -77,7 +74,7 @@ def _page(
     return (page.body, status) if status else page
 
 
-def _closed(match: Match, seen: matchlog.Outlook) -> str:
+def _closed(match: Match, seen: reads.Outlook) -> str:
     """Why nobody can join or leave now (empty when they can)."""
     if seen.state is None:
         return gettext("The referee cannot replay this match: correct it first.")
@@ -90,34 +87,39 @@ def _closed(match: Match, seen: matchlog.Outlook) -> str:
     return ""
 
 
-def _conflict(match: Match, form: Any) -> list[str]:
-    """What another phone did since the form was made (nothing: an empty list)."""
-    if not door.moved(match, door.Seen(match_version=form.match_version.data)):
-        return []
-    form.match_version.data = str(match.version)
-    return [
-        gettext("The match was changed on another phone meanwhile."),
-        gettext("At the table now: %(names)s.", names=", ".join(match.seated_names)),
-        totals_now(match),
-    ]
-
-
-def _reseated(
-    match: Match, seated: list[str], form: Any, once: str | None = None, location: str = ""
-) -> MatchState | None:
-    """The match with ``seated`` at the table from the next round, or None with the reason
-    on the form's player field."""
-    answer = door.save(Reseat(tuple(seated), once=once, location=location), match)
-    if isinstance(answer, door.Refused):
-        reason = answer.reason
-        words = reason if isinstance(reason, str) else i18n.error_text(reason, where=False)
-        form.player.errors = [words]
-        return None
-    if not isinstance(answer, door.Saved):
-        form.player.errors = [_conflict(match, form)[0]]
-        return None
-    state: MatchState = answer.verdict.state
-    return state
+def _reseat(
+    access: Access,
+    match: Match,
+    seated: list[str],
+    form: JoinForm | LeaveForm,
+    *,
+    once: str | None = None,
+    location: str = "",
+) -> MatchState | Any:
+    """The match with ``seated`` at the table from the next round (the door's write), or the
+    page saying why not: the reason beside the player field, or (409) what another phone
+    changed since the form was made, the choice kept."""
+    seen = door.Seen(match_version=form.match_version.data)
+    answer = door.save(Reseat(tuple(seated), seen=seen, once=once, location=location), match)
+    shown = {"join": form} if isinstance(form, JoinForm) else {"leave": form}
+    if isinstance(answer, door.Saved):
+        if answer.repeated:  # a double tap that waited for the first
+            flash(gettext("Done already."))
+            return redirect(answer.location)
+        return answer.verdict.state
+    if isinstance(answer, door.Conflict):
+        form.match_version.data = str(match.version)
+        conflict = [
+            gettext("The match was changed on another phone meanwhile."),
+            gettext("At the table now: %(names)s.", names=", ".join(match.seated_names)),
+            totals_now(match),
+        ]
+        return _page(access, match, conflict=conflict, **shown)
+    assert isinstance(answer, door.Refused)  # a reseating is never held for a preview
+    reason = answer.reason
+    words = reason if isinstance(reason, str) else i18n.error_text(reason, where=False)
+    form.player.errors = [words]
+    return _page(access, match, status=400, **shown)
 
 
 @bp.get(SEATING)
@@ -136,11 +138,9 @@ def join(access: Access, match_id: int) -> Any:
         return redirect(done.location)
     if not form.validate_on_submit():
         return _page(access, match, join=form, status=400)
-    if closed := _closed(match, matchlog.outlook(match)):
+    if closed := _closed(match, reads.outlook(match)):
         form.player.errors = [closed]
         return _page(access, match, join=form, status=400)
-    if conflict := _conflict(match, form):
-        return _page(access, match, join=form, conflict=conflict)
     typed = form.new_name.data or form.player.data or ""
     known = {name_key(p.name): p.name for p in match.table.players}
     name = known.get(name_key(typed), typed) if typed else ""
@@ -154,9 +154,9 @@ def join(access: Access, match_id: int) -> Any:
     after = form.after.data if form.after.data in seated else seated[-1]
     seated.insert(seated.index(after) + 1, name)
     location = url_for("matches.scoreboard", match_id=match.id)
-    state = _reseated(match, seated, form, once=form.once.data, location=location)
-    if state is None:
-        return _page(access, match, join=form, status=400)
+    state = _reseat(access, match, seated, form, once=form.once.data, location=location)
+    if not isinstance(state, MatchState):
+        return state
     start = state.totals.get(name, 0)
     flash(
         gettext(
@@ -182,18 +182,16 @@ def leave(access: Access, match_id: int) -> Any:
     if name not in seated and name in match.everyone:  # asked twice (or by two phones): done
         flash(gettext("%(name)s has left the table.", name=name))
         return to_score_sheet(access, match)
-    if closed := _closed(match, matchlog.outlook(match)):
+    if closed := _closed(match, reads.outlook(match)):
         form.player.errors = [closed]
         return _page(access, match, leave=form, status=400)
-    if conflict := _conflict(match, form):
-        return _page(access, match, leave=form, conflict=conflict)
     if name not in seated:
         form.player.errors = [gettext("Choose who leaves.")]
         return _page(access, match, leave=form, status=400)
     seated.remove(name)
-    state = _reseated(match, seated, form)
-    if state is None:
-        return _page(access, match, leave=form, status=400)
+    state = _reseat(access, match, seated, form)
+    if not isinstance(state, MatchState):
+        return state
     if state.finished:  # a pool left to one player has ended
         flash(
             gettext(

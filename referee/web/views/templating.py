@@ -27,7 +27,7 @@ from referee.web.play import links
 from referee.web.play.names import short_names
 from referee.web.show import cardview, charts, entered, houserules, i18n, labels, scoresheet
 from referee.web.show.phase10 import phase_list
-from referee.web.store import audit
+from referee.web.store import reads
 
 
 def install(app: Flask) -> None:
@@ -63,7 +63,7 @@ def install(app: Flask) -> None:
         entry_words=entry_words,
         entered=entered.entered,
         card_list=card_list,
-        table_events=audit.table_history,
+        table_events=reads.table_history,
         short_names=short_names,
         draft_for=draft_for,
         house_rules=houserules.house_rules,

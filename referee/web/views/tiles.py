@@ -14,7 +14,7 @@ from referee.rulesets.rummikub import RULES_ID, options_of
 from referee.rummikub import check_turn, hint, put_back
 from referee.web.forms.tiles import TilesTableForm
 from referee.web.show import i18n
-from referee.web.store import matchlog
+from referee.web.store import reads
 from referee.web.views.pages import render_page
 from referee.web.views.tools import read_options
 
@@ -46,7 +46,7 @@ def table() -> Any:
         before, after = _sets(form.before.data), _sets(form.after.data)
         try:
             if action == "check":
-                answer["verdict"] = matchlog.call_engine(
+                answer["verdict"] = reads.call_engine(
                     check_turn,
                     before,
                     form.played.data or "",
@@ -55,11 +55,11 @@ def table() -> Any:
                     options=options,
                 )
             elif action == "put_back":
-                answer["layout"] = matchlog.call_engine(
+                answer["layout"] = reads.call_engine(
                     put_back, after or before, form.played.data or ""
                 )
             else:
-                answer["hint"] = matchlog.call_engine(
+                answer["hint"] = reads.call_engine(
                     hint,
                     form.rack.data or "",
                     after or before,

@@ -22,7 +22,7 @@ from referee.web.forms.indian import CountForm
 from referee.web.forms.rounds import add_round_inputs, input_fields, round_inputs
 from referee.web.show import i18n
 from referee.web.show.houserules import house_rules
-from referee.web.store import matchlog
+from referee.web.store import reads
 from referee.web.views.pages import render_page
 
 bp = Blueprint("tools", __name__)
@@ -69,11 +69,9 @@ def checker() -> Any:
         try:
             rules = _checked_rules(form, options)
             if form.meld.cards:
-                verdict = matchlog.call_engine(
-                    check_layoff, form.meld.cards, form.cards.cards, rules
-                )
+                verdict = reads.call_engine(check_layoff, form.meld.cards, form.cards.cards, rules)
             else:
-                verdict = matchlog.call_engine(check_meld, form.cards.cards, rules)
+                verdict = reads.call_engine(check_meld, form.cards.cards, rules)
         except RefereeError as error:
             form.cards.errors.append(i18n.error_text(error))
     return render_page(
@@ -109,7 +107,7 @@ def gin_analyser() -> Any:
         try:
             round_rules = rules.for_round({k: v for k, v in given.items() if v})
             limit = round_rules.knock.limit if round_rules.knock is not None else None
-            arrangement = matchlog.call_engine(best_arrangement, form.cards.cards, round_rules)
+            arrangement = reads.call_engine(best_arrangement, form.cards.cards, round_rules)
         except RefereeError as error:
             form.cards.errors.append(i18n.error_text(error))
     return render_page(
@@ -134,10 +132,10 @@ def indian_show() -> Any:
         cards = [card for meld in melds for card in meld]
         options = {"decks": int(form.decks.data or 2)}
         try:
-            show = matchlog.call_engine(
+            show = reads.call_engine(
                 check_show, None if groups else cards, form.cut.card, groups=groups, **options
             )
-            count = matchlog.call_engine(least_count, cards, form.cut.card, **options)
+            count = reads.call_engine(least_count, cards, form.cut.card, **options)
         except RefereeError as error:
             form.groups.errors.append(i18n.error_text(error))
     return render_page(
@@ -152,7 +150,7 @@ def indian_count() -> Any:
     count = None
     if form.validate_on_submit():
         try:
-            count = matchlog.call_engine(
+            count = reads.call_engine(
                 least_count, form.cards.cards, form.cut.card, decks=int(form.decks.data or 2)
             )
         except RefereeError as error:

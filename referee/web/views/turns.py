@@ -23,7 +23,7 @@ from referee.web.play import changes
 from referee.web.play.access import Access, edit_page, open_match, table_blueprint
 from referee.web.play.liveround import CorrectTurns, apply_marking_out
 from referee.web.show import i18n
-from referee.web.store import door, matchlog
+from referee.web.store import door, reads
 from referee.web.store.models import Match, Round
 from referee.web.views import merges
 from referee.web.views.live import (
@@ -176,7 +176,7 @@ def _conflict(form: Any, match: Match, stored: Round, turns: list[dict[str, Any]
         found = [round_corrected(stored.number), totals_now(match)]
         _name_the_match(form, match, stored, turns)
         return [*found, gettext("Your entry is kept below: check it and save again.")]
-    state = matchlog.live(match, turns)
+    state = reads.live(match, turns)
     return turn_conflict(form, match, state, turns)
 
 
