@@ -1,5 +1,5 @@
-"""Conformance scenarios: every ``tests/scenarios/<name>.json`` is replayed through the real CLI
-(``python -m referee replay <file> --json``) and compared with ``<name>.expected.json``.
+"""Conformance scenarios: every ``tests/scenarios/<name>.json`` is replayed through the CLI
+(``referee replay <file> --json``) and compared with ``<name>.expected.json``.
 
 The expected files were worked out by hand from RULES.md (see each match file's ``_why``), so a
 failure here means the engine and the rules reference disagree, not that the file needs refreshing.
@@ -8,12 +8,12 @@ failure here means the engine and the rules reference disagree, not that the fil
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
+
+from referee.cli import main
 
 ROOT = Path(__file__).resolve().parents[1]
 SCENARIOS = ROOT / "tests" / "scenarios"
@@ -33,29 +33,25 @@ def _load(path: Path) -> Any:
     return json.loads(path.read_text(encoding="utf-8"))
 
 
-def _replay(scenario: Path) -> tuple[int, Any, str]:
-    proc = subprocess.run(
-        [sys.executable, "-m", "referee", "replay", str(scenario.relative_to(ROOT)), "--json"],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        encoding="utf-8",
-        timeout=120,
-    )
+def _replay(scenario: Path, capsys: pytest.CaptureFixture[str]) -> tuple[int, Any, str]:
+    """The CLI's ``replay <file> --json``, run in this process (``main`` is what ``python -m
+    referee`` runs; tests/test_cli_replay.py runs it as a process): a new interpreter for each
+    of some 280 scenarios cost over a second each."""
+    code = main(["replay", str(scenario), "--json"])
+    out, err = capsys.readouterr()
     try:
-        output = json.loads(proc.stdout)
+        output = json.loads(out)
     except json.JSONDecodeError:
         pytest.fail(
-            f"{scenario.name}: stdout is not JSON (exit {proc.returncode})\n"
-            f"stdout: {proc.stdout!r}\nstderr: {proc.stderr}"
+            f"{scenario.name}: stdout is not JSON (exit {code})\nstdout: {out!r}\nstderr: {err}"
         )
-    return proc.returncode, output, proc.stderr
+    return code, output, err
 
 
 @pytest.mark.parametrize("scenario", _scenario_files(), ids=lambda p: p.stem)
-def test_scenario(scenario: Path) -> None:
+def test_scenario(scenario: Path, capsys: pytest.CaptureFixture[str]) -> None:
     expected = _load(_expected_path(scenario))
-    code, output, stderr = _replay(scenario)
+    code, output, stderr = _replay(scenario, capsys)
     if "error" not in expected:
         assert code == 0, f"exit {code}, output {output}, stderr {stderr}"
         assert "standings" in output, output

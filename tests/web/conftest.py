@@ -1,8 +1,9 @@
 """Fixtures for the web app: a migrated SQLite file per test, a client that sends CSRF tokens.
 
 The database is made by running the Alembic migrations (never ``create_all``):
-once per worker into a template file, then copied for each test.  Tests of the
-models also run against PostgreSQL when ``TEST_PG_URL`` is set.
+once per worker into a template file, then copied for each test.  The ``app`` of every
+test is one app object per worker, put back as it was made before each test.  Tests
+of the models also run against PostgreSQL when ``TEST_PG_URL`` is set.
 """
 
 from __future__ import annotations
@@ -71,18 +72,79 @@ def template_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return path
 
 
+class _SharedApp:
+    """One app per worker for the tests of the ``app`` fixture: making one (its routes, its
+    API document) and compiling its templates cost half a second, more than most tests.
+    A test that changes the app itself (a route of its own, a handler) gets it as Flask
+    allows before a first request; the next test gets a new one."""
+
+    def __init__(self, template: Path, folder: Path) -> None:
+        self.template = template
+        self.database = folder / "app.db"
+        self.app: Flask | None = None
+        self.changed = False
+
+    def fresh(self, pages: Path) -> Flask:
+        """The app on a fresh copy of the migrated database, as if made for this test: its
+        settings as made, no answers kept from another test's tables."""
+        if self.app is None or self.changed:
+            self.close()
+            self.app = self._made()
+        app = self.app
+        for leftover in ("-wal", "-shm", "-journal"):
+            Path(f"{self.database}{leftover}").unlink(missing_ok=True)
+        # A new file, not the old one overwritten: a connection a test left open keeps the old.
+        copy = self.database.with_name("copy.db")
+        shutil.copy(self.template, copy)
+        copy.replace(self.database)
+        app.config.clear()
+        app.config.update(self.config)
+        # Its kept pages its own: a test that damages them must not cost another test a render.
+        app.config["PAGES_DIR"] = str(pages)
+        for name in set(app.extensions) - self.extensions:
+            del app.extensions[name]  # what requests kept per app (ratings, counted figures)
+        app.test_client_class = None
+        app._got_first_request = False
+        return app
+
+    def _made(self) -> Flask:
+        app = create_app({"SQLALCHEMY_DATABASE_URI": f"sqlite:///{self.database}", **TEST_CONFIG})
+        self.config = dict(app.config)
+        self.extensions = frozenset(app.extensions)
+        self.changed = False
+
+        def check_setup_finished(f_name: str) -> None:
+            Flask._check_setup_finished(app, f_name)  # refused after a request, as always
+            self.changed = True
+
+        app._check_setup_finished = check_setup_finished  # type: ignore[method-assign]
+        return app
+
+    def close(self) -> None:
+        if self.app is not None:
+            with self.app.app_context():
+                db.engine.dispose()
+
+
+@pytest.fixture(scope="session")
+def _shared_app(
+    template_db: Path, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[_SharedApp]:
+    shared = _SharedApp(template_db, tmp_path_factory.mktemp("shared"))
+    yield shared
+    shared.close()
+
+
 @pytest.fixture
-def app(template_db: Path, tmp_path: Path) -> Iterator[Flask]:
-    path = tmp_path / "app.db"
-    shutil.copy(template_db, path)
-    # Its kept pages its own: a test that damages them must not cost another test a render.
-    app = create_app(
-        {"SQLALCHEMY_DATABASE_URI": f"sqlite:///{path}", "PAGES_DIR": str(tmp_path), **TEST_CONFIG}
-    )
-    yield app
-    with app.app_context():
-        assert_summaries_true()
-        db.engine.dispose()
+def app(_shared_app: _SharedApp, tmp_path: Path) -> Iterator[Flask]:
+    app = _shared_app.fresh(tmp_path)
+    try:
+        yield app
+        with app.app_context():
+            assert_summaries_true()
+    finally:
+        with app.app_context():
+            db.engine.dispose()
 
 
 def assert_summaries_true() -> None:

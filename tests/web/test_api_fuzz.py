@@ -10,6 +10,8 @@ machine follows the document's links (a table made, read, its match started, ...
 from __future__ import annotations
 
 import hashlib
+import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -48,8 +50,19 @@ def _app(tmp: Path):
     return create_app({"SQLALCHEMY_DATABASE_URI": url, "TESTING": True, "RATELIMIT_ENABLED": False})
 
 
-APP = _app(Path(__import__("tempfile").mkdtemp(prefix="api-fuzz-")))
+# The schema is read from the app when the module is imported, before any fixture can give it
+# a folder; the folder goes when the module's tests end (or, none run, when pytest exits).
+FOLDER = tempfile.TemporaryDirectory(prefix="api-fuzz-")
+APP = _app(Path(FOLDER.name))
 schema = schemathesis.openapi.from_wsgi("/api/v1/openapi.json", APP)
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _folder_removed() -> Iterator[None]:
+    yield
+    with APP.app_context():
+        db.engine.dispose()
+    FOLDER.cleanup()
 
 
 @pytest.fixture(scope="module")

@@ -15,6 +15,8 @@ Hand 2 (Siti deals): Siti goes out: Ks natural 70 + J J J 30, 500, out 100: 700.
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 import pytest
 from playwright.sync_api import Browser, Page, expect
@@ -27,6 +29,61 @@ PHONE = {"viewport": {"width": 360, "height": 740}}
 PLAYERS = ["Budi", "Siti", "Andi"]
 
 
+CONCEALED_EIGHTS_SIXES_FOURS = "8S 8S 8H 8H 8D 8D 8C\n6S 6S 6H 6H 6D 6D 6C\n4S 4H 2S"
+KINGS_AND_JACKS = "KS KS KH KH KD KD KC\nJS JH JD"
+
+
+def enter_hand(
+    page: Page,
+    number: int,
+    out: str,
+    *,
+    concealed: bool = False,
+    melds: dict[int, str],
+    red_threes: dict[int, int] | None = None,
+    hands: dict[int, str],
+) -> None:
+    """Fill the hand form from the scoreboard (seats by number) and save it."""
+    page.get_by_role("link", name=f"Enter hand {number}").click()
+    page.locator(f"input[name=player][value={out}]").check()
+    if concealed:
+        page.locator("input[name=concealed]").check()
+    for seat, cards in melds.items():
+        page.locator(f"textarea[name=melds_{seat}]").fill(cards)
+    for seat, count in (red_threes or {}).items():
+        page.locator(f"input[name=red_{seat}]").fill(str(count))
+    for seat, cards in hands.items():
+        page.locator(f"input[name=hand_{seat}]").fill(cards)
+    page.get_by_role("button", name="Save hand").click()
+
+
+@contextmanager
+def other_phones(browser: Browser, base_url: str, scoreboard: str) -> Iterator[list[Page]]:
+    """Three more phones at the table (browser contexts of their own), in English, each
+    showing the scoreboard."""
+    contexts = [browser.new_context(base_url=base_url, **PHONE) for _ in range(3)]
+    try:
+        phones = []
+        for context in contexts:
+            phone = context.new_page()
+            english(phone)
+            phone.goto(scoreboard)
+            phones.append(phone)
+        yield phones
+    finally:
+        for context in contexts:
+            context.close()
+
+
+def expect_on_every_phone(phones: list[Page], totals: list[str], minimums: str) -> None:
+    for phone in phones:
+        phone.reload()
+        expect_totals(phone, totals)
+        expect(phone.locator(".next-from-totals")).to_have_text(
+            f"First meld of the next hand, at least: {minimums}"
+        )
+
+
 def test_a_canasta_evening_on_four_phones(page: Page, browser: Browser, base_url: str):
     english(page)
     create_table(page, ", ".join(PLAYERS))
@@ -37,48 +94,25 @@ def test_a_canasta_evening_on_four_phones(page: Page, browser: Browser, base_url
         "First meld of the next hand, at least: Budi 50, Siti 50, Andi 50"
     )
 
-    page.get_by_role("link", name="Enter hand 1").click()
-    page.locator("input[name=player][value=Siti]").check()
-    page.locator("input[name=concealed]").check()
-    page.locator("textarea[name=melds_1]").fill(
-        "8S 8S 8H 8H 8D 8D 8C\n6S 6S 6H 6H 6D 6D 6C\n4S 4H 2S"
+    enter_hand(
+        page,
+        1,
+        "Siti",
+        concealed=True,
+        melds={1: CONCEALED_EIGHTS_SIXES_FOURS, 2: "QS QH QD"},
+        red_threes={0: 2},
+        hands={0: "AS KS", 2: "9H"},
     )
-    page.locator("input[name=red_0]").fill("2")
-    page.locator("textarea[name=melds_2]").fill("QS QH QD")
-    page.locator("input[name=hand_0]").fill("AS KS")
-    page.locator("input[name=hand_2]").fill("9H")
-    page.get_by_role("button", name="Save hand").click()
     expect_totals(page, ["-230", "1335", "20"])
     expect(minimums).to_have_text(
         "First meld of the next hand, at least: Budi 15, Siti 50, Andi 50"
     )
 
-    phones = [browser.new_context(base_url=base_url, **PHONE) for _ in range(3)]
-    try:
-        others = []
-        for context in phones:
-            other = context.new_page()
-            english(other)
-            other.goto(scoreboard)
-            others.append(other)
+    with other_phones(browser, base_url, scoreboard) as others:
         second = others[0]
-        second.get_by_role("link", name="Enter hand 2").click()
-        second.locator("input[name=player][value=Siti]").check()
-        second.locator("textarea[name=melds_1]").fill("KS KS KH KH KD KD KC\nJS JH JD")
-        second.locator("input[name=hand_0]").fill("5C")
-        second.locator("input[name=hand_2]").fill("7C")
-        second.get_by_role("button", name="Save hand").click()
+        enter_hand(second, 2, "Siti", melds={1: KINGS_AND_JACKS}, hands={0: "5C", 2: "7C"})
         expect_totals(second, ["-235", "2035", "15"])
-        page.reload()
-        for phone in (page, *others):
-            phone.reload()
-            expect_totals(phone, ["-235", "2035", "15"])
-            expect(phone.locator(".next-from-totals")).to_have_text(
-                "First meld of the next hand, at least: Budi 15, Siti 90, Andi 50"
-            )
-    finally:
-        for context in phones:
-            context.close()
+        expect_on_every_phone([page, *others], ["-235", "2035", "15"], "Budi 15, Siti 90, Andi 50")
 
 
 TEAM_PLAYERS = ["Budi", "Siti", "Andi", "Dewi"]
@@ -114,44 +148,26 @@ def test_a_team_evening_on_four_phones(page: Page, browser: Browser, base_url: s
     minimums = page.locator(".next-from-totals")
     expect(minimums).to_have_text("First meld of the next hand, at least: Kita 50, Mereka 50")
 
-    page.get_by_role("link", name="Enter hand 1").click()
-    page.locator("input[name=player][value=Siti]").check()
-    page.locator("input[name=concealed]").check()
-    page.locator("textarea[name=melds_1]").fill(
-        "8S 8S 8H 8H 8D 8D 8C\n6S 6S 6H 6H 6D 6D 6C\n4S 4H 2S"
+    enter_hand(
+        page,
+        1,
+        "Siti",
+        concealed=True,
+        melds={1: CONCEALED_EIGHTS_SIXES_FOURS},
+        red_threes={0: 2},
+        hands={0: "AS KS", 2: "9H", 3: "QC"},
     )
-    page.locator("input[name=red_0]").fill("2")
-    page.locator("input[name=hand_0]").fill("AS KS")
-    page.locator("input[name=hand_2]").fill("9H")
-    page.locator("input[name=hand_3]").fill("QC")
-    page.get_by_role("button", name="Save hand").click()
     expect_totals(page, ["-240", "1325"])
     expect(minimums).to_have_text("First meld of the next hand, at least: Kita 15, Mereka 50")
 
-    phones = [browser.new_context(base_url=base_url, **PHONE) for _ in range(3)]
-    try:
-        others = []
-        for context in phones:
-            other = context.new_page()
-            english(other)
-            other.goto(scoreboard)
-            others.append(other)
+    with other_phones(browser, base_url, scoreboard) as others:
         siti = others[0]
-        siti.get_by_role("link", name="Enter hand 2").click()
-        siti.locator("input[name=player][value=Dewi]").check()
-        siti.locator("textarea[name=melds_0]").fill("QS QH QD")
-        siti.locator("textarea[name=melds_1]").fill("KS KS KH KH KD KD KC\nJS JH JD")
-        siti.locator("input[name=hand_0]").fill("5C")
-        siti.locator("input[name=hand_1]").fill("5D")
-        siti.locator("input[name=hand_2]").fill("7C")
-        siti.get_by_role("button", name="Save hand").click()
+        enter_hand(
+            siti,
+            2,
+            "Dewi",
+            melds={0: "QS QH QD", 1: KINGS_AND_JACKS},
+            hands={0: "5C", 1: "5D", 2: "7C"},
+        )
         expect_totals(siti, ["-220", "2020"])
-        for phone in (page, *others):
-            phone.reload()
-            expect_totals(phone, ["-220", "2020"])
-            expect(phone.locator(".next-from-totals")).to_have_text(
-                "First meld of the next hand, at least: Kita 15, Mereka 90"
-            )
-    finally:
-        for context in phones:
-            context.close()
+        expect_on_every_phone([page, *others], ["-220", "2020"], "Kita 15, Mereka 90")

@@ -2,13 +2,16 @@
 
 The matches are the hand-derived scenarios (see each file's ``_why``):
 ``three-thirteen-eleven-deals``: Budi 91, Siti 59 after eleven deals, the lowest wins: Siti;
-``gin-hollywood-shutout-carry-over``: Budi 420, Siti 555 as sums of the three games: Siti.
+``gin-hollywood-shutout-carry-over``: Budi 420, Siti 555 as sums of the three games: Siti;
+``phase10-phases-before-totals``: Budi wins, then Siti (4 phases) before Andi (none).
 """
 
 from __future__ import annotations
 
 import json
 from pathlib import Path
+
+import pytest
 
 from .test_ratings import day, imported, ratings_shown
 
@@ -27,26 +30,23 @@ def scenario_match(name: str, n: int) -> dict:
     return match
 
 
-def test_three_thirteen_rates_the_lowest_total_first(client):
-    table = imported(client, [scenario_match("three-thirteen-eleven-deals", 1)])
-    page = client.get(table + "stats").text
-    shown = ratings_shown(page)
-    assert list(shown) == ["Siti", "Budi"]
-    assert shown["Siti"][0] > shown["Budi"][0]
-
-
-def test_hollywood_gin_rates_the_higher_sum_of_the_games_first(client):
-    table = imported(client, [scenario_match("gin-hollywood-shutout-carry-over", 1)])
-    page = client.get(table + "stats").text
-    shown = ratings_shown(page)
-    assert list(shown) == ["Siti", "Budi"]
-    assert shown["Siti"][0] > shown["Budi"][0]
-
-
-def test_phase10_rates_by_the_phases_completed_before_the_totals(client):
-    # phase10-phases-before-totals: Budi wins; Siti (4 phases, 480) before Andi (none, 275).
-    table = imported(client, [scenario_match("phase10-phases-before-totals", 1)])
-    page = client.get(table + "stats").text
-    shown = ratings_shown(page)
-    assert list(shown) == ["Budi", "Siti", "Andi"]
-    assert shown["Siti"][0] > shown["Andi"][0]
+@pytest.mark.parametrize(
+    ("scenario", "order"),
+    [
+        # The lowest total wins: Siti 59 before Budi 91.
+        ("three-thirteen-eleven-deals", ["Siti", "Budi"]),
+        # The higher sum of the three games: Siti 555 before Budi 420.
+        ("gin-hollywood-shutout-carry-over", ["Siti", "Budi"]),
+        # Budi wins; then by the phases completed before the totals: Siti (4 phases, 480)
+        # before Andi (none, 275).
+        ("phase10-phases-before-totals", ["Budi", "Siti", "Andi"]),
+    ],
+)
+def test_the_ratings_follow_the_games_own_order(client, scenario, order):
+    table = imported(client, [scenario_match(scenario, 1)])
+    shown = ratings_shown(client.get(table + "stats").text)
+    assert list(shown) == order
+    # One match of new players: each place rated strictly above the next.
+    ratings = [shown[name][0] for name in order]
+    assert ratings == sorted(ratings, reverse=True)
+    assert len(set(ratings)) == len(ratings)

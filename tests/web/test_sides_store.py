@@ -8,6 +8,7 @@ derived there by hand); the contract match is tests/test_standings.py's CONTRACT
 from __future__ import annotations
 
 import json
+import math
 import os
 import re
 from collections.abc import Iterator
@@ -109,16 +110,29 @@ def test_a_side_is_rated_as_a_team(pairs, client, app):
         table_id = db.session.execute(sa.select(Match.table_id)).scalar_one()
         (rated,) = ratings.worked_out(table_id, "pair-rummy", None)
     found = {rating.name: (rating.mu, rating.sigma) for rating in rated.ratings}
-    # Two teams of two new players, Mereka (Siti, Dewi) first: OpenSkill's team update.
-    new = ratings.MODEL.rating
-    (siti, dewi), (budi, andi) = ratings.MODEL.rate([[new(), new()], [new(), new()]], [1.0, 2.0])
-    assert found["Siti"] == pytest.approx((siti.mu, siti.sigma))
-    assert found["Dewi"] == pytest.approx((dewi.mu, dewi.sigma))
-    assert found["Budi"] == pytest.approx((budi.mu, budi.sigma))
-    assert found["Andi"] == pytest.approx((andi.mu, andi.sigma))
-    # Not four players alone with the partners tied.
-    alone = ratings.MODEL.rate([[new()], [new()], [new()], [new()]], [1.0, 1.0, 2.0, 2.0])
-    assert found["Siti"][0] != pytest.approx(alone[0][0].mu)
+    # Plackett-Luce (Weng and Lin, algorithm 4) with OpenSkill's defaults: mu 25, sigma 25/3,
+    # beta 25/6, tau 25/300 (added to each sigma first).  Two teams of two new players (each
+    # s2 = sigma^2 + tau^2), a team being the sum of its players: mu 50, variance 2 * s2;
+    # c^2 = sum over the teams of (variance + beta^2).  Equal mus: exp(mu/c) is the same for
+    # both, so the winner's share among the teams still in (both) is 1/2, and the loser's
+    # among itself alone 1.  Winners: omega = (1 - 1/2) * var/c, delta = 1/2 * 1/2 * var/c^2;
+    # losers: omega = -1/2 * var/c, delta the same.  Each player takes s2/var of the team's
+    # omega and sigma^2 is s2 * (1 - s2/var * delta * gamma), gamma = sqrt(var)/c.
+    s2 = (25 / 3) ** 2 + (25 / 300) ** 2
+    team_variance = 2 * s2
+    c = math.sqrt(2 * (team_variance + (25 / 6) ** 2))
+    change = s2 / team_variance * (1 / 2) * team_variance / c  # s2 / (2c)
+    delta = (1 / 4) * team_variance / c**2 * math.sqrt(team_variance) / c
+    sigma = math.sqrt(s2 * (1 - s2 / team_variance * delta))
+    assert (25 + change, 25 - change, sigma) == pytest.approx((26.9643, 23.0357, 8.1780), abs=1e-4)
+    for name in ("Siti", "Dewi"):  # Mereka won
+        assert found[name] == pytest.approx((25 + change, sigma))
+    for name in ("Budi", "Andi"):
+        assert found[name] == pytest.approx((25 - change, sigma))
+    # Not four players alone with the partners tied: then c^2 = 4 (s2 + beta^2) and each
+    # winner's omega is (1 - 1/4)/2 - (1/4)/2 = 1/4 (two sharing first place) times s2/c.
+    c_alone = math.sqrt(4 * (s2 + (25 / 6) ** 2))
+    assert found["Siti"][0] != pytest.approx(25 + s2 / (4 * c_alone))
 
 
 @pytest.mark.parametrize("kind", DATABASE_KINDS)
