@@ -88,6 +88,7 @@ class Seen:
     turns: Any = ANY
     match_versions: tuple[Any, ...] | None = None
     unchosen: tuple[str, ...] = ()  # the choices offered and not made (:data:`CHOICE`)
+    version: Any = ANY  # the version of what a table's write names (a set of house rules)
 
     def changes(self, match: Match, stored: Round | None, turns_now: int | None) -> frozenset[str]:
         found = set(
@@ -103,6 +104,16 @@ class Seen:
         if self.match_versions is not None and all(
             work.stale(match, match_version=version) for version in self.match_versions
         ):
+            found.add(MATCH)
+        if self.unchosen:
+            found.add(CHOICE)
+        return frozenset(found)
+
+    def changes_of(self, versioned: Any) -> frozenset[str]:
+        """What no longer holds of a thing with a version of its own (a set of house rules):
+        :data:`MATCH` when it moved on (or is gone), :data:`CHOICE` for choices not made."""
+        found = set()
+        if self.version is not ANY and work.changed_since(versioned, self.version):
             found.add(MATCH)
         if self.unchosen:
             found.add(CHOICE)
@@ -314,7 +325,9 @@ class Applied:
 
 class TableWrite(Protocol):
     """A write of a table rather than of a match (a new table, its players, its keys, its
-    house rules, a match archived or deleted for good): nothing of a match was seen."""
+    house rules, a match archived or deleted for good): nothing of a match was seen.  One
+    that names a thing with a version of its own (a set of house rules) has a ``seen``
+    (:class:`Seen`, its ``version``) and that thing as its ``versioned``."""
 
     @property
     def once(self) -> str | None: ...
@@ -330,10 +343,16 @@ class TableWrite(Protocol):
 
 
 def save_table(write: TableWrite) -> Answer:
-    """Carry out a write of a table: the receipt, the check, the change, the commit."""
+    """Carry out a write of a table: the receipt, what the phone saw, the check, the
+    change, the commit."""
     done = repeated(write.once)
     if done is not None:
         return done
+    seen = getattr(write, "seen", None)
+    if isinstance(seen, Seen):
+        moved = seen.changes_of(getattr(write, "versioned", None))
+        if moved:
+            return Conflict(moved)
     try:
         verdict = write.check()
     except RefereeError as error:
