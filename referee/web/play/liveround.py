@@ -4,7 +4,7 @@ record a turn, correct one, take the last back, discard the round, end it."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -109,10 +109,13 @@ class RecordTurn(LiveWrite):
 @dataclass(frozen=True)
 class CorrectTurns(LiveWrite):
     """A round's turns after a correction of one of them: the live round (its own check) or
-    a finished round (the whole match replayed)."""
+    a finished round (the whole match replayed).  ``read``: the correction read from a
+    posted form once what the phone saw still holds, the round's turns and the replay that
+    accepted them (raises :class:`Refusal` or RefereeError), in place of ``turns``."""
 
     number: int = 0
     turns: tuple[dict[str, Any], ...] = ()
+    read: Callable[[], tuple[tuple[dict[str, Any], ...], Any]] | None = None
 
     def named_round(self, match: Match) -> Round | None:
         return next((r for r in match.rounds if r.number == self.number), None)
@@ -120,13 +123,17 @@ class CorrectTurns(LiveWrite):
     def check(self, match: Match) -> Verdict:
         stored = self.named_round(match)
         assert stored is not None  # the door compared its version: it is there
+        if self.read is not None:
+            turns, replayed = self.read()
+            return Verdict(replayed if stored.complete else None, found=turns)
         replayed = changes.replay_corrected_turns(match, stored, list(self.turns))
         return Verdict(replayed if stored.complete else None, found=replayed)
 
     def apply(self, match: Match, verdict: Verdict) -> Sequence[Match | int]:
         stored = self.named_round(match)
         assert stored is not None
-        changes.correct_turns(match, stored, list(self.turns), via=self.via)
+        turns = list(verdict.found if self.read is not None else self.turns)
+        changes.correct_turns(match, stored, turns, via=self.via)
         return [match] if stored.complete else []
 
 
