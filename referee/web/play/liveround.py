@@ -79,7 +79,7 @@ class LiveWrite:
     def named_round(self, match: Match) -> Round | None:
         return None
 
-    def conflict(self, match: Match, moved: frozenset[str]) -> Conflict:
+    def conflict(self, match: Match, moved: frozenset[str]) -> Conflict | None:
         return Conflict(moved)
 
     def check(self, match: Match) -> Verdict:
@@ -89,20 +89,39 @@ class LiveWrite:
 @dataclass(frozen=True)
 class RecordTurn(LiveWrite):
     """A turn added to the round so far (``state``, with ``turns``); ``marks_out``: a turn
-    that empties the hand marks its player out by itself (the pages' turn form)."""
+    that empties the hand marks its player out by itself (the pages' turn form).
+
+    ``page``: what the page it was typed on showed of the round; when the match moved on
+    since, the turn is checked on the round as it is now if it is still that player's turn
+    (:mod:`staleturns`; ``player``: whose turn it says, as posted).  ``read``: the turn read
+    from the posted form once that is known (raises Refusal or RefereeError), in place of
+    ``turn``."""
 
     state: Any = None
     turns: tuple[dict[str, Any], ...] = ()
     turn: dict[str, Any] = field(default_factory=dict)
     marks_out: bool = False
+    page: staleturns.Seen | None = None
+    player: str | None = None
+    read: Callable[[], dict[str, Any]] | None = None
+
+    def conflict(self, match: Match, moved: frozenset[str]) -> Conflict | None:
+        if self.page is None:
+            return Conflict(moved)
+        player = self.player if self.player is not None else str(self.turn.get("player", ""))
+        reasons = staleturns.why_not(self.state, list(self.turns), self.page, player)
+        return Conflict(moved, words=tuple(reasons)) if reasons else None
 
     def check(self, match: Match) -> Verdict:
+        turn = self.read() if self.read is not None else self.turn
         if self.marks_out:
-            return Verdict(found=apply_marking_out(self.state, self.turn))
-        return Verdict(found=matchlog.call_engine(self.state.apply_turn, self.turn))
+            apply_marking_out(self.state, turn)
+        else:
+            matchlog.call_engine(self.state.apply_turn, turn)
+        return Verdict(found=turn)  # as the engine took it (marked out when it empties the hand)
 
     def apply(self, match: Match, verdict: Verdict) -> Sequence[Match | int]:
-        changes.store_turns(match, [*self.turns, self.turn])
+        changes.store_turns(match, [*self.turns, verdict.found])
         return []  # a live turn: no complete round changed
 
 

@@ -9,7 +9,9 @@ save a round, correct it, void it, remove the last...) from what was posted, han
 2. **The table's turn** (:func:`work.take_turn` for a write that read first; otherwise the
    request holds it since its first statement).
 3. **What the phone saw** (:class:`Seen`) compared with the match: the only caller of the
-   staleness check (:func:`changed`).  Anything moved is a :class:`Conflict` saying what.
+   staleness check (:func:`changed`).  Anything moved is a :class:`Conflict` saying what,
+   unless the write says it does not matter to it (a live turn still that player's turn):
+   then the engine's check is made on the match as it is now, a refusal there a conflict.
 4. **The engine's check** (``write.check``): its verdict, or its reason as :class:`Refused`;
    a write that waits for the player's word on that verdict (a preview, rounds it would
    remove) answers :class:`Held`.
@@ -139,6 +141,16 @@ class Saved:
     verdict: Verdict = field(default_factory=Verdict)
     repeated: bool = False
     result: Any = None  # what the write made (a round stored, a new match...)
+    moved_on: frozenset[str] = frozenset()  # what had moved since the phone saw it (it held)
+
+
+@dataclass(frozen=True)
+class Refused:
+    """Nothing is saved: the engine (or the write itself) refused, with the reason and the
+    field it belongs beside, when there is one."""
+
+    reason: RefereeError | str
+    field: str | None = None
 
 
 @dataclass(frozen=True)
@@ -151,15 +163,7 @@ class Conflict:
     theirs: Any = None
     mine: Any = None
     mergeable: bool = False
-
-
-@dataclass(frozen=True)
-class Refused:
-    """Nothing is saved: the engine (or the write itself) refused, with the reason and the
-    field it belongs beside, when there is one."""
-
-    reason: RefereeError | str
-    field: str | None = None
+    refused: Refused | None = None  # checked on the match as it is now, and refused there
 
 
 @dataclass(frozen=True)
@@ -199,8 +203,9 @@ class Write(Protocol):
     def named_round(self, match: Match) -> Round | None:
         """The round whose version the write names (None: none)."""
 
-    def conflict(self, match: Match, moved: frozenset[str]) -> Conflict:
-        """What the write says when what it saw moved on."""
+    def conflict(self, match: Match, moved: frozenset[str]) -> Conflict | None:
+        """What the write says when what it saw moved on; None: that does not matter to
+        it, it is checked on the match as it is now (a live turn still that player's)."""
 
     def check(self, match: Match) -> Verdict:
         """The engine's check (raises RefereeError: nothing is done)."""
@@ -293,12 +298,13 @@ def save(
     if callable(match):
         match = match()
     moved = changed(write, match)
-    if moved:
-        return write.conflict(match, moved)
+    conflict = write.conflict(match, moved) if moved else None
+    if conflict is not None:
+        return conflict
     if verdict is None:
         checked = check(write, match)
         if isinstance(checked, Refused):  # nothing was changed
-            return checked
+            return Conflict(moved, refused=checked) if moved else checked
         verdict = checked
     if isinstance(write, _HasRows) and write.held(verdict):
         return Held(verdict)
@@ -307,10 +313,10 @@ def save(
     ):
         work.abandon()
         work.read_first()
-        return write.conflict(match, frozenset({MATCH}))
+        return write.conflict(match, frozenset({MATCH})) or Conflict(frozenset({MATCH}))
     touched = write.apply(match, verdict)
     work.commit(*touched, state=verdict.state, once=write.once, location=write.location)
-    return Saved(write.location, verdict)
+    return Saved(write.location, verdict, moved_on=moved)
 
 
 @dataclass(frozen=True)
