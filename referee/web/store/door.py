@@ -47,7 +47,6 @@ __all__ = [
     "answer_from_memory",
     "read_first",
     "save_table",
-    "version_of",
     "carried_out",
     "new_token",
     "round_with_id",
@@ -66,7 +65,6 @@ __all__ = [
     "Verdict",
     "Write",
     "changed",
-    "outdated",
     "check",
     "landed_once",
     "moved",
@@ -242,17 +240,10 @@ def landed_once(write: Write, match: Match) -> bool:
     return stored is not None and work.changed_once(stored, write.seen.round_version)
 
 
-version_of = writes.version_of  # the number a form's hidden field or a header names
 carried_out = writes.carried_out  # whether a phone's draft landed (its one-time key's receipt)
 new_token = writes.new_token  # a form's one-time key
 round_with_id = writes.round_with_id
 KeyUsed = writes.KeyUsed  # a one-time key sent with another write than the one it carried out
-
-
-def outdated(versioned: Any, seen: Any) -> bool:
-    """Whether a thing with a version of its own (a table's house rules) is no longer at the
-    version the phone saw."""
-    return work.changed_since(versioned, seen)
 
 
 def repeated(once: str | None) -> Saved | None:

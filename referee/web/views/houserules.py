@@ -29,7 +29,7 @@ from referee.web.play.access import Access, edit_page, table_blueprint
 from referee.web.play.names import name_key
 from referee.web.play.tablewrites import DeleteHouseRules, SaveHouseRules
 from referee.web.show import i18n
-from referee.web.store import door
+from referee.web.store import door, reads
 from referee.web.store.models import HouseRules
 from referee.web.views import merges
 from referee.web.views.pages import render_page
@@ -47,7 +47,7 @@ def _ruleset(rules_id: str) -> Ruleset:
 
 def find_set(access: Access, set_id: Any) -> HouseRules | None:
     """The table's set with this id (None if it is not one of the table's)."""
-    value = door.version_of(set_id)
+    value = reads.posted_number(set_id)
     return next((found for found in access.table.house_rules if found.id == value), None)
 
 

@@ -475,7 +475,7 @@ def _named_turns() -> tuple[int | None, door.Seen]:
     """The number of turns an undo or discard button saw, and the match's version it saw."""
     if not ActionForm().validate_on_submit():
         abort(400)
-    seen = door.version_of(request.form.get("turns"))
+    seen = reads.posted_number(request.form.get("turns"))
     return seen, door.Seen(match_version=request.form.get("match_version"))
 
 
@@ -595,7 +595,7 @@ def end(access: Access, match_id: int) -> Any:
 def _end_conflict(
     form: Any, match: Match, state: RoundInProgress, turns: list[dict[str, Any]]
 ) -> list[str]:
-    opened_for = door.version_of(form.for_round)
+    opened_for = reads.posted_number(form.for_round)
     if opened_for is not None and opened_for != state.number:
         change = gettext(
             "Round %(number)s was ended, saved or discarded on another phone meanwhile.",

@@ -75,9 +75,9 @@ def _new(access: Access, match_id: int, built: roundform.Built | None = None) ->
     asked = request.form if request.method == "POST" else request.args
     same = samedeal.find(
         match,
-        door.version_of(asked.get("for_round")),
+        reads.posted_number(asked.get("for_round")),
         request.form.get("action"),
-        door.version_of(request.form.get("seen_version")),
+        reads.posted_number(request.form.get("seen_version")),
     )
     if same is not None and same.choice == samedeal.KEEP_THEIRS:
         return _keep_theirs(access, match, same)
@@ -334,7 +334,7 @@ def undo(access: Access, match_id: int) -> Any:
         abort(400)
     asked = request.form if request.method == "POST" else request.args
     named = door.round_with_id(match, asked.get("round_id"))
-    number = door.version_of(asked.get("round_number"))
+    number = reads.posted_number(asked.get("round_number"))
     if named is None:
         if number is not None:
             flash(gettext("Round %(number)s was deleted already.", number=number))
@@ -385,7 +385,7 @@ def undelete(access: Access, match_id: int, number: int) -> Any:
     """Bring a deleted round back, only while it would again be the last round."""
     match = open_match(access, match_id)
     seen, _ = _round_action(number)
-    named_id = door.version_of(request.form.get("round_id"))
+    named_id = reads.posted_number(request.form.get("round_id"))
     write = UndeleteRound(number, seen, via=access.mode, round_id=named_id)
     named = write.named_round(match)
     if (
