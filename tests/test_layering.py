@@ -186,6 +186,44 @@ def test_pages_and_the_api_write_only_through_the_door() -> None:
     assert not wrong, "writes outside the door:\n" + "\n".join(wrong)
 
 
+# What a phone saw is compared with the match by the door alone (door.save, save_table): a
+# page or an operation hands it over in its write (door.Seen) and renders the Conflict.
+COMPARES_WHAT_WAS_SEEN = re.compile(r"\bdoor\.(moved|outdated|changed|version_of)\b")
+# The API's If-Match prologue still compares before the operation builds its write (its
+# rows' way of a new round relies on it): the one place left.
+STILL_COMPARED_BEFORE_THE_DOOR = {"api/core.py: if door.moved(match, seen):"}
+
+
+def _compared_outside_the_door(web: Path) -> list[str]:
+    return [
+        f"{path.relative_to(web)}: {line.strip()}"
+        for package in ("views", "api")
+        for path in sorted((web / package).rglob("*.py"))
+        for line in path.read_text().splitlines()
+        if COMPARES_WHAT_WAS_SEEN.search(line)
+    ]
+
+
+def test_only_the_door_compares_what_the_phone_saw() -> None:
+    found = _compared_outside_the_door(Path(referee.__file__).parent / "web")
+    wrong = [line for line in found if line not in STILL_COMPARED_BEFORE_THE_DOOR]
+    assert not wrong, "versions compared outside the door:\n" + "\n".join(wrong)
+
+
+def test_comparison_check_sees_a_comparison(tmp_path: Path) -> None:
+    (tmp_path / "views").mkdir()
+    (tmp_path / "api").mkdir()
+    (tmp_path / "views" / "page.py").write_text(
+        "if door.changed(write, match):\n    pass\nnumber = door.version_of(x)\n"
+    )
+    (tmp_path / "api" / "op.py").write_text("stale = door.outdated(found, seen)\n")
+    assert _compared_outside_the_door(tmp_path) == [
+        "views/page.py: if door.changed(write, match):",
+        "views/page.py: number = door.version_of(x)",
+        "api/op.py: stale = door.outdated(found, seen)",
+    ]
+
+
 def test_pages_and_the_api_are_kept_from_every_module_of_the_store_but_three() -> None:
     """The contract lists what views and api may not import; a new module of the store is
     forbidden to them unless it is the door, the models or the reads."""

@@ -572,3 +572,21 @@ def test_an_end_sent_from_a_page_older_than_a_turn_taken_back_is_a_conflict(clie
     again = client.submit(remi + "live/end", {"ending": "blocked"})
     assert again.status_code == 302, errors(again)
     assert rounds_of(client, remi)[0]["end"] == "blocked"
+
+
+def test_a_round_being_played_live_is_not_made_void(client, remi, app):
+    """A void posted for the live round (its version current) is refused in words, and the
+    round's turns stay (it was silently ignored)."""
+    import sqlalchemy as sa
+
+    from referee.web.store.extensions import db
+    from referee.web.store.models import Round
+
+    turn(client, remi, player="Siti", melds="7S 8S 9S")
+    with app.app_context():
+        version = db.session.scalars(sa.select(Round.version)).one()
+    response = client.submit(
+        remi + "rounds/1/void", {"round_version": str(version)}, follow_redirects=True
+    )
+    assert "Babak 1 sedang dimainkan langsung: babak ini tidak bisa dibatalkan." in text(response)
+    assert "meld-1" in client.get(remi + "live").text

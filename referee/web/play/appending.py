@@ -132,6 +132,14 @@ class StoredMatch:
     def next_number(self) -> int:
         return len(self.rows) + 1
 
+    def opened_as_is(self, seen: door.Seen, for_round: Any) -> bool:
+        """Whether a form was opened for this match's next round (``for_round``) at its
+        version now (``seen``): else the rows' way is not the one to take (the objects' way
+        says what changed)."""
+        return writes.version_of(for_round) == self.next_number and not work.changed_since(
+            self, seen.match_version
+        )
+
 
 def read(connection: Connection, edit_key: str, match_id: int) -> StoredMatch | None:
     """The match of the table of this edit key, not deleted (None otherwise), with its

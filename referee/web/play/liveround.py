@@ -4,7 +4,7 @@ record a turn, correct one, take the last back, discard the round, end it."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -79,7 +79,7 @@ class LiveWrite:
     def named_round(self, match: Match) -> Round | None:
         return None
 
-    def conflict(self, match: Match, moved: frozenset[str]) -> Conflict:
+    def conflict(self, match: Match, moved: frozenset[str]) -> Conflict | None:
         return Conflict(moved)
 
     def check(self, match: Match) -> Verdict:
@@ -89,30 +89,52 @@ class LiveWrite:
 @dataclass(frozen=True)
 class RecordTurn(LiveWrite):
     """A turn added to the round so far (``state``, with ``turns``); ``marks_out``: a turn
-    that empties the hand marks its player out by itself (the pages' turn form)."""
+    that empties the hand marks its player out by itself (the pages' turn form).
+
+    ``page``: what the page it was typed on showed of the round; when the match moved on
+    since, the turn is checked on the round as it is now if it is still that player's turn
+    (:mod:`staleturns`; ``player``: whose turn it says, as posted).  ``read``: the turn read
+    from the posted form once that is known (raises Refusal or RefereeError), in place of
+    ``turn``."""
 
     state: Any = None
     turns: tuple[dict[str, Any], ...] = ()
     turn: dict[str, Any] = field(default_factory=dict)
     marks_out: bool = False
+    page: staleturns.Seen | None = None
+    player: str | None = None
+    read: Callable[[], dict[str, Any]] | None = None
+
+    def conflict(self, match: Match, moved: frozenset[str]) -> Conflict | None:
+        if self.page is None:
+            return Conflict(moved)
+        player = self.player if self.player is not None else str(self.turn.get("player", ""))
+        reasons = staleturns.why_not(self.state, list(self.turns), self.page, player)
+        return Conflict(moved, words=tuple(reasons)) if reasons else None
 
     def check(self, match: Match) -> Verdict:
+        turn = self.read() if self.read is not None else self.turn
         if self.marks_out:
-            return Verdict(found=apply_marking_out(self.state, self.turn))
-        return Verdict(found=matchlog.call_engine(self.state.apply_turn, self.turn))
+            apply_marking_out(self.state, turn)
+        else:
+            matchlog.call_engine(self.state.apply_turn, turn)
+        return Verdict(found=turn)  # as the engine took it (marked out when it empties the hand)
 
     def apply(self, match: Match, verdict: Verdict) -> Sequence[Match | int]:
-        changes.store_turns(match, [*self.turns, self.turn])
+        changes.store_turns(match, [*self.turns, verdict.found])
         return []  # a live turn: no complete round changed
 
 
 @dataclass(frozen=True)
 class CorrectTurns(LiveWrite):
     """A round's turns after a correction of one of them: the live round (its own check) or
-    a finished round (the whole match replayed)."""
+    a finished round (the whole match replayed).  ``read``: the correction read from a
+    posted form once what the phone saw still holds, the round's turns and the replay that
+    accepted them (raises :class:`Refusal` or RefereeError), in place of ``turns``."""
 
     number: int = 0
     turns: tuple[dict[str, Any], ...] = ()
+    read: Callable[[], tuple[tuple[dict[str, Any], ...], Any]] | None = None
 
     def named_round(self, match: Match) -> Round | None:
         return next((r for r in match.rounds if r.number == self.number), None)
@@ -120,13 +142,17 @@ class CorrectTurns(LiveWrite):
     def check(self, match: Match) -> Verdict:
         stored = self.named_round(match)
         assert stored is not None  # the door compared its version: it is there
+        if self.read is not None:
+            turns, replayed = self.read()
+            return Verdict(replayed if stored.complete else None, found=turns)
         replayed = changes.replay_corrected_turns(match, stored, list(self.turns))
         return Verdict(replayed if stored.complete else None, found=replayed)
 
     def apply(self, match: Match, verdict: Verdict) -> Sequence[Match | int]:
         stored = self.named_round(match)
         assert stored is not None
-        changes.correct_turns(match, stored, list(self.turns), via=self.via)
+        turns = list(verdict.found if self.read is not None else self.turns)
+        changes.correct_turns(match, stored, turns, via=self.via)
         return [match] if stored.complete else []
 
 

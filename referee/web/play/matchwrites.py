@@ -11,7 +11,7 @@ from typing import Any
 from referee.web.play import changes
 from referee.web.play.housework import MatchWrite
 from referee.web.store import matchlog, writes
-from referee.web.store.door import Applied, Verdict
+from referee.web.store.door import Applied, Refusal, Verdict
 from referee.web.store.extensions import db
 from referee.web.store.models import CardTable, Match
 
@@ -54,13 +54,21 @@ class StartMatch:
 
 @dataclass(frozen=True)
 class SetUpAgain(MatchWrite):
-    """A match's setup made again from a checked header (before its first round)."""
+    """A match's setup made again (before its first round) from the header ``read`` gives:
+    the posted setup read and checked once what the phone saw still holds (None: refused,
+    its fields say why)."""
 
-    header: dict[str, Any]
+    read: Callable[[], dict[str, Any] | None]
+
+    def check(self, match: Match) -> Verdict:
+        header = self.read()
+        if header is None:
+            raise Refusal("")
+        return Verdict(found=header)
 
     def apply(self, match: Match, verdict: Verdict) -> Sequence[Match | int]:
         writes.changed(match)
-        changes.apply_setup(match, self.header)
+        changes.apply_setup(match, verdict.found)
         return [match]
 
 

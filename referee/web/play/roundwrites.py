@@ -11,9 +11,20 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from flask_babel import gettext
+
 from referee.web.play import changes
 from referee.web.store import matchlog
-from referee.web.store.door import ROUND, Conflict, Refused, Saved, Seen, Verdict, WithRows
+from referee.web.store.door import (
+    ROUND,
+    Conflict,
+    Refusal,
+    Refused,
+    Saved,
+    Seen,
+    Verdict,
+    WithRows,
+)
 from referee.web.store.models import Match, Round
 
 
@@ -125,6 +136,13 @@ class VoidRound(RoundWrite):
 
     def check(self, match: Match) -> Verdict:
         stored = self.stored(match)
+        if not stored.complete:
+            raise Refusal(
+                gettext(
+                    "Round %(number)s is being played live: it cannot be made void.",
+                    number=self.number,
+                )
+            )
         return Verdict(changes.replay_with(match, stored, changes.VOID))
 
     def apply(self, match: Match, verdict: Verdict) -> Sequence[Match | int]:
@@ -139,7 +157,12 @@ class RestoreRound(RoundWrite):
     def check(self, match: Match) -> Verdict:
         stored = self.stored(match)
         if not stored.previous_entry:
-            raise LookupError(self.number)
+            raise Refusal(
+                gettext(
+                    "Round %(number)s has nothing recorded before its void to restore.",
+                    number=self.number,
+                )
+            )
         return Verdict(changes.replay_with(match, stored, stored.previous_entry))
 
     def apply(self, match: Match, verdict: Verdict) -> Sequence[Match | int]:
@@ -148,10 +171,15 @@ class RestoreRound(RoundWrite):
 
 
 @dataclass(frozen=True)
-class RemoveLastRound(RoundWrite):
-    """The last saved round deleted softly (restorable while it would be the last)."""
+class RemoveLastRound(RoundWrite, WithRows):
+    """The last saved round deleted softly (restorable while it would be the last);
+    ``preview``: only asked to confirm (held once what the phone saw is compared)."""
 
     round_id: int | None = None
+    preview: bool = False
+
+    def held(self, verdict: Verdict) -> bool:
+        return self.preview
 
     def named_round(self, match: Match) -> Round | None:
         if self.round_id is None:

@@ -11,7 +11,7 @@ from typing import Any
 from flask_babel import gettext
 
 from referee.web.play import changes, tablefile
-from referee.web.store.door import Applied, Refusal, Verdict
+from referee.web.store.door import Applied, Refusal, Seen, Verdict
 from referee.web.store.extensions import db
 from referee.web.store.models import CardTable, HouseRules
 
@@ -91,6 +91,11 @@ class SaveHouseRules:
     found: HouseRules | None = None
     once: str | None = None
     location: str = ""
+    seen: Seen = Seen()  # the set's version the phone saw, the merge choices it left
+
+    @property
+    def versioned(self) -> HouseRules | None:
+        return self.found
 
     def check(self) -> Verdict:
         return Verdict()
@@ -112,6 +117,11 @@ class DeleteHouseRules:
     found: HouseRules
     once: str | None = None
     location: str = ""
+    seen: Seen = Seen()  # the set's version the phone saw
+
+    @property
+    def versioned(self) -> HouseRules:
+        return self.found
 
     def check(self) -> Verdict:
         return Verdict()

@@ -9,7 +9,9 @@ save a round, correct it, void it, remove the last...) from what was posted, han
 2. **The table's turn** (:func:`work.take_turn` for a write that read first; otherwise the
    request holds it since its first statement).
 3. **What the phone saw** (:class:`Seen`) compared with the match: the only caller of the
-   staleness check (:func:`changed`).  Anything moved is a :class:`Conflict` saying what.
+   staleness check (:func:`changed`).  Anything moved is a :class:`Conflict` saying what,
+   unless the write says it does not matter to it (a live turn still that player's turn):
+   then the engine's check is made on the match as it is now, a refusal there a conflict.
 4. **The engine's check** (``write.check``): its verdict, or its reason as :class:`Refused`;
    a write that waits for the player's word on that verdict (a preview, rounds it would
    remove) answers :class:`Held`.
@@ -45,7 +47,6 @@ __all__ = [
     "answer_from_memory",
     "read_first",
     "save_table",
-    "version_of",
     "carried_out",
     "new_token",
     "round_with_id",
@@ -64,7 +65,6 @@ __all__ = [
     "Verdict",
     "Write",
     "changed",
-    "outdated",
     "check",
     "landed_once",
     "moved",
@@ -88,6 +88,7 @@ class Seen:
     turns: Any = ANY
     match_versions: tuple[Any, ...] | None = None
     unchosen: tuple[str, ...] = ()  # the choices offered and not made (:data:`CHOICE`)
+    version: Any = ANY  # the version of what a table's write names (a set of house rules)
 
     def changes(self, match: Match, stored: Round | None, turns_now: int | None) -> frozenset[str]:
         found = set(
@@ -103,6 +104,16 @@ class Seen:
         if self.match_versions is not None and all(
             work.stale(match, match_version=version) for version in self.match_versions
         ):
+            found.add(MATCH)
+        if self.unchosen:
+            found.add(CHOICE)
+        return frozenset(found)
+
+    def changes_of(self, versioned: Any) -> frozenset[str]:
+        """What no longer holds of a thing with a version of its own (a set of house rules):
+        :data:`MATCH` when it moved on (or is gone), :data:`CHOICE` for choices not made."""
+        found = set()
+        if self.version is not ANY and work.changed_since(versioned, self.version):
             found.add(MATCH)
         if self.unchosen:
             found.add(CHOICE)
@@ -128,6 +139,16 @@ class Saved:
     verdict: Verdict = field(default_factory=Verdict)
     repeated: bool = False
     result: Any = None  # what the write made (a round stored, a new match...)
+    moved_on: frozenset[str] = frozenset()  # what had moved since the phone saw it (it held)
+
+
+@dataclass(frozen=True)
+class Refused:
+    """Nothing is saved: the engine (or the write itself) refused, with the reason and the
+    field it belongs beside, when there is one."""
+
+    reason: RefereeError | str
+    field: str | None = None
 
 
 @dataclass(frozen=True)
@@ -140,15 +161,7 @@ class Conflict:
     theirs: Any = None
     mine: Any = None
     mergeable: bool = False
-
-
-@dataclass(frozen=True)
-class Refused:
-    """Nothing is saved: the engine (or the write itself) refused, with the reason and the
-    field it belongs beside, when there is one."""
-
-    reason: RefereeError | str
-    field: str | None = None
+    refused: Refused | None = None  # checked on the match as it is now, and refused there
 
 
 @dataclass(frozen=True)
@@ -188,8 +201,9 @@ class Write(Protocol):
     def named_round(self, match: Match) -> Round | None:
         """The round whose version the write names (None: none)."""
 
-    def conflict(self, match: Match, moved: frozenset[str]) -> Conflict:
-        """What the write says when what it saw moved on."""
+    def conflict(self, match: Match, moved: frozenset[str]) -> Conflict | None:
+        """What the write says when what it saw moved on; None: that does not matter to
+        it, it is checked on the match as it is now (a live turn still that player's)."""
 
     def check(self, match: Match) -> Verdict:
         """The engine's check (raises RefereeError: nothing is done)."""
@@ -226,17 +240,10 @@ def landed_once(write: Write, match: Match) -> bool:
     return stored is not None and work.changed_once(stored, write.seen.round_version)
 
 
-version_of = writes.version_of  # the number a form's hidden field or a header names
 carried_out = writes.carried_out  # whether a phone's draft landed (its one-time key's receipt)
 new_token = writes.new_token  # a form's one-time key
 round_with_id = writes.round_with_id
 KeyUsed = writes.KeyUsed  # a one-time key sent with another write than the one it carried out
-
-
-def outdated(versioned: Any, seen: Any) -> bool:
-    """Whether a thing with a version of its own (a table's house rules) is no longer at the
-    version the phone saw."""
-    return work.changed_since(versioned, seen)
 
 
 def repeated(once: str | None) -> Saved | None:
@@ -282,12 +289,13 @@ def save(
     if callable(match):
         match = match()
     moved = changed(write, match)
-    if moved:
-        return write.conflict(match, moved)
+    conflict = write.conflict(match, moved) if moved else None
+    if conflict is not None:
+        return conflict
     if verdict is None:
         checked = check(write, match)
         if isinstance(checked, Refused):  # nothing was changed
-            return checked
+            return Conflict(moved, refused=checked) if moved else checked
         verdict = checked
     if isinstance(write, _HasRows) and write.held(verdict):
         return Held(verdict)
@@ -296,10 +304,10 @@ def save(
     ):
         work.abandon()
         work.read_first()
-        return write.conflict(match, frozenset({MATCH}))
+        return write.conflict(match, frozenset({MATCH})) or Conflict(frozenset({MATCH}))
     touched = write.apply(match, verdict)
     work.commit(*touched, state=verdict.state, once=write.once, location=write.location)
-    return Saved(write.location, verdict)
+    return Saved(write.location, verdict, moved_on=moved)
 
 
 @dataclass(frozen=True)
@@ -314,7 +322,9 @@ class Applied:
 
 class TableWrite(Protocol):
     """A write of a table rather than of a match (a new table, its players, its keys, its
-    house rules, a match archived or deleted for good): nothing of a match was seen."""
+    house rules, a match archived or deleted for good): nothing of a match was seen.  One
+    that names a thing with a version of its own (a set of house rules) has a ``seen``
+    (:class:`Seen`, its ``version``) and that thing as its ``versioned``."""
 
     @property
     def once(self) -> str | None: ...
@@ -330,10 +340,16 @@ class TableWrite(Protocol):
 
 
 def save_table(write: TableWrite) -> Answer:
-    """Carry out a write of a table: the receipt, the check, the change, the commit."""
+    """Carry out a write of a table: the receipt, what the phone saw, the check, the
+    change, the commit."""
     done = repeated(write.once)
     if done is not None:
         return done
+    seen = getattr(write, "seen", None)
+    if isinstance(seen, Seen):
+        moved = seen.changes_of(getattr(write, "versioned", None))
+        if moved:
+            return Conflict(moved)
     try:
         verdict = write.check()
     except RefereeError as error:

@@ -19,6 +19,7 @@ page's cache shared by the workers).
 from __future__ import annotations
 
 import logging
+from typing import Any
 
 import sqlalchemy as sa
 
@@ -45,6 +46,7 @@ from referee.web.store.matchlog import (
 )
 from referee.web.store.schema import current_revisions, head_revisions
 from referee.web.store.versions import ByVersion, etag, match_row, match_version, versions_named
+from referee.web.store.writes import version_of
 
 __all__ = [
     "MAX_ROUNDS",
@@ -65,6 +67,7 @@ __all__ = [
     "match_version",
     "migrations",
     "outlook",
+    "posted_number",
     "readable_entry",
     "replay",
     "restores_play",
@@ -90,3 +93,9 @@ def migrations() -> tuple[list[str] | None, list[str]]:
     except sa.exc.SQLAlchemyError as error:
         log.warning("the database does not answer (%s)", type(error).__name__)
         return None, expected
+
+
+def posted_number(field: Any) -> int | None:
+    """The whole number a form's field or a query's argument names (a round's number, an
+    id, a count of turns), None if missing or not one."""
+    return version_of(field)

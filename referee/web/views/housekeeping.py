@@ -24,7 +24,7 @@ from referee.web.play import housework
 from referee.web.play.access import Access, edit_page, open_match, table_blueprint
 from referee.web.play.housework import RenamePlayer, RenameTable
 from referee.web.play.names import name_key
-from referee.web.store import door
+from referee.web.store import door, reads
 from referee.web.store.models import Match
 from referee.web.views.pages import render_page, to_score_sheet
 from referee.web.views.rounds import conflict_page
@@ -199,7 +199,7 @@ def archive(access: Access, match_id: int) -> Any:
             "matches/match_archive.html",
             access=access,
             match=match,
-            seen_version=door.version_of(request.args.get("match_version")) or match.version,
+            seen_version=reads.posted_number(request.args.get("match_version")) or match.version,
         )
     if not ActionForm().validate_on_submit():
         abort(400)
@@ -238,7 +238,7 @@ def delete_match(access: Access, match_id: int) -> Any:
             "matches/match_delete.html",
             access=access,
             match=shown,
-            seen_version=door.version_of(request.args.get("match_version")) or shown.version,
+            seen_version=reads.posted_number(request.args.get("match_version")) or shown.version,
         )
     if not ActionForm().validate_on_submit():
         abort(400)

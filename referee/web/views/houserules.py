@@ -29,7 +29,7 @@ from referee.web.play.access import Access, edit_page, table_blueprint
 from referee.web.play.names import name_key
 from referee.web.play.tablewrites import DeleteHouseRules, SaveHouseRules
 from referee.web.show import i18n
-from referee.web.store import door
+from referee.web.store import door, reads
 from referee.web.store.models import HouseRules
 from referee.web.views import merges
 from referee.web.views.pages import render_page
@@ -47,7 +47,7 @@ def _ruleset(rules_id: str) -> Ruleset:
 
 def find_set(access: Access, set_id: Any) -> HouseRules | None:
     """The table's set with this id (None if it is not one of the table's)."""
-    value = door.version_of(set_id)
+    value = reads.posted_number(set_id)
     return next((found for found in access.table.house_rules if found.id == value), None)
 
 
@@ -73,47 +73,63 @@ def edit(access: Access, set_id: int) -> Any:
 
 def _form_page(access: Access, rules: Ruleset, found: HouseRules | None) -> Any:
     form = house_rules_form_class(rules)()
-    conflict: list[str] = []
-    merge = None
-    if found is not None and form.is_submitted():
-        forms = _merge_forms(rules)
-        loaded = merges.opened_thing(f"house-rules:{found.id}")
-        unsettled = merges.settle_choices(form, forms, loaded)
     if not form.is_submitted():
         if found is not None:
             form.name.data = found.name
             form.version.data = str(found.version)
             fill_options(form, rules, found.options or {}, goal=True)
-    elif found is None and (done := door.repeated(form.once.data)):
+        return _render(access, rules, form, found, [])
+    if found is None and (done := door.repeated(form.once.data)):
         flash(gettext("These house rules were saved already."))
         return redirect(done.location)
-    elif found is not None and door.outdated(found, form.version):
-        conflict = [
-            gettext(
-                "These house rules were changed on another phone meanwhile; they now read as"
-                " %(name)s.",
-                name=found.name,
-            ),
-            gettext("Your entry is kept below: check it and save again."),
-        ]
-        form.version.data = str(found.version)
-        form, merge = merges.merge_posted(form, forms, None, loaded, unsettled, _set_of(found))
-    elif found is not None and unsettled and loaded is not None:
-        merge = merges.choices_left(form, forms, loaded, unsettled)
-        conflict = [merges.choose_first()]
-    if form.is_submitted() and not conflict and form.validate():
+    forms = _merge_forms(rules)
+    loaded = merges.opened_thing(f"house-rules:{found.id}") if found is not None else None
+    unsettled = merges.settle_choices(form, forms, loaded)
+    if form.validate():
         options = _checked(form, rules)
         if options is not None and _name_free(access, form, found):
             location = url_for("tables.show") + "#house-rules"
             once = form.once.data if found is None else None
+            seen = (
+                door.Seen(version=form.version.data, unchosen=unsettled) if found else door.Seen()
+            )
             saving = SaveHouseRules(
-                access.table, rules.id, form.name.data, options, found, once, location
+                access.table, rules.id, form.name.data, options, found, once, location, seen
             )
             # The same name given on another phone at the same instant: the unique constraint
             # refuses it, and the app answers that IntegrityError with a 409.
-            door.save_table(saving)
+            answer = door.save_table(saving)
+            if isinstance(answer, door.Conflict) and found is not None:
+                return _conflict_page(access, rules, form, found, answer, forms, loaded, unsettled)
             flash(gettext("House rules saved: %(name)s", name=form.name.data))
             return redirect(location)
+    return _render(access, rules, form, found, [])
+
+
+def _conflict_page(
+    access: Access,
+    rules: Ruleset,
+    form: Any,
+    found: HouseRules,
+    answer: door.Conflict,
+    forms: merges.MergeForms,
+    loaded: Any,
+    unsettled: tuple[str, ...],
+) -> Any:
+    """The edit not saved: the set changed on another phone (what it now reads, the entry
+    kept, merged), or the choices offered between both phones' values not all made."""
+    if door.MATCH not in answer.changed:
+        merge = merges.choices_left(form, forms, loaded, unsettled)
+        return _render(access, rules, form, found, [merges.choose_first()], merge)
+    conflict = [
+        gettext(
+            "These house rules were changed on another phone meanwhile; they now read as %(name)s.",
+            name=found.name,
+        ),
+        gettext("Your entry is kept below: check it and save again."),
+    ]
+    form.version.data = str(found.version)
+    form, merge = merges.merge_posted(form, forms, None, loaded, unsettled, _set_of(found))
     return _render(access, rules, form, found, conflict, merge)
 
 
@@ -202,7 +218,11 @@ def delete(access: Access, set_id: int) -> Any:
     if found is None:  # deleted already (a double tap, another phone)
         flash(gettext("These house rules are deleted."))
         return redirect(url_for("tables.show") + "#house-rules")
-    if door.outdated(found, request.form.get("version")):
+    name = found.name
+    answer = door.save_table(
+        DeleteHouseRules(found, seen=door.Seen(version=request.form.get("version")))
+    )
+    if isinstance(answer, door.Conflict):
         rules = _ruleset(found.rules)
         form = house_rules_form_class(rules)(formdata=None)
         form.name.data, form.version.data = found.name, str(found.version)
@@ -214,7 +234,5 @@ def delete(access: Access, set_id: int) -> Any:
             )
         ]
         return _render(access, rules, form, found, conflict)
-    name = found.name
-    door.save_table(DeleteHouseRules(found))
     flash(gettext("House rules deleted: %(name)s", name=name))
     return redirect(url_for("tables.show") + "#house-rules")

@@ -298,54 +298,54 @@ def turn(access: Access, match_id: int) -> Any:
     if state is None or not _has_turns(state):
         return _back_to_the_table(access, match)
     form = make_turn_form(match, state)
-    stale = bool(door.moved(match, door.Seen(match_version=form.match_version.data)))
-    if stale and (conflict := _stale_turn(form, match, state, turns)):
-        return _conflict_page(access, match, state, form, conflict)
-    if state.is_over:
+    location = url_for("live.show", match_id=match.id)
+    recording = RecordTurn(
+        seen=door.Seen(match_version=form.match_version.data),
+        once=form.once.data,
+        location=location,
+        state=state,
+        turns=tuple(turns),
+        marks_out=True,
+        page=staleturns.Seen(
+            reads.posted_number(form.for_round), reads.posted_number(form.turns_before)
+        ),
+        player=form.player.data or "",
+        read=lambda: _posted_turn(form, state),
+    )
+    answer = door.save(recording, match)
+    if isinstance(answer, door.Saved):
+        if answer.moved_on:
+            flash(staleturns.saved_after(len(turns) + 1))
+        return redirect(location)
+    if isinstance(answer, door.Conflict) and answer.refused is None:
+        kept = _brought_up_to_date(form, match, state, turns)
+        return _conflict_page(access, match, state, form, [*answer.words, *kept])
+    if isinstance(answer, door.Conflict):  # typed before the round moved on: still that turn
+        form.turns_before.data = str(len(turns))
+        form.match_version.data = str(match.version)
+    elif state.is_over:
         return _back_to_the_table(access, match)
-    if form.validate_on_submit():
-        try:
-            entry = read_turn(form, state)
-            if request.form.get("action") == "arrange" and rearranges_table(state):
-                arrange_turn(form, state, entry)
-            else:
-                location = url_for("live.show", match_id=match.id)
-                recording = RecordTurn(
-                    once=form.once.data,
-                    location=location,
-                    state=state,
-                    turns=tuple(turns),
-                    turn=entry,
-                    marks_out=True,
-                )
-                answer = door.save(recording, match)
-                if isinstance(answer, door.Refused):
-                    assert isinstance(answer.reason, RefereeError)
-                    raise answer.reason
-                if stale:
-                    flash(staleturns.saved_after(len(turns) + 1))
-                return redirect(location)
-        except RefereeError as refused:
-            show_error(form, card_fields(form), refused, state.number)
-            if stale and request.form.get("action") != "arrange":
-                reason = staleturns.refused(i18n.error_text(refused, where=False))
-                kept = _brought_up_to_date(form, match, state, turns)
-                return _conflict_page(access, match, state, form, [reason, *kept])
+    refused = answer.refused if isinstance(answer, door.Conflict) else answer
+    if isinstance(refused, door.Refused) and isinstance(refused.reason, RefereeError):
+        show_error(form, card_fields(form), refused.reason, state.number)
+        if isinstance(answer, door.Conflict) and request.form.get("action") != "arrange":
+            reason = staleturns.refused(i18n.error_text(refused.reason, where=False))
+            kept = _brought_up_to_date(form, match, state, turns)
+            return _conflict_page(access, match, state, form, [reason, *kept])
     return _page(access, match, state, form, _blank_hint_form(state))
 
 
-def _stale_turn(
-    form: Any, match: Match, state: RoundInProgress, turns: list[dict[str, Any]]
-) -> list[str]:
-    """Why a turn typed on a page made before the round moved on cannot be saved now (empty:
-    it is checked on the round as it is, like any turn); see :mod:`staleturns`."""
-    seen = staleturns.Seen(door.version_of(form.for_round), door.version_of(form.turns_before))
-    reasons = staleturns.why_not(state, turns, seen, form.player.data or "")
-    if not reasons:
-        form.turns_before.data = str(len(turns))
-        form.match_version.data = str(match.version)
-        return []
-    return [*reasons, *_brought_up_to_date(form, match, state, turns)]
+def _posted_turn(form: Any, state: RoundInProgress) -> dict[str, Any]:
+    """The turn posted, read once the door has compared what the phone saw (raises
+    RefereeError; :class:`door.Refusal` without words when there is nothing to save: the
+    round is over, the form's fields say why, or it only asked to lay the table out)."""
+    if state.is_over or not form.validate_on_submit():
+        raise door.Refusal("")
+    entry = read_turn(form, state)
+    if request.form.get("action") == "arrange" and rearranges_table(state):
+        arrange_turn(form, state, entry)  # laid out in the form, nothing saved
+        raise door.Refusal("")
+    return entry
 
 
 def _brought_up_to_date(
@@ -369,16 +369,14 @@ def _conflict_page(
 def turn_conflict(
     form: Any, match: Match, state: RoundInProgress, turns: list[dict[str, Any]]
 ) -> list[str]:
-    """What changed since a live-round form was opened (then nothing is saved).
+    """What changed since a live-round form was opened, the door found (nothing is saved).
 
     The form names the match's version; the turn count and round number it also
     carries say what happened meanwhile.  The form is brought up to date, so that
     saving it again (if it still makes sense) is one tap.
     """
-    if not door.moved(match, door.Seen(match_version=form.match_version.data)):
-        return []
-    before = door.version_of(form.turns_before)
-    opened_for = door.version_of(form.for_round)
+    before = reads.posted_number(form.turns_before)
+    opened_for = reads.posted_number(form.for_round)
     changes = []
     if opened_for is not None and opened_for != state.number:
         changes.append(
@@ -477,7 +475,7 @@ def _named_turns() -> tuple[int | None, door.Seen]:
     """The number of turns an undo or discard button saw, and the match's version it saw."""
     if not ActionForm().validate_on_submit():
         abort(400)
-    seen = door.version_of(request.form.get("turns"))
+    seen = reads.posted_number(request.form.get("turns"))
     return seen, door.Seen(match_version=request.form.get("match_version"))
 
 
@@ -597,7 +595,7 @@ def end(access: Access, match_id: int) -> Any:
 def _end_conflict(
     form: Any, match: Match, state: RoundInProgress, turns: list[dict[str, Any]]
 ) -> list[str]:
-    opened_for = door.version_of(form.for_round)
+    opened_for = reads.posted_number(form.for_round)
     if opened_for is not None and opened_for != state.number:
         change = gettext(
             "Round %(number)s was ended, saved or discarded on another phone meanwhile.",

@@ -119,29 +119,37 @@ def _setup_page(access: Access, rules: Ruleset, match: Match | None) -> Any:
         if match is None and (done := door.repeated(form.once.data)):
             flash(gettext("This match was started already."))
             return redirect(done.location)
-        seen = door.Seen(match_version=form.match_version.data)
-        if match is not None and door.moved(match, seen):
-            conflict = [
-                gettext("This match was set up again on another phone meanwhile."),
-                gettext("Your entry is kept below: check it and save again."),
-            ]
-            form.match_version.data = str(match.version)
-            form, merge = merges.merge_posted(
-                form, forms, None, loaded, unsettled, _setup_of(match)
-            )
-        elif match is not None and unsettled and loaded is not None:
-            merge = merges.choices_left(form, forms, loaded, unsettled)
-            conflict = [merges.choose_first()]
-        header = None if conflict else _read_setup(form, rules)
-        if header is not None and match is None:
-            starting = StartMatch(access.table, header, form.once.data, leads_to=_scoreboard_of)
-            started = door.save_table(starting)
-            assert isinstance(started, door.Saved)  # the setup was checked above
-            return redirect(started.location)
-        if header is not None and match is not None:
+        if match is None:
+            header = _read_setup(form, rules)
+            if header is not None:
+                starting = StartMatch(access.table, header, form.once.data, leads_to=_scoreboard_of)
+                started = door.save_table(starting)
+                assert isinstance(started, door.Saved)  # the setup was checked above
+                return redirect(started.location)
+        else:
             location = _scoreboard_of(match)
-            door.save(SetUpAgain(header, seen=seen, once=form.once.data, location=location), match)
-            return redirect(location)
+            seen = door.Seen(match_version=form.match_version.data, unchosen=unsettled)
+            again = SetUpAgain(
+                lambda: _read_setup(form, rules),
+                seen=seen,
+                once=form.once.data,
+                location=location,
+            )
+            answer = door.save(again, match)
+            if isinstance(answer, door.Saved):
+                return redirect(location)
+            if isinstance(answer, door.Conflict) and door.MATCH in answer.changed:
+                conflict = [
+                    gettext("This match was set up again on another phone meanwhile."),
+                    gettext("Your entry is kept below: check it and save again."),
+                ]
+                form.match_version.data = str(match.version)
+                form, merge = merges.merge_posted(
+                    form, forms, None, loaded, unsettled, _setup_of(match)
+                )
+            elif isinstance(answer, door.Conflict) and loaded is not None:  # choices unmade
+                merge = merges.choices_left(form, forms, loaded, unsettled)
+                conflict = [merges.choose_first()]
     elif match is None:
         _seat_everyone(form, access.table)
     else:

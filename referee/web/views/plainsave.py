@@ -113,8 +113,8 @@ def _plain_case(
     if stored is None or not stored.plain:
         return None
     posted = request.form
-    if door.version_of(posted.get("for_round")) != stored.next_number or door.outdated(
-        stored, posted.get("match_version")
+    if not stored.opened_as_is(
+        door.Seen(match_version=posted.get("match_version")), posted.get("for_round")
     ):
         return None
     seen = appending.played_so_far(stored, connection)

@@ -269,7 +269,7 @@ def _round_conflict(shown: RoundForm, moved: frozenset[str]) -> list[str]:
     form, match, stored, number = shown.form, shown.match, shown.stored, shown.number
     changes: list[str] = []
     if stored is None and moved:
-        changes = match_changes(match, door.version_of(form.for_round), number)
+        changes = match_changes(match, reads.posted_number(form.for_round), number)
     elif door.ROUND in moved:
         changes = [round_corrected(number)]
     elif moved:

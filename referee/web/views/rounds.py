@@ -75,9 +75,9 @@ def _new(access: Access, match_id: int, built: roundform.Built | None = None) ->
     asked = request.form if request.method == "POST" else request.args
     same = samedeal.find(
         match,
-        door.version_of(asked.get("for_round")),
+        reads.posted_number(asked.get("for_round")),
         request.form.get("action"),
-        door.version_of(request.form.get("seen_version")),
+        reads.posted_number(request.form.get("seen_version")),
     )
     if same is not None and same.choice == samedeal.KEEP_THEIRS:
         return _keep_theirs(access, match, same)
@@ -146,24 +146,18 @@ def edit_json(access: Access, match_id: int, number: int) -> Any:
     if request.method == "GET":
         form.entry.data = reads.entry_text(stored.entry)
         form.round_version.data = str(stored.version)
-    elif door.changed(write, match):
-        conflict = [round_corrected(number), totals_now(match)]
-        form.round_version.data = str(stored.version)
-    elif form.validate_on_submit():
-        try:
-            write = replace(write, entry=_read_entry(match, form.entry.data, number))
-            rounds = reads.entries(match)
-            rounds[number - 1] = write.entry
-            # Checked as the whole match (a round that ends it before later ones is refused).
-            verdict = door.Verdict(reads.verify(match, rounds))
-        except RefereeError as error:
-            form.entry.errors.append(jsontext.problem(form.entry.data) or i18n.error_text(error))
-        else:
-            answer = door.save(write, match, verdict=verdict)
-            if isinstance(answer, door.Conflict):
-                return conflict_page(access, match, round_corrected(number))
+    else:
+        write, verdict = _json_write(match, form, write)
+        answer = door.save(write, match, verdict=verdict)
+        if isinstance(answer, door.Saved):
             flash(gettext("Round %(number)s saved.", number=number))
             return to_score_sheet(access, match)
+        if isinstance(answer, door.Conflict):
+            conflict = [round_corrected(number), totals_now(match)]
+            form.round_version.data = str(stored.version)
+        elif isinstance(answer, door.Refused) and not isinstance(answer.reason, str):
+            error_text = i18n.error_text(answer.reason)
+            form.entry.errors.append(jsontext.problem(form.entry.data) or error_text)
     page = render_page(
         "matches/round_json.html",
         access=access,
@@ -176,6 +170,23 @@ def edit_json(access: Access, match_id: int, number: int) -> Any:
     if conflict:
         return page.body, 409
     return page
+
+
+def _json_write(
+    match: Match, form: RoundJsonForm, write: SaveRound
+) -> tuple[SaveRound, door.Verdict | None]:
+    """The correction typed as JSON, checked as the whole match (a round that ends it
+    before later ones is refused); or what kept it from being read, for the door to answer
+    once it compared what the phone saw."""
+    if not form.validate_on_submit():
+        return replace(write, unreadable=door.Refusal("")), None  # its field says why
+    try:
+        write = replace(write, entry=_read_entry(match, form.entry.data, write.number))
+        rounds = reads.entries(match)
+        rounds[write.number - 1] = write.entry
+        return write, door.Verdict(reads.verify(match, rounds))
+    except RefereeError as error:
+        return replace(write, unreadable=error), None
 
 
 def _read_entry(match: Match, text: str, number: int) -> dict[str, Any]:
@@ -277,7 +288,7 @@ def void(access: Access, match_id: int, number: int) -> Any:
     write = VoidRound(number, seen, via=access.mode)
     if stored.voided:  # asked twice: it is done
         flash(gettext("Round %(number)s is void.", number=number))
-    elif stored.complete or door.changed(write, match):
+    else:
         answer = door.save(write, match)
         if isinstance(answer, door.Conflict):
             return conflict_page(access, match, _round_changed(number))
@@ -297,7 +308,7 @@ def restore(access: Access, match_id: int, number: int) -> Any:
     write = RestoreRound(number, seen, via=access.mode)
     if not stored.voided:  # asked twice: it is done
         flash(gettext("Round %(number)s is restored.", number=number))
-    elif stored.previous_entry or door.changed(write, match):
+    else:
         answer = door.save(write, match)
         if isinstance(answer, door.Conflict):
             return conflict_page(access, match, _round_changed(number))
@@ -323,7 +334,7 @@ def undo(access: Access, match_id: int) -> Any:
         abort(400)
     asked = request.form if request.method == "POST" else request.args
     named = door.round_with_id(match, asked.get("round_id"))
-    number = door.version_of(asked.get("round_number"))
+    number = reads.posted_number(asked.get("round_number"))
     if named is None:
         if number is not None:
             flash(gettext("Round %(number)s was deleted already.", number=number))
@@ -344,10 +355,13 @@ def undo(access: Access, match_id: int) -> Any:
             ),
         )
     seen = door.Seen(round_version=asked.get("round_version"))
-    write = RemoveLastRound(named.number, seen, via=access.mode, round_id=named.id)
-    if request.method == "GET":
-        if door.changed(write, match):
-            return conflict_page(access, match, _round_changed(named.number))
+    write = RemoveLastRound(
+        named.number, seen, via=access.mode, round_id=named.id, preview=request.method == "GET"
+    )
+    answer = door.save(write, match)
+    if isinstance(answer, door.Conflict):
+        return conflict_page(access, match, _round_changed(named.number))
+    if isinstance(answer, door.Held):
         return render_page(
             "matches/round_delete.html",
             access=access,
@@ -355,8 +369,6 @@ def undo(access: Access, match_id: int) -> Any:
             stored=named,
             entry=reads.readable_entry(match, named.number, named.entry) or {},
         )
-    if isinstance(door.save(write, match), door.Conflict):
-        return conflict_page(access, match, _round_changed(named.number))
     flash(
         gettext(
             "Round %(number)s deleted. It can be restored from the score sheet until"
@@ -373,7 +385,7 @@ def undelete(access: Access, match_id: int, number: int) -> Any:
     """Bring a deleted round back, only while it would again be the last round."""
     match = open_match(access, match_id)
     seen, _ = _round_action(number)
-    named_id = door.version_of(request.form.get("round_id"))
+    named_id = reads.posted_number(request.form.get("round_id"))
     write = UndeleteRound(number, seen, via=access.mode, round_id=named_id)
     named = write.named_round(match)
     if (

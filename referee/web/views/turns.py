@@ -95,37 +95,30 @@ def edit(access: Access, match_id: int, number: int, turn_number: int) -> Any:
         forms = _merge_forms(match, state)
         loaded = merges.opened(stored, part)
         unsettled = merges.settle_choices(form, forms, loaded)
-        conflict = _conflict(form, match, stored, turns)
-        if conflict:
+        location = _back(match, stored)
+        correcting = CorrectTurns(
+            seen=door.Seen(match_version=form.match_version.data, unchosen=unsettled),
+            once=form.once.data,
+            location=location,
+            via=access.mode,
+            number=stored.number,
+            read=lambda: _read_correction(form, match, stored, state, turns, turn_number),
+        )
+        answer = door.save(correcting, match)
+        if isinstance(answer, door.Saved):
+            flash(gettext("Turn %(number)s corrected.", number=turn_number))
+            return redirect(location)
+        if isinstance(answer, door.Conflict) and door.MATCH in answer.changed:
+            conflict = _conflict(form, match, stored, turns)
             now = turns[turn_number - 1]
             form, merge = merges.merge_posted(form, forms, stored, loaded, unsettled, now=now)
-        elif unsettled and loaded is not None:
+        elif isinstance(answer, door.Conflict) and loaded is not None:  # choices unmade
             merge = merges.choices_left(form, forms, loaded, unsettled)
             conflict = [merges.choose_first()]
-    if request.method == "POST" and not conflict and form.validate_on_submit():
-        try:
-            entry = read_turn(form, state)
-            if request.form.get("action") == "arrange" and rearranges_table(state):
-                arrange_turn(form, state, entry)  # laid out in the form, nothing saved
-            else:
-                corrected = _corrected(match, stored, state, turns, turn_number, entry)
-                location = _back(match, stored)
-                correcting = CorrectTurns(
-                    once=form.once.data,
-                    location=location,
-                    via=access.mode,
-                    number=stored.number,
-                    turns=tuple(corrected.turns),
-                )
-                # Checked already: the turn, then every later one (``_corrected``).
-                checked = door.Verdict(corrected.state if stored.complete else None)
-                door.save(correcting, match, verdict=checked)
-                flash(gettext("Turn %(number)s corrected.", number=turn_number))
-                return redirect(location)
-        except LaterTurnBroken as broken:
-            form.form_errors.append(broken.words)
-        except RefereeError as refused:
-            show_error(form, card_fields(form), refused, number)
+        elif isinstance(answer, door.Refused) and isinstance(answer.reason, RefereeError):
+            show_error(form, card_fields(form), answer.reason, number)
+        elif isinstance(answer, door.Refused) and answer.reason:
+            form.form_errors.append(answer.reason)
     page = render_page(
         "matches/turn_edit.html",
         access=access,
@@ -169,9 +162,7 @@ def _name_the_match(form: Any, match: Match, stored: Round, turns: list[dict[str
 
 
 def _conflict(form: Any, match: Match, stored: Round, turns: list[dict[str, Any]]) -> list[str]:
-    """What changed since the correction was opened (then nothing is saved, the entry is kept)."""
-    if not door.moved(match, door.Seen(match_version=form.match_version.data)):
-        return []
+    """What changed since the correction was opened (nothing is saved, the entry is kept)."""
     if stored.complete:
         found = [round_corrected(stored.number), totals_now(match)]
         _name_the_match(form, match, stored, turns)
@@ -206,6 +197,31 @@ def _gone(access: Access, match: Match, number: int, turn_number: int) -> tuple[
         typed=[(label, value) for label, value in typed if value.strip()],
     )
     return page, 409
+
+
+def _read_correction(
+    form: Any,
+    match: Match,
+    stored: Round,
+    state: Any,
+    turns: list[dict[str, Any]],
+    turn_number: int,
+) -> tuple[tuple[dict[str, Any], ...], Any]:
+    """The correction posted, read once what the phone saw still holds: the round's turns
+    and the replay that accepted them.  Nothing to save (:class:`door.Refusal`, its words
+    beside the form, or none: the form says why) when the form does not read, when it
+    only asked to lay the table out, or when a later turn breaks."""
+    if not form.validate_on_submit():
+        raise door.Refusal("")
+    entry = read_turn(form, state)
+    if request.form.get("action") == "arrange" and rearranges_table(state):
+        arrange_turn(form, state, entry)  # laid out in the form, nothing saved
+        raise door.Refusal("")
+    try:
+        corrected = _corrected(match, stored, state, turns, turn_number, entry)
+    except LaterTurnBroken as broken:
+        raise door.Refusal(broken.words) from None
+    return tuple(corrected.turns), corrected.state
 
 
 @dataclass(frozen=True)
