@@ -191,7 +191,7 @@ def test_pages_and_the_api_write_only_through_the_door() -> None:
 COMPARES_WHAT_WAS_SEEN = re.compile(r"\bdoor\.(moved|outdated|changed|version_of)\b")
 # The API's If-Match prologue still compares before the operation builds its write (its
 # rows' way of a new round relies on it): the one place left.
-STILL_COMPARED_BEFORE_THE_DOOR = {"api/core.py: if door.moved(match, seen):"}
+STILL_COMPARED_BEFORE_THE_DOOR = {"api/core.py: if door.moved(match, seen_version(match)):"}
 
 
 def _compared_outside_the_door(web: Path) -> list[str]:

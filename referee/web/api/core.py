@@ -218,6 +218,13 @@ def etag_of(match: Match) -> str:
 
 def require_version(match: Match) -> None:
     """The write names the match's current version (If-Match), or it is refused."""
+    if door.moved(match, seen_version(match)):
+        raise conflict(match)
+
+
+def seen_version(match: Match) -> door.Seen:
+    """The versions of the match the write names (If-Match), for the door to compare; 428
+    when it names none."""
     named = request.if_match
     if not named or named.star_tag:
         raise ApiError(
@@ -230,9 +237,7 @@ def require_version(match: Match) -> None:
             version=match.version,
             etag=etag_of(match),
         )
-    seen = door.Seen(match_versions=tuple(reads.versions_named(match.id, named.as_set())))
-    if door.moved(match, seen):
-        raise conflict(match)
+    return door.Seen(match_versions=tuple(reads.versions_named(match.id, named.as_set())))
 
 
 def conflict(match: Match, message: str | None = None) -> ApiError:

@@ -96,44 +96,33 @@ def add_turn(seen: dict[str, Any], asked: dict[str, Any], write: MatchWrite) -> 
     saved when it still holds and it is still that player's turn (``after``: the turns the
     round had when it was typed), otherwise 409 with the reason."""
     match = write.match
-    stale = _named_an_older_version(match)
+    saw = core.seen_version(match)
     state = live_state(match)
     turns = changes.live_turns(match)
     turn = dict(asked)
-    if stale:
-        noticed = staleturns.Seen(seen["round"], seen["after"])
-        reasons = staleturns.why_not(state, turns, noticed, str(turn.get("player", "")))
-        if reasons:
-            raise core.conflict(match, " ".join(reasons))
-    elif state.is_over:
-        raise core.conflict(match, gettext("%(name)s went out.", name=state.out))
     path = write.path + "/live"
     location = f"{path}/turns/{len(turns) + 1}"
     recording = RecordTurn(
+        seen=saw,
         once=write.token,
         location=write.receipt(201, path, location),
         state=state,
         turns=tuple(turns),
         turn=turn,
+        page=staleturns.Seen(seen["round"], seen["after"]),
+        player=str(turn.get("player", "")),
     )
     answer = door.save(recording, match)
-    if isinstance(answer, door.Refused) and stale:
-        assert isinstance(answer.reason, RefereeError)
-        reason = staleturns.refused(i18n.error_text(answer.reason, where=False))
+    if isinstance(answer, door.Conflict) and answer.refused is not None:
+        assert isinstance(answer.refused.reason, RefereeError)
+        reason = staleturns.refused(i18n.error_text(answer.refused.reason, where=False))
         raise core.conflict(match, reason)
+    if isinstance(answer, door.Conflict):
+        raise core.conflict(match, " ".join(answer.words) or None)
+    if isinstance(answer, door.Refused) and state.is_over:
+        raise core.conflict(match, gettext("%(name)s went out.", name=state.out))
     answer_of(write, answer)
     return with_etag(live_of(match, live_state(match)), match, 201, Location=location)
-
-
-def _named_an_older_version(match: Match) -> bool:
-    """Whether the write's If-Match names an older version of the match (428: none)."""
-    try:
-        core.require_version(match)
-    except core.ApiError as error:
-        if error.status != 409:
-            raise
-        return True
-    return False
 
 
 @blp.table_route(LIVE + "/turns/<int(max=100000):number>", methods=["DELETE"])
