@@ -189,9 +189,6 @@ def test_pages_and_the_api_write_only_through_the_door() -> None:
 # What a phone saw is compared with the match by the door alone (door.save, save_table): a
 # page or an operation hands it over in its write (door.Seen) and renders the Conflict.
 COMPARES_WHAT_WAS_SEEN = re.compile(r"\bdoor\.(moved|outdated|changed|version_of)\b")
-# The API's If-Match prologue still compares before the operation builds its write (its
-# rows' way of a new round relies on it): the one place left.
-STILL_COMPARED_BEFORE_THE_DOOR = {"api/core.py: if door.moved(match, seen):"}
 
 
 def _compared_outside_the_door(web: Path) -> list[str]:
@@ -206,8 +203,7 @@ def _compared_outside_the_door(web: Path) -> list[str]:
 
 def test_only_the_door_compares_what_the_phone_saw() -> None:
     found = _compared_outside_the_door(Path(referee.__file__).parent / "web")
-    wrong = [line for line in found if line not in STILL_COMPARED_BEFORE_THE_DOOR]
-    assert not wrong, "versions compared outside the door:\n" + "\n".join(wrong)
+    assert not found, "versions compared outside the door:\n" + "\n".join(found)
 
 
 def test_comparison_check_sees_a_comparison(tmp_path: Path) -> None:

@@ -359,6 +359,31 @@ def test_a_write_without_a_version_is_a_428_and_a_stale_one_a_409(api):
     assert len(api.get(url).get_json()["rounds"]) == 1  # nothing saved
 
 
+def test_a_stale_version_is_a_409_before_the_referee_looks_at_the_change(api):
+    table = new_table(api)
+    url, board = new_match(api, table)
+    first = {"out": "Siti", "hands": {"Budi": ["10H"]}}
+    seen = api.post(f"{url}/rounds", json=first, headers=version(board)).get_json()
+    # Budi goes out, Siti holds 5H: 5 to Budi; the match is at version 3 now.
+    second = {"out": "Budi", "hands": {"Siti": ["5H"]}}
+    api.post(f"{url}/rounds", json=second, headers=version(seen))
+    unreadable = {"out": "Siti", "hands": {"Budi": ["ZZ"]}}
+    writes = [
+        api.put(f"{url}/rounds/1", json=unreadable, headers=version(seen)),
+        api.post(f"{url}/rounds/1/void", headers=version(seen)),
+        api.put(f"{url}/seating", json={"players": ["Siti", "Budi"]}, headers=version(seen)),
+    ]
+    for stale in writes:
+        assert stale.status_code == 409, stale.get_json()
+        found = error(stale)
+        assert found["code"] == "conflict" and found["version"] == 3
+        assert found["totals"] == {"Budi": 5, "Siti": 10}
+    board = api.get(url).get_json()
+    assert board["version"] == 3 and board["totals"] == {"Budi": 5, "Siti": 10}
+    current = api.put(f"{url}/rounds/1", json=unreadable, headers=version(board))
+    assert current.status_code == 422  # from the current version, the referee's reason
+
+
 def test_a_repeated_write_with_an_idempotency_key_is_done_once(api):
     table = new_table(api)
     url, board = new_match(api, table)

@@ -216,8 +216,9 @@ def etag_of(match: Match) -> str:
     return reads.etag(match.id, match.version)
 
 
-def require_version(match: Match) -> None:
-    """The write names the match's current version (If-Match), or it is refused."""
+def seen_version(match: Match) -> door.Seen:
+    """The versions of the match the write names (If-Match), for the door to compare; 428
+    when it names none."""
     named = request.if_match
     if not named or named.star_tag:
         raise ApiError(
@@ -230,9 +231,15 @@ def require_version(match: Match) -> None:
             version=match.version,
             etag=etag_of(match),
         )
-    seen = door.Seen(match_versions=tuple(reads.versions_named(match.id, named.as_set())))
-    if door.moved(match, seen):
-        raise conflict(match)
+    return versions_seen(match.id)
+
+
+def versions_seen(match_id: int) -> door.Seen:
+    """The versions of match ``match_id`` the write names (If-Match; none: nothing)."""
+    named = request.if_match
+    if not named or named.star_tag:
+        return door.Seen()
+    return door.Seen(match_versions=tuple(reads.versions_named(match_id, named.as_set())))
 
 
 def conflict(match: Match, message: str | None = None) -> ApiError:

@@ -87,7 +87,7 @@ def live_round(mode: str | None, key: str | None, match_id: int) -> Any:
 @blp.response(201, schemas.LiveRound)
 @blp.errors(404, 409, 422, 428, writes=True)
 @engine_call
-@match_write(current=False)
+@match_write()
 def add_turn(seen: dict[str, Any], asked: dict[str, Any], write: MatchWrite) -> Any:
     """Record a turn (a ``referee-match/1`` turn object): the engine checks it on the round
     so far and refuses it (422) with the reason; the round starts with its first turn.
@@ -96,44 +96,32 @@ def add_turn(seen: dict[str, Any], asked: dict[str, Any], write: MatchWrite) -> 
     saved when it still holds and it is still that player's turn (``after``: the turns the
     round had when it was typed), otherwise 409 with the reason."""
     match = write.match
-    stale = _named_an_older_version(match)
     state = live_state(match)
     turns = changes.live_turns(match)
     turn = dict(asked)
-    if stale:
-        noticed = staleturns.Seen(seen["round"], seen["after"])
-        reasons = staleturns.why_not(state, turns, noticed, str(turn.get("player", "")))
-        if reasons:
-            raise core.conflict(match, " ".join(reasons))
-    elif state.is_over:
-        raise core.conflict(match, gettext("%(name)s went out.", name=state.out))
     path = write.path + "/live"
     location = f"{path}/turns/{len(turns) + 1}"
     recording = RecordTurn(
+        seen=write.seen,
         once=write.token,
         location=write.receipt(201, path, location),
         state=state,
         turns=tuple(turns),
         turn=turn,
+        page=staleturns.Seen(seen["round"], seen["after"]),
+        player=str(turn.get("player", "")),
     )
     answer = door.save(recording, match)
-    if isinstance(answer, door.Refused) and stale:
-        assert isinstance(answer.reason, RefereeError)
-        reason = staleturns.refused(i18n.error_text(answer.reason, where=False))
+    if isinstance(answer, door.Conflict) and answer.refused is not None:
+        assert isinstance(answer.refused.reason, RefereeError)
+        reason = staleturns.refused(i18n.error_text(answer.refused.reason, where=False))
         raise core.conflict(match, reason)
+    if isinstance(answer, door.Conflict):
+        raise core.conflict(match, " ".join(answer.words) or None)
+    if isinstance(answer, door.Refused) and state.is_over:
+        raise core.conflict(match, gettext("%(name)s went out.", name=state.out))
     answer_of(write, answer)
     return with_etag(live_of(match, live_state(match)), match, 201, Location=location)
-
-
-def _named_an_older_version(match: Match) -> bool:
-    """Whether the write's If-Match names an older version of the match (428: none)."""
-    try:
-        core.require_version(match)
-    except core.ApiError as error:
-        if error.status != 409:
-            raise
-        return True
-    return False
 
 
 @blp.table_route(LIVE + "/turns/<int(max=100000):number>", methods=["DELETE"])
@@ -155,7 +143,9 @@ def take_back_turn(write: MatchWrite, number: int) -> Any:
                 number=number,
             ),
         )
-    taking = TakeBackTurn(once=write.token, location=write.receipt(200, write.path + "/live"))
+    taking = TakeBackTurn(
+        write.seen, once=write.token, location=write.receipt(200, write.path + "/live")
+    )
     answer_of(write, door.save(taking, match))
     return with_etag(live_of(match, live_state(match)), match)
 
@@ -179,6 +169,7 @@ def correct_turn(asked: dict[str, Any], write: MatchWrite, number: int) -> Any:
     turn = changes.canonical_turn(before, dict(asked))
     corrected = [*turns[: number - 1], turn, *turns[number:]]
     correcting = CorrectTurns(
+        seen=write.seen,
         once=write.token,
         location=write.receipt(200, write.path + "/live"),
         number=stored.number,
@@ -198,7 +189,10 @@ def discard_live_round(write: MatchWrite) -> Any:
     if match.live_round is None:
         raise core.not_found()
     answer_of(
-        write, door.save(DiscardLiveRound(once=write.token, location=write.receipt(200)), match)
+        write,
+        door.save(
+            DiscardLiveRound(write.seen, once=write.token, location=write.receipt(200)), match
+        ),
     )
     return with_etag(scoreboard_of(match), match)
 
@@ -218,7 +212,9 @@ def end_round(asked: dict[str, Any], write: MatchWrite) -> Any:
     entry = {name: value for name, value in asked.items() if name != "turns"} | {"turns": turns}
     number = match.next_round_number
     location = f"{write.path}/rounds/{number}"
-    ending = EndLiveRound(once=write.token, location=write.receipt(201, "", location), entry=entry)
+    ending = EndLiveRound(
+        write.seen, once=write.token, location=write.receipt(201, "", location), entry=entry
+    )
     answer_of(write, door.save(ending, match))
     return with_etag(scoreboard_of(match), match, 201, Location=location)
 

@@ -272,13 +272,15 @@ def get_round(mode: str | None, key: str | None, match_id: int, number: int) -> 
 @dataclass(frozen=True)
 class MatchWrite:
     """A write to a match through the API, once its prologue is done: the table reached
-    (locked, unless the write reads first), the match, the Idempotency-Key's receipt token."""
+    (locked, unless the write reads first), the match, the Idempotency-Key's receipt token,
+    the versions of the match it names (If-Match), for the door to compare."""
 
     mode: str | None
     key: str | None
     access: Access
     match: Match
     token: str | None
+    seen: door.Seen
 
     @property
     def path(self) -> str:
@@ -294,27 +296,23 @@ def write_start(
     match_id: int,
     *,
     read_first: bool = False,
-    current: bool = True,
 ) -> tuple[MatchWrite, Any]:
-    """The first steps of every write: the table locked, a repeat answered, the version named.
+    """The first steps of every write: the table locked, a repeat answered, a version named
+    (the door compares it).
 
     ``read_first``: the table is not locked yet; the write checks what it is given, then
-    waits for its turn (the door's, :func:`door.save` with ``read_first``).  ``current`` False: the version named need
-    not be the current one (the write checks it again itself)."""
+    waits for its turn (the door's, :func:`door.save` with ``read_first``)."""
     if read_first:
         door.read_first()
     access, match = match_of(mode, key, match_id, edit=True)
     door.answer_from_memory()
     token = core.idempotency_token(access.table)
     done = core.replayed(token)
-    if done is None and current:
-        core.require_version(match)
-    return MatchWrite(mode, key, access, match, token), done
+    seen = core.seen_version(match) if done is None else door.Seen()
+    return MatchWrite(mode, key, access, match, token, seen), done
 
 
-def match_write(
-    *, read_first: bool = False, current: bool = True
-) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+def match_write(*, read_first: bool = False) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     """An API write to a match: the endpoint is given its :class:`MatchWrite` (``write``)
     in place of the path's key and match id, once the prologue (:func:`write_start`) has
     passed; a repeat of an Idempotency-Key is answered with the first request's answer."""
@@ -322,7 +320,7 @@ def match_write(
     def decorate(endpoint: Callable[..., Any]) -> Callable[..., Any]:
         @functools.wraps(endpoint)
         def wrapper(*args: Any, mode: str | None, key: str | None, match_id: int, **kw: Any) -> Any:
-            write, done = write_start(mode, key, match_id, read_first=read_first, current=current)
+            write, done = write_start(mode, key, match_id, read_first=read_first)
             if done is not None:
                 return done
             return endpoint(*args, write=write, **kw)
@@ -443,7 +441,12 @@ def add_round(asked: dict[str, Any], mode: str | None, key: str | None, match_id
         if done is not None:
             return done
     saving = SaveRound(
-        going.number, once=going.token, location=going.receipt, sent=asked, rows=rows
+        going.number,
+        seen=core.versions_seen(match_id),
+        once=going.token,
+        location=going.receipt,
+        sent=asked,
+        rows=rows,
     )
     answer = door.save(saving, going, read_first=True)
     if isinstance(answer, door.Saved) and isinstance(answer.result, appending.StoredMatch):
@@ -480,14 +483,16 @@ def correct_round(
         raise core.not_found()
     saving = SaveRound(
         number,
+        seen=write.seen,
         once=write.token,
         location=write.receipt(200),
         sent=asked,
         new=False,
         remove_after=True,
+        cut=None if options["remove_later"] else False,  # held when it would remove rounds
     )
-    verdict = door.check(saving, match)
-    if isinstance(verdict, door.Verdict) and verdict.later and not options["remove_later"]:
+    answer = door.save(saving, match)
+    if isinstance(answer, door.Held):
         error = core.conflict(
             match,
             gettext(
@@ -495,12 +500,9 @@ def correct_round(
                 number=number,
             ),
         )
-        error.details["later"] = list(verdict.later)
+        error.details["later"] = list(answer.verdict.later)
         raise error
-    if isinstance(verdict, door.Verdict):
-        answer_of(write, door.save(saving, match, verdict=verdict))
-    else:
-        answer_of(write, verdict)
+    answer_of(write, answer)
     path = f"{write.path}/rounds/{number}"
     return with_etag(scoreboard_of(match), match, 200, **{"Content-Location": path})
 
@@ -519,7 +521,9 @@ def void_round(write: MatchWrite, number: int) -> Any:
     if not stored.voided:
         answer_of(
             write,
-            door.save(VoidRound(number, once=write.token, location=write.receipt(200)), match),
+            door.save(
+                VoidRound(number, write.seen, once=write.token, location=write.receipt(200)), match
+            ),
         )
     return with_etag(scoreboard_of(match), match)
 
@@ -536,7 +540,10 @@ def restore_round(write: MatchWrite, number: int) -> Any:
     if stored.voided and stored.previous_entry:
         answer_of(
             write,
-            door.save(RestoreRound(number, once=write.token, location=write.receipt(200)), match),
+            door.save(
+                RestoreRound(number, write.seen, once=write.token, location=write.receipt(200)),
+                match,
+            ),
         )
     return with_etag(scoreboard_of(match), match)
 
@@ -558,7 +565,7 @@ def remove_round(write: MatchWrite, number: int) -> Any:
             ),
         )
     removing = RemoveLastRound(
-        number, once=write.token, location=write.receipt(200), round_id=stored.id
+        number, write.seen, once=write.token, location=write.receipt(200), round_id=stored.id
     )
     answer_of(write, door.save(removing, match))
     return with_etag(scoreboard_of(match), match)
@@ -589,7 +596,9 @@ def reseat(asked: dict[str, Any], write: MatchWrite) -> Any:
                 gettext("Player names must be 1 to %(max)s letters long.", max=NAME_MAX),
             )
         seated.append(known.get(name_key(name), name))
-    answer = door.save(Reseat(tuple(seated), once=write.token, location=write.receipt(200)), match)
+    answer = door.save(
+        Reseat(tuple(seated), seen=write.seen, once=write.token, location=write.receipt(200)), match
+    )
     if isinstance(answer, door.Refused) and isinstance(answer.reason, str):
         raise core.conflict(match, answer.reason)  # between rounds only: 409
     answer_of(write, answer)
