@@ -23,6 +23,17 @@ import re
 from .helpers import errors, new_match, new_table, text, to_english, totals
 
 TWO = ["Budi", "Siti"]
+# Siti goes out concealed, her melds given as counts: 2 natural canastas, 14 cards of 8s
+# to kings (140) and 3 of 4s to 7s (15): melded value 155; Budi holds AS (20).
+SITI_OUT_CONCEALED_COUNTED = {
+    "ending": "out",
+    "player": "Siti",
+    "concealed": "y",
+    "natural_1": 2,
+    "eights_to_kings_1": 14,
+    "fours_to_sevens_1": 3,
+    "hand_0": "AS",
+}
 
 
 def hand(client, match, **fields):
@@ -66,18 +77,7 @@ def test_a_canasta_match_through_the_hand_form(client):
         hand_1="9S 4C JK",
     )
     assert saved.status_code == 302, errors(saved)
-    saved = hand(
-        client,
-        match,
-        ending="out",
-        player="Siti",
-        concealed="y",
-        natural_1=2,
-        eights_to_kings_1=14,
-        fours_to_sevens_1=3,
-        red_0=1,
-        hand_0="AS",
-    )
+    saved = hand(client, match, **SITI_OUT_CONCEALED_COUNTED, red_0=1)
     assert saved.status_code == 302, errors(saved)
     page = client.get(match)
     assert totals(page) == [1105, 1455]
@@ -185,17 +185,7 @@ def test_a_hand_counted_opens_again_with_its_value_in_points_and_keeps_it(client
     match = new_match(client, table, "canasta", TWO)
     # Siti out concealed, her melds counted: 2 natural canastas, 14 cards of 8s to kings
     # (140) and 3 of 4s to 7s (15): melded value 155; Budi holds AS (20)
-    saved = hand(
-        client,
-        match,
-        ending="out",
-        player="Siti",
-        concealed="y",
-        natural_1=2,
-        eights_to_kings_1=14,
-        fours_to_sevens_1=3,
-        hand_0="AS",
-    )
+    saved = hand(client, match, **SITI_OUT_CONCEALED_COUNTED)
     assert saved.status_code == 302, errors(saved)
     form = client.get(match + "rounds/1/edit").text
     assert re.search(r'name="points_1"[^>]*value="155"', form), "the value is not shown as points"
