@@ -454,7 +454,8 @@ def add_round(asked: dict[str, Any], mode: str | None, key: str | None, match_id
     if isinstance(answer, door.Refused):  # the engine's reason, on either way
         raise refused_by(answer)
     assert going.write is not None  # the objects' way opened the match
-    if isinstance(answer, door.Conflict):
+    # The same key sent twice at once: the second finds the first's receipt in the door.
+    if isinstance(answer, door.Conflict) or isinstance(answer, door.Saved) and answer.repeated:
         done = core.replayed(going.token)
         if done is not None:
             return done
